@@ -1,0 +1,156 @@
+/**
+ * Runtime context on AsyncLocalStorage: `run()` starts an independent run, `scope()` narrows or
+ * extends it. State objects are immutable; entering a scope creates a new one and exiting restores
+ * the enclosing one (never `enterWith`).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { UsageError } from './errors.js';
+import { newId } from './ids.js';
+import type { Oversight } from './oversight.js';
+import type { StepExecutor } from './step.js';
+import type { StepContext } from './step-context.js';
+import { UsageMeter, type Usage } from './usage.js';
+
+/** Called by executors around every provider request. Throwing from `admit` refuses the request. */
+export interface RequestAdmission {
+  admit(info: { stepId: string; executionId: string; requestIndex: number }): void | Promise<void>;
+  observe(usage: Partial<Usage>): void;
+}
+
+export interface RuntimeState {
+  readonly runId: string;
+  readonly scopeId: string;
+  readonly executor: StepExecutor;
+  readonly taskReferences: Readonly<Record<string, unknown>>;
+  readonly oversight: Oversight | undefined;
+  readonly usageMeter: UsageMeter;
+  readonly requestAdmission: RequestAdmission | undefined;
+  readonly systemPromptFragments: readonly string[];
+  readonly userPromptFragments: readonly string[];
+  readonly stepContext: StepContext | undefined;
+  readonly signal: AbortSignal | undefined;
+  /** Free-form slots for outer layers (the Harness keeps its host here). Inherited by scopes. */
+  readonly extensions: Readonly<Record<symbol, unknown>>;
+}
+
+const storage = new AsyncLocalStorage<RuntimeState>();
+
+export interface RunOptions {
+  runId?: string;
+  signal?: AbortSignal;
+  extensions?: Record<symbol, unknown>;
+}
+
+/** Starts a new, independent run: fresh ids and meter, no oversight, no references. */
+export function run<T>(executor: StepExecutor, fn: () => T, options: RunOptions = {}): T {
+  if (!executor || typeof (executor as StepExecutor).runStep !== 'function') {
+    throw new UsageError('run() needs a step executor: an object with a runStep(request) method.');
+  }
+  const state: RuntimeState = Object.freeze({
+    runId: options.runId ?? newId('run_'),
+    scopeId: newId('scp_'),
+    executor,
+    taskReferences: Object.freeze({}),
+    oversight: undefined,
+    usageMeter: new UsageMeter(),
+    requestAdmission: undefined,
+    systemPromptFragments: Object.freeze([]),
+    userPromptFragments: Object.freeze([]),
+    stepContext: undefined,
+    signal: options.signal,
+    extensions: Object.freeze({ ...(options.extensions ?? {}) }),
+  });
+  return storage.run(state, fn);
+}
+
+export interface ScopeOptions {
+  /** Names visible to the model as GLOBALS and to its expressions. Same name, different object: error. */
+  taskReferences?: Record<string, unknown>;
+  /** Omit to inherit; `null` clears. */
+  oversight?: Oversight | null;
+  usageMeter?: UsageMeter;
+  requestAdmission?: RequestAdmission | null;
+  executor?: StepExecutor;
+  systemPromptFragments?: readonly string[];
+  userPromptFragments?: readonly string[];
+  signal?: AbortSignal;
+  extensions?: Record<symbol, unknown>;
+}
+
+/** Runs `fn` in a nested scope of the current run. Requires an active run. */
+export function scope<T>(options: ScopeOptions, fn: () => T): T {
+  const parent = storage.getStore();
+  if (!parent) throw new UsageError('scope() must be called inside run(executor, fn).');
+  return storage.run(deriveState(parent, options), fn);
+}
+
+function deriveState(parent: RuntimeState, options: ScopeOptions): RuntimeState {
+  let taskReferences = parent.taskReferences;
+  if (options.taskReferences) {
+    for (const [name, value] of Object.entries(options.taskReferences)) {
+      if (name in taskReferences && taskReferences[name] !== value) {
+        throw new UsageError(`Task reference '${name}' is already bound to a different object in the enclosing scope.`);
+      }
+    }
+    taskReferences = Object.freeze({ ...taskReferences, ...options.taskReferences });
+  }
+  return Object.freeze({
+    ...parent,
+    scopeId: newId('scp_'),
+    taskReferences,
+    executor: options.executor ?? parent.executor,
+    oversight: options.oversight === undefined ? parent.oversight : options.oversight ?? undefined,
+    usageMeter: options.usageMeter ?? parent.usageMeter,
+    requestAdmission:
+      options.requestAdmission === undefined ? parent.requestAdmission : options.requestAdmission ?? undefined,
+    systemPromptFragments: options.systemPromptFragments
+      ? Object.freeze([...parent.systemPromptFragments, ...options.systemPromptFragments])
+      : parent.systemPromptFragments,
+    userPromptFragments: options.userPromptFragments
+      ? Object.freeze([...parent.userPromptFragments, ...options.userPromptFragments])
+      : parent.userPromptFragments,
+    signal: options.signal ?? parent.signal,
+    extensions: options.extensions ? Object.freeze({ ...parent.extensions, ...options.extensions }) : parent.extensions,
+  });
+}
+
+/** Internal: enter a state derived for a step. */
+export function withStepContext<T>(stepContext: StepContext, fn: () => T): T {
+  const parent = storage.getStore();
+  if (!parent) throw new UsageError('A Natural step must run inside run(executor, fn).');
+  return storage.run(Object.freeze({ ...parent, stepContext }), fn);
+}
+
+/** The current runtime state, or undefined outside a run. */
+export function currentState(): RuntimeState | undefined {
+  return storage.getStore();
+}
+
+/** The current runtime state; throws a UsageError naming `what` outside a run. */
+export function requireState(what: string): RuntimeState {
+  const state = storage.getStore();
+  if (!state) throw new UsageError(`${what} requires an active run: wrap the call in run(executor, fn).`);
+  return state;
+}
+
+export interface ExecutionRef {
+  readonly runId: string;
+  readonly scopeId: string;
+  readonly stepId: string | undefined;
+}
+
+/** Ids of the current run, scope and step. Throws outside a run. */
+export function currentExecutionRef(): ExecutionRef {
+  const s = requireState('currentExecutionRef()');
+  return { runId: s.runId, scopeId: s.scopeId, stepId: s.stepContext?.stepId };
+}
+
+/** The step context of the innermost running step, or undefined. */
+export function currentStepContext(): StepContext | undefined {
+  return storage.getStore()?.stepContext;
+}
+
+/** The usage meter of the current scope, or undefined outside a run. */
+export function currentUsageMeter(): UsageMeter | undefined {
+  return storage.getStore()?.usageMeter;
+}

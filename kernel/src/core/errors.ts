@@ -1,0 +1,178 @@
+/**
+ * Core error classes. Every error carries a `kind` literal and typed data fields, and a
+ * `Symbol.for` brand so `isNighthawkError` works across vm contexts and notebook cells.
+ */
+import type { OperationFinished, OperationRejection } from './operation.js';
+
+const BRAND = Symbol.for('nighthawk.error');
+
+export type ErrorKind =
+  | 'usage'
+  | 'natural-parse'
+  | 'binding-unresolved'
+  | 'execution'
+  | 'output-validation'
+  | 'operation-rejected'
+  | 'step-aborted'
+  | 'terminal-operation'
+  | 'operation-delivery'
+  | 'oversight-contract'
+  | 'model-request'
+  | 'admission-refused'
+  | (string & {});
+
+export class NighthawkError extends Error {
+  readonly kind: ErrorKind;
+  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = kind;
+    this.name = new.target.name;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** True for any Nighthawk error, including ones created in another realm. */
+export function isNighthawkError(value: unknown): value is NighthawkError {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** Misuse of the API by the developer, raised as early as possible (usually at definition time). */
+export class UsageError extends NighthawkError {
+  constructor(message: string) {
+    super('usage', message);
+  }
+}
+
+/** A Natural program text that cannot be parsed (sentinel, bindings, frontmatter). */
+export class NaturalParseError extends NighthawkError {
+  constructor(message: string) {
+    super('natural-parse', message);
+  }
+}
+
+/** A read binding that does not resolve; raised before any model call. */
+export class BindingResolutionError extends NighthawkError {
+  readonly bindingName: string;
+  readonly reason: 'unbound' | 'not-defined';
+  constructor(options: { bindingName: string; reason: 'unbound' | 'not-defined'; cause?: unknown }) {
+    const detail =
+      options.reason === 'unbound'
+        ? `is declared but not yet initialised at the block`
+        : `is not defined in the block's scope`;
+    super('binding-unresolved', `Read binding <${options.bindingName}> ${detail}.`, { cause: options.cause });
+    this.bindingName = options.bindingName;
+    this.reason = options.reason;
+  }
+}
+
+/** A step that could not finish correctly: disallowed outcome, failed validation, bad executor output. */
+export class ExecutionError extends NighthawkError {
+  readonly stepId: string | undefined;
+  constructor(message: string, options?: { stepId?: string; cause?: unknown; kind?: ErrorKind }) {
+    super(options?.kind ?? 'execution', message, { cause: options?.cause });
+    this.stepId = options?.stepId;
+  }
+}
+
+/** A write binding or return value that failed its zod schema at commit. Nothing was assigned. */
+export class OutputValidationError extends ExecutionError {
+  readonly target: { kind: 'binding'; name: string } | { kind: 'return' };
+  readonly issues: readonly { path: readonly PropertyKey[]; message: string }[];
+  constructor(options: {
+    target: { kind: 'binding'; name: string } | { kind: 'return' };
+    issues: readonly { path: readonly PropertyKey[]; message: string }[];
+    stepId?: string;
+  }) {
+    const where = options.target.kind === 'binding' ? `Output binding '${options.target.name}'` : 'Return value';
+    const detail = options.issues.map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`).join('; ');
+    super(`${where} failed validation: ${detail}`, { stepId: options.stepId, kind: 'output-validation' });
+    this.target = options.target;
+    this.issues = options.issues;
+  }
+}
+
+/** Thrown by the direct operation API when an inspector returns RejectOperation. The step stays open. */
+export class OperationRejectedError extends NighthawkError {
+  readonly rejection: OperationRejection;
+  constructor(options: { rejection: OperationRejection }) {
+    const { rejection } = options;
+    super(
+      'operation-rejected',
+      `Operation ${rejection.request.operationId} was rejected: ${rejection.reason}` +
+        (rejection.guidance ? ` (guidance: ${rejection.guidance})` : ''),
+    );
+    this.rejection = rejection;
+  }
+}
+
+export type StepAbortSubject = 'operation' | 'step_commit';
+
+/** The step ended by an AbortStep decision (or a terminal operation failure). Success cannot replace it. */
+export class StepAbortedError extends NighthawkError {
+  readonly subject: StepAbortSubject;
+  readonly reason: string;
+  readonly stepId: string;
+  readonly operationId: string | undefined;
+  constructor(options: { subject: StepAbortSubject; reason: string; stepId: string; operationId?: string; cause?: unknown }) {
+    super('step-aborted', `Step ${options.stepId} was aborted at ${options.subject}: ${options.reason}`, {
+      cause: options.cause,
+    });
+    this.subject = options.subject;
+    this.reason = options.reason;
+    this.stepId = options.stepId;
+    this.operationId = options.operationId;
+  }
+}
+
+/**
+ * Base class for user errors the model must not handle. An operation that throws one ends its step
+ * like AbortStep instead of being reported back to the model as a failed operation.
+ */
+export class TerminalOperationError extends NighthawkError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('terminal-operation', message, options);
+  }
+}
+
+/** The in-process notification of an operation fact failed; the step ends and the fact is kept. */
+export class OperationDeliveryError extends NighthawkError {
+  readonly finished: OperationFinished;
+  readonly deliveryCause: unknown;
+  constructor(options: { finished: OperationFinished; deliveryCause: unknown }) {
+    super(
+      'operation-delivery',
+      `Delivery of the record for operation ${options.finished.request.operationId} failed: ${describeError(options.deliveryCause)}`,
+      { cause: options.deliveryCause },
+    );
+    this.finished = options.finished;
+    this.deliveryCause = options.deliveryCause;
+  }
+}
+
+/** An inspector threw or returned something that is not a decision. Fail closed: the step ends. */
+export class OversightContractError extends NighthawkError {
+  readonly hook: 'inspectOperation' | 'inspectStepCommit' | 'onStepFinished';
+  readonly stepId: string;
+  constructor(options: { hook: OversightContractError['hook']; stepId: string; detail: string; cause?: unknown }) {
+    super('oversight-contract', `Oversight hook ${options.hook} broke its contract in step ${options.stepId}: ${options.detail}`, {
+      cause: options.cause,
+    });
+    this.hook = options.hook;
+    this.stepId = options.stepId;
+  }
+}
+
+/** Short, bounded description of any thrown value, safe to show to a model. */
+export function describeError(error: unknown, maxLength = 400): string {
+  let text: string;
+  if (error instanceof Error) text = `${error.name}: ${error.message}`;
+  else if (typeof error === 'string') text = error;
+  else {
+    try {
+      text = JSON.stringify(error) ?? String(error);
+    } catch {
+      text = Object.prototype.toString.call(error);
+    }
+  }
+  return text.length > maxLength ? text.slice(0, maxLength - 1) + '…' : text;
+}

@@ -1,0 +1,68 @@
+/**
+ * Evaluation of model-authored JavaScript expressions against a step's locals and references.
+ * Expressions run in this interpreter, in sloppy mode under `with (scope)`: this is not a sandbox,
+ * and the Harness adds its own detective checks. `await` is allowed.
+ */
+
+type CompiledExpression = (scope: object) => Promise<unknown>;
+
+const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as new (
+  ...args: string[]
+) => CompiledExpression;
+
+const compiled = new Map<string, CompiledExpression>();
+
+/** Compiles (once per distinct text) an expression into an async function of a scope object. */
+export function compileExpression(expression: string): CompiledExpression {
+  let fn = compiled.get(expression);
+  if (fn) return fn;
+  if (expression.trim() === '') throw new SyntaxError('The expression is empty.');
+  // The newline before the closing parenthesis keeps a trailing line comment from eating it.
+  fn = new AsyncFunction('__nh_scope__', `with (__nh_scope__) { return (\n${expression}\n); }`);
+  if (compiled.size > 10_000) compiled.clear();
+  compiled.set(expression, fn);
+  return fn;
+}
+
+/**
+ * A `with` scope over locals then references. Unknown names that are real globals (Math, JSON…)
+ * fall through to globalThis; any other unknown name throws ReferenceError instead of leaking a
+ * sloppy-mode global. Assignment to a bare name is refused: writes go through `nh_assign`.
+ */
+export function createScope(locals: Record<string, unknown>, references: Readonly<Record<string, unknown>>): object {
+  return new Proxy(Object.create(null) as object, {
+    has(_target, name) {
+      if (typeof name !== 'string') return false;
+      if (name in locals || name in references) return true;
+      return !(name in globalThis);
+    },
+    get(_target, name) {
+      if (typeof name !== 'string') return undefined;
+      if (name in locals) return locals[name];
+      if (name in references) return references[name];
+      throw new ReferenceError(`${name} is not defined`);
+    },
+    set(_target, name) {
+      throw new TypeError(`Cannot assign to '${String(name)}' inside an expression; use nh_assign to set a binding.`);
+    },
+    deleteProperty(_target, name) {
+      throw new TypeError(`Cannot delete '${String(name)}' inside an expression.`);
+    },
+  });
+}
+
+/** Matches `name(.field)*` with ASCII identifiers and no segment that could reach prototypes. */
+const PATH = /^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
+const FORBIDDEN_SEGMENTS = new Set(['constructor', 'prototype']);
+
+/** Splits an assignment target path, or returns a description of why it is invalid. */
+export function parseTargetPath(path: string): string[] | string {
+  if (typeof path !== 'string' || !PATH.test(path)) {
+    return `target_path '${String(path)}' must be a name or a dotted path of identifiers (name.field.sub).`;
+  }
+  const segments = path.split('.');
+  for (const s of segments) {
+    if (s.startsWith('__') || FORBIDDEN_SEGMENTS.has(s)) return `target_path segment '${s}' is not assignable.`;
+  }
+  return segments;
+}

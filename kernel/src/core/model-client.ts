@@ -1,0 +1,59 @@
+/**
+ * The provider-neutral model interface the agent executor talks to. `model/` implements it for the
+ * `openai` package, scripted models and cassettes; nothing in core knows a provider.
+ */
+import type { Usage } from './usage.js';
+
+export interface ModelToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** Raw JSON text as the provider sent it; it may be malformed, and that is the model's error to fix. */
+  readonly arguments: string;
+}
+
+export type ModelMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string | null; readonly toolCalls: readonly ModelToolCall[] }
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly name: string; readonly content: string };
+
+/** A JSON Schema object describing a tool's arguments. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+export interface ToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonSchema;
+}
+
+export interface ModelRequest {
+  /** The whole conversation so far. Clients must not mutate or retain it beyond the call. */
+  readonly messages: readonly ModelMessage[];
+  /** Action tools followed by the output tool. */
+  readonly tools: readonly ToolDefinition[];
+  /** Name of the tool the model calls to finish the step (structured final output). */
+  readonly outputToolName: string;
+  readonly signal?: AbortSignal | undefined;
+  /** A per-scope model choice; the client's default when absent. */
+  readonly model?: string | undefined;
+}
+
+export interface ModelResponse {
+  readonly text: string | null;
+  /** Tool calls in emission order. */
+  readonly toolCalls: readonly ModelToolCall[];
+  readonly usage?: Partial<Usage> | undefined;
+  readonly model?: string | undefined;
+  readonly finishReason?: string | undefined;
+}
+
+/** Streaming deltas, for clients that can stream. */
+export type ModelStreamEvent =
+  | { readonly kind: 'text-delta'; readonly delta: string }
+  | { readonly kind: 'tool-call-delta'; readonly index: number; readonly id?: string; readonly name?: string; readonly argumentsDelta: string };
+
+export interface ModelClient {
+  /** A short, non-secret label for records (`openai:gpt-4o-mini`, `scripted`). */
+  readonly label: string;
+  request(request: ModelRequest, options?: { onStream?: (event: ModelStreamEvent) => void }): Promise<ModelResponse>;
+}

@@ -1,0 +1,384 @@
+/**
+ * The mutable context of one running step, and the operation engine every executor goes through:
+ * argument validation, then inspection, then the body, then exactly one OperationFinished record
+ * and its delivery. Fail closed: an inspector that throws or returns garbage ends the step.
+ */
+import type { ZodType } from 'zod';
+import {
+  NighthawkError,
+  OperationDeliveryError,
+  OperationRejectedError,
+  OversightContractError,
+  StepAbortedError,
+  describeError,
+  isNighthawkError,
+} from './errors.js';
+import { compileExpression, createScope, parseTargetPath } from './expression.js';
+import { newId } from './ids.js';
+import type {
+  OperationFailure,
+  OperationFinished,
+  OperationKind,
+  OperationRejection,
+  OperationRequest,
+  OperationStatus,
+} from './operation.js';
+import { checkOperationDecision, type Oversight } from './oversight.js';
+import type { NaturalProgram, OutcomeKind } from './program.js';
+
+export type OperationResult<T> =
+  | { readonly status: 'completed'; readonly value: T; readonly record: OperationFinished }
+  | { readonly status: 'failed'; readonly error: unknown; readonly record: OperationFinished }
+  | { readonly status: 'rejected'; readonly rejection: OperationRejection; readonly record: OperationFinished };
+
+export interface StepContextInit {
+  readonly stepId: string;
+  readonly runId: string;
+  readonly parent: StepContext | undefined;
+  readonly program: NaturalProgram;
+  readonly locals: Record<string, unknown>;
+  readonly references: Readonly<Record<string, unknown>>;
+  readonly inputBindings: Readonly<Record<string, unknown>>;
+  readonly bindingSchemas: Readonly<Record<string, ZodType>>;
+  readonly returnSchema: ZodType | undefined;
+  readonly allowedOutcomes: readonly OutcomeKind[];
+  readonly oversight: Oversight | undefined;
+  readonly errorTypes: Readonly<Record<string, new (message?: string) => unknown>>;
+  readonly signal: AbortSignal;
+}
+
+export type AssignResult = { readonly targetPath: string; readonly revision: number; readonly value: unknown };
+
+/** Thrown inside an operation body when a value fails its binding schema; reported as invalid input. */
+export class BindingValidationError extends NighthawkError {
+  readonly targetPath: string;
+  constructor(targetPath: string, detail: string) {
+    super('binding-validation', `Value for '${targetPath}' does not satisfy its type: ${detail}`);
+    this.targetPath = targetPath;
+  }
+}
+
+export class StepContext {
+  readonly stepId: string;
+  readonly executionId = newId('exe_');
+  readonly runId: string;
+  readonly parent: StepContext | undefined;
+  readonly program: NaturalProgram;
+  /** Live step locals. Objects keep their identity; nh_assign rebinds names here. */
+  readonly locals: Record<string, unknown>;
+  readonly references: Readonly<Record<string, unknown>>;
+  readonly inputBindings: Readonly<Record<string, unknown>>;
+  readonly readBindingNames: ReadonlySet<string>;
+  readonly writeBindingNames: ReadonlySet<string>;
+  readonly bindingSchemas: Readonly<Record<string, ZodType>>;
+  readonly returnSchema: ZodType | undefined;
+  readonly allowedOutcomes: readonly OutcomeKind[];
+  readonly oversight: Oversight | undefined;
+  readonly errorTypes: Readonly<Record<string, new (message?: string) => unknown>>;
+  readonly signal: AbortSignal;
+  readonly operations: OperationFinished[] = [];
+  readonly assignedBindingNames = new Set<string>();
+  readonly dirtyBindingNames = new Set<string>();
+  revision = 0;
+  #terminalError: unknown = undefined;
+  #terminal = false;
+  readonly #failedErrors = new Map<string, unknown>();
+  #scope: object | undefined;
+
+  constructor(init: StepContextInit) {
+    this.stepId = init.stepId;
+    this.runId = init.runId;
+    this.parent = init.parent;
+    this.program = init.program;
+    this.locals = init.locals;
+    this.references = init.references;
+    this.inputBindings = init.inputBindings;
+    this.readBindingNames = new Set(init.program.readBindingNames);
+    this.writeBindingNames = new Set(init.program.writeBindingNames);
+    this.bindingSchemas = init.bindingSchemas;
+    this.returnSchema = init.returnSchema;
+    this.allowedOutcomes = init.allowedOutcomes;
+    this.oversight = init.oversight;
+    this.errorTypes = init.errorTypes;
+    this.signal = init.signal;
+  }
+
+  /** The error that ended this step (abort, contract violation, delivery failure), if any. */
+  get terminalError(): unknown {
+    return this.#terminalError;
+  }
+  get isTerminal(): boolean {
+    return this.#terminal;
+  }
+
+  /** Operations that failed and were recovered from, for commit inspection. */
+  get failedOperations(): OperationFinished[] {
+    return this.operations.filter((o) => o.status === 'failed');
+  }
+
+  /** The original error object of a failed operation (for raise with raise_operation_id). */
+  failedOperationError(operationId: string): { found: true; error: unknown } | { found: false } {
+    return this.#failedErrors.has(operationId) ? { found: true, error: this.#failedErrors.get(operationId) } : { found: false };
+  }
+
+  /** Builds a frozen request for an operation about to be proposed. */
+  newRequest(kind: OperationKind, fields: Partial<Omit<OperationRequest, 'operationId' | 'kind' | 'stepId' | 'executionId' | 'runId'>> = {}): OperationRequest {
+    return Object.freeze({
+      operationId: newId('op_'),
+      kind,
+      stepId: this.stepId,
+      executionId: this.executionId,
+      runId: this.runId,
+      ...fields,
+    });
+  }
+
+  /** Marks the step as ended. The first terminal error wins; later ones are dropped. */
+  endStep(error: unknown): void {
+    if (this.#terminal) return;
+    this.#terminal = true;
+    this.#terminalError = error;
+  }
+
+  /**
+   * Runs one operation: inspection, then (if accepted) the body, then one record and its delivery.
+   * Rejections and body failures are returned; aborts, contract violations, delivery failures and
+   * TerminalOperationErrors end the step and are thrown.
+   */
+  async runOperation<T>(request: OperationRequest, body: () => T | Promise<T>): Promise<OperationResult<T>> {
+    if (this.#terminal) throw this.#terminalError;
+    if (this.signal.aborted) {
+      this.endStep(this.signal.reason ?? new StepAbortedError({ subject: 'operation', reason: 'cancelled', stepId: this.stepId }));
+      throw this.#terminalError;
+    }
+    const startedAt = Date.now();
+    const t0 = performance.now();
+    const inspect = this.oversight?.inspectOperation;
+    if (inspect) {
+      let raw: unknown;
+      try {
+        raw = inspect(request);
+        if (raw instanceof Promise) raw = await raw;
+      } catch (cause) {
+        return this.#endWithContractError(request, startedAt, t0, `inspectOperation threw ${describeError(cause)}`, cause);
+      }
+      const decision = checkOperationDecision(raw);
+      if (typeof decision === 'string') {
+        return this.#endWithContractError(request, startedAt, t0, `inspectOperation returned an invalid decision: ${decision}`);
+      }
+      if (decision.kind === 'reject-operation') {
+        const rejection: OperationRejection = Object.freeze({ request, reason: decision.reason, guidance: decision.guidance });
+        const record = this.#record(request, 'rejected', startedAt, t0, { rejection });
+        await this.#deliver(record);
+        return { status: 'rejected', rejection, record };
+      }
+      if (decision.kind === 'abort-step') {
+        const record = this.#record(request, 'aborted', startedAt, t0, { abortReason: decision.reason });
+        this.endStep(
+          new StepAbortedError({ subject: 'operation', reason: decision.reason, stepId: this.stepId, operationId: request.operationId }),
+        );
+        await this.#deliver(record);
+        throw this.#terminalError;
+      }
+    }
+    let value: T;
+    try {
+      const out = body();
+      value = out instanceof Promise ? await out : (out as T);
+    } catch (error) {
+      const record = this.#record(request, 'failed', startedAt, t0, { failure: toFailure(error) });
+      this.#failedErrors.set(request.operationId, error);
+      if (isNighthawkError(error) && error.kind === 'terminal-operation') {
+        this.endStep(
+          new StepAbortedError({
+            subject: 'operation',
+            reason: `terminal operation failure: ${describeError(error)}`,
+            stepId: this.stepId,
+            operationId: request.operationId,
+            cause: error,
+          }),
+        );
+        await this.#deliver(record);
+        throw this.#terminalError;
+      }
+      await this.#deliver(record);
+      return { status: 'failed', error, record };
+    }
+    const record = this.#record(request, 'completed', startedAt, t0, {});
+    await this.#deliver(record);
+    return { status: 'completed', value, record };
+  }
+
+  /** Records an operation that never ran because an earlier sibling was refused. */
+  async skipOperation(request: OperationRequest, blockedByOperationId: string): Promise<OperationFinished> {
+    const record = this.#record(request, 'skipped', Date.now(), performance.now(), { blockedByOperationId });
+    await this.#deliver(record);
+    return record;
+  }
+
+  /** Records an operation whose arguments failed validation; no inspector or body ran. */
+  async failBeforeInspection(request: OperationRequest, error: unknown): Promise<OperationFinished> {
+    const record = this.#record(request, 'failed', Date.now(), performance.now(), { failure: toFailure(error) });
+    this.#failedErrors.set(request.operationId, error);
+    await this.#deliver(record);
+    return record;
+  }
+
+  /** Evaluates an expression against this step's locals and references (the body of nh_evaluate). */
+  evaluateBody(expression: string): Promise<unknown> {
+    const fn = compileExpression(expression);
+    this.#scope ??= createScope(this.locals, this.references);
+    return fn(this.#scope);
+  }
+
+  /** Assigns a validated value to a path (the body of nh_assign after evaluation). */
+  assignValue(targetPath: string, segments: readonly string[], value: unknown): AssignResult {
+    const root = segments[0]!;
+    if (segments.length === 1) {
+      if (this.readBindingNames.has(root)) {
+        throw new BindingValidationError(
+          targetPath,
+          `<${root}> is a read binding and cannot be rebound; mutate it through nh_evaluate or declare <:${root}>.`,
+        );
+      }
+      const schema = this.bindingSchemas[root];
+      if (schema) value = validateWith(schema, value, targetPath);
+      this.locals[root] = value;
+      if (this.writeBindingNames.has(root)) this.assignedBindingNames.add(root);
+      this.revision++;
+      return { targetPath, revision: this.revision, value };
+    }
+    if (!Object.prototype.hasOwnProperty.call(this.locals, root)) {
+      throw new ReferenceError(`'${root}' is not a local of this step.`);
+    }
+    let target: unknown = this.locals[root];
+    for (const segment of segments.slice(1, -1)) {
+      if (target === null || typeof target !== 'object') throw new TypeError(`Cannot read '${segment}' of ${describeError(target)}.`);
+      target = (target as Record<string, unknown>)[segment];
+    }
+    if (target === null || typeof target !== 'object') throw new TypeError(`Cannot set a field on a non-object at '${targetPath}'.`);
+    const rootSchema = this.bindingSchemas[root];
+    if (rootSchema && this.writeBindingNames.has(root)) {
+      // Validate the would-be root before mutating, so a failed assignment changes nothing.
+      const probe = structuredCloneSafe(this.locals[root]);
+      if (probe.ok) {
+        setPath(probe.value, segments.slice(1), value);
+        validateWith(rootSchema, probe.value, targetPath);
+      }
+    }
+    (target as Record<string, unknown>)[segments[segments.length - 1]!] = value;
+    if (this.writeBindingNames.has(root)) this.dirtyBindingNames.add(root);
+    this.revision++;
+    return { targetPath, revision: this.revision, value };
+  }
+
+  /** The write bindings an agent executor should propose: rebound or dirtied ones. */
+  touchedWriteBindings(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const name of this.writeBindingNames) {
+      if (this.assignedBindingNames.has(name) || this.dirtyBindingNames.has(name)) out[name] = this.locals[name];
+    }
+    return out;
+  }
+
+  async #endWithContractError(
+    request: OperationRequest,
+    startedAt: number,
+    t0: number,
+    detail: string,
+    cause?: unknown,
+  ): Promise<never> {
+    const record = this.#record(request, 'aborted', startedAt, t0, { abortReason: detail });
+    this.endStep(new OversightContractError({ hook: 'inspectOperation', stepId: this.stepId, detail, cause }));
+    await this.#deliver(record);
+    throw this.#terminalError;
+  }
+
+  #record(
+    request: OperationRequest,
+    status: OperationStatus,
+    startedAt: number,
+    t0: number,
+    extra: { rejection?: OperationRejection; abortReason?: string; failure?: OperationFailure; blockedByOperationId?: string },
+  ): OperationFinished {
+    const record: OperationFinished = Object.freeze({
+      request,
+      status,
+      ...extra,
+      sequence: this.operations.length,
+      startedAt,
+      durationMs: performance.now() - t0,
+    });
+    this.operations.push(record);
+    return record;
+  }
+
+  async #deliver(record: OperationFinished): Promise<void> {
+    const deliver = this.oversight?.onOperationFinished;
+    if (!deliver) return;
+    try {
+      const out = deliver(record);
+      if (out instanceof Promise) await out;
+    } catch (deliveryCause) {
+      this.endStep(new OperationDeliveryError({ finished: record, deliveryCause }));
+      throw this.#terminalError;
+    }
+  }
+}
+
+function toFailure(error: unknown): OperationFailure {
+  const errorClass =
+    error instanceof Error ? error.name || error.constructor.name : error === null ? 'null' : typeof error;
+  const message = error instanceof Error ? error.message : describeError(error);
+  return Object.freeze({ errorClass, message: message.length > 500 ? message.slice(0, 499) + '…' : message });
+}
+
+/** Validates with zod and returns the parsed value, or throws BindingValidationError. */
+export function validateWith(schema: ZodType, value: unknown, targetPath: string): unknown {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const detail = parsed.error.issues
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') + ': ' : ''}${i.message}`)
+    .join('; ');
+  throw new BindingValidationError(targetPath, detail);
+}
+
+function structuredCloneSafe(value: unknown): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: structuredClone(value) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function setPath(root: unknown, path: readonly string[], value: unknown): void {
+  let target = root as Record<string, unknown>;
+  for (const segment of path.slice(0, -1)) target = target[segment] as Record<string, unknown>;
+  target[path[path.length - 1]!] = value;
+}
+
+/** Direct operation API: evaluate an expression as an inspected operation. Throws on refusal. */
+export async function evaluateExpression(stepContext: StepContext, expression: string): Promise<unknown> {
+  const request = stepContext.newRequest('evaluate', { expression, toolName: 'nh_evaluate' });
+  const result = await stepContext.runOperation(request, () => stepContext.evaluateBody(expression));
+  if (result.status === 'completed') return result.value;
+  if (result.status === 'rejected') throw new OperationRejectedError({ rejection: result.rejection });
+  throw result.error;
+}
+
+/** Direct operation API: assign the value of an expression to a binding path. Throws on refusal. */
+export async function assignBinding(stepContext: StepContext, targetPath: string, expression: string): Promise<AssignResult> {
+  const request = stepContext.newRequest('assign', { expression, targetPath, toolName: 'nh_assign' });
+  const segments = parseTargetPath(targetPath);
+  if (typeof segments === 'string') {
+    const error = new TypeError(segments);
+    await stepContext.failBeforeInspection(request, error);
+    throw error;
+  }
+  const result = await stepContext.runOperation(request, async () =>
+    stepContext.assignValue(targetPath, segments, await stepContext.evaluateBody(expression)),
+  );
+  if (result.status === 'completed') return result.value;
+  if (result.status === 'rejected') throw new OperationRejectedError({ rejection: result.rejection });
+  throw result.error;
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Debian packages the tests drive: chromium (UI tests) and the Jupyter tools (interoperability tests).
+set -euo pipefail
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/jupyter ] || missing+=(jupyter-client jupyter-server jupyter-console python3-jupyter-kernel-test)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    echo "Installing system packages: ${missing[*]}"
+    apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "warning: missing system packages (${missing[*]}); tests that need them will fail" >&2
+  fi
+fi
