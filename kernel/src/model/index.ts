@@ -1,0 +1,26 @@
+export {
+  OpenAIModelClient,
+  DEFAULT_OPENAI_MODEL,
+  DEFAULT_OPENAI_BASE_URL,
+  type OpenAIModelClientOptions,
+  type BeforeRequestInfo,
+  type RetryInfo,
+} from './openai-client.js';
+export {
+  RecordingModelClient,
+  ReplayModelClient,
+  readCassette,
+  normaliseRequest,
+  type CassetteEntry,
+  type CassetteRequest,
+  type CassetteResponse,
+} from './cassette.js';
+export {
+  API_KEY_VARIABLE,
+  ModelAuthenticationError,
+  ModelRequestError,
+  ModelTimeoutError,
+  ModelRequestAbortedError,
+  CassetteDivergenceError,
+  CassetteFormatError,
+} from './errors.js';
