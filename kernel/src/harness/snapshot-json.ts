@@ -1,0 +1,48 @@
+/**
+ * Persistence form of a ledger snapshot. JSON cannot carry undefined, bigint, symbols, -0 or non-finite
+ * numbers, so those become `$kind`-tagged objects; everything else keeps the snapshot's shape.
+ */
+import type { Snapshot } from './snapshot.js';
+
+export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** A JSON-serialisable copy of a snapshot (bounded because the snapshot is). Never throws. */
+export function toJSONSafe(value: Snapshot): JsonValue {
+  return convert(value, 0);
+}
+
+// Snapshots are already depth-bounded; this guards values that were not produced by `snapshot`.
+const MAX_DEPTH = 256;
+
+function convert(value: unknown, depth: number): JsonValue {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (Number.isFinite(value) && !Object.is(value, -0)) return value;
+      return { $kind: 'number', value: Object.is(value, -0) ? '-0' : String(value) };
+    case 'bigint':
+      return { $kind: 'bigint', value: value.toString() };
+    case 'symbol':
+      return { $kind: 'symbol', description: value.description ?? null };
+    case 'undefined':
+      return { $kind: 'undefined' };
+    case 'function':
+      return { $kind: 'unrepresentable', reason: 'a live function is not a snapshot' };
+  }
+  if (value === null) return null;
+  if (depth >= MAX_DEPTH) return { $kind: 'truncated', reason: 'depth' };
+  try {
+    if (Array.isArray(value)) return value.map((item) => convert(item, depth + 1));
+    const out: Record<string, JsonValue> = {};
+    for (const key of Object.keys(value as object)) {
+      const descriptor = Object.getOwnPropertyDescriptor(value, key);
+      const item = descriptor && 'value' in descriptor ? convert(descriptor.value, depth + 1) : { $kind: 'accessor' };
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  } catch {
+    return { $kind: 'unrepresentable', reason: 'value could not be read for persistence' };
+  }
+}

@@ -1,0 +1,362 @@
+/**
+ * Immutable snapshots of arbitrary values for the run ledger (seed 001 "Ledger values are snapshots").
+ *
+ * `snapshot` is total: it never throws and never invokes user getters. Containers are copied and frozen;
+ * values without a faithful copy become `$kind`-tagged descriptors. Proxy traps are the one exception to
+ * "no user code": a proxy is read through its traps, and a trap that throws makes the value unrepresentable.
+ */
+import { types } from 'node:util';
+
+export { toJSONSafe, type JsonValue } from './snapshot-json.js';
+
+/** Immutable primitives are kept as they are; `toJSONSafe` tags the ones JSON cannot carry. */
+export type SnapshotPrimitive = null | undefined | boolean | number | string | bigint | symbol;
+/** A plain object's copy. It never has an own `$kind` key: such objects are wrapped in `{ $kind: 'object' }`. */
+export type SnapshotObject = { readonly [key: string]: Snapshot };
+export type Snapshot = SnapshotPrimitive | readonly Snapshot[] | SnapshotObject | SnapshotDescriptor;
+
+export interface CallableDescriptor {
+  readonly $kind: 'callable';
+  readonly name: string;
+  readonly callableKind: 'function' | 'async-function' | 'generator' | 'async-generator' | 'class' | 'proxy';
+  /** Run-local definition identity, present when `describeCallable` recognised the function. */
+  readonly definitionId?: string;
+}
+
+export type SnapshotDescriptor =
+  | CallableDescriptor
+  | { readonly $kind: 'object'; readonly properties: SnapshotObject; readonly omitted?: number }
+  | { readonly $kind: 'instance'; readonly className: string; readonly properties: SnapshotObject; readonly omitted?: number }
+  | { readonly $kind: 'accessor'; readonly getter: boolean; readonly setter: boolean }
+  | { readonly $kind: 'date'; readonly epochMs: number; readonly iso: string | null }
+  | { readonly $kind: 'map'; readonly entries: readonly (readonly [Snapshot, Snapshot])[]; readonly omitted?: number }
+  | { readonly $kind: 'set'; readonly values: readonly Snapshot[]; readonly omitted?: number }
+  | { readonly $kind: 'typed-array'; readonly type: string; readonly values: readonly (number | bigint)[]; readonly omitted?: number }
+  | { readonly $kind: 'regexp'; readonly source: string; readonly flags: string }
+  | { readonly $kind: 'boxed'; readonly value: SnapshotPrimitive }
+  | {
+      readonly $kind: 'error';
+      readonly name: string;
+      readonly message: string;
+      readonly stack?: string;
+      readonly cause?: Snapshot;
+      readonly errors?: Snapshot;
+      readonly properties: SnapshotObject;
+      readonly omitted?: number;
+    }
+  | { readonly $kind: 'cycle'; readonly target: string }
+  | { readonly $kind: 'unrepresentable'; readonly reason: string }
+  | { readonly $kind: 'truncated'; readonly reason: 'depth' | 'size' | 'entries' | 'string-length'; readonly omitted?: number; readonly length?: number; readonly preview?: string };
+
+export interface SnapshotOptions {
+  /** Containers nested deeper than this become `{ $kind: 'truncated', reason: 'depth' }`. Default 32. */
+  readonly maxDepth?: number;
+  /** Objects visited in total before the rest become `{ $kind: 'truncated', reason: 'size' }`. Default 10,000. */
+  readonly maxNodes?: number;
+  /** Entries copied per container; the remainder is counted in `omitted`. Default 1,000. */
+  readonly maxEntries?: number;
+  /** Longer strings become a truncated descriptor with a preview. Default 100,000. */
+  readonly maxStringLength?: number;
+  /** Lets the host record generated functions by definition identity instead of a generic descriptor. */
+  readonly describeCallable?: (fn: Function) => { readonly definitionId: string; readonly name?: string } | undefined;
+}
+
+const DEFAULTS = { maxDepth: 32, maxNodes: 10_000, maxEntries: 1_000, maxStringLength: 100_000 } as const;
+
+interface Walk {
+  readonly options: Required<Omit<SnapshotOptions, 'describeCallable'>> & Pick<SnapshotOptions, 'describeCallable'>;
+  /** Objects on the path from the root to the current value, for cycle detection. */
+  readonly ancestors: Map<object, string>;
+  nodes: number;
+}
+
+/** A deep-frozen, bounded representation of `value`. Never throws. */
+export function snapshot(value: unknown, options: SnapshotOptions = {}): Snapshot {
+  const walk: Walk = {
+    options: {
+      maxDepth: options.maxDepth ?? DEFAULTS.maxDepth,
+      maxNodes: options.maxNodes ?? DEFAULTS.maxNodes,
+      maxEntries: options.maxEntries ?? DEFAULTS.maxEntries,
+      maxStringLength: options.maxStringLength ?? DEFAULTS.maxStringLength,
+      describeCallable: options.describeCallable,
+    },
+    ancestors: new Map(),
+    nodes: 0,
+  };
+  return visit(walk, value, 0, '$');
+}
+
+function visit(walk: Walk, value: unknown, depth: number, path: string): Snapshot {
+  if (typeof value === 'string') {
+    if (value.length <= walk.options.maxStringLength) return value;
+    return frozen({
+      $kind: 'truncated',
+      reason: 'string-length',
+      length: value.length,
+      preview: value.slice(0, walk.options.maxStringLength),
+    });
+  }
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return value as SnapshotPrimitive;
+
+  const ancestor = walk.ancestors.get(value);
+  if (ancestor !== undefined) return frozen({ $kind: 'cycle', target: ancestor });
+  if (depth >= walk.options.maxDepth) return frozen({ $kind: 'truncated', reason: 'depth' });
+  if (walk.nodes >= walk.options.maxNodes) return frozen({ $kind: 'truncated', reason: 'size' });
+  walk.nodes++;
+
+  walk.ancestors.set(value, path);
+  try {
+    return typeof value === 'function' ? callable(walk, value) : container(walk, value, depth, path);
+  } catch (error) {
+    return frozen({ $kind: 'unrepresentable', reason: safeDescribe(error) });
+  } finally {
+    walk.ancestors.delete(value);
+  }
+}
+
+function container(walk: Walk, value: object, depth: number, path: string): Snapshot {
+  const child = (v: unknown, key: string): Snapshot => visit(walk, v, depth + 1, `${path}${key}`);
+  if (types.isProxy(value)) Reflect.ownKeys(value); // a revoked proxy throws here, before any other probe
+
+  if (Array.isArray(value)) return array(walk, value, child);
+  if (types.isDate(value)) {
+    const epochMs = Date.prototype.getTime.call(value);
+    return frozen({ $kind: 'date', epochMs, iso: Number.isNaN(epochMs) ? null : new Date(epochMs).toISOString() });
+  }
+  if (types.isMap(value)) {
+    const entries: (readonly [Snapshot, Snapshot])[] = [];
+    let index = 0;
+    for (const [k, v] of Map.prototype.entries.call(value) as IterableIterator<[unknown, unknown]>) {
+      if (index >= walk.options.maxEntries) break;
+      entries.push(frozen([child(k, `.<key ${index}>`), child(v, `.<value ${index}>`)] as const));
+      index++;
+    }
+    const size = intrinsic(Map.prototype, 'size', value) as number;
+    return frozen({ $kind: 'map', entries: frozen(entries), ...omitted(size - entries.length) });
+  }
+  if (types.isSet(value)) {
+    const values: Snapshot[] = [];
+    for (const v of Set.prototype.values.call(value) as IterableIterator<unknown>) {
+      if (values.length >= walk.options.maxEntries) break;
+      values.push(child(v, `.<${values.length}>`));
+    }
+    const size = intrinsic(Set.prototype, 'size', value) as number;
+    return frozen({ $kind: 'set', values: frozen(values), ...omitted(size - values.length) });
+  }
+  if (types.isTypedArray(value)) return typedArray(walk, value);
+  if (types.isArrayBuffer(value) || types.isSharedArrayBuffer(value)) {
+    return bytes(walk, 'ArrayBuffer', new Uint8Array(value));
+  }
+  if (types.isDataView(value)) {
+    const view = new Uint8Array(
+      intrinsic(DataView.prototype, 'buffer', value) as ArrayBuffer,
+      intrinsic(DataView.prototype, 'byteOffset', value) as number,
+      intrinsic(DataView.prototype, 'byteLength', value) as number,
+    );
+    return bytes(walk, 'DataView', view);
+  }
+  if (types.isNativeError(value)) return errorSnapshot(walk, value, child);
+  if (types.isRegExp(value)) return regexp(value);
+  if (types.isBoxedPrimitive(value)) return frozen({ $kind: 'boxed', value: unbox(value) });
+  if (types.isPromise(value) || types.isWeakMap(value) || types.isWeakSet(value) || isWeakRef(value)) {
+    return frozen({ $kind: 'unrepresentable', reason: `${classNameOf(value) ?? 'object'} has no observable value to copy` });
+  }
+
+  const className = classNameOf(value);
+  const { properties, rest } = ownProperties(walk, value, child);
+  if (className === undefined) {
+    // A plain object keeps its shape unless it could be mistaken for a descriptor.
+    if (rest === 0 && !Object.prototype.hasOwnProperty.call(properties, '$kind')) return frozen(properties);
+    return frozen({ $kind: 'object', properties: frozen(properties), ...omitted(rest) });
+  }
+  return frozen({ $kind: 'instance', className, properties: frozen(properties), ...omitted(rest) });
+}
+
+function array(walk: Walk, value: readonly unknown[], child: (v: unknown, key: string) => Snapshot): Snapshot {
+  const length = value.length;
+  const limit = Math.min(length, walk.options.maxEntries);
+  const out: Snapshot[] = [];
+  for (let i = 0; i < limit; i++) out.push(child(dataValue(value, String(i)), `[${i}]`));
+  if (length > limit) out.push(frozen({ $kind: 'truncated', reason: 'entries', omitted: length - limit }));
+  return frozen(out);
+}
+
+/** Own enumerable string-keyed properties; accessors are described, never invoked. */
+function ownProperties(
+  walk: Walk,
+  value: object,
+  child: (v: unknown, key: string) => Snapshot,
+): { properties: SnapshotObject; rest: number } {
+  const keys = Object.keys(value);
+  const properties: Record<string, Snapshot> = {};
+  const limit = Math.min(keys.length, walk.options.maxEntries);
+  for (let i = 0; i < limit; i++) {
+    const key = keys[i]!;
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    // defineProperty keeps `__proto__` an ordinary own key instead of invoking the setter.
+    const entry: Snapshot =
+      descriptor === undefined
+        ? undefined
+        : 'value' in descriptor
+          ? child(descriptor.value, `.${key}`)
+          : frozen({ $kind: 'accessor', getter: descriptor.get !== undefined, setter: descriptor.set !== undefined });
+    Object.defineProperty(properties, key, { value: entry, enumerable: true, writable: true, configurable: true });
+  }
+  return { properties, rest: keys.length - limit };
+}
+
+function errorSnapshot(walk: Walk, value: object, child: (v: unknown, key: string) => Snapshot): Snapshot {
+  const name = inheritedData(value, 'name');
+  const message = dataValue(value, 'message');
+  const stack = dataValue(value, 'stack');
+  const cause = Object.getOwnPropertyDescriptor(value, 'cause');
+  const errors = Object.getOwnPropertyDescriptor(value, 'errors');
+  const { properties, rest } = ownProperties(walk, value, child);
+  return frozen({
+    $kind: 'error',
+    name: typeof name === 'string' ? name : 'Error',
+    message: typeof message === 'string' ? message : '',
+    ...(typeof stack === 'string' ? { stack } : {}),
+    ...(cause && 'value' in cause ? { cause: child(cause.value, '.cause') } : {}),
+    ...(errors && 'value' in errors ? { errors: child(errors.value, '.errors') } : {}),
+    properties: frozen(properties),
+    ...omitted(rest),
+  });
+}
+
+function callable(walk: Walk, fn: Function): Snapshot {
+  const name = dataValue(fn, 'name');
+  const base: CallableDescriptor = {
+    $kind: 'callable',
+    name: typeof name === 'string' ? name : '',
+    callableKind: callableKind(fn),
+  };
+  if (walk.options.describeCallable) {
+    let identity: ReturnType<NonNullable<SnapshotOptions['describeCallable']>>;
+    try {
+      identity = walk.options.describeCallable(fn);
+    } catch (error) {
+      return frozen({ $kind: 'unrepresentable', reason: `describeCallable failed: ${safeDescribe(error)}` });
+    }
+    if (identity !== undefined) {
+      const definitionId = String(identity.definitionId);
+      return frozen({ ...base, definitionId, ...(identity.name === undefined ? {} : { name: String(identity.name) }) });
+    }
+  }
+  return frozen(base);
+}
+
+function callableKind(fn: Function): CallableDescriptor['callableKind'] {
+  if (types.isAsyncFunction(fn)) return types.isGeneratorFunction(fn) ? 'async-generator' : 'async-function';
+  if (types.isGeneratorFunction(fn)) return 'generator';
+  if (types.isProxy(fn)) return 'proxy';
+  const source = Function.prototype.toString.call(fn);
+  return /^class\b/.test(source) ? 'class' : 'function';
+}
+
+function typedArray(walk: Walk, value: ArrayBufferView): Snapshot {
+  const type = String(intrinsic(TYPED_ARRAY_PROTOTYPE, Symbol.toStringTag, value));
+  const view = value as unknown as ArrayLike<number | bigint>;
+  const length = intrinsic(TYPED_ARRAY_PROTOTYPE, 'length', value) as number;
+  const limit = Math.min(length, walk.options.maxEntries);
+  const values: (number | bigint)[] = [];
+  for (let i = 0; i < limit; i++) values.push(view[i]!);
+  return frozen({ $kind: 'typed-array', type, values: frozen(values), ...omitted(length - limit) });
+}
+
+function bytes(walk: Walk, type: string, view: Uint8Array): Snapshot {
+  const limit = Math.min(view.length, walk.options.maxEntries);
+  return frozen({ $kind: 'typed-array', type, values: frozen(Array.from(view.subarray(0, limit))), ...omitted(view.length - limit) });
+}
+
+function unbox(value: object): SnapshotPrimitive {
+  if (types.isNumberObject(value)) return Number.prototype.valueOf.call(value);
+  if (types.isStringObject(value)) return String.prototype.valueOf.call(value);
+  if (types.isBooleanObject(value)) return Boolean.prototype.valueOf.call(value);
+  if (types.isBigIntObject(value)) return BigInt.prototype.valueOf.call(value);
+  return Symbol.prototype.valueOf.call(value);
+}
+
+/** The class name of a non-plain object, or undefined for plain and null-prototype objects (in any realm). */
+function classNameOf(value: object): string | undefined {
+  const proto = Object.getPrototypeOf(value) as object | null;
+  if (proto === null) return undefined;
+  const ctor = dataValue(proto, 'constructor');
+  const name = typeof ctor === 'function' ? dataValue(ctor, 'name') : undefined;
+  if (name === 'Object' && Object.getPrototypeOf(proto) === null) return undefined;
+  return typeof name === 'string' && name !== '' ? name : '(anonymous)';
+}
+
+const TYPED_ARRAY_PROTOTYPE = Object.getPrototypeOf(Uint8Array.prototype) as object;
+const REGEXP_FLAGS = [
+  ['hasIndices', 'd'],
+  ['global', 'g'],
+  ['ignoreCase', 'i'],
+  ['multiline', 'm'],
+  ['dotAll', 's'],
+  ['unicode', 'u'],
+  ['unicodeSets', 'v'],
+  ['sticky', 'y'],
+] as const;
+
+function regexp(value: object): Snapshot {
+  let flags = '';
+  for (const [name, letter] of REGEXP_FLAGS) {
+    if (Object.getOwnPropertyDescriptor(RegExp.prototype, name) && intrinsic(RegExp.prototype, name, value)) flags += letter;
+  }
+  return frozen({ $kind: 'regexp', source: String(intrinsic(RegExp.prototype, 'source', value)), flags });
+}
+
+/** Calls a built-in getter directly, so an override on the instance or a subclass is never invoked. */
+function intrinsic(proto: object, key: PropertyKey, target: object): unknown {
+  return Reflect.apply(Object.getOwnPropertyDescriptor(proto, key)!.get!, target, []);
+}
+
+/** An own data property's value without invoking an accessor. */
+function dataValue(target: object, key: string): unknown {
+  const descriptor = Object.getOwnPropertyDescriptor(target, key);
+  return descriptor && 'value' in descriptor ? descriptor.value : undefined;
+}
+
+/** The first data property found along the prototype chain (accessors stop the search). */
+function inheritedData(target: object, key: string): unknown {
+  for (let o: object | null = target, hops = 0; o !== null && hops < 64; o = Object.getPrototypeOf(o) as object | null, hops++) {
+    const descriptor = Object.getOwnPropertyDescriptor(o, key);
+    if (descriptor) return 'value' in descriptor ? descriptor.value : undefined;
+  }
+  return undefined;
+}
+
+/** Brand check through the built-in method: it throws for anything that is not a real WeakRef. */
+function isWeakRef(value: object): boolean {
+  try {
+    WeakRef.prototype.deref.call(value as WeakRef<object>);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function omitted(count: number): { omitted?: number } {
+  return count > 0 ? { omitted: count } : {};
+}
+
+function frozen<T>(value: T): T {
+  return Object.freeze(value);
+}
+
+/** Describes a thrown value without trusting it: the value may itself be hostile. */
+function safeDescribe(error: unknown): string {
+  try {
+    if (types.isNativeError(error)) {
+      const name = inheritedData(error, 'name');
+      const message = dataValue(error, 'message');
+      return `${typeof name === 'string' ? name : 'Error'}: ${typeof message === 'string' ? message.slice(0, 400) : ''}`;
+    }
+    if (typeof error === 'string') return error.slice(0, 400);
+    if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return String(error);
+    return `thrown ${typeof error}`;
+  } catch {
+    return 'unknown failure';
+  }
+}
