@@ -9,6 +9,7 @@ import { newId } from './ids.js';
 import type { Oversight } from './oversight.js';
 import type { StepExecutor } from './step.js';
 import type { StepContext } from './step-context.js';
+import type { ToolSpec } from './tool.js';
 import { UsageMeter, type Usage } from './usage.js';
 
 /** Called by executors around every provider request. Throwing from `admit` refuses the request. */
@@ -28,6 +29,8 @@ export interface RuntimeState {
   readonly systemPromptFragments: readonly string[];
   readonly userPromptFragments: readonly string[];
   readonly stepContext: StepContext | undefined;
+  readonly tools: readonly ToolSpec[];
+  readonly model: string | undefined;
   readonly signal: AbortSignal | undefined;
   /** Free-form slots for outer layers (the Harness keeps its host here). Inherited by scopes. */
   readonly extensions: Readonly<Record<symbol, unknown>>;
@@ -57,6 +60,8 @@ export function run<T>(executor: StepExecutor, fn: () => T, options: RunOptions 
     systemPromptFragments: Object.freeze([]),
     userPromptFragments: Object.freeze([]),
     stepContext: undefined,
+    tools: Object.freeze([]),
+    model: undefined,
     signal: options.signal,
     extensions: Object.freeze({ ...(options.extensions ?? {}) }),
   });
@@ -73,6 +78,10 @@ export interface ScopeOptions {
   executor?: StepExecutor;
   systemPromptFragments?: readonly string[];
   userPromptFragments?: readonly string[];
+  /** Tools visible to agent executors in this scope, as inspected operations of kind `tool`. */
+  tools?: readonly ToolSpec[];
+  /** Model choice for agent executors in this scope (the client's default when absent). */
+  model?: string;
   signal?: AbortSignal;
   extensions?: Record<symbol, unknown>;
 }
@@ -109,6 +118,8 @@ function deriveState(parent: RuntimeState, options: ScopeOptions): RuntimeState 
     userPromptFragments: options.userPromptFragments
       ? Object.freeze([...parent.userPromptFragments, ...options.userPromptFragments])
       : parent.userPromptFragments,
+    tools: options.tools ? Object.freeze([...parent.tools, ...options.tools]) : parent.tools,
+    model: options.model ?? parent.model,
     signal: options.signal ?? parent.signal,
     extensions: options.extensions ? Object.freeze({ ...parent.extensions, ...options.extensions }) : parent.extensions,
   });

@@ -24,3 +24,11 @@ export {
   CassetteDivergenceError,
   CassetteFormatError,
 } from './errors.js';
+export {
+  ScriptedModel,
+  toolCall,
+  type ScriptedResponse,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+  type ScriptedTurnInfo,
+} from './scripted-model.js';

@@ -1,0 +1,340 @@
+/**
+ * The agent executor: the project's own loop over a ModelClient. Tool calls in one response are
+ * handled in emission order; a refusal skips the later calls of that response (seed 000), a failed
+ * operation does not. Return expressions are resolved here as inspected `output` operations.
+ */
+import { z, type ZodType } from 'zod';
+import { toJsonSchema } from './binding-types.js';
+import { requireState, type RuntimeState } from './context.js';
+import { ExecutionError, NighthawkError, describeError } from './errors.js';
+import { parseTargetPath } from './expression.js';
+import type { ModelClient, ModelMessage, ModelToolCall, ToolDefinition } from './model-client.js';
+import type { OperationKind, OperationRequest } from './operation.js';
+import { OUTPUT_TOOL_NAME, decideToolSchema, outputToolSchema, type OutputProposal } from './output-schema.js';
+import { DEFAULT_PROMPT_LIMITS, previewValue, renderSystemPrompt, renderUserPrompt, type PromptLimits } from './prompt.js';
+import { Raise, Return, type StepCandidate, type StepExecutor, type StepOutcome, type StepRequest } from './step.js';
+import { validateWith, type StepContext } from './step-context.js';
+
+export interface AgentExecutorOptions {
+  readonly model: ModelClient;
+  readonly limits?: Partial<PromptLimits>;
+  /** How many times the model may fail to produce a usable output before the step fails. */
+  readonly outputRetries?: number;
+  /** Hard bound on model requests per step. */
+  readonly maxRequestsPerStep?: number;
+  readonly systemPromptFragments?: readonly string[];
+}
+
+/** A tool as the loop sees it: argument schema, request builder and body. */
+interface Handler {
+  readonly kind: OperationKind;
+  readonly definition: ToolDefinition;
+  readonly input: ZodType;
+  request(ctx: StepContext, args: Record<string, unknown>): OperationRequest;
+  body(ctx: StepContext, args: Record<string, unknown>): unknown;
+  /** Model-visible payload of a completed call. */
+  present(value: unknown, limits: PromptLimits): unknown;
+}
+
+const evaluateInput = z.strictObject({ expression: z.string().min(1) });
+const assignInput = z.strictObject({ target_path: z.string().min(1), expression: z.string().min(1) });
+
+const builtins: readonly Handler[] = [
+  {
+    kind: 'evaluate',
+    definition: {
+      name: 'nh_evaluate',
+      description: 'Evaluate one JavaScript expression (await allowed) against the step locals and globals; returns its value.',
+      parameters: toJsonSchema(evaluateInput),
+    },
+    input: evaluateInput,
+    request: (ctx, a) => ctx.newRequest('evaluate', { toolName: 'nh_evaluate', expression: a.expression as string }),
+    body: (ctx, a) => ctx.evaluateBody(a.expression as string),
+    present: (value, limits) => previewPayload(value, limits),
+  },
+  {
+    kind: 'assign',
+    definition: {
+      name: 'nh_assign',
+      description: 'Set a write binding or a field of a local: target_path is name or name.field; expression is JavaScript.',
+      parameters: toJsonSchema(assignInput),
+    },
+    input: assignInput.refine((a) => typeof parseTargetPath(a.target_path) !== 'string', {
+      message: 'target_path must be a name or a dotted path of identifiers, with no segment starting with __',
+      path: ['target_path'],
+    }),
+    request: (ctx, a) =>
+      ctx.newRequest('assign', { toolName: 'nh_assign', targetPath: a.target_path as string, expression: a.expression as string }),
+    body: async (ctx, a) => {
+      const path = a.target_path as string;
+      return ctx.assignValue(path, parseTargetPath(path) as string[], await ctx.evaluateBody(a.expression as string));
+    },
+    present: (value, limits) => {
+      const r = value as { targetPath: string; revision: number; value: unknown };
+      return { target_path: r.targetPath, revision: r.revision, value: previewPayload(r.value, limits).value };
+    },
+  },
+];
+
+function previewPayload(value: unknown, limits: PromptLimits): { value: unknown; truncated?: true } {
+  const { text, truncated } = previewValue(value, limits.toolResultMaxTokens);
+  if (truncated) return { value: text, truncated: true };
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return { value: text };
+  }
+}
+
+export class AgentExecutor implements StepExecutor {
+  readonly model: ModelClient;
+  readonly limits: PromptLimits;
+  readonly outputRetries: number;
+  readonly maxRequestsPerStep: number;
+  readonly systemPromptFragments: readonly string[];
+
+  constructor(options: AgentExecutorOptions) {
+    if (!options?.model || typeof options.model.request !== 'function') {
+      throw new TypeError('AgentExecutor needs a model: an object implementing ModelClient.');
+    }
+    this.model = options.model;
+    this.limits = { ...DEFAULT_PROMPT_LIMITS, ...options.limits };
+    this.outputRetries = options.outputRetries ?? 2;
+    this.maxRequestsPerStep = options.maxRequestsPerStep ?? 50;
+    this.systemPromptFragments = options.systemPromptFragments ?? [];
+  }
+
+  async runStep(request: StepRequest): Promise<StepCandidate> {
+    const ctx = request.stepContext;
+    const state = requireState('AgentExecutor.runStep');
+    const handlers = this.#handlers(ctx, state);
+    const definitions = [...handlers.values()].map((h) => h.definition);
+    const messages: ModelMessage[] = [
+      { role: 'system', content: renderSystemPrompt(ctx, OUTPUT_TOOL_NAME, [...this.systemPromptFragments, ...state.systemPromptFragments]) },
+      { role: 'user', content: renderUserPrompt(ctx, this.limits, state.userPromptFragments) },
+    ];
+    let retriesLeft = this.outputRetries;
+    for (let requestIndex = 0; ; requestIndex++) {
+      if (ctx.isTerminal) throw ctx.terminalError;
+      if (requestIndex >= this.maxRequestsPerStep) {
+        throw new ExecutionError(`Step ${ctx.stepId} reached its limit of ${this.maxRequestsPerStep} model requests without finishing.`, {
+          stepId: ctx.stepId,
+        });
+      }
+      if (state.requestAdmission) await state.requestAdmission.admit({ stepId: ctx.stepId, executionId: ctx.executionId, requestIndex });
+      const response = await this.model.request({
+        messages,
+        tools: definitions,
+        outputToolName: OUTPUT_TOOL_NAME,
+        signal: request.signal,
+        model: state.model,
+      });
+      if (response.usage) {
+        state.requestAdmission?.observe(response.usage);
+        state.usageMeter.record({ ...response.usage, requests: 1 }, 'step');
+      } else state.usageMeter.record({ requests: 1 }, 'step');
+      const toolCalls = Array.isArray(response.toolCalls) ? response.toolCalls : [];
+      messages.push({ role: 'assistant', content: response.text ?? null, toolCalls });
+      if (toolCalls.length === 0) {
+        if (--retriesLeft < 0) throw this.#noOutput(ctx);
+        messages.push({ role: 'user', content: `Respond with tool calls, and finish by calling ${OUTPUT_TOOL_NAME}.` });
+        continue;
+      }
+      const batch = await this.#runBatch(ctx, toolCalls, handlers, messages);
+      if (batch.outcome && !batch.refused) return { outcome: batch.outcome, bindings: ctx.touchedWriteBindings() };
+      if (batch.outputFailed && --retriesLeft < 0) throw this.#noOutput(ctx);
+    }
+  }
+
+  #noOutput(ctx: StepContext): ExecutionError {
+    return new ExecutionError(`Step ${ctx.stepId} failed: the model did not produce a valid ${OUTPUT_TOOL_NAME} call within its output retries.`, {
+      stepId: ctx.stepId,
+    });
+  }
+
+  async #runBatch(
+    ctx: StepContext,
+    calls: readonly ModelToolCall[],
+    handlers: Map<string, Handler>,
+    messages: ModelMessage[],
+  ): Promise<{ outcome?: StepOutcome; refused: boolean; outputFailed: boolean }> {
+    let blockedBy: string | undefined;
+    let outcome: StepOutcome | undefined;
+    let outputFailed = false;
+    const reply = (call: ModelToolCall, payload: unknown) =>
+      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: JSON.stringify(payload) });
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]!;
+      const handler = handlers.get(call.name);
+      if (!handler) {
+        reply(call, { status: 'error', error: { kind: 'unknown_tool', message: `Unknown tool '${String(call.name)}'. Available: ${[...handlers.keys()].join(', ')}.` } });
+        if (call.name === OUTPUT_TOOL_NAME) outputFailed = true;
+        continue;
+      }
+      if (blockedBy !== undefined) {
+        const skipped = await ctx.skipOperation(handler.request(ctx, safeArgs(call.arguments)), blockedBy);
+        reply(call, { status: 'skipped', operation_id: skipped.request.operationId, blocked_by_operation_id: blockedBy });
+        continue;
+      }
+      const parsed = parseArguments(call.arguments, handler.input);
+      if (!parsed.ok) {
+        const failed = await ctx.failBeforeInspection(handler.request(ctx, safeArgs(call.arguments)), parsed.error);
+        reply(call, { status: 'failed', operation_id: failed.request.operationId, error: { kind: 'invalid_input', class: parsed.error.name, message: parsed.error.message, guidance: 'Fix the arguments and call again.' } });
+        if (handler.kind === 'output') outputFailed = true;
+        continue;
+      }
+      const opRequest = handler.request(ctx, parsed.args);
+      let result;
+      try {
+        result = await ctx.runOperation(opRequest, () => handler.body(ctx, parsed.args));
+      } catch (terminal) {
+        // The step ended inside this call: later siblings never run, but each gets its record.
+        for (const rest of calls.slice(i + 1)) {
+          const h = handlers.get(rest.name);
+          if (h) await ctx.skipOperation(h.request(ctx, safeArgs(rest.arguments)), opRequest.operationId).catch(() => undefined);
+        }
+        throw terminal;
+      }
+      if (result.status === 'completed') {
+        if (handler.kind === 'output') {
+          outcome = result.value as StepOutcome;
+          reply(call, { status: 'completed', operation_id: opRequest.operationId });
+        } else reply(call, { status: 'completed', operation_id: opRequest.operationId, ...(handler.present(result.value, this.limits) as object) });
+      } else if (result.status === 'failed') {
+        if (handler.kind === 'output') outputFailed = true;
+        const { errorClass, message } = result.record.failure!;
+        reply(call, {
+          status: 'failed',
+          operation_id: opRequest.operationId,
+          error: { kind: errorKind(result.error), class: errorClass, message, guidance: 'Fix the cause and retry, choose another operation, or raise with raise_operation_id.' },
+        });
+      } else {
+        blockedBy = opRequest.operationId;
+        if (handler.kind === 'output') outputFailed = true;
+        reply(call, {
+          status: 'rejected',
+          operation_id: opRequest.operationId,
+          execution_started: false,
+          reason: result.rejection.reason,
+          ...(result.rejection.guidance !== undefined ? { guidance: result.rejection.guidance } : {}),
+        });
+      }
+    }
+    return { outcome, refused: blockedBy !== undefined, outputFailed };
+  }
+
+  #handlers(ctx: StepContext, state: RuntimeState): Map<string, Handler> {
+    const map = new Map<string, Handler>();
+    if (ctx.program.sentinel === 'decide') {
+      map.set(OUTPUT_TOOL_NAME, decideOutputHandler(ctx));
+      return map;
+    }
+    for (const h of builtins) map.set(h.definition.name, h);
+    for (const tool of state.tools) {
+      map.set(tool.name, {
+        kind: 'tool',
+        definition: { name: tool.name, description: tool.description, parameters: toJsonSchema(tool.input) },
+        input: tool.input,
+        request: (c, a) => c.newRequest('tool', { toolName: tool.name, arguments: Object.freeze({ ...a }) }),
+        body: (c, a) => tool.run(a, c),
+        present: (value, limits) => previewPayload(value, limits),
+      });
+    }
+    map.set(OUTPUT_TOOL_NAME, outputHandler(ctx));
+    return map;
+  }
+}
+
+function outputHandler(ctx: StepContext): Handler {
+  const { schema, json } = outputToolSchema(ctx.allowedOutcomes, Object.keys(ctx.errorTypes));
+  return {
+    kind: 'output',
+    definition: { name: OUTPUT_TOOL_NAME, description: 'Finish the step with an outcome.', parameters: json },
+    input: schema,
+    request: (c, a) => {
+      const p = (a.result ?? {}) as Partial<OutputProposal> & Record<string, unknown>;
+      return c.newRequest('output', {
+        toolName: OUTPUT_TOOL_NAME,
+        outcomeKind: typeof p.kind === 'string' ? p.kind : undefined,
+        ...(typeof p.return_expression === 'string' ? { expression: p.return_expression } : {}),
+      });
+    },
+    body: async (c, a) => resolveProposal(c, a.result as OutputProposal),
+    present: () => ({}),
+  };
+}
+
+/** Resolves an output proposal into an outcome; a return expression is evaluated exactly once, here. */
+async function resolveProposal(ctx: StepContext, proposal: OutputProposal): Promise<StepOutcome> {
+  switch (proposal.kind) {
+    case 'return': {
+      const value = await ctx.evaluateBody(proposal.return_expression);
+      return Return.of(ctx.returnSchema ? validateWith(ctx.returnSchema, value, 'return value') : value);
+    }
+    case 'raise': {
+      if (proposal.raise_operation_id !== undefined) {
+        const found = ctx.failedOperationError(proposal.raise_operation_id);
+        if (!found.found) throw new RangeError(`No failed operation has id '${proposal.raise_operation_id}' in this step.`);
+        return Raise.of(found.error);
+      }
+      const message = proposal.raise_message ?? 'raised';
+      const type = proposal.raise_error_type ? ctx.errorTypes[proposal.raise_error_type] : undefined;
+      return Raise.of(type ? new type(message) : new ExecutionError(`Execution failed: ${message}`, { stepId: ctx.stepId }));
+    }
+    default:
+      return { kind: proposal.kind };
+  }
+}
+
+function decideOutputHandler(ctx: StepContext): Handler {
+  const name = ctx.program.writeBindingNames[0]!;
+  const { schema, json } = decideToolSchema(ctx.bindingSchemas[name] ?? z.unknown());
+  return {
+    kind: 'output',
+    definition: { name: OUTPUT_TOOL_NAME, description: `Give the value of <:${name}>.`, parameters: json },
+    input: schema,
+    request: (c) => c.newRequest('output', { toolName: OUTPUT_TOOL_NAME, outcomeKind: 'pass', targetPath: name }),
+    body: (c, a) => {
+      c.locals[name] = a.value;
+      c.assignedBindingNames.add(name);
+      return { kind: 'pass' } satisfies StepOutcome;
+    },
+    present: () => ({}),
+  };
+}
+
+function errorKind(error: unknown): string {
+  if (error instanceof NighthawkError && error.kind === 'binding-validation') return 'invalid_input';
+  if (error instanceof ReferenceError || error instanceof TypeError) return 'resolution';
+  return 'execution';
+}
+
+function safeArgs(text: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+class ArgumentError extends Error {
+  override name = 'ArgumentError';
+}
+
+function parseArguments(text: unknown, schema: ZodType): { ok: true; args: Record<string, unknown> } | { ok: false; error: Error } {
+  let raw: unknown;
+  try {
+    raw = typeof text === 'string' ? JSON.parse(text === '' ? '{}' : text) : text;
+  } catch (e) {
+    return { ok: false, error: new ArgumentError(`Arguments are not valid JSON: ${describeError(e, 200)}`) };
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      error: new ArgumentError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')),
+    };
+  }
+  return { ok: true, args: parsed.data as Record<string, unknown> };
+}

@@ -1,0 +1,125 @@
+export { AgentExecutor, type AgentExecutorOptions } from './agent-executor.js';
+export { inferSchema, toJsonSchema, typeLabel } from './binding-types.js';
+export type { BlockResult, BlockSpec } from './block-spec.js';
+export {
+  currentExecutionRef,
+  currentState,
+  currentStepContext,
+  currentUsageMeter,
+  run,
+  scope,
+  type ExecutionRef,
+  type RequestAdmission,
+  type RunOptions,
+  type RuntimeState,
+  type ScopeOptions,
+} from './context.js';
+export {
+  BindingResolutionError,
+  ExecutionError,
+  NaturalParseError,
+  NighthawkError,
+  OperationDeliveryError,
+  OperationRejectedError,
+  OutputValidationError,
+  OversightContractError,
+  StepAbortedError,
+  TerminalOperationError,
+  UsageError,
+  describeError,
+  isNighthawkError,
+  type ErrorKind,
+  type StepAbortSubject,
+} from './errors.js';
+export { compileExpression, parseTargetPath } from './expression.js';
+export { newId } from './ids.js';
+export type {
+  JsonSchema,
+  ModelClient,
+  ModelMessage,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  ModelToolCall,
+  ToolDefinition,
+} from './model-client.js';
+export {
+  isNaturalFunction,
+  naturalFunction,
+  naturalFunction as function,
+  step,
+  type NaturalFunction,
+  type NaturalFunctionOptions,
+  type TransformMeta,
+} from './natural-function.js';
+export {
+  OperationKind,
+  OperationStatus,
+  type OperationFailure,
+  type OperationFinished,
+  type OperationRejection,
+  type OperationRequest,
+} from './operation.js';
+export { OUTPUT_TOOL_NAME } from './output-schema.js';
+export {
+  abortStep,
+  accept,
+  checkOperationDecision,
+  checkStepCommitDecision,
+  rejectOperation,
+  rewrite,
+  type AbortStep,
+  type Accept,
+  type OperationDecision,
+  type Oversight,
+  type RejectOperation,
+  type Rewrite,
+  type StepCommitDecision,
+} from './oversight.js';
+export {
+  OUTCOME_KINDS,
+  OutcomeKind,
+  allowedOutcomes,
+  dedent,
+  extractBindings,
+  hasSentinel,
+  parseProgram,
+  unescapeProgram,
+  type BlockSentinel,
+  type NaturalProgram,
+} from './program.js';
+export {
+  DEFAULT_PROMPT_LIMITS,
+  SNIPPED,
+  describeCallable,
+  estimateTokens,
+  previewValue,
+  renderSystemPrompt,
+  renderUserPrompt,
+  type PromptLimits,
+} from './prompt.js';
+export {
+  Break,
+  Continue,
+  Pass,
+  Raise,
+  Return,
+  type StepCandidate,
+  type StepCommit,
+  type StepExecutor,
+  type StepFinished,
+  type StepOutcome,
+  type StepRequest,
+  type StepStatus,
+} from './step.js';
+export {
+  BindingValidationError,
+  StepContext,
+  assignBinding,
+  evaluateExpression,
+  type AssignResult,
+  type OperationResult,
+} from './step-context.js';
+export { runBlock } from './step-runner.js';
+export { defineTool, type ToolSpec } from './tool.js';
+export { UsageMeter, type Usage } from './usage.js';

@@ -1,0 +1,289 @@
+/**
+ * Runs one Natural block: resolves read bindings (before any model call), builds the step context,
+ * calls the executor, then validates, inspects and commits the candidate all or nothing, and
+ * delivers exactly one StepFinished record to the step lifecycle.
+ */
+import type { ZodType } from 'zod';
+import { inferSchema } from './binding-types.js';
+import type { BlockResult, BlockSpec } from './block-spec.js';
+import { requireState, withStepContext } from './context.js';
+import {
+  BindingResolutionError,
+  ExecutionError,
+  OutputValidationError,
+  OversightContractError,
+  StepAbortedError,
+  UsageError,
+  describeError,
+} from './errors.js';
+import { checkStepCommitDecision, type Oversight } from './oversight.js';
+import { allowedOutcomes, parseProgram, type NaturalProgram, type OutcomeKind } from './program.js';
+import type { StepCandidate, StepCommit, StepFinished, StepOutcome, StepStatus } from './step.js';
+import { StepContext } from './step-context.js';
+
+const NEVER_ABORTED = new AbortController().signal;
+
+type ErrorClass = new (message?: string) => unknown;
+
+/** Runs a block described by `spec` in the current run. Used by the runtime form and the transform. */
+export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
+  const state = requireState('A Natural block');
+  const program = parseProgram(spec.program);
+  const stepId = spec.stepId ?? 'natural-block';
+  const { locals, inputBindings } = resolveLocals(program, spec, state.taskReferences);
+  const references = spec.references ? { ...state.taskReferences, ...spec.references } : state.taskReferences;
+  const bindingSchemas = resolveWriteSchemas(program, spec, locals);
+  const allowed = allowedOutcomes(program, { inLoop: spec.inLoop === true, returnAllowed: spec.returnAllowed ?? spec.returns !== undefined });
+  const ctx = new StepContext({
+    stepId,
+    runId: state.runId,
+    parent: state.stepContext,
+    program,
+    locals,
+    references,
+    inputBindings,
+    bindingSchemas,
+    returnSchema: spec.returns,
+    allowedOutcomes: allowed,
+    oversight: state.oversight,
+    errorTypes: collectErrorTypes(program, locals, references),
+    signal: state.signal ?? NEVER_ABORTED,
+  });
+  return withStepContext(ctx, () => executeStep(ctx, state.executor));
+}
+
+async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => Promise<StepCandidate> }): Promise<BlockResult> {
+  const t0 = performance.now();
+  const finish = makeFinisher(ctx, t0);
+  let candidate: StepCandidate;
+  try {
+    candidate = await (executor.runStep as (r: unknown) => Promise<StepCandidate>)({
+      stepContext: ctx,
+      program: ctx.program,
+      allowedOutcomes: ctx.allowedOutcomes,
+      signal: ctx.signal,
+    });
+  } catch (error) {
+    // An abort recorded in the step wins over whatever the executor threw afterwards.
+    const terminal = ctx.isTerminal ? ctx.terminalError : error;
+    await finish(statusOf(terminal), undefined, {}, {}, false, terminal);
+    throw terminal;
+  }
+  try {
+    if (ctx.isTerminal) throw ctx.terminalError; // seed 000: success cannot replace the stop
+    const proposed = validateCandidate(ctx, candidate);
+    const decided = await inspectCommit(ctx, proposed);
+    const committed = decided.rewritten ? validateCandidate(ctx, decided.candidate) : proposed;
+    if (committed.outcome.kind === 'raise') {
+      await finish('raised', 'raise', proposed.bindings, {}, decided.rewritten, committed.outcome.error);
+      throw committed.outcome.error;
+    }
+    await finish('completed', committed.outcome.kind, proposed.bindings, committed.bindings, decided.rewritten, undefined);
+    return committed.outcome.kind === 'return'
+      ? { kind: 'return', bindings: committed.bindings, value: committed.outcome.value }
+      : { kind: committed.outcome.kind, bindings: committed.bindings };
+  } catch (error) {
+    if (!finish.done) await finish(statusOf(error), candidate.outcome?.kind, {}, {}, false, error);
+    throw error;
+  }
+}
+
+interface ValidatedCandidate {
+  readonly outcome: StepOutcome;
+  readonly bindings: Readonly<Record<string, unknown>>;
+}
+
+/** Kind check, then binding and return validation. Nothing is assigned here. */
+function validateCandidate(ctx: StepContext, candidate: StepCandidate): ValidatedCandidate {
+  const outcome = candidate?.outcome;
+  if (!outcome || typeof outcome !== 'object' || typeof (outcome as { kind?: unknown }).kind !== 'string') {
+    throw new ExecutionError(`Step ${ctx.stepId} produced an invalid step outcome: ${describeError(outcome)}`, { stepId: ctx.stepId });
+  }
+  if (!ctx.allowedOutcomes.includes(outcome.kind as OutcomeKind)) {
+    throw new ExecutionError(
+      `Step '${outcome.kind}' is not allowed in ${ctx.stepId}; allowed outcomes: ${ctx.allowedOutcomes.join(', ') || 'none'}.`,
+      { stepId: ctx.stepId },
+    );
+  }
+  if (outcome.kind === 'raise') return { outcome, bindings: {} };
+  const bindings: Record<string, unknown> = {};
+  const raw = candidate.bindings ?? {};
+  for (const name of ctx.writeBindingNames) {
+    if (!Object.prototype.hasOwnProperty.call(raw, name)) continue;
+    const schema = ctx.bindingSchemas[name];
+    bindings[name] = schema ? parseOrThrow(schema, raw[name], { kind: 'binding', name }, ctx.stepId) : raw[name];
+  }
+  if (ctx.program.sentinel === 'decide') {
+    const name = ctx.program.writeBindingNames[0]!;
+    if (!(name in bindings)) {
+      throw new ExecutionError(`Decide block ${ctx.stepId} must commit its write binding <:${name}>.`, { stepId: ctx.stepId });
+    }
+  }
+  if (outcome.kind === 'return' && ctx.returnSchema) {
+    const value = parseOrThrow(ctx.returnSchema, outcome.value, { kind: 'return' }, ctx.stepId);
+    return { outcome: value === outcome.value ? outcome : { kind: 'return', value }, bindings };
+  }
+  return { outcome, bindings };
+}
+
+function parseOrThrow(schema: ZodType, value: unknown, target: OutputValidationError['target'], stepId: string): unknown {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new OutputValidationError({
+    target,
+    stepId,
+    issues: parsed.error.issues.map((i) => ({ path: i.path, message: i.message })),
+  });
+}
+
+async function inspectCommit(
+  ctx: StepContext,
+  proposed: ValidatedCandidate,
+): Promise<{ rewritten: boolean; candidate: StepCandidate }> {
+  const inspect = ctx.oversight?.inspectStepCommit;
+  if (!inspect) return { rewritten: false, candidate: proposed };
+  const commit: StepCommit = Object.freeze({
+    stepId: ctx.stepId,
+    executionId: ctx.executionId,
+    runId: ctx.runId,
+    program: ctx.program.text,
+    inputBindings: ctx.inputBindings,
+    outcome: proposed.outcome,
+    bindings: Object.freeze({ ...proposed.bindings }),
+    allowedOutcomes: ctx.allowedOutcomes,
+    failedOperations: Object.freeze(ctx.failedOperations),
+  });
+  let raw: unknown;
+  try {
+    raw = inspect(commit);
+    if (raw instanceof Promise) raw = await raw;
+  } catch (cause) {
+    throw new OversightContractError({ hook: 'inspectStepCommit', stepId: ctx.stepId, detail: `threw ${describeError(cause)}`, cause });
+  }
+  const decision = checkStepCommitDecision(raw);
+  if (typeof decision === 'string') {
+    throw new OversightContractError({ hook: 'inspectStepCommit', stepId: ctx.stepId, detail: `returned an invalid decision: ${decision}` });
+  }
+  if (decision.kind === 'abort-step') {
+    throw new StepAbortedError({ subject: 'step_commit', reason: decision.reason, stepId: ctx.stepId });
+  }
+  if (decision.kind === 'accept') return { rewritten: false, candidate: proposed };
+  return {
+    rewritten: true,
+    candidate: { outcome: decision.outcome ?? proposed.outcome, bindings: decision.bindings ?? proposed.bindings },
+  };
+}
+
+type Finisher = ((
+  status: StepStatus,
+  outcomeKind: OutcomeKind | undefined,
+  proposed: Readonly<Record<string, unknown>>,
+  committed: Readonly<Record<string, unknown>>,
+  rewritten: boolean,
+  error: unknown,
+) => Promise<void>) & { done: boolean };
+
+/** Delivers the single terminal record. A lifecycle that throws fails the step (fail closed). */
+function makeFinisher(ctx: StepContext, t0: number): Finisher {
+  const finish = (async (status, outcomeKind, proposed, committed, rewritten, error) => {
+    if (finish.done) return;
+    finish.done = true;
+    const record: StepFinished = Object.freeze({
+      stepId: ctx.stepId,
+      executionId: ctx.executionId,
+      parentExecutionId: ctx.parent?.executionId,
+      runId: ctx.runId,
+      status,
+      outcomeKind,
+      proposedBindings: Object.freeze({ ...proposed }),
+      committedBindings: Object.freeze({ ...committed }),
+      rewritten,
+      operations: Object.freeze([...ctx.operations]),
+      failedOperations: Object.freeze(ctx.failedOperations),
+      error,
+      durationMs: performance.now() - t0,
+    });
+    await deliverStepFinished(ctx.oversight, record);
+  }) as Finisher;
+  finish.done = false;
+  return finish;
+}
+
+async function deliverStepFinished(oversight: Oversight | undefined, record: StepFinished): Promise<void> {
+  const deliver = oversight?.onStepFinished;
+  if (!deliver) return;
+  try {
+    const out = deliver(record);
+    if (out instanceof Promise) await out;
+  } catch (cause) {
+    throw new OversightContractError({ hook: 'onStepFinished', stepId: record.stepId, detail: `threw ${describeError(cause)}`, cause });
+  }
+}
+
+function statusOf(error: unknown): StepStatus {
+  return error instanceof StepAbortedError ? 'aborted' : 'failed';
+}
+
+/** Reads locals (thunks or values) and resolves read bindings eagerly, before the executor runs. */
+function resolveLocals(
+  program: NaturalProgram,
+  spec: BlockSpec,
+  taskReferences: Readonly<Record<string, unknown>>,
+): { locals: Record<string, unknown>; inputBindings: Record<string, unknown> } {
+  const locals: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const unbound = new Map<string, unknown>();
+  const decide = program.sentinel === 'decide';
+  const wanted = (name: string) => !decide || program.readBindingNames.includes(name) || program.writeBindingNames.includes(name);
+  if (spec.scope) {
+    for (const name of Object.keys(spec.scope)) {
+      if (!wanted(name)) continue;
+      try {
+        locals[name] = spec.scope[name]!();
+      } catch (error) {
+        unbound.set(name, error);
+      }
+    }
+  }
+  if (spec.values) {
+    for (const name of Object.keys(spec.values)) if (wanted(name)) locals[name] = spec.values[name];
+  }
+  const inputBindings: Record<string, unknown> = {};
+  for (const name of program.readBindingNames) {
+    if (name in locals) inputBindings[name] = locals[name];
+    else if (unbound.has(name)) throw new BindingResolutionError({ bindingName: name, reason: 'unbound', cause: unbound.get(name) });
+    else if (name in taskReferences || (spec.references && name in spec.references)) {
+      inputBindings[name] = spec.references?.[name] ?? taskReferences[name];
+    } else if (name in globalThis) inputBindings[name] = (globalThis as Record<string, unknown>)[name];
+    else throw new BindingResolutionError({ bindingName: name, reason: 'not-defined' });
+  }
+  return { locals, inputBindings: Object.freeze(inputBindings) };
+}
+
+function resolveWriteSchemas(program: NaturalProgram, spec: BlockSpec, locals: Record<string, unknown>): Record<string, ZodType> {
+  const out: Record<string, ZodType> = {};
+  for (const name of program.writeBindingNames) {
+    const given = spec.writes?.[name];
+    if (given !== undefined && (typeof given !== 'object' || given === null || typeof (given as ZodType).safeParse !== 'function')) {
+      throw new UsageError(`The schema for write binding <:${name}> must be a zod schema.`);
+    }
+    out[name] = given ?? inferSchema(locals[name]);
+  }
+  return out;
+}
+
+/** Error classes a `raise` may name: referenced by `<Name>` or held by a local, with a matching name. */
+function collectErrorTypes(
+  program: NaturalProgram,
+  locals: Record<string, unknown>,
+  references: Readonly<Record<string, unknown>>,
+): Record<string, ErrorClass> {
+  const out: Record<string, ErrorClass> = {};
+  const consider = (name: string, value: unknown) => {
+    if (typeof value === 'function' && value.prototype instanceof Error && value.name === name) out[name] = value as ErrorClass;
+  };
+  for (const name of program.referenceRoots) {
+    consider(name, name in locals ? locals[name] : name in references ? references[name] : (globalThis as Record<string, unknown>)[name]);
+  }
+  for (const name of Object.keys(locals)) consider(name, locals[name]);
+  return out;
+}

@@ -1,0 +1,6 @@
+/**
+ * Nighthawk TS: Natural functions with host oversight, a run harness, Sessions and parts.
+ * This is the library's single entry point; each folder's index lists its public names.
+ */
+export * from './core/index.js';
+export * from './model/index.js';
