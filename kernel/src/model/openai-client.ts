@@ -117,6 +117,7 @@ export class OpenAIModelClient implements ModelClient {
       try {
         return await this.#send(body, request.signal, options?.onStream);
       } catch (error) {
+        if (error instanceof CallbackFailure) throw error.error;
         const failure = classifyOpenAIError(error, { baseURL: this.baseURL, apiKey: this.#apiKey, attempts: attempt + 1, timeoutMs: this.#timeoutMs });
         if (!failure.retryable || attempt >= this.#retry.maxRetries) throw failure.error;
         const delayMs = backoffDelayMs(this.#retry, attempt, this.#random, failure.retryAfterMs);
@@ -155,9 +156,11 @@ export class OpenAIModelClient implements ModelClient {
         }
       });
       for await (const chunk of stream) assembler.add(chunk);
+      // The package's stream ends quietly when aborted; a partial response must not pass as complete.
+      if (controller.signal.aborted) throw controller.signal.reason;
       return assembler.finish();
     } catch (error) {
-      if ('error' in callbackFailure) throw callbackFailure.error;
+      if ('error' in callbackFailure) throw new CallbackFailure(callbackFailure.error);
       if (controller.signal.aborted) {
         throw controller.signal.reason === TIMED_OUT
           ? new ModelTimeoutError({ timeoutMs: this.#timeoutMs, baseURL: this.baseURL })
@@ -177,6 +180,11 @@ export class OpenAIModelClient implements ModelClient {
   #reason(reason: unknown): string | undefined {
     return describeAbortReason(reason, this.#apiKey);
   }
+}
+
+/** Carries an error thrown by the caller's onStream out of #send, so it is rethrown unchanged and never retried. */
+class CallbackFailure {
+  constructor(readonly error: unknown) {}
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
