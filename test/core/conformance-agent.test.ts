@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  AgentExecutor,
+  ExecutionError,
+  OversightContractError,
+  StepAbortedError,
+  abortStep,
+  accept,
+  rejectOperation,
+  run,
+  scope,
+  step,
+  type ModelMessage,
+  type Oversight,
+} from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall, type ScriptedTurn } from '../../kernel/src/testing.js';
+import { recorder } from './helpers.js';
+
+const finish = (result: Record<string, unknown>) => toolCall('nh_output', { result });
+const toolMessages = (messages: readonly ModelMessage[]) =>
+  messages.filter((m) => m.role === 'tool').map((m) => JSON.parse((m as { content: string }).content) as Record<string, unknown>);
+
+async function runAgent(turns: ScriptedTurn[], oversight: Oversight, spec: Parameters<typeof step>[0], references: Record<string, unknown> = {}) {
+  const model = new ScriptedModel(turns);
+  const rec = recorder();
+  const result = await run(new AgentExecutor({ model }), () =>
+    scope({ taskReferences: references, oversight: { ...oversight, onOperationFinished: rec.onOperationFinished, onStepFinished: rec.onStepFinished } }, () =>
+      step(spec),
+    ),
+  ).then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  return { result, model, ...rec };
+}
+
+describe('conformance: the agent loop', () => {
+  it('9. nh_assign to a read binding is invalid input; the value is unchanged and the step continues', async () => {
+    let seen: Record<string, unknown>[] = [];
+    const out = await runAgent(
+      [
+        () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'x', expression: '5' })] }),
+        (m) => {
+          seen = toolMessages(m);
+          return { toolCalls: [finish({ kind: 'pass' })] };
+        },
+      ],
+      {},
+      { program: 'execute\nLook at <x>.', values: { x: 1 } },
+    );
+    expect(out.result.ok).toBe(true);
+    expect(seen[0]).toMatchObject({ status: 'failed', error: { kind: 'invalid_input' } });
+    expect(String((seen[0]!.error as { message: string }).message)).toContain('read binding');
+  });
+
+  it('10. a dotted nh_assign dirties its write root, which is committed', async () => {
+    const out = await runAgent(
+      [() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'result.value', expression: '9' }), finish({ kind: 'pass' })] })],
+      {},
+      { program: 'execute\nFill <:result>.', values: { result: { value: 0 } }, writes: { result: z.object({ value: z.number() }) } },
+    );
+    expect(out.result.ok && out.result.value.bindings).toEqual({ result: { value: 9 } });
+  });
+
+  it('13. an operation refusal reaches the model as its reason and the step continues; a commit abort ends it', async () => {
+    let seen: Record<string, unknown>[] = [];
+    const out = await runAgent(
+      [
+        () => ({ toolCalls: [toolCall('nh_evaluate', { expression: '1' })] }),
+        (m) => {
+          seen = toolMessages(m);
+          return { toolCalls: [finish({ kind: 'pass' })] };
+        },
+      ],
+      { inspectOperation: (r) => (r.kind === 'evaluate' ? rejectOperation('no') : accept()), inspectStepCommit: () => abortStep('not today') },
+      { program: 'execute\nDo it.' },
+    );
+    expect(seen[0]).toMatchObject({ status: 'rejected', reason: 'no' });
+    expect(out.result.ok).toBe(false);
+    expect((out.result as { error: unknown }).error).toBeInstanceOf(StepAbortedError);
+    expect((out.result as { error: StepAbortedError }).error.subject).toBe('step_commit');
+    expect(out.steps).toHaveLength(1);
+    expect(out.steps[0]!.status).toBe('aborted');
+  });
+
+  it('14. a refusal in the middle of a batch skips later calls and the output; earlier effects stay', async () => {
+    const effects: string[] = [];
+    const inspected: string[] = [];
+    let feedback: Record<string, unknown>[] = [];
+    const out = await runAgent(
+      [
+        () => ({
+          toolCalls: [
+            toolCall('nh_evaluate', { expression: 'record("A")' }),
+            toolCall('nh_evaluate', { expression: 'record("B")' }),
+            toolCall('nh_evaluate', { expression: 'record("C")' }),
+            finish({ kind: 'pass' }),
+          ],
+        }),
+        (m) => {
+          feedback = toolMessages(m);
+          return { toolCalls: [finish({ kind: 'pass' })] };
+        },
+      ],
+      {
+        inspectOperation: (r) => {
+          inspected.push(r.expression ?? r.kind);
+          return r.expression === 'record("B")' ? rejectOperation('r', 'g') : accept();
+        },
+      },
+      { program: 'execute\nRecord things.' },
+      { record: (x: string) => effects.push(x) },
+    );
+    expect(out.result.ok).toBe(true);
+    expect(effects).toEqual(['A']);
+    expect(inspected).toEqual(['record("A")', 'record("B")', 'output']);
+    const [a, b, c, o] = out.operations;
+    expect([a!.status, b!.status, c!.status, o!.status]).toEqual(['completed', 'rejected', 'skipped', 'skipped']);
+    expect(c!.blockedByOperationId).toBe(b!.request.operationId);
+    expect(o!.blockedByOperationId).toBe(b!.request.operationId);
+    expect(o!.request.kind).toBe('output');
+    expect(feedback.map((f) => f.status)).toEqual(['completed', 'rejected', 'skipped', 'skipped']);
+    expect(feedback[1]).toMatchObject({ reason: 'r', guidance: 'g' });
+    expect(feedback[2]).toMatchObject({ blocked_by_operation_id: b!.request.operationId });
+  });
+
+  it('15a. a throwing expression fails only its operation; siblings run; raise_operation_id rethrows the same object', async () => {
+    const boom = new RangeError('boom');
+    const effects: string[] = [];
+    const out = await runAgent(
+      [
+        () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'explode()' }), toolCall('nh_evaluate', { expression: 'record("after")' })] }),
+        (m) => {
+          const failed = toolMessages(m).find((t) => t.status === 'failed')!;
+          expect(failed.error).toMatchObject({ class: 'RangeError', message: 'boom' });
+          return { toolCalls: [finish({ kind: 'raise', raise_operation_id: failed.operation_id })] };
+        },
+      ],
+      {},
+      { program: 'execute\nTry.' },
+      { explode: () => { throw boom; }, record: (x: string) => effects.push(x) },
+    );
+    expect(effects).toEqual(['after']);
+    expect(out.result.ok).toBe(false);
+    expect((out.result as { error: unknown }).error).toBe(boom);
+    expect(out.operations.map((o) => o.status)).toEqual(['failed', 'completed', 'completed']);
+    expect(out.steps[0]!.status).toBe('raised');
+    expect(out.steps[0]!.failedOperations).toHaveLength(1);
+  });
+
+  it('15b. an inspector that throws, returns garbage, or aborts ends the step and never runs the body', async () => {
+    const cases: [Oversight['inspectOperation'], new (...a: never[]) => Error][] = [
+      [() => { throw new Error('inspector bug'); }, OversightContractError],
+      [() => ({ kind: 'maybe' }) as never, OversightContractError],
+      [() => rejectOperation('') , OversightContractError],
+      [() => undefined as never, OversightContractError],
+      [() => abortStep('stop'), StepAbortedError],
+    ];
+    for (const [inspectOperation, errorClass] of cases) {
+      const effects: string[] = [];
+      const out = await runAgent(
+        [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'record("x")' }), toolCall('nh_evaluate', { expression: 'record("y")' }), finish({ kind: 'pass' })] })],
+        { inspectOperation },
+        { program: 'execute\nGo.' },
+        { record: (x: string) => effects.push(x) },
+      );
+      expect(effects).toEqual([]);
+      expect(out.result.ok).toBe(false);
+      expect((out.result as { error: unknown }).error).toBeInstanceOf(errorClass);
+      expect(out.operations.map((o) => o.status)).toEqual(['aborted', 'skipped', 'skipped']);
+      expect(out.model.requestCount).toBe(1);
+    }
+  });
+
+  it('a raise without a type is an ExecutionError naming the message', async () => {
+    const out = await runAgent([() => ({ toolCalls: [finish({ kind: 'raise', raise_message: 'bad' })] })], {}, { program: 'execute\nGo.' });
+    expect((out.result as { error: unknown }).error).toBeInstanceOf(ExecutionError);
+    expect(String((out.result as { error: Error }).error.message)).toContain('Execution failed: bad');
+  });
+});
