@@ -18,6 +18,7 @@ import type {
 import type { Usage } from '../core/usage.js';
 import { canonicalJson, firstDifference } from './canonical-json.js';
 import { CassetteDivergenceError, CassetteFormatError, ModelRequestAbortedError } from './errors.js';
+import { DEFAULT_VOLATILE_ID, IdTranslation, maskIds } from './volatile-ids.js';
 
 /** The part of a request that determines the model's answer; signals and credentials are not in it. */
 export interface CassetteRequest {
@@ -135,21 +136,33 @@ function isEntry(value: unknown): value is CassetteEntry {
   );
 }
 
+export interface ReplayOptions {
+  /**
+   * Ids that legitimately differ between the recording and the replay (core's `op_…` ids by
+   * default). They are compared by order of first appearance; `false` compares them verbatim.
+   */
+  readonly volatileIds?: RegExp | false;
+}
+
 /**
  * Serves a cassette's responses in order with zero network access. Before serving, each request
- * is compared with the recorded one (canonical JSON of the normalised request); the first
- * difference, or a request past the end, throws CassetteDivergenceError naming index and field.
+ * is compared with the recorded one (canonical JSON of the normalised request, runtime ids
+ * masked); the first difference, or a request past the end, throws CassetteDivergenceError naming
+ * index and field. Recorded ids quoted in a response are translated to the live run's ids.
  * The file is read at construction, so a missing cassette throws CassetteFormatError there.
  */
 export class ReplayModelClient implements ModelClient {
   readonly label: string;
   readonly path: string;
   readonly #entries: readonly CassetteEntry[];
+  readonly #pattern: RegExp | undefined;
+  readonly #ids = new IdTranslation();
   #served = 0;
 
-  constructor(path: string) {
+  constructor(path: string, options: ReplayOptions = {}) {
     this.path = path;
     this.#entries = readCassette(path);
+    this.#pattern = options.volatileIds === false ? undefined : (options.volatileIds ?? DEFAULT_VOLATILE_ID);
     this.label = `replay:${this.#entries[0]?.label ?? 'empty'}`;
   }
 
@@ -171,8 +184,10 @@ export class ReplayModelClient implements ModelClient {
     if (!entry) {
       throw new CassetteDivergenceError({ path: this.path, index, field: 'request', expected: undefined, actual: bounded(canonicalJson(actual)) });
     }
-    if (canonicalJson(entry.request) !== canonicalJson(actual)) {
-      const difference = firstDifference(entry.request, actual, ['messages', 'tools', 'outputToolName', 'model']);
+    const recorded = maskIds(canonicalJson(entry.request), this.#pattern);
+    const live = maskIds(canonicalJson(actual), this.#pattern);
+    if (recorded.masked !== live.masked) {
+      const difference = firstDifference(JSON.parse(recorded.masked), JSON.parse(live.masked), ['messages', 'tools', 'outputToolName', 'model']);
       throw new CassetteDivergenceError({
         path: this.path,
         index,
@@ -181,9 +196,14 @@ export class ReplayModelClient implements ModelClient {
         actual: difference?.actual === undefined ? undefined : bounded(canonicalJson(difference.actual)),
       });
     }
+    const conflict = this.#ids.learn(recorded.ids, live.ids);
+    if (conflict) {
+      throw new CassetteDivergenceError({ path: this.path, index, field: 'ids', expected: recorded.ids.join(' '), actual: conflict });
+    }
     this.#served++;
-    if (options?.onStream) replayStream(entry.response, options.onStream);
-    return entry.response;
+    const response = JSON.parse(this.#ids.toLive(JSON.stringify(entry.response), this.#pattern)) as CassetteResponse;
+    if (options?.onStream) replayStream(response, options.onStream);
+    return response;
   }
 
   /** Throws CassetteDivergenceError if fewer requests were made than recorded (the program stopped early). */

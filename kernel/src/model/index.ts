@@ -14,6 +14,7 @@ export {
   type CassetteEntry,
   type CassetteRequest,
   type CassetteResponse,
+  type ReplayOptions,
 } from './cassette.js';
 export {
   API_KEY_VARIABLE,
