@@ -1,0 +1,160 @@
+/**
+ * Guarded compilation of a validated CodeProposal in this realm. The host compiles and evaluates the
+ * module (the raw-dynamic-execution rule restricts generated code, not the host); generated code then
+ * runs only while `isLive()` holds, sees only its declared dependencies, and reaches its function
+ * exports (including siblings inside the module) only through the host's export wrappers.
+ */
+import vm from 'node:vm';
+import ts from 'typescript';
+import { isNaturalFunction } from '../../core/index.js';
+import type { CodeProposal } from './code-proposal.js';
+import { checkDependencies, type DependencyMismatch, type GrantedDependency } from './dependencies.js';
+import { definitionIdOf } from './definition-id.js';
+import {
+  DependencyMismatchError,
+  GeneratedCodeOutsideDispatchError,
+  GeneratedExportError,
+  GeneratedSourceRejectedError,
+  GuardSite,
+  type RuntimeSpelling,
+} from './errors.js';
+import { analyzeExports, type ExportInfo, type ExportKind } from './export-rules.js';
+import { GUARD_NAME, RESUME_NAME, SITE_CODES, WRAP_NAME, guardTransformer } from './guard-transform.js';
+import { SHADOW_NAMES, createRuntimeShadows } from './runtime-shadows.js';
+import { DEFAULT_NATURAL_FUNCTION_NAMES, parseGenerated, sourceFileName, validateGeneratedSource } from './validate.js';
+import { isRawDynamicExecutionRule, type Violation } from './violation.js';
+
+export type GeneratedFunction = (...args: unknown[]) => unknown;
+
+export type GeneratedCodeAnomaly =
+  | { readonly kind: 'raw_dynamic_execution'; readonly phase: 'validation'; readonly definitionId: string; readonly violations: readonly Violation[] }
+  | { readonly kind: 'raw_dynamic_execution'; readonly phase: 'runtime'; readonly definitionId: string; readonly spelling: RuntimeSpelling; readonly detail: string }
+  | { readonly kind: 'generated_code_outside_dispatch'; readonly definitionId: string; readonly site: GuardSite };
+
+export interface CompileOptions {
+  /** Receives trace anomalies; a throwing recorder never turns a refusal into success. */
+  readonly onAnomaly: (anomaly: GeneratedCodeAnomaly) => void;
+  /** True while a generated execution of this definition may run (its dispatch node is nonterminal). */
+  readonly isLive: () => boolean;
+  /** Values for the declared dependencies; undeclared entries are never bound. */
+  readonly dependencies: Readonly<Record<string, unknown>>;
+  /** When given, declarations are checked against the grant before anything runs. */
+  readonly granted?: Readonly<Record<string, GrantedDependency>>;
+  /** Host wrapper for each function export; sibling calls inside the module go through it too. */
+  readonly wrapExport?: (name: string, fn: GeneratedFunction) => GeneratedFunction;
+  /** Modules for static imports; default: Node built-ins except the forbidden ones. */
+  readonly resolveModule?: (specifier: string) => unknown;
+  readonly naturalFunctionNames?: readonly string[];
+}
+
+export interface CompiledDefinition {
+  readonly definitionId: string;
+  /** Function exports are host wrappers; the object is frozen. */
+  readonly exports: Readonly<Record<string, unknown>>;
+  /** Export kinds, refined by what each export turned out to be at materialisation. */
+  readonly exportInfo: readonly ExportInfo[];
+}
+
+/** Transpiles validated source to the guarded CommonJS body that `compileGenerated` evaluates. */
+export function instrumentGenerated(proposal: CodeProposal, naturalFunctionNames: readonly string[] = DEFAULT_NATURAL_FUNCTION_NAMES): string {
+  const { exportedLocals } = analyzeExports(parseGenerated(proposal), naturalFunctionNames);
+  return ts.transpileModule(proposal.source, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, allowJs: true, removeComments: true },
+    fileName: sourceFileName(proposal),
+    transformers: { before: [guardTransformer(exportedLocals)] },
+  }).outputText;
+}
+
+const isClass = (fn: GeneratedFunction): boolean => /^class[\s{]/.test(Function.prototype.toString.call(fn));
+
+function runtimeKind(staticKind: ExportKind, value: unknown): ExportKind {
+  if (typeof value !== 'function') return staticKind;
+  if (isNaturalFunction(value)) return 'natural-function';
+  if (staticKind !== 'value') return staticKind;
+  return (value as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] === 'AsyncFunction' ? 'async-function' : 'function';
+}
+
+export function compileGenerated(proposal: CodeProposal, options: CompileOptions): CompiledDefinition {
+  const definitionId = definitionIdOf(proposal);
+  const record = (anomaly: GeneratedCodeAnomaly): void => {
+    try {
+      options.onAnomaly(anomaly);
+    } catch {
+      /* the refusal that follows is the outcome */
+    }
+  };
+
+  const validation = validateGeneratedSource(proposal, { naturalFunctionNames: options.naturalFunctionNames });
+  if (!validation.ok) {
+    const raw = validation.violations.filter((v) => isRawDynamicExecutionRule(v.rule));
+    if (raw.length > 0) record({ kind: 'raw_dynamic_execution', phase: 'validation', definitionId, violations: raw });
+    throw new GeneratedSourceRejectedError({ definitionId, violations: validation.violations });
+  }
+
+  const declared = proposal.dependencies ?? [];
+  if (options.granted) {
+    const check = checkDependencies(declared, options.granted);
+    if (!check.ok) throw new DependencyMismatchError({ mismatches: check.mismatches });
+  }
+  const supplied: DependencyMismatch[] = [];
+  for (const d of declared) {
+    const present = Object.prototype.hasOwnProperty.call(options.dependencies, d.name);
+    if (!present) supplied.push({ kind: 'missing', name: d.name, declared: d });
+    else if (d.kind === 'capability' && typeof options.dependencies[d.name] !== 'function')
+      supplied.push({ kind: 'not-callable', name: d.name, declared: d });
+  }
+  if (supplied.length > 0) throw new DependencyMismatchError({ mismatches: supplied });
+
+  const guard = (code: number): void => {
+    if (options.isLive()) return;
+    const site = SITE_CODES[code] ?? GuardSite.entry;
+    record({ kind: 'generated_code_outside_dispatch', definitionId, site });
+    throw new GeneratedCodeOutsideDispatchError({ definitionId, site });
+  };
+  const resume = <T>(value: T): T => {
+    guard(2);
+    return value;
+  };
+  const wrappers = new Map<GeneratedFunction, GeneratedFunction>();
+  const wrapperSet = new WeakSet<GeneratedFunction>();
+  const wrap = (name: string, value: unknown): unknown => {
+    if (typeof value !== 'function') return value;
+    const fn = value as GeneratedFunction;
+    if (wrapperSet.has(fn)) return fn;
+    let wrapper = wrappers.get(fn);
+    if (!wrapper) {
+      if (isClass(fn)) throw new GeneratedExportError({ exportName: name, reason: 'class' });
+      wrapper = options.wrapExport ? options.wrapExport(name, fn) : fn;
+      wrappers.set(fn, wrapper);
+      wrapperSet.add(wrapper);
+    }
+    return wrapper;
+  };
+
+  const shadows = createRuntimeShadows({
+    definitionId,
+    report: (spelling, detail) => record({ kind: 'raw_dynamic_execution', phase: 'runtime', definitionId, spelling, detail }),
+    resolveModule: options.resolveModule,
+  });
+  const moduleExports: Record<string, unknown> = {};
+  const params = [...SHADOW_NAMES, 'exports', GUARD_NAME, RESUME_NAME, WRAP_NAME, ...declared.map((d) => d.name)];
+  // The outer function is sloppy so `eval` can be a parameter; the module body runs strict inside it.
+  const body = `return (function () {\n${instrumentGenerated(proposal, options.naturalFunctionNames)}\n}).call(undefined);`;
+  const evaluate = vm.compileFunction(body, params, { filename: `nighthawk-generated/${definitionId.slice(7, 19)}.js` });
+  evaluate(...shadows, moduleExports, guard, resume, wrap, ...declared.map((d) => options.dependencies[d.name]));
+
+  const exports: Record<string, unknown> = Object.create(null);
+  const exportInfo = validation.exports.map((info) => {
+    const value = wrap(info.name, moduleExports[info.name]);
+    moduleExports[info.name] = value;
+    exports[info.name] = value;
+    return { ...info, kind: runtimeKind(info.kind, value === undefined ? undefined : unwrapFor(wrappers, value) ?? value) };
+  });
+  Object.freeze(moduleExports);
+  return { definitionId, exports: Object.freeze(exports), exportInfo };
+}
+
+function unwrapFor(wrappers: ReadonlyMap<GeneratedFunction, GeneratedFunction>, wrapper: unknown): unknown {
+  for (const [fn, w] of wrappers) if (w === wrapper) return fn;
+  return undefined;
+}

@@ -1,0 +1,124 @@
+/**
+ * Instruments validated source so it runs only inside a live dispatch (seed 001, "Generated code runs
+ * only inside its dispatch"). A guard call under a reserved name is injected at:
+ *  - every function, method, accessor, constructor and arrow body, and class static blocks (entry);
+ *  - every catch and finally block (handler), so exceptional resumption cannot run handlers late;
+ *  - after every `await` resumes, and at each for-await iteration and loop exit (resume);
+ *  - parameter defaults, destructuring defaults and class field initializers (initializer), which run
+ *    before a body's first statement.
+ * Normal resumption runs through `__nh_resume(await x)`; exceptional resumption throws at the await and
+ * can only land in a guarded handler or leave the function. Generators are rejected by validation,
+ * so no other resumption points exist. Function exports are rebound to their host wrappers at the end
+ * of the module, so sibling calls inside the module enter dispatch too.
+ */
+import ts from 'typescript';
+import { GuardSite } from './errors.js';
+
+export const GUARD_NAME = '__nh_guard';
+export const RESUME_NAME = '__nh_resume';
+export const WRAP_NAME = '__nh_wrap';
+
+/** Site codes passed to the guard; numbers keep the injected calls short. */
+export const SITE_CODES = [GuardSite.entry, GuardSite.handler, GuardSite.resume, GuardSite.initializer] as const;
+const ENTRY = 0;
+const HANDLER = 1;
+const RESUME = 2;
+const INITIALIZER = 3;
+
+export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): ts.TransformerFactory<ts.SourceFile> {
+  return (context) => {
+    const f = context.factory;
+    const guardExpr = (site: number): ts.Expression => f.createCallExpression(f.createIdentifier(GUARD_NAME), undefined, [f.createNumericLiteral(site)]);
+    const guardStmt = (site: number): ts.Statement => f.createExpressionStatement(guardExpr(site));
+    const guarded = (site: number, expr: ts.Expression): ts.Expression => f.createParenthesizedExpression(f.createCommaListExpression([guardExpr(site), expr]));
+    const prepend = (block: ts.Block, site: number): ts.Block => {
+      const split = block.statements.findIndex((s) => !isDirective(s));
+      const at = split === -1 ? block.statements.length : split;
+      return f.updateBlock(block, [...block.statements.slice(0, at), guardStmt(site), ...block.statements.slice(at)]);
+    };
+    const isForAwait = (node: ts.Node): node is ts.ForOfStatement => ts.isForOfStatement(node) && node.awaitModifier !== undefined;
+
+    const blockSite = (block: ts.Block): number | undefined => {
+      const parent = block.parent;
+      if (!parent) return undefined;
+      if ((ts.isFunctionLike(parent) && (parent as ts.FunctionLikeDeclaration).body === block) || ts.isClassStaticBlockDeclaration(parent)) return ENTRY;
+      if (ts.isCatchClause(parent) || (ts.isTryStatement(parent) && parent.finallyBlock === block)) return HANDLER;
+      if (isForAwait(parent) && parent.statement === block) return RESUME;
+      return undefined;
+    };
+
+    const visit = (node: ts.Node): ts.Node | ts.Node[] => {
+      if (ts.isBlock(node)) {
+        const site = blockSite(node);
+        const visited = ts.visitEachChild(node, visit, context);
+        return site === undefined ? visited : prepend(visited, site);
+      }
+      if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) {
+        const visited = ts.visitEachChild(node, visit, context);
+        const body = f.createBlock([guardStmt(ENTRY), f.createReturnStatement(visited.body as ts.Expression)], true);
+        return f.updateArrowFunction(visited, visited.modifiers, visited.typeParameters, visited.parameters, visited.type, visited.equalsGreaterThanToken, body);
+      }
+      if (ts.isAwaitExpression(node)) {
+        const visited = ts.visitEachChild(node, visit, context);
+        return f.createCallExpression(f.createIdentifier(RESUME_NAME), undefined, [visited]);
+      }
+      if (ts.isParameter(node) && node.initializer) {
+        const visited = ts.visitEachChild(node, visit, context);
+        return f.updateParameterDeclaration(visited, visited.modifiers, visited.dotDotDotToken, visited.name, visited.questionToken, visited.type, guarded(INITIALIZER, visited.initializer!));
+      }
+      if (ts.isBindingElement(node) && (node.initializer || (node.propertyName && ts.isComputedPropertyName(node.propertyName)))) {
+        const visited = ts.visitEachChild(node, visit, context);
+        const propertyName =
+          visited.propertyName && ts.isComputedPropertyName(visited.propertyName)
+            ? f.updateComputedPropertyName(visited.propertyName, guarded(INITIALIZER, visited.propertyName.expression))
+            : visited.propertyName;
+        const initializer = visited.initializer ? guarded(INITIALIZER, visited.initializer) : undefined;
+        return f.updateBindingElement(visited, visited.dotDotDotToken, propertyName, visited.name, initializer);
+      }
+      if (ts.isPropertyDeclaration(node) && node.initializer) {
+        const visited = ts.visitEachChild(node, visit, context);
+        return f.updatePropertyDeclaration(visited, visited.modifiers, visited.name, visited.questionToken ?? visited.exclamationToken, visited.type, guarded(INITIALIZER, visited.initializer!));
+      }
+      if (isForAwait(node)) {
+        const visited = ts.visitEachChild(node, visit, context);
+        const loop = ts.isBlock(node.statement)
+          ? visited
+          : f.updateForOfStatement(visited, visited.awaitModifier, visited.initializer, visited.expression, f.createBlock([guardStmt(RESUME), visited.statement], true));
+        // The loop's exit also resumes from an await; a labelled loop gets its exit guard from the label.
+        return node.parent && ts.isLabeledStatement(node.parent) ? loop : f.createBlock([loop, guardStmt(RESUME)], true);
+      }
+      if (ts.isLabeledStatement(node) && isForAwait(node.statement)) {
+        return f.createBlock([ts.visitEachChild(node, visit, context), guardStmt(RESUME)], true);
+      }
+      return ts.visitEachChild(node, visit, context);
+    };
+
+    return (sourceFile) => {
+      const visited = ts.visitEachChild(sourceFile, visit, context);
+      const statements = visited.statements.map((s) => (ts.isVariableStatement(s) ? letForExportedLocals(f, s, exportedLocals) : s));
+      const split = statements.findIndex((s) => !isDirective(s));
+      const at = split === -1 ? statements.length : split;
+      const rebinds = [...exportedLocals].map(([local, exportName]) =>
+        f.createIfStatement(
+          f.createStrictEquality(f.createTypeOfExpression(f.createIdentifier(local)), f.createStringLiteral('function')),
+          f.createExpressionStatement(
+            f.createAssignment(f.createIdentifier(local), f.createCallExpression(f.createIdentifier(WRAP_NAME), undefined, [f.createStringLiteral(exportName), f.createIdentifier(local)])),
+          ),
+        ),
+      );
+      return f.updateSourceFile(visited, [...statements.slice(0, at), guardStmt(ENTRY), ...statements.slice(at), ...rebinds]);
+    };
+  };
+}
+
+/** `export const f = …` becomes `let` so the end-of-module rebind to the host wrapper is legal. */
+function letForExportedLocals(f: ts.NodeFactory, statement: ts.VariableStatement, exportedLocals: ReadonlyMap<string, string>): ts.VariableStatement {
+  const list = statement.declarationList;
+  if ((list.flags & ts.NodeFlags.Const) === 0) return statement;
+  if (!list.declarations.some((d) => ts.isIdentifier(d.name) && exportedLocals.has(d.name.text))) return statement;
+  return f.updateVariableStatement(statement, statement.modifiers, f.createVariableDeclarationList(list.declarations, ts.NodeFlags.Let));
+}
+
+function isDirective(statement: ts.Statement): boolean {
+  return ts.isExpressionStatement(statement) && ts.isStringLiteral(statement.expression);
+}

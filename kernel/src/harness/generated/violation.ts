@@ -1,0 +1,65 @@
+/** Validation findings: stable rule ids so callers, ledgers and tests can match on them. */
+import ts from 'typescript';
+
+export const ViolationRule = {
+  syntax: 'syntax',
+  eval: 'eval',
+  functionConstructor: 'function-constructor',
+  computedGlobalAccess: 'computed-global-access',
+  dynamicImport: 'dynamic-import',
+  dynamicRequire: 'dynamic-require',
+  forbiddenModule: 'forbidden-module',
+  workerEval: 'worker-eval',
+  withStatement: 'with-statement',
+  timerString: 'timer-string',
+  processBinding: 'process-binding',
+  moduleLoad: 'module-load',
+  reservedName: 'reserved-name',
+  argumentsCallee: 'arguments-callee',
+  debuggerStatement: 'debugger',
+  generator: 'generator',
+  topLevelAwait: 'top-level-await',
+  unsupportedSyntax: 'unsupported-syntax',
+  classExport: 'class-export',
+  exportForm: 'export-form',
+  intentMismatch: 'intent-mismatch',
+  dependencyName: 'dependency-name',
+} as const;
+export type ViolationRule = (typeof ViolationRule)[keyof typeof ViolationRule];
+
+/** Rules that are the raw-dynamic-execution check of seed 001 (recorded as trace anomalies). */
+const RAW_DYNAMIC_RULES: ReadonlySet<ViolationRule> = new Set<ViolationRule>([
+  'eval',
+  'function-constructor',
+  'computed-global-access',
+  'dynamic-import',
+  'dynamic-require',
+  'forbidden-module',
+  'worker-eval',
+  'with-statement',
+  'timer-string',
+  'process-binding',
+  'module-load',
+]);
+
+export function isRawDynamicExecutionRule(rule: ViolationRule): boolean {
+  return RAW_DYNAMIC_RULES.has(rule);
+}
+
+export interface Violation {
+  readonly rule: ViolationRule;
+  readonly message: string;
+  /** 1-based line and column in the proposal's source; 0 when the finding concerns the proposal as a whole. */
+  readonly line: number;
+  readonly column: number;
+}
+
+export function violationAt(sourceFile: ts.SourceFile, node: ts.Node, rule: ViolationRule, message: string): Violation {
+  const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
+  return { rule, message, line: line + 1, column: character + 1 };
+}
+
+/** Orders findings by position, then rule, so results are deterministic for equal input. */
+export function sortViolations(violations: Violation[]): Violation[] {
+  return violations.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
+}
