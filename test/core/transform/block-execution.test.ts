@@ -66,6 +66,7 @@ const writes = await compileModule<{
   strict: AsyncFn<[], number>;
   tdz: AsyncFn<[], number>;
   topic: AsyncFn<[string], string>;
+  choose: AsyncFn<[string[]], string>;
 }>(
   HEAD +
     `
@@ -90,6 +91,11 @@ export const topic = nh.function(async (subject: string): Promise<string> => {
   \`execute
   Write about \${subject} into <:out>.\`;
   return out;
+});
+export const choose = nh.function(async function choose(options: string[]): Promise<string> {
+  let choice: string = 'none';
+  'decide\\nPick one of <options> into <:choice>.';
+  return choice;
 });
 `,
   'writes',
@@ -166,5 +172,14 @@ describe('compiled block form', () => {
     expect(program.text).toBe('Write about \\<secret> plans into <:out>.');
     expect(program.readBindingNames).toEqual([]);
     expect(program.writeBindingNames).toEqual(['out']);
+  });
+
+  it('a decide block uses the same rewrite: only pass is allowed and its one write binding is assigned', async () => {
+    const { executor: ex, requests } = executor((request) => ({
+      outcome: Pass,
+      bindings: { choice: (request.stepContext.inputBindings.options as string[])[1] },
+    }));
+    expect(await run(ex, () => writes.choose(['a', 'b']))).toBe('b');
+    expect(requests[0]!.allowedOutcomes).toEqual(['pass']);
   });
 });
