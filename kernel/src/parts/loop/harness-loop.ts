@@ -25,6 +25,10 @@ export interface HarnessLoopOptions {
 
 const DONE = Object.freeze({ kind: 'done', reason: 'goal_met' } as const);
 
+/**
+ * A deterministic, pull-based loop over a plan. `start`, `step` and `resume` run synchronously until a tool
+ * call is due (`PullRequest`), the plan is finished (`done`) or a budget ran out (`paused`).
+ */
 export class HarnessLoop {
   readonly #plan: readonly PlanStepRecord[];
   readonly #steps: MutableLoopStep[];
@@ -74,10 +78,12 @@ export class HarnessLoop {
     return loop;
   }
 
+  /** The current state; between calls it is idle, awaiting_tool, paused or done. */
   get state(): LoopState {
     return this.#state;
   }
 
+  /** Index of the current step; equals the plan length once done. */
   get cursor(): number {
     return this.#cursor;
   }
