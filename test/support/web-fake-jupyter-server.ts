@@ -1,0 +1,340 @@
+/**
+ * A scripted Jupyter server for the web notebook's tests: real HTTP + WebSocket on 127.0.0.1:0, the
+ * REST subset @jupyterlab/services uses (kernelspecs, kernels, sessions, contents) over an in-memory
+ * or on-disk notebooks directory, and a kernel whose replies a test scripts per execute_request.
+ * It also serves the built web app, as the real server does.
+ */
+import { randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+export interface JupyterFrame {
+  channel: string;
+  header: { msg_id: string; msg_type: string; session: string; username: string; date: string; version: string };
+  parent_header: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  content: Record<string, unknown>;
+  buffers?: unknown[];
+}
+
+/** What a scripted cell can do, in Jupyter message terms. */
+export interface ScriptContext {
+  readonly code: string;
+  readonly executionCount: number;
+  /** Aborted when the kernel is interrupted through POST /api/kernels/{id}/interrupt. */
+  readonly interrupted: AbortSignal;
+  stream(name: 'stdout' | 'stderr', text: string): void;
+  display(data: Record<string, unknown>, displayId?: string): void;
+  updateDisplay(data: Record<string, unknown>, displayId: string): void;
+  result(data: Record<string, unknown>): void;
+  /** Sends input_request on stdin and resolves with the input_reply value. */
+  input(prompt: string): Promise<string>;
+}
+
+/** Thrown by a script to end the cell with an `error` output and an error execute_reply. */
+export class ScriptedKernelError extends Error {
+  constructor(readonly ename: string, readonly evalue: string, readonly traceback: string[] = []) {
+    super(`${ename}: ${evalue}`);
+  }
+}
+
+export type KernelScript = (ctx: ScriptContext) => Promise<void> | void;
+
+export interface FakeServerOptions {
+  token: string;
+  notebooksDir: string;
+  staticDir?: string;
+  script: KernelScript;
+}
+
+export interface FakeJupyterServer {
+  readonly url: string;
+  readonly port: number;
+  /** Every frame the browser sent on the kernel channels (for asserting input replies). */
+  readonly received: JupyterFrame[];
+  interruptCount(): number;
+  close(): Promise<void>;
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.woff2': 'font/woff2',
+};
+
+interface KernelState {
+  id: string;
+  executionCount: number;
+  sockets: Set<WebSocket>;
+  abort: AbortController | undefined;
+  inputs: Map<string, (value: string) => void>;
+  queue: Promise<void>;
+}
+
+export async function startFakeJupyterServer(options: FakeServerOptions): Promise<FakeJupyterServer> {
+  const kernels = new Map<string, KernelState>();
+  const sessions = new Map<string, { id: string; path: string; name: string; type: string; kernelId: string }>();
+  const received: JupyterFrame[] = [];
+  let interrupts = 0;
+
+  const kernelModel = (k: KernelState) => ({ id: k.id, name: 'nighthawk', last_activity: new Date().toISOString(), execution_state: 'idle', connections: k.sockets.size });
+  const sessionModel = (s: { id: string; path: string; name: string; type: string; kernelId: string }) =>
+    ({ id: s.id, path: s.path, name: s.name, type: s.type, kernel: kernelModel(kernels.get(s.kernelId)!) });
+  const newKernel = (): KernelState => {
+    const k: KernelState = { id: randomUUID(), executionCount: 0, sockets: new Set(), abort: undefined, inputs: new Map(), queue: Promise.resolve() };
+    kernels.set(k.id, k);
+    return k;
+  };
+
+  const authorised = (req: http.IncomingMessage, url: URL): boolean =>
+    req.headers.authorization === `token ${options.token}` || url.searchParams.get('token') === options.token;
+
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch((err: unknown) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: String(err) }));
+    });
+  });
+
+  async function readBody(req: http.IncomingMessage): Promise<Record<string, unknown>> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  }
+
+  function send(res: http.ServerResponse, status: number, body?: unknown): void {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body === undefined ? '' : JSON.stringify(body));
+  }
+
+  async function contentsModel(rel: string, withContent: boolean): Promise<Record<string, unknown> | undefined> {
+    const abs = path.join(options.notebooksDir, rel);
+    const stat = await fs.stat(abs).catch(() => undefined);
+    if (!stat) return undefined;
+    const base = { name: path.basename(rel), path: rel, last_modified: stat.mtime.toISOString(), created: stat.birthtime.toISOString(), writable: true, mimetype: null };
+    if (stat.isDirectory()) {
+      const names = withContent ? await fs.readdir(abs) : [];
+      const content = withContent ? await Promise.all(names.map((n) => contentsModel(rel ? `${rel}/${n}` : n, false))) : null;
+      return { ...base, type: 'directory', format: withContent ? 'json' : null, content };
+    }
+    const type = rel.endsWith('.ipynb') ? 'notebook' : 'file';
+    const text = withContent ? await fs.readFile(abs, 'utf8') : null;
+    return { ...base, type, size: stat.size, format: withContent ? (type === 'notebook' ? 'json' : 'text') : null, content: text === null ? null : type === 'notebook' ? JSON.parse(text) : text };
+  }
+
+  async function handleContents(req: http.IncomingMessage, res: http.ServerResponse, rel: string, url: URL): Promise<void> {
+    const abs = path.join(options.notebooksDir, rel);
+    if (req.method === 'GET') {
+      const model = await contentsModel(rel, url.searchParams.get('content') !== '0');
+      return model ? send(res, 200, model) : send(res, 404, { message: `No such file: ${rel}` });
+    }
+    if (req.method === 'PUT') {
+      const body = await readBody(req);
+      const text = body.type === 'notebook' ? `${JSON.stringify(body.content, null, 1)}\n` : String(body.content ?? '');
+      await fs.writeFile(abs, text);
+      return send(res, 200, await contentsModel(rel, false));
+    }
+    if (req.method === 'PATCH') {
+      const body = await readBody(req);
+      const target = String(body.path);
+      await fs.rename(abs, path.join(options.notebooksDir, target));
+      return send(res, 200, await contentsModel(target, false));
+    }
+    if (req.method === 'DELETE') {
+      await fs.rm(abs);
+      return send(res, 204);
+    }
+    send(res, 405);
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const p = decodeURIComponent(url.pathname);
+    if (!p.startsWith('/api/')) return serveStatic(res, p);
+    if (!authorised(req, url)) return send(res, 403, { message: 'bad token' });
+    const parts = p.split('/').filter(Boolean); // ['api', ...]
+    const [, area, id, action] = parts;
+    if (area === 'kernelspecs') {
+      return send(res, 200, { default: 'nighthawk', kernelspecs: { nighthawk: { name: 'nighthawk', spec: { display_name: 'Nighthawk TypeScript', language: 'typescript', argv: [], metadata: {}, env: {} }, resources: {} } } });
+    }
+    if (area === 'contents') return handleContents(req, res, parts.slice(2).join('/'), url);
+    if (area === 'kernels') {
+      if (!id) {
+        if (req.method === 'POST') return send(res, 201, kernelModel(newKernel()));
+        return send(res, 200, [...kernels.values()].map(kernelModel));
+      }
+      const kernel = kernels.get(id);
+      if (!kernel) return send(res, 404, { message: 'no kernel' });
+      if (action === 'interrupt') {
+        interrupts++;
+        kernel.abort?.abort();
+        return send(res, 204);
+      }
+      if (action === 'restart') {
+        kernel.abort?.abort();
+        kernel.executionCount = 0;
+        return send(res, 200, kernelModel(kernel));
+      }
+      if (req.method === 'DELETE') {
+        kernels.delete(id);
+        return send(res, 204);
+      }
+      return send(res, 200, kernelModel(kernel));
+    }
+    if (area === 'sessions') {
+      if (!id) {
+        if (req.method === 'POST') {
+          const body = await readBody(req);
+          const kernel = newKernel();
+          const s = { id: randomUUID(), path: String(body.path), name: String(body.name ?? ''), type: String(body.type ?? 'notebook'), kernelId: kernel.id };
+          sessions.set(s.id, s);
+          return send(res, 201, sessionModel(s));
+        }
+        return send(res, 200, [...sessions.values()].map(sessionModel));
+      }
+      const s = sessions.get(id);
+      if (!s) return send(res, 404, { message: 'no session' });
+      if (req.method === 'PATCH') {
+        const body = await readBody(req);
+        if (typeof body.path === 'string') s.path = body.path;
+        if (typeof body.name === 'string') s.name = body.name;
+      }
+      if (req.method === 'DELETE') {
+        sessions.delete(id);
+        return send(res, 204);
+      }
+      return send(res, 200, sessionModel(s));
+    }
+    send(res, 404, { message: `not found: ${p}` });
+  }
+
+  async function serveStatic(res: http.ServerResponse, p: string): Promise<void> {
+    if (!options.staticDir) return send(res, 404);
+    const rel = p === '/' ? 'index.html' : p.slice(1);
+    const abs = path.join(options.staticDir, path.normalize(rel));
+    if (!abs.startsWith(options.staticDir)) return send(res, 403);
+    const data = await fs.readFile(abs).catch(() => undefined);
+    if (!data) return send(res, 404);
+    res.writeHead(200, { 'content-type': MIME[path.extname(abs)] ?? 'application/octet-stream' });
+    res.end(data);
+  }
+
+  const wss = new WebSocketServer({ noServer: true, handleProtocols: () => false });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const match = /^\/api\/kernels\/([^/]+)\/channels$/.exec(url.pathname);
+    const kernel = match ? kernels.get(match[1]!) : undefined;
+    if (!kernel || !authorised(req, url)) {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      kernel.sockets.add(ws);
+      ws.on('close', () => kernel.sockets.delete(ws));
+      ws.on('message', (raw) => {
+        const frame = JSON.parse(String(raw)) as JupyterFrame;
+        received.push(frame);
+        onFrame(kernel, frame);
+      });
+    });
+  });
+
+  function publish(kernel: KernelState, channel: string, msgType: string, parent: JupyterFrame, content: Record<string, unknown>): void {
+    const frame: JupyterFrame = {
+      channel,
+      header: { msg_id: randomUUID(), msg_type: msgType, session: 'fake-kernel', username: 'kernel', date: new Date().toISOString(), version: '5.3' },
+      parent_header: parent.header,
+      metadata: {},
+      content,
+      buffers: [],
+    };
+    const text = JSON.stringify(frame);
+    for (const ws of kernel.sockets) ws.send(text);
+  }
+
+  function onFrame(kernel: KernelState, frame: JupyterFrame): void {
+    const type = frame.header.msg_type;
+    if (type === 'input_reply') {
+      const resolve = kernel.inputs.get(String(frame.parent_header.msg_id ?? ''));
+      kernel.inputs.delete(String(frame.parent_header.msg_id ?? ''));
+      resolve?.(String(frame.content.value ?? ''));
+      return;
+    }
+    const reply = (content: Record<string, unknown>): void => publish(kernel, frame.channel, type.replace(/_request$/, '_reply'), frame, content);
+    const busy = (state: string): void => publish(kernel, 'iopub', 'status', frame, { execution_state: state });
+    if (type === 'kernel_info_request') {
+      busy('busy');
+      reply({ status: 'ok', protocol_version: '5.3', implementation: 'fake', implementation_version: '0', banner: 'fake kernel', help_links: [],
+        language_info: { name: 'typescript', version: '5', mimetype: 'text/typescript', file_extension: '.ts' } });
+      busy('idle');
+    } else if (type === 'complete_request') {
+      const code = String(frame.content.code ?? '');
+      const pos = Number(frame.content.cursor_pos ?? code.length);
+      const start = pos - (/[\w$]*$/.exec(code.slice(0, pos))?.[0].length ?? 0);
+      reply({ status: 'ok', matches: ['ledger', 'length', 'log'].filter((m) => m.startsWith(code.slice(start, pos))), cursor_start: start, cursor_end: pos, metadata: {} });
+    } else if (type === 'inspect_request') {
+      reply({ status: 'ok', found: true, data: { 'text/plain': 'const ledger: Ledger' }, metadata: {} });
+    } else if (type === 'execute_request') {
+      kernel.queue = kernel.queue.then(() => execute(kernel, frame, reply, busy));
+    } else if (frame.channel === 'shell' || frame.channel === 'control') {
+      reply({ status: 'ok' });
+    }
+  }
+
+  async function execute(kernel: KernelState, frame: JupyterFrame, reply: (c: Record<string, unknown>) => void, busy: (s: string) => void): Promise<void> {
+    const abort = new AbortController();
+    kernel.abort = abort;
+    const count = ++kernel.executionCount;
+    const code = String(frame.content.code ?? '');
+    busy('busy');
+    publish(kernel, 'iopub', 'execute_input', frame, { code, execution_count: count });
+    const emit = (msgType: string, content: Record<string, unknown>): void => publish(kernel, 'iopub', msgType, frame, content);
+    const ctx: ScriptContext = {
+      code,
+      executionCount: count,
+      interrupted: abort.signal,
+      stream: (name, text) => emit('stream', { name, text }),
+      display: (data, displayId) => emit('display_data', { data, metadata: {}, transient: displayId ? { display_id: displayId } : {} }),
+      updateDisplay: (data, displayId) => emit('update_display_data', { data, metadata: {}, transient: { display_id: displayId } }),
+      result: (data) => emit('execute_result', { data, metadata: {}, execution_count: count }),
+      input: (prompt) => new Promise((resolve) => {
+        const id = randomUUID();
+        kernel.inputs.set(id, resolve);
+        const header = { msg_id: id, msg_type: 'input_request', session: 'fake-kernel', username: 'kernel', date: new Date().toISOString(), version: '5.3' };
+        const text = JSON.stringify({ channel: 'stdin', header, parent_header: frame.header, metadata: {}, content: { prompt, password: false }, buffers: [] });
+        for (const ws of kernel.sockets) ws.send(text);
+      }),
+    };
+    let failure: ScriptedKernelError | undefined;
+    try {
+      await options.script(ctx);
+      if (abort.signal.aborted) failure = new ScriptedKernelError('KeyboardInterrupt', 'interrupted');
+    } catch (err) {
+      failure = err instanceof ScriptedKernelError ? err : abort.signal.aborted ? new ScriptedKernelError('KeyboardInterrupt', 'interrupted') : new ScriptedKernelError('Error', String(err));
+    }
+    kernel.abort = undefined;
+    if (failure) {
+      emit('error', { ename: failure.ename, evalue: failure.evalue, traceback: failure.traceback });
+      reply({ status: 'error', execution_count: count, ename: failure.ename, evalue: failure.evalue, traceback: failure.traceback });
+    } else reply({ status: 'ok', execution_count: count, user_expressions: {}, payload: [] });
+    busy('idle');
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    received,
+    interruptCount: () => interrupts,
+    close: async () => {
+      for (const k of kernels.values()) for (const ws of k.sockets) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { NighthawkMime } from '../../shared/mime.js';
+import type { RunPayload } from '../../shared/ui-types.js';
+import { startFakeJupyterServer, type FakeJupyterServer } from '../support/web-fake-jupyter-server.js';
+import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot, tempNotebooksDir } from './web-harness.js';
+
+const token = 'run-all-token';
+
+function run(status: RunPayload['status'], withSkipped: boolean): RunPayload {
+  return {
+    runId: 'run-1',
+    functionName: 'triageIssue',
+    status,
+    executions: [{
+      executionId: 'exec-1',
+      stepId: 'step-1',
+      status: withSkipped ? 'completed' : 'running',
+      operations: [
+        { operationId: 'op-1', kind: 'evaluate', status: 'completed', expression: 'issue.title' },
+        { operationId: 'op-2', kind: 'tool', status: 'rejected', toolName: 'deleteRepository', rejection: { reason: 'Deleting repositories is outside this run\'s grant', guidance: 'Close the issue with a comment instead' } },
+        ...(withSkipped ? [{ operationId: 'op-3', kind: 'assign', status: 'skipped' as const, targetPath: 'result.closed', expression: 'true', blockedByOperationId: 'op-2' }] : []),
+      ],
+      ...(withSkipped ? { commit: { proposed: { label: 'wontfix' }, committed: { label: 'needs-triage' }, rewritten: true } } : {}),
+    }],
+  };
+}
+
+describe('web notebook: run all', () => {
+  let server: FakeJupyterServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const [staticDir, dir] = await Promise.all([buildWebApp(), tempNotebooksDir()]);
+    await fs.writeFile(path.join(dir, 'getting-started.ipynb'), notebookJson([
+      { type: 'markdown', source: '# Triage demo\nRuns an agent whose **delete** is refused.' },
+      { source: 'const issue = { title: "Crash on save" };' },
+      { source: 'await triageIssue(issue);' },
+    ]));
+    server = await startFakeJupyterServer({
+      token,
+      notebooksDir: dir,
+      staticDir,
+      script: async (ctx) => {
+        if (!ctx.code.includes('triageIssue')) return;
+        const bundle = (p: RunPayload) => ({ [NighthawkMime.run]: p, 'text/plain': `run ${p.runId} ${p.status}` });
+        ctx.display(bundle(run('running', false)), 'run-1');
+        ctx.updateDisplay(bundle(run('completed', true)), 'run-1');
+        ctx.stream('stdout', 'done\n');
+      },
+    });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows a rejected operation with reason and guidance, and the skipped sibling linked to it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, server.url, token);
+    await expect(page.locator('.nb-title').textContent()).resolves.toBe('getting-started.ipynb');
+    await page.getByRole('button', { name: 'Run all cells' }).click();
+    const rejected = page.locator('.nh-op[data-operation-id="op-2"]');
+    await rejected.waitFor();
+    const skipped = page.locator('.nh-op[data-operation-id="op-3"]');
+    await skipped.waitFor();
+    await expect(rejected.getAttribute('data-status')).resolves.toBe('rejected');
+    await expect(rejected.locator('.nh-reason').textContent()).resolves.toContain("outside this run's grant");
+    await expect(rejected.locator('.nh-guidance').textContent()).resolves.toContain('Close the issue with a comment instead');
+    await expect(skipped.getAttribute('data-status')).resolves.toBe('skipped');
+    // The display grew in place: one run tree, now completed, not two.
+    await expect(page.locator('.nh-run').count()).resolves.toBe(1);
+    await expect(page.locator('.nh-run .nh-badge').first().textContent()).resolves.toBe('completed');
+    await expect(page.locator('.nh-commit .nh-changed ins').textContent()).resolves.toBe('"needs-triage"');
+    await page.locator('.cell[data-run-state="idle"] .prompt', { hasText: '[2]:' }).waitFor();
+    await skipped.locator('.nh-blocked-link').click();
+    await page.locator('.nh-op.nh-flash[data-operation-id="op-2"]').waitFor();
+    await screenshot(page, 'run-all-refusal');
+    await page.close();
+  });
+});

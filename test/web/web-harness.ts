@@ -1,0 +1,85 @@
+/**
+ * Shared setup for the web notebook's browser tests: builds web/ once per source version (cached, so
+ * parallel test files share one build), launches Debian's chromium through playwright-core, and writes
+ * screenshots to artifacts/web/.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, promises as fs, readdirSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const CHROMIUM = '/usr/bin/chromium';
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const abs = path.join(dir, name);
+    if (name === 'dist' || name === 'node_modules') return [];
+    return statSync(abs).isDirectory() ? sourceFiles(abs) : [abs];
+  });
+}
+
+function sourceHash(): string {
+  const hash = createHash('sha256');
+  const files = [...sourceFiles(path.join(repoRoot, 'web')), ...sourceFiles(path.join(repoRoot, 'shared')), path.join(repoRoot, 'vite.config.ts')].sort();
+  for (const file of files) hash.update(file).update(readFileSync(file));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Builds the web app with Vite (once per source hash) and returns the directory to serve. */
+export async function buildWebApp(): Promise<string> {
+  const cacheRoot = path.join(repoRoot, 'node_modules', '.cache', 'nighthawk-web-test');
+  const outDir = path.join(cacheRoot, sourceHash());
+  if (existsSync(path.join(outDir, 'index.html'))) return outDir;
+  await fs.mkdir(cacheRoot, { recursive: true });
+  const tmp = await fs.mkdtemp(path.join(cacheRoot, 'build-'));
+  const { build } = await import('vite');
+  await build({ configFile: path.join(repoRoot, 'vite.config.ts'), root: path.join(repoRoot, 'web'), logLevel: 'error', build: { outDir: tmp, emptyOutDir: true } });
+  // Another test file may have finished the same build first; either copy is identical.
+  await fs.rename(tmp, outDir).catch(async () => fs.rm(tmp, { recursive: true, force: true }));
+  return outDir;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/ensure-system-deps.sh (apt install chromium)`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = path.join(repoRoot, 'artifacts', 'web');
+  await fs.mkdir(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
+}
+
+export async function tempNotebooksDir(): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), 'nighthawk-web-'));
+}
+
+/** A notebook file with the given code cells (and an optional leading markdown cell). */
+export function notebookJson(cells: Array<{ type?: 'code' | 'markdown'; source: string }>): string {
+  return JSON.stringify({
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: { kernelspec: { name: 'nighthawk', display_name: 'Nighthawk TypeScript', language: 'typescript' } },
+    cells: cells.map((c, i) => ({
+      id: `cell-${i}`,
+      cell_type: c.type ?? 'code',
+      metadata: {},
+      source: c.source,
+      ...(c.type === 'markdown' ? {} : { execution_count: null, outputs: [] }),
+    })),
+  });
+}
+
+/** Opens the app and waits until the notebook is loaded and the kernel answers. */
+export async function openNotebook(page: Page, baseUrl: string, token: string, notebookPath?: string): Promise<void> {
+  const query = new URLSearchParams({ token, ...(notebookPath ? { path: notebookPath } : {}) });
+  await page.goto(`${baseUrl}/?${query.toString()}`);
+  await page.locator('body[data-ready="true"]').waitFor();
+  await page.locator('.kernel-status[data-status="idle"]').waitFor();
+}

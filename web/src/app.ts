@@ -1,0 +1,233 @@
+/**
+ * The notebook application: file list, toolbar, kernel status and the open notebook, wired to the
+ * server through @jupyterlab/services only (ContentsManager for files, SessionManager for kernels).
+ */
+import { ContentsManager, type ServerConnection } from '@jupyterlab/services';
+import type { CellView } from './cell-view.js';
+import { askText, choose, themeToggle, toast } from './chrome.js';
+import { button, h } from './dom.js';
+import { DraftStore } from './drafts.js';
+import { KernelSession } from './kernel-session.js';
+import { registerKernelProviders } from './monaco-setup.js';
+import { NotebookDocument, type ConflictResolver, type DraftState } from './notebook-document.js';
+import { newCell, notebookToJson } from './notebook-model.js';
+import { NotebookView } from './notebook-view.js';
+import { Runner } from './runner.js';
+
+export const DEFAULT_NOTEBOOK = 'getting-started.ipynb';
+
+export class App {
+  private readonly contents: ContentsManager;
+  private readonly drafts = new DraftStore();
+  private readonly session: KernelSession;
+  private readonly runner: Runner;
+  private doc: NotebookDocument | undefined;
+  private view: NotebookView | undefined;
+  private readonly fileList = h('ul', { class: 'file-list', 'aria-label': 'notebooks' });
+  private readonly title = h('h1', { class: 'nb-title', text: 'Nighthawk' });
+  private readonly dirtyMark = h('span', { class: 'dirty-mark', 'aria-label': 'unsaved changes', title: 'unsaved changes', text: '●', hidden: true });
+  private readonly kernelStatus = h('span', { class: 'kernel-status', role: 'status', 'aria-live': 'polite', 'data-status': 'no kernel', text: 'Kernel: no kernel' });
+  private readonly draftStatus = h('span', { class: 'draft-status', 'aria-live': 'polite' });
+  private readonly typeSelect = h('select', { 'aria-label': 'cell type' }, h('option', { value: 'code', text: 'Code' }), h('option', { value: 'markdown', text: 'Markdown' }));
+  private readonly main = h('main', { class: 'notebook', id: 'notebook', 'aria-label': 'notebook' });
+
+  constructor(private readonly root: HTMLElement, settings: ServerConnection.ISettings) {
+    this.contents = new ContentsManager({ serverSettings: settings });
+    this.session = new KernelSession(settings);
+    this.runner = new Runner({
+      kernel: () => this.session.kernel,
+      cells: () => this.view?.cells ?? [],
+      changed: () => this.doc?.touch(false),
+      notify: toast,
+    });
+    registerKernelProviders(() => this.session.kernel);
+    this.session.onStatus((status) => {
+      this.kernelStatus.dataset.status = status;
+      this.kernelStatus.textContent = `Kernel: ${status}`;
+    });
+    this.typeSelect.addEventListener('change', () => this.view?.setType(this.typeSelect.value === 'markdown' ? 'markdown' : 'code'));
+    this.layout();
+    document.addEventListener('keydown', (ev) => {
+      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 's' && !ev.defaultPrevented) {
+        ev.preventDefault();
+        void this.save();
+      }
+    });
+    const flush = (): void => this.doc?.saveDraftSoon.flush();
+    window.addEventListener('beforeunload', flush);
+    window.addEventListener('pagehide', flush);
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') flush();
+    });
+  }
+
+  private layout(): void {
+    const v = (): NotebookView | undefined => this.view;
+    const run = (pick: (view: NotebookView) => CellView[]): void => {
+      const view = v();
+      if (view) this.runner.enqueue(pick(view));
+    };
+    const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'notebook actions' },
+      button('Save notebook (Ctrl-S)', () => void this.save(), { class: 'btn', text: 'Save' }),
+      h('span', { class: 'sep' }),
+      button('Insert cell below (B)', () => v()?.insert((v()?.active ?? -1) + 1), { class: 'btn', text: '+ Cell' }),
+      button('Move cell up', () => v()?.move(-1), { class: 'icon-btn', text: '↑' }),
+      button('Move cell down', () => v()?.move(1), { class: 'icon-btn', text: '↓' }),
+      button('Split cell at cursor (Ctrl-Shift-Minus)', () => v()?.split(), { class: 'btn', text: 'Split' }),
+      button('Merge with cell below (Shift-M)', () => v()?.mergeBelow(), { class: 'btn', text: 'Merge' }),
+      button('Delete cell (D, D)', () => v()?.remove(), { class: 'icon-btn', text: '✕' }),
+      this.typeSelect,
+      h('span', { class: 'sep' }),
+      button('Run cell and advance (Shift-Enter)', () => { const c = v()?.activeCell; if (c) this.run([c], 'advance'); }, { class: 'btn', text: '▶ Run' }),
+      button('Run all cells', () => run((view) => view.cells), { class: 'btn', text: 'Run all' }),
+      button('Run cells above', () => run((view) => view.cells.slice(0, view.active)), { class: 'btn', text: '⇡ Above' }),
+      button('Run this cell and below', () => run((view) => view.cells.slice(view.active)), { class: 'btn', text: '⇣ Below' }),
+      button('Interrupt kernel (I, I)', () => void this.interrupt(), { class: 'icon-btn', text: '■' }),
+      button('Restart kernel (0, 0)', () => void this.restart(), { class: 'icon-btn', text: '↻' }));
+    const sidebar = h('nav', { class: 'sidebar', 'aria-label': 'notebook files' },
+      h('div', { class: 'sidebar-head' }, h('h2', { text: 'Notebooks' }),
+        button('New notebook', () => void this.newNotebook(), { class: 'icon-btn', text: '+' }),
+        button('Rename notebook', () => void this.renameNotebook(), { class: 'icon-btn', text: '✎' })),
+      this.fileList);
+    const header = h('header', { class: 'topbar' },
+      h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true', text: '◆' }), this.title, this.dirtyMark),
+      toolbar,
+      h('div', { class: 'status' }, this.draftStatus, this.kernelStatus, themeToggle()));
+    this.root.replaceChildren(header, h('div', { class: 'layout' }, sidebar, this.main));
+  }
+
+  async start(requested: string | null): Promise<void> {
+    const files = await this.refreshFiles().catch((err: unknown) => {
+      toast(`Cannot list notebooks: ${String(err)}`);
+      return [] as string[];
+    });
+    const path = requested ?? (files.includes(DEFAULT_NOTEBOOK) ? DEFAULT_NOTEBOOK : files[0]);
+    if (path) await this.open(path);
+    else this.main.replaceChildren(h('p', { class: 'empty', text: 'No notebooks yet. Use + to create one.' }));
+  }
+
+  async refreshFiles(): Promise<string[]> {
+    const listing = await this.contents.get('', { content: true, type: 'directory' });
+    const items = (Array.isArray(listing.content) ? listing.content : []) as Array<{ path: string; name: string; type: string }>;
+    const notebooks = items.filter((i) => i.type === 'notebook' || i.name.endsWith('.ipynb')).map((i) => i.path).sort();
+    this.fileList.replaceChildren(...notebooks.map((path) => {
+      const current = path === this.doc?.path;
+      return h('li', {}, button(path, () => void this.open(path), { class: `file${current ? ' current' : ''}`, 'aria-current': current ? 'page' : undefined, text: path }));
+    }));
+    return notebooks;
+  }
+
+  private resolveConflict: ConflictResolver = ({ path, when }) =>
+    choose('The file changed on disk',
+      when === 'open'
+        ? `${path} was changed on disk after your last unsaved edits in this browser. Keep your edits, or load the version on disk?`
+        : `${path} was changed on disk since you opened it. Overwrite it with your version, or load the version on disk?`,
+      [{ value: 'mine', label: 'Keep mine', primary: true }, { value: 'disk', label: 'Take disk' }]);
+
+  async open(path: string): Promise<void> {
+    this.doc?.saveDraftSoon.flush();
+    document.body.dataset.ready = 'false';
+    const { document: doc, restoredDraft } = await NotebookDocument.open(path, this.contents, this.drafts, this.resolveConflict);
+    this.view?.dispose();
+    this.doc = doc;
+    doc.onDraftState = (state, seq) => this.showDraftState(state, seq);
+    this.view = new NotebookView(doc.model, {
+      changed: () => doc.touch(),
+      save: () => void this.save(),
+      run: (cells, advance) => this.run(cells, advance),
+      interrupt: () => void this.interrupt(),
+      restart: () => void this.restart(),
+      renderContext: (cell) => ({ answerApproval: (_requestId, answer) => this.runner.answerApproval(cell.id, answer) }),
+      modeChanged: () => {
+        const cell = this.view?.activeCell;
+        if (cell) this.typeSelect.value = cell.model.cellType === 'markdown' ? 'markdown' : 'code';
+        document.body.dataset.mode = this.view?.mode ?? 'command';
+      },
+    });
+    this.main.replaceChildren(this.view.element);
+    this.view.element.focus({ preventScroll: true });
+    this.showDraftState(doc.dirty ? 'unsaved' : 'clean', 0);
+    this.title.textContent = path;
+    document.title = `${path} — Nighthawk`;
+    const url = new URL(window.location.href);
+    url.searchParams.set('path', path);
+    history.replaceState(history.state, '', url.toString());
+    void this.refreshFiles().catch(() => {});
+    if (restoredDraft) toast('Restored unsaved edits from this browser.');
+    await this.session.open(path).catch((err: unknown) => toast(`Kernel unavailable: ${String(err)}`));
+    document.body.dataset.ready = 'true';
+  }
+
+  private showDraftState(state: DraftState, seq: number): void {
+    const dirty = this.doc?.dirty ?? false;
+    this.dirtyMark.hidden = !dirty;
+    document.body.dataset.draftState = state;
+    document.body.dataset.draftSeq = String(seq);
+    this.draftStatus.textContent = { clean: 'Saved', unsaved: 'Unsaved', 'draft-saved': 'Draft kept', saving: 'Saving…', 'save-failed': 'Save failed — draft kept' }[state];
+  }
+
+  private run(cells: CellView[], advance?: 'advance' | 'insert'): void {
+    const view = this.view;
+    if (!view) return;
+    this.runner.enqueue(cells);
+    const last = cells[cells.length - 1];
+    const index = last ? view.cells.indexOf(last) : -1;
+    if (advance === 'insert' || (advance === 'advance' && index === view.cells.length - 1)) view.insert(index + 1, 'code', '', 'edit');
+    else if (advance === 'advance') view.select(index + 1, 'command');
+  }
+
+  async save(): Promise<void> {
+    const doc = this.doc;
+    if (!doc) return;
+    try {
+      const result = await doc.save();
+      if (result === 'take-disk') await this.open(doc.path);
+      else toast(`Saved ${doc.path}`);
+      this.showDraftState('clean', 0);
+    } catch (err) {
+      toast(`Save failed (your edits are kept in this browser): ${String(err)}`);
+    }
+  }
+
+  private async interrupt(): Promise<void> {
+    this.runner.clearQueue();
+    await this.session.interrupt().catch((err: unknown) => toast(`Interrupt failed: ${String(err)}`));
+  }
+
+  private async restart(): Promise<void> {
+    const ok = await choose('Restart kernel?', 'All variables are lost. Outputs stay.', [{ value: 'yes', label: 'Restart', primary: true }, { value: 'no', label: 'Cancel' }]);
+    if (ok !== 'yes') return;
+    this.runner.clearQueue();
+    await this.session.restart().catch((err: unknown) => toast(`Restart failed: ${String(err)}`));
+  }
+
+  private async newNotebook(): Promise<void> {
+    const existing = await this.refreshFiles().catch(() => [] as string[]);
+    let n = 1;
+    while (existing.includes(`Untitled${n}.ipynb`)) n++;
+    const name = await askText('New notebook', 'File name', `Untitled${n}.ipynb`);
+    if (!name) return;
+    const path = name.endsWith('.ipynb') ? name : `${name}.ipynb`;
+    await this.contents.save(path, { type: 'notebook', format: 'json', content: notebookToJson({ cells: [newCell()], metadata: {} }) });
+    await this.open(path);
+  }
+
+  private async renameNotebook(): Promise<void> {
+    const doc = this.doc;
+    if (!doc) return;
+    const name = await askText('Rename notebook', 'New file name', doc.path);
+    if (!name || name === doc.path) return;
+    const path = name.endsWith('.ipynb') ? name : `${name}.ipynb`;
+    try {
+      await doc.rename(path);
+      await this.session.rename(path).catch(() => {});
+      this.title.textContent = path;
+      const url = new URL(window.location.href);
+      url.searchParams.set('path', path);
+      history.replaceState(history.state, '', url.toString());
+      await this.refreshFiles();
+    } catch (err) {
+      toast(`Rename failed: ${String(err)}`);
+    }
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * One cell: prompt with execution count and elapsed time, a Monaco editor (mounted lazily, a static
+ * <pre> stands in until the cell is near the viewport or focused), rendered markdown, and outputs.
+ */
+import { button, h } from './dom.js';
+import { renderMarkdown } from './markdown.js';
+import { monaco } from './monaco-setup.js';
+import type { CellModel } from './notebook-model.js';
+import type { RenderContext } from './outputs/render-mime.js';
+import { OutputArea } from './outputs/output-area.js';
+
+export type CellRunState = 'idle' | 'queued' | 'running';
+
+/** What the cell asks the notebook to do (keyboard shortcuts inside the editor, toolbar buttons). */
+export interface CellHost {
+  edited(cell: CellView): void;
+  enterEdit(cell: CellView): void;
+  command(cell: CellView, name: CellCommand): void;
+}
+
+export type CellCommand = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'save' | 'split' | 'move-up' | 'move-down' | 'delete';
+
+const LINE_HEIGHT = 20;
+
+export class CellView {
+  readonly element: HTMLElement;
+  readonly outputs: OutputArea;
+  editor: monaco.editor.IStandaloneCodeEditor | undefined;
+  private readonly prompt: HTMLElement;
+  private readonly elapsed: HTMLElement;
+  private readonly editorHost: HTMLElement;
+  private readonly staticSource: HTMLElement;
+  private readonly rendered: HTMLElement;
+  /** Holds the live stdin prompt (input_request); not part of the saved outputs. */
+  readonly stdinHost: HTMLElement = h('div', { class: 'stdin' });
+  private state: CellRunState = 'idle';
+  private startedAt = 0;
+  private editingMarkdown = false;
+
+  constructor(readonly model: CellModel, private readonly host: CellHost, ctx: RenderContext) {
+    this.prompt = h('div', { class: 'prompt', 'aria-label': 'execution count' });
+    this.elapsed = h('div', { class: 'elapsed', 'aria-live': 'off' });
+    this.staticSource = h('pre', { class: 'static-source', text: model.source || ' ' });
+    this.editorHost = h('div', { class: 'editor-host' }, this.staticSource);
+    this.rendered = h('div', { class: 'markdown-body rendered' });
+    this.outputs = new OutputArea(model.outputs, ctx, () => host.edited(this));
+    const toolbar = h('div', { class: 'cell-toolbar', role: 'toolbar', 'aria-label': 'cell actions' },
+      button('Run cell', () => host.command(this, 'run'), { class: 'icon-btn', text: '▶' }),
+      button('Move cell up', () => host.command(this, 'move-up'), { class: 'icon-btn', text: '↑' }),
+      button('Move cell down', () => host.command(this, 'move-down'), { class: 'icon-btn', text: '↓' }),
+      button('Delete cell', () => host.command(this, 'delete'), { class: 'icon-btn', text: '✕' }));
+    this.element = h('div', { class: `cell cell-${model.cellType}`, 'data-cell-id': model.id, role: 'group', tabindex: -1 },
+      h('div', { class: 'gutter' }, this.prompt, this.elapsed),
+      h('div', { class: 'cell-body' }, h('div', { class: 'progress', 'aria-hidden': 'true' }), this.editorHost, this.rendered, this.outputs.element, this.stdinHost),
+      toolbar);
+    this.editorHost.addEventListener('mousedown', () => {
+      if (!this.editor) queueMicrotask(() => this.host.enterEdit(this));
+    });
+    this.rendered.addEventListener('dblclick', () => this.host.enterEdit(this));
+    this.refresh();
+  }
+
+  get source(): string {
+    return this.editor ? this.editor.getValue() : this.model.source;
+  }
+
+  get isEditing(): boolean {
+    return this.editor?.hasTextFocus() ?? false;
+  }
+
+  get runState(): CellRunState {
+    return this.state;
+  }
+
+  /** Creates the Monaco editor in place of the static source. */
+  ensureEditor(): monaco.editor.IStandaloneCodeEditor {
+    if (this.editor) return this.editor;
+    const uri = monaco.Uri.parse(`inmemory://cell/${this.model.id}.${this.model.cellType === 'markdown' ? 'md' : 'ts'}`);
+    const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(this.model.source, this.model.cellType === 'markdown' ? 'markdown' : 'typescript', uri);
+    model.setValue(this.model.source);
+    const editor = monaco.editor.create(this.editorHost, {
+      model,
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      lineNumbers: 'off',
+      glyphMargin: false,
+      folding: false,
+      lineDecorationsWidth: 6,
+      renderLineHighlight: 'none',
+      overviewRulerLanes: 0,
+      hideCursorInOverviewRuler: true,
+      scrollbar: { vertical: 'hidden', alwaysConsumeMouseWheel: false, horizontalScrollbarSize: 8 },
+      fontSize: 13,
+      lineHeight: LINE_HEIGHT,
+      padding: { top: 6, bottom: 6 },
+      tabSize: 2,
+      automaticLayout: true,
+      fixedOverflowWidgets: true,
+      wordWrap: this.model.cellType === 'markdown' ? 'on' : 'off',
+      ariaLabel: `${this.model.cellType} cell editor`,
+      contextmenu: false,
+    });
+    this.staticSource.remove();
+    const fit = (): void => {
+      this.editorHost.style.height = `${Math.max(editor.getContentHeight(), LINE_HEIGHT + 12)}px`;
+    };
+    editor.onDidContentSizeChange(fit);
+    fit();
+    editor.onDidChangeModelContent(() => {
+      this.model.source = editor.getValue();
+      this.host.edited(this);
+    });
+    editor.onDidFocusEditorText(() => this.host.enterEdit(this));
+    const bind = (id: CellCommand, keybinding: number, context?: string): void => {
+      editor.addAction({ id: `nh.${id}`, label: id, keybindings: [keybinding], ...(context ? { keybindingContext: context } : {}), run: () => this.host.command(this, id) });
+    };
+    const { KeyMod, KeyCode } = monaco;
+    bind('run', KeyMod.CtrlCmd | KeyCode.Enter);
+    bind('run-advance', KeyMod.Shift | KeyCode.Enter);
+    bind('run-insert', KeyMod.Alt | KeyCode.Enter);
+    bind('save', KeyMod.CtrlCmd | KeyCode.KeyS);
+    bind('split', KeyMod.CtrlCmd | KeyMod.Shift | KeyCode.Minus);
+    bind('escape', KeyCode.Escape, '!suggestWidgetVisible && !findWidgetVisible && !parameterHintsVisible && !renameInputVisible');
+    this.editor = editor;
+    return editor;
+  }
+
+  focusEditor(): void {
+    if (this.model.cellType === 'markdown') {
+      this.editingMarkdown = true;
+      this.refresh();
+    }
+    const editor = this.ensureEditor();
+    editor.focus();
+  }
+
+  /** Leaves edit mode; a markdown cell shows its rendering again. */
+  leaveEdit(): void {
+    if (this.model.cellType === 'markdown' && this.editingMarkdown) {
+      this.editingMarkdown = false;
+      this.refresh();
+    }
+  }
+
+  setSource(source: string): void {
+    this.model.source = source;
+    if (this.editor) this.editor.setValue(source);
+    else this.staticSource.textContent = source || ' ';
+    this.refresh();
+  }
+
+  cursorOffset(): number {
+    const editor = this.editor;
+    const pos = editor?.getPosition();
+    return editor && pos ? editor.getModel()!.getOffsetAt(pos) : this.model.source.length;
+  }
+
+  setActive(active: boolean, commandMode: boolean): void {
+    this.element.classList.toggle('active', active);
+    this.element.classList.toggle('command-mode', active && commandMode);
+  }
+
+  setRunState(state: CellRunState): void {
+    this.state = state;
+    if (state === 'running') this.startedAt = performance.now();
+    this.element.dataset.runState = state;
+    this.element.setAttribute('aria-busy', String(state !== 'idle'));
+    this.tick();
+    this.refresh();
+  }
+
+  /** Called by the notebook's shared timer while the cell runs. */
+  tick(): void {
+    if (this.state === 'running') this.elapsed.textContent = `${((performance.now() - this.startedAt) / 1000).toFixed(1)} s`;
+    else if (this.state === 'queued') this.elapsed.textContent = 'queued';
+    else if (this.startedAt) {
+      this.elapsed.textContent = `${((performance.now() - this.startedAt) / 1000).toFixed(1)} s`;
+      this.startedAt = 0;
+    }
+  }
+
+  /** Changes between code and markdown, keeping the text. */
+  setType(cellType: CellModel['cellType']): void {
+    this.model.cellType = cellType;
+    if (cellType !== 'code') {
+      this.model.outputs.length = 0;
+      this.outputs.reset(this.model.outputs);
+      this.model.executionCount = null;
+    }
+    const model = this.editor?.getModel();
+    if (model) monaco.editor.setModelLanguage(model, cellType === 'markdown' ? 'markdown' : 'typescript');
+    this.editingMarkdown = false;
+    this.refresh();
+  }
+
+  setExecutionCount(count: number | null): void {
+    this.model.executionCount = count;
+    this.refresh();
+  }
+
+  refresh(): void {
+    const m = this.model;
+    this.element.className = this.element.className.replace(/\bcell-(code|markdown|raw)\b/, `cell-${m.cellType}`);
+    const count = this.state === 'idle' ? (m.executionCount ?? ' ') : '*';
+    this.prompt.textContent = m.cellType === 'code' ? `[${count}]:` : '';
+    const showRendered = m.cellType === 'markdown' && !this.editingMarkdown;
+    this.rendered.hidden = !showRendered;
+    this.editorHost.hidden = showRendered;
+    if (showRendered) this.rendered.replaceChildren(m.source.trim() ? renderMarkdown(m.source) : h('p', { class: 'placeholder', text: 'Empty markdown cell — press Enter to edit' }));
+    this.element.setAttribute('aria-label', `${m.cellType} cell${m.executionCount ? ` ${m.executionCount}` : ''}`);
+  }
+
+  dispose(): void {
+    const model = this.editor?.getModel();
+    this.editor?.dispose();
+    model?.dispose();
+    this.editor = undefined;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The notebook's Jupyter session (path → kernel) through @jupyterlab/services, and one status value
+ * for the UI that folds together kernel status and WebSocket connection status.
+ */
+import { KernelManager, KernelSpecAPI, SessionManager, type Kernel, type ServerConnection, type Session } from '@jupyterlab/services';
+
+export type KernelDisplayStatus = 'no kernel' | 'starting' | 'idle' | 'busy' | 'restarting' | 'disconnected' | 'connecting' | 'dead' | 'unknown';
+
+export class KernelSession {
+  private readonly kernels: KernelManager;
+  private readonly sessions: SessionManager;
+  private session: Session.ISessionConnection | null = null;
+  private listeners = new Set<(status: KernelDisplayStatus) => void>();
+
+  constructor(private readonly settings: ServerConnection.ISettings) {
+    this.kernels = new KernelManager({ serverSettings: settings });
+    this.sessions = new SessionManager({ kernelManager: this.kernels, serverSettings: settings });
+  }
+
+  get kernel(): Kernel.IKernelConnection | null {
+    return this.session?.kernel ?? null;
+  }
+
+  get status(): KernelDisplayStatus {
+    const kernel = this.kernel;
+    if (!kernel) return 'no kernel';
+    if (kernel.connectionStatus === 'disconnected') return 'disconnected';
+    if (kernel.connectionStatus === 'connecting' && kernel.status !== 'restarting') return 'connecting';
+    return kernel.status as KernelDisplayStatus;
+  }
+
+  onStatus(listener: (status: KernelDisplayStatus) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(): void {
+    const status = this.status;
+    for (const l of this.listeners) l(status);
+  }
+
+  /** Connects to the session for `path`, starting one (default kernelspec) when none exists. */
+  async open(path: string): Promise<void> {
+    await this.close();
+    await this.sessions.ready;
+    const existing = await this.sessions.findByPath(path).catch(() => undefined);
+    let session: Session.ISessionConnection;
+    if (existing) session = this.sessions.connectTo({ model: existing });
+    else {
+      const specs = await KernelSpecAPI.getSpecs(this.settings).catch(() => undefined);
+      const name = specs?.default;
+      session = await this.sessions.startNew({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) });
+    }
+    this.session = session;
+    session.statusChanged.connect(() => this.emit());
+    session.connectionStatusChanged.connect(() => this.emit());
+    session.kernelChanged.connect(() => this.emit());
+    this.emit();
+  }
+
+  async rename(path: string): Promise<void> {
+    await this.session?.setPath(path);
+  }
+
+  async interrupt(): Promise<void> {
+    await this.kernel?.interrupt();
+  }
+
+  async restart(): Promise<void> {
+    await this.kernel?.restart();
+  }
+
+  /** Disconnects from the session without shutting the kernel down (other tabs may use it). */
+  async close(): Promise<void> {
+    const session = this.session;
+    this.session = null;
+    session?.dispose();
+    this.emit();
+  }
+}

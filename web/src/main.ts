@@ -1,0 +1,10 @@
+/** Entry point: server settings from the page URL, then the app on the notebook from `?path=`. */
+import './styles.css';
+import { App } from './app.js';
+import { pageToken, serverSettings } from './connection.js';
+
+const root = document.getElementById('app');
+if (!root) throw new Error('index.html must contain #app');
+const requested = new URL(window.location.href).searchParams.get('path');
+const app = new App(root, serverSettings(pageToken()));
+void app.start(requested);

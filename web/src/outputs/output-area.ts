@@ -1,0 +1,157 @@
+/**
+ * One cell's outputs: applies iopub messages to the cell's nbformat output list (streams merged per
+ * name, clear_output with wait, display ids kept for update_display_data) and keeps one DOM node per
+ * output so an update re-renders only what changed.
+ */
+import type { KernelMessage } from '@jupyterlab/services';
+import { renderAnsi } from '../ansi.js';
+import { h } from '../dom.js';
+import type { MimeBundle, Output } from '../notebook-model.js';
+import { renderBundle, type RenderContext } from './render-mime.js';
+
+export class OutputArea {
+  readonly element: HTMLElement;
+  private nodes: HTMLElement[] = [];
+  private clearPending = false;
+
+  constructor(
+    private outputs: Output[],
+    private readonly ctx: RenderContext,
+    private readonly onChange: () => void,
+  ) {
+    this.element = h('div', { class: 'outputs', 'aria-live': 'polite', 'aria-label': 'cell output' });
+    this.renderAll();
+  }
+
+  /** Replaces the output list (restored draft, restart) and re-renders. */
+  reset(outputs: Output[]): void {
+    this.outputs = outputs;
+    this.renderAll();
+  }
+
+  get list(): Output[] {
+    return this.outputs;
+  }
+
+  clear(wait = false): void {
+    if (wait) {
+      this.clearPending = true;
+      return;
+    }
+    this.outputs.length = 0;
+    this.clearPending = false;
+    this.renderAll();
+    this.onChange();
+  }
+
+  /** Applies one iopub message; returns false for message types that are not outputs. */
+  handle(msg: KernelMessage.IIOPubMessage): boolean {
+    const content = msg.content as Record<string, unknown>;
+    switch (msg.header.msg_type) {
+      case 'stream':
+        this.add({ output_type: 'stream', name: content.name === 'stderr' ? 'stderr' : 'stdout', text: String(content.text ?? '') });
+        return true;
+      case 'display_data':
+      case 'execute_result': {
+        const displayId = (content.transient as { display_id?: unknown } | undefined)?.display_id;
+        const data = (content.data ?? {}) as MimeBundle;
+        const metadata = (content.metadata ?? {}) as Record<string, unknown>;
+        const extra = typeof displayId === 'string' ? { displayId } : {};
+        this.add(msg.header.msg_type === 'execute_result'
+          ? { output_type: 'execute_result', data, metadata, execution_count: typeof content.execution_count === 'number' ? content.execution_count : null, ...extra }
+          : { output_type: 'display_data', data, metadata, ...extra });
+        return true;
+      }
+      case 'error':
+        this.add({
+          output_type: 'error',
+          ename: String(content.ename ?? 'Error'),
+          evalue: String(content.evalue ?? ''),
+          traceback: Array.isArray(content.traceback) ? content.traceback.map(String) : [],
+        });
+        return true;
+      case 'clear_output':
+        this.clear(content.wait === true);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** Replaces the data of every output carrying `displayId`; returns whether any matched. */
+  updateDisplay(displayId: string, data: MimeBundle, metadata: Record<string, unknown>): boolean {
+    let hit = false;
+    this.outputs.forEach((out, i) => {
+      if ((out.output_type === 'display_data' || out.output_type === 'execute_result') && out.displayId === displayId) {
+        out.data = data;
+        out.metadata = metadata;
+        this.rerender(i);
+        hit = true;
+      }
+    });
+    if (hit) this.onChange();
+    return hit;
+  }
+
+  private add(output: Output): void {
+    if (this.clearPending) {
+      this.outputs.length = 0;
+      this.clearPending = false;
+      this.renderAll();
+    }
+    const last = this.outputs[this.outputs.length - 1];
+    if (output.output_type === 'stream' && last?.output_type === 'stream' && last.name === output.name) {
+      last.text = applyCarriageReturns(last.text + output.text);
+      this.rerender(this.outputs.length - 1);
+    } else {
+      if (output.output_type === 'stream') output.text = applyCarriageReturns(output.text);
+      this.outputs.push(output);
+      const node = this.renderOne(output);
+      this.nodes.push(node);
+      this.element.appendChild(node);
+    }
+    this.onChange();
+  }
+
+  private renderAll(): void {
+    this.nodes = this.outputs.map((o) => this.renderOne(o));
+    this.element.replaceChildren(...this.nodes);
+  }
+
+  private rerender(index: number): void {
+    const node = this.renderOne(this.outputs[index]!);
+    this.nodes[index]?.replaceWith(node);
+    this.nodes[index] = node;
+  }
+
+  private renderOne(output: Output): HTMLElement {
+    const wrap = h('div', { class: `output output-${output.output_type}` });
+    switch (output.output_type) {
+      case 'stream':
+        wrap.classList.add(`output-${output.name}`);
+        wrap.appendChild(h('pre', { class: 'output-text' }, renderAnsi(output.text)));
+        break;
+      case 'error':
+        wrap.setAttribute('role', 'alert');
+        wrap.appendChild(h('div', { class: 'error-head' }, h('strong', { text: output.ename }), output.evalue ? `: ${output.evalue}` : ''));
+        if (output.traceback.length) wrap.appendChild(h('pre', { class: 'traceback' }, renderAnsi(output.traceback.join('\n'))));
+        break;
+      default:
+        wrap.appendChild(renderBundle(output.data, this.ctx));
+    }
+    return wrap;
+  }
+}
+
+/** A lone `\r` rewinds to the start of the line, as progress bars printed to a terminal expect. */
+function applyCarriageReturns(text: string): string {
+  if (!text.includes('\r')) return text;
+  return text
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((line) => {
+      const parts = line.split('\r');
+      return parts[parts.length - 1] === '' && parts.length > 1 ? parts[parts.length - 2]! : parts[parts.length - 1]!;
+    })
+    .join('\n');
+}
