@@ -4,3 +4,4 @@
  */
 export * from './core/index.js';
 export * from './model/index.js';
+export * from './harness/index.js';

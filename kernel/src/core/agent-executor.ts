@@ -122,13 +122,10 @@ export class AgentExecutor implements StepExecutor {
         });
       }
       if (state.requestAdmission) await state.requestAdmission.admit({ stepId: ctx.stepId, executionId: ctx.executionId, requestIndex });
-      const response = await this.model.request({
-        messages,
-        tools: definitions,
-        outputToolName: OUTPUT_TOOL_NAME,
-        signal: request.signal,
-        model: state.model,
-      });
+      const send = () =>
+        this.model.request({ messages, tools: definitions, outputToolName: OUTPUT_TOOL_NAME, signal: request.signal, model: state.model });
+      const admission = state.requestAdmission;
+      const response = admission?.request ? await admission.request(send) : await send();
       if (response.usage) {
         state.requestAdmission?.observe(response.usage);
         state.usageMeter.record({ ...response.usage, requests: 1 }, 'step');

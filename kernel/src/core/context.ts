@@ -7,14 +7,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { UsageError } from './errors.js';
 import { newId } from './ids.js';
 import type { Oversight } from './oversight.js';
+import type { OutcomeKind } from './program.js';
 import type { StepExecutor } from './step.js';
 import type { StepContext } from './step-context.js';
 import type { ToolSpec } from './tool.js';
 import { UsageMeter, type Usage } from './usage.js';
 
-/** Called by executors around every provider request. Throwing from `admit` refuses the request. */
+/**
+ * Called by executors around every provider request: `admit` before (throwing refuses it, and no
+ * request is sent), `request` wraps the provider call itself (the host runs it as infrastructure),
+ * `observe` reports the response usage immediately afterwards.
+ */
 export interface RequestAdmission {
   admit(info: { stepId: string; executionId: string; requestIndex: number }): void | Promise<void>;
+  request?<T>(send: () => Promise<T>): Promise<T>;
   observe(usage: Partial<Usage>): void;
 }
 
@@ -31,6 +37,10 @@ export interface RuntimeState {
   readonly stepContext: StepContext | undefined;
   readonly tools: readonly ToolSpec[];
   readonly model: string | undefined;
+  /** Outcome kinds removed from every block's allowed set in this scope (the Harness denies `return`). */
+  readonly deniedOutcomes: readonly OutcomeKind[];
+  /** When true, scopes may not replace the step executor (a host owns it for the whole run). */
+  readonly executorLocked: boolean;
   readonly signal: AbortSignal | undefined;
   /** Free-form slots for outer layers (the Harness keeps its host here). Inherited by scopes. */
   readonly extensions: Readonly<Record<symbol, unknown>>;
@@ -38,14 +48,21 @@ export interface RuntimeState {
 
 const storage = new AsyncLocalStorage<RuntimeState>();
 
-export interface RunOptions {
+export interface CoreRunOptions {
   runId?: string;
+  deniedOutcomes?: readonly OutcomeKind[];
+  lockExecutor?: boolean;
+  oversight?: Oversight;
+  taskReferences?: Record<string, unknown>;
+  tools?: readonly ToolSpec[];
+  requestAdmission?: RequestAdmission;
+  usageMeter?: UsageMeter;
   signal?: AbortSignal;
   extensions?: Record<symbol, unknown>;
 }
 
 /** Starts a new, independent run: fresh ids and meter, no oversight, no references. */
-export function run<T>(executor: StepExecutor, fn: () => T, options: RunOptions = {}): T {
+export function run<T>(executor: StepExecutor, fn: () => T, options: CoreRunOptions = {}): T {
   if (!executor || typeof (executor as StepExecutor).runStep !== 'function') {
     throw new UsageError('run() needs a step executor: an object with a runStep(request) method.');
   }
@@ -53,15 +70,17 @@ export function run<T>(executor: StepExecutor, fn: () => T, options: RunOptions 
     runId: options.runId ?? newId('run_'),
     scopeId: newId('scp_'),
     executor,
-    taskReferences: Object.freeze({}),
-    oversight: undefined,
-    usageMeter: new UsageMeter(),
-    requestAdmission: undefined,
+    taskReferences: Object.freeze({ ...(options.taskReferences ?? {}) }),
+    oversight: options.oversight,
+    usageMeter: options.usageMeter ?? new UsageMeter(),
+    requestAdmission: options.requestAdmission,
     systemPromptFragments: Object.freeze([]),
     userPromptFragments: Object.freeze([]),
     stepContext: undefined,
-    tools: Object.freeze([]),
+    tools: Object.freeze([...(options.tools ?? [])]),
     model: undefined,
+    deniedOutcomes: Object.freeze([...(options.deniedOutcomes ?? [])]),
+    executorLocked: options.lockExecutor === true,
     signal: options.signal,
     extensions: Object.freeze({ ...(options.extensions ?? {}) }),
   });
@@ -80,6 +99,8 @@ export interface ScopeOptions {
   userPromptFragments?: readonly string[];
   /** Tools visible to agent executors in this scope, as inspected operations of kind `tool`. */
   tools?: readonly ToolSpec[];
+  /** Replaces (instead of extending) the visible tools; a host uses it to attenuate authority. */
+  replaceTools?: readonly ToolSpec[];
   /** Model choice for agent executors in this scope (the client's default when absent). */
   model?: string;
   signal?: AbortSignal;
@@ -94,6 +115,9 @@ export function scope<T>(options: ScopeOptions, fn: () => T): T {
 }
 
 function deriveState(parent: RuntimeState, options: ScopeOptions): RuntimeState {
+  if (options.executor && parent.executorLocked && options.executor !== parent.executor) {
+    throw new UsageError('This run owns its step executor: a scope inside it may not replace the executor (start a new run instead).');
+  }
   let taskReferences = parent.taskReferences;
   if (options.taskReferences) {
     for (const [name, value] of Object.entries(options.taskReferences)) {
@@ -118,7 +142,11 @@ function deriveState(parent: RuntimeState, options: ScopeOptions): RuntimeState 
     userPromptFragments: options.userPromptFragments
       ? Object.freeze([...parent.userPromptFragments, ...options.userPromptFragments])
       : parent.userPromptFragments,
-    tools: options.tools ? Object.freeze([...parent.tools, ...options.tools]) : parent.tools,
+    tools: options.replaceTools
+      ? Object.freeze([...options.replaceTools])
+      : options.tools
+        ? Object.freeze([...parent.tools, ...options.tools])
+        : parent.tools,
     model: options.model ?? parent.model,
     signal: options.signal ?? parent.signal,
     extensions: options.extensions ? Object.freeze({ ...parent.extensions, ...options.extensions }) : parent.extensions,

@@ -10,7 +10,7 @@ export {
   scope,
   type ExecutionRef,
   type RequestAdmission,
-  type RunOptions,
+  type CoreRunOptions,
   type RuntimeState,
   type ScopeOptions,
 } from './context.js';

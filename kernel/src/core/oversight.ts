@@ -40,6 +40,11 @@ export interface Oversight {
   readonly onOperationFinished?: (finished: OperationFinished) => MaybePromise<void>;
   /** Step lifecycle: receives the terminal record of every step, after commit. */
   readonly onStepFinished?: (finished: StepFinished) => MaybePromise<void>;
+  /**
+   * Host seam: maps any failure of a step (after its terminal record was delivered) to the error
+   * the caller receives, e.g. the Harness's NaturalExecutionError chained to the original.
+   */
+  readonly translateStepFailure?: (error: unknown, finished: StepFinished) => unknown;
 }
 
 const ACCEPT: Accept = Object.freeze({ kind: 'accept' });

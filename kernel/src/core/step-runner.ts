@@ -33,7 +33,10 @@ export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
   const { locals, inputBindings } = resolveLocals(program, spec, state.taskReferences);
   const references = spec.references ? { ...state.taskReferences, ...spec.references } : state.taskReferences;
   const bindingSchemas = resolveWriteSchemas(program, spec, locals);
-  const allowed = allowedOutcomes(program, { inLoop: spec.inLoop === true, returnAllowed: spec.returnAllowed ?? spec.returns !== undefined });
+  const allowed = allowedOutcomes(program, {
+    inLoop: spec.inLoop === true,
+    returnAllowed: spec.returnAllowed ?? spec.returns !== undefined,
+  }).filter((k) => !state.deniedOutcomes.includes(k));
   const ctx = new StepContext({
     stepId,
     runId: state.runId,
@@ -67,8 +70,9 @@ async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => 
     // An abort recorded in the step wins over whatever the executor threw afterwards.
     const terminal = ctx.isTerminal ? ctx.terminalError : error;
     await finish(statusOf(terminal), undefined, {}, {}, false, terminal);
-    throw terminal;
+    throw translate(ctx, terminal, finish.record);
   }
+  let raised: { error: unknown } | undefined;
   try {
     if (ctx.isTerminal) throw ctx.terminalError; // seed 000: success cannot replace the stop
     const proposed = validateCandidate(ctx, candidate);
@@ -76,15 +80,28 @@ async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => 
     const committed = decided.rewritten ? validateCandidate(ctx, decided.candidate) : proposed;
     if (committed.outcome.kind === 'raise') {
       await finish('raised', 'raise', proposed.bindings, {}, decided.rewritten, committed.outcome.error);
-      throw committed.outcome.error;
+      raised = { error: translate(ctx, committed.outcome.error, finish.record) };
+      throw raised.error;
     }
     await finish('completed', committed.outcome.kind, proposed.bindings, committed.bindings, decided.rewritten, undefined);
     return committed.outcome.kind === 'return'
       ? { kind: 'return', bindings: committed.bindings, value: committed.outcome.value }
       : { kind: committed.outcome.kind, bindings: committed.bindings };
   } catch (error) {
+    if (raised && raised.error === error) throw error;
     if (!finish.done) await finish(statusOf(error), candidate.outcome?.kind, {}, {}, false, error);
-    throw error;
+    throw translate(ctx, error, finish.record);
+  }
+}
+
+/** Lets a host turn every step failure into its own typed error (chained to the original). */
+function translate(ctx: StepContext, error: unknown, record: StepFinished | undefined): unknown {
+  const hook = ctx.oversight?.translateStepFailure;
+  if (!hook || !record) return error;
+  try {
+    return hook(error, record);
+  } catch (hookError) {
+    return hookError;
   }
 }
 
@@ -181,7 +198,7 @@ type Finisher = ((
   committed: Readonly<Record<string, unknown>>,
   rewritten: boolean,
   error: unknown,
-) => Promise<void>) & { done: boolean };
+) => Promise<void>) & { done: boolean; record: StepFinished | undefined };
 
 /** Delivers the single terminal record. A lifecycle that throws fails the step (fail closed). */
 function makeFinisher(ctx: StepContext, t0: number): Finisher {
@@ -203,9 +220,11 @@ function makeFinisher(ctx: StepContext, t0: number): Finisher {
       error,
       durationMs: performance.now() - t0,
     });
+    finish.record = record;
     await deliverStepFinished(ctx.oversight, record);
   }) as Finisher;
   finish.done = false;
+  finish.record = undefined;
   return finish;
 }
 

@@ -41,3 +41,36 @@ export {
   type SnapshotOptions,
   type SnapshotPrimitive,
 } from './snapshot.js';
+export { Allocation, DEFAULT_ALLOCATION, type AllocationLimits } from './allocation.js';
+export { defineCapability, type Capability, type CapabilityContext } from './capability.js';
+export { installEffectAudit } from './effect-audit.js';
+export { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
+export { currentHostFrame, withAllowance, withoutAllowance, type GatewayAllowance } from './host-context.js';
+export { Ledger, LedgerEventKind, projectLedger, type LedgerAppend, type LedgerEvent, type LedgerFilter, type LedgerListener } from './ledger.js';
+export { SqliteLedgerStore, type PersistedLedgerEvent } from './ledger-store.js';
+export { ALL_PERIMETER_CLASSES, intersectPolicies, outsidePolicy, perimeterPolicy, type PerimeterPolicy } from './perimeter.js';
+export { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
+export {
+  ActiveBranchesError,
+  AllocationExhaustedError,
+  CapabilityRefusedError,
+  GrantWideningError,
+  NaturalExecutionError,
+  RunRejectedError,
+  RunTerminatedError,
+  UnmediatedPerimeterEffectError,
+  type AllocationResource,
+  type CapabilityRefusalReason,
+  type NaturalExecutionFailure,
+} from './run-errors.js';
+export { RunHost, type ExecutorStepObservation, type RunState } from './run-host.js';
+export {
+  Runner,
+  currentExecutorStepAdmission,
+  type Composition,
+  type RunContext,
+  type RunHandle,
+  type RunnerOptions,
+  type RunOptions,
+} from './runner.js';
+export { cooperativeTermination, type ConfinementService, type TerminationReport, type TerminationService, type TerminationTarget } from './termination.js';

@@ -1,0 +1,92 @@
+/**
+ * The opaque per-run allocation: recursion depth, executor steps and cost (plus optional counts of
+ * Natural executions and dispatches). Fixed at run entry, never extended; nothing here is ever
+ * rendered into a prompt or handed to a composition.
+ */
+import type { Usage } from '../core/index.js';
+import { AllocationExhaustedError, type AllocationResource } from './run-errors.js';
+
+export interface AllocationLimits {
+  readonly maxDepth: number;
+  readonly maxExecutorSteps: number;
+  /** Cost units; by default one token is one unit. */
+  readonly maxCost: number;
+  readonly maxNaturalExecutions?: number;
+  readonly maxDispatches?: number;
+  readonly costOf?: (usage: Partial<Usage>) => number;
+}
+
+export const DEFAULT_ALLOCATION: AllocationLimits = Object.freeze({
+  maxDepth: 8,
+  maxExecutorSteps: 200,
+  maxCost: 2_000_000,
+});
+
+const defaultCost = (u: Partial<Usage>) => (u.inputTokens ?? 0) + (u.outputTokens ?? 0);
+
+export class Allocation {
+  readonly #limits: AllocationLimits;
+  readonly #runId: string;
+  #steps = 0;
+  #cost = 0;
+  #executions = 0;
+  #dispatches = 0;
+  #exhausted: AllocationResource | undefined;
+
+  constructor(runId: string, limits: Partial<AllocationLimits> = {}) {
+    this.#runId = runId;
+    this.#limits = Object.freeze({ ...DEFAULT_ALLOCATION, ...limits });
+    for (const [k, v] of Object.entries(this.#limits)) {
+      if (k !== 'costOf' && (typeof v !== 'number' || !(v >= 0))) throw new TypeError(`Allocation limit ${k} must be a non-negative number.`);
+    }
+  }
+
+  /** The resource that ran out first, once any has. */
+  get exhausted(): AllocationResource | undefined {
+    return this.#exhausted;
+  }
+
+  /** A description for the run-entry ledger event (the ledger is host evidence, not a prompt). */
+  describe(): Record<string, number> {
+    const { costOf: _c, ...numbers } = this.#limits;
+    return { ...numbers } as Record<string, number>;
+  }
+
+  #refuse(resource: AllocationResource): never {
+    this.#exhausted ??= resource;
+    throw new AllocationExhaustedError({ resource, runId: this.#runId });
+  }
+
+  /** Admits one executor step (model request) before it happens. */
+  admitExecutorStep(): void {
+    if (this.#steps >= this.#limits.maxExecutorSteps) this.#refuse('executor-steps');
+    if (this.#cost >= this.#limits.maxCost) this.#refuse('cost');
+    this.#steps++;
+  }
+
+  /** Admits one Natural execution at `depth` (1 = top level). */
+  admitNaturalExecution(depth: number): void {
+    if (depth > this.#limits.maxDepth) this.#refuse('recursion-depth');
+    if (this.#limits.maxNaturalExecutions !== undefined && this.#executions >= this.#limits.maxNaturalExecutions) this.#refuse('natural-executions');
+    this.#executions++;
+  }
+
+  /** Admits one dispatch node at `depth`. */
+  admitDispatch(depth: number): void {
+    if (depth > this.#limits.maxDepth) this.#refuse('recursion-depth');
+    if (this.#limits.maxDispatches !== undefined && this.#dispatches >= this.#limits.maxDispatches) this.#refuse('dispatches');
+    this.#dispatches++;
+  }
+
+  /** Reports metered usage after a request. */
+  observe(usage: Partial<Usage>): void {
+    this.#cost += (this.#limits.costOf ?? defaultCost)(usage);
+  }
+
+  /** Post-hoc check for aggregate accounting: steps learned of afterwards and cost so far. */
+  checkAggregate(stepsLearned: number): void {
+    this.#steps += stepsLearned;
+    if (this.#steps > this.#limits.maxExecutorSteps) this.#refuse('executor-steps');
+    if (this.#cost > this.#limits.maxCost) this.#refuse('cost');
+  }
+}

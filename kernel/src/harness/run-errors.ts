@@ -1,0 +1,110 @@
+/** Errors of runs, grants, capabilities, allocation and host seams. */
+import { NighthawkError, describeError } from '../core/index.js';
+import type { PerimeterClass } from './audit-store.js';
+
+/** The run was refused at entry (for example: perimeter effects permitted but no audit store). */
+export class RunRejectedError extends NighthawkError {
+  readonly reason: 'missing-audit-store' | 'aggregate-accounting-not-accepted' | 'invalid-options';
+  constructor(options: { reason: RunRejectedError['reason']; detail: string }) {
+    super('run-rejected', `The run was refused before admission: ${options.detail}`);
+    this.reason = options.reason;
+  }
+}
+
+/** A nested scope asked for more authority than its submitter holds. */
+export class GrantWideningError extends NighthawkError {
+  readonly capabilities: readonly string[];
+  readonly perimeterClasses: readonly PerimeterClass[];
+  constructor(options: { capabilities: readonly string[]; perimeterClasses: readonly PerimeterClass[] }) {
+    const parts = [
+      options.capabilities.length ? `capabilities not held: ${options.capabilities.join(', ')}` : '',
+      options.perimeterClasses.length ? `perimeter classes not permitted: ${options.perimeterClasses.join(', ')}` : '',
+    ].filter(Boolean);
+    super('grant-widening', `A nested scope cannot widen authority (${parts.join('; ')}). A run that needs more authority is a new run.`);
+    this.capabilities = options.capabilities;
+    this.perimeterClasses = options.perimeterClasses;
+  }
+}
+
+export type CapabilityRefusalReason = 'not-granted' | 'footprint-outside-policy' | 'invalid-request' | 'run-closed' | 'audit-store-failed';
+
+/** A capability call refused by the host gateway before its body ran. */
+export class CapabilityRefusedError extends NighthawkError {
+  readonly capability: string;
+  readonly reason: CapabilityRefusalReason;
+  constructor(options: { capability: string; reason: CapabilityRefusalReason; detail: string; cause?: unknown }) {
+    super('capability-refused', `Capability '${options.capability}' was refused (${options.reason}): ${options.detail}`, { cause: options.cause });
+    this.capability = options.capability;
+    this.reason = options.reason;
+  }
+}
+
+export type AllocationResource = 'recursion-depth' | 'executor-steps' | 'cost' | 'natural-executions' | 'dispatches';
+
+/** The run's opaque allocation refused a request. The affected write set is not committed. */
+export class AllocationExhaustedError extends NighthawkError {
+  readonly resource: AllocationResource;
+  readonly runId: string;
+  constructor(options: { resource: AllocationResource; runId: string }) {
+    super('allocation_exhausted', `Run ${options.runId} exhausted its allocation (${options.resource}); the request was not admitted.`);
+    this.resource = options.resource;
+    this.runId = options.runId;
+  }
+}
+
+export type NaturalExecutionFailure = 'raised' | 'failed' | 'aborted' | 'allocation_exhausted' | 'mediation_bypass' | 'trace_anomaly' | 'terminated';
+
+/**
+ * Inside a run every Natural execution failure surfaces as this one class (seed 001). The error a
+ * block raised is the cause; its type is kept as data in `requestedType`.
+ */
+export class NaturalExecutionError extends NighthawkError {
+  readonly executionId: string;
+  readonly stepId: string;
+  readonly failure: NaturalExecutionFailure;
+  readonly requestedType: string | undefined;
+  constructor(options: { executionId: string; stepId: string; failure: NaturalExecutionFailure; requestedType?: string; cause: unknown }) {
+    super('natural-execution', `Natural execution ${options.executionId} (${options.stepId}) ${options.failure}: ${describeError(options.cause)}`, {
+      cause: options.cause,
+    });
+    this.executionId = options.executionId;
+    this.stepId = options.stepId;
+    this.failure = options.failure;
+    this.requestedType = options.requestedType;
+  }
+}
+
+/** A direct effect (file write, socket, process) by interior code outside a host gateway. Detective only. */
+export class UnmediatedPerimeterEffectError extends NighthawkError {
+  readonly effect: string;
+  constructor(options: { effect: string }) {
+    super(
+      'unmediated_perimeter_effect',
+      `Direct effect '${options.effect}' outside a host gateway was refused and recorded; use a granted capability. ` +
+        '(This check is detective, not confinement.)',
+    );
+    this.effect = options.effect;
+  }
+}
+
+/** The run was terminated by its host; pending calls receive this. */
+export class RunTerminatedError extends NighthawkError {
+  readonly runId: string;
+  readonly ceased: boolean;
+  constructor(options: { runId: string; ceased: boolean; reason: string }) {
+    super('run-terminated', `Run ${options.runId} was terminated (${options.reason})${options.ceased ? '' : '; cessation is not established'}.`);
+    this.runId = options.runId;
+    this.ceased = options.ceased;
+  }
+}
+
+/** The composition returned while interior branches were still active; its value is not accepted. */
+export class ActiveBranchesError extends NighthawkError {
+  readonly runId: string;
+  readonly activeExecutions: readonly string[];
+  constructor(options: { runId: string; activeExecutions: readonly string[] }) {
+    super('branches-active-at-run-end', `Run ${options.runId} ended with ${options.activeExecutions.length} interior branch(es) still active; join every branch before returning.`);
+    this.runId = options.runId;
+    this.activeExecutions = options.activeExecutions;
+  }
+}

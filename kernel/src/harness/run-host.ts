@@ -1,0 +1,300 @@
+/**
+ * The per-run host: the only role that validates, accounts, records, admits and commits. It owns the
+ * host oversight (identity-checked at every step), the wrapping step executor, the capability
+ * gateway and the run's ledger entries.
+ */
+import {
+  abortStep,
+  currentState,
+  rejectOperation,
+  scope,
+  UsageMeter,
+  type OperationDecision,
+  type OperationFinished,
+  type OperationRequest,
+  type Oversight,
+  type RequestAdmission,
+  type StepCommit,
+  type StepCommitDecision,
+  type StepExecutor,
+  type StepFinished,
+  type StepRequest,
+  type ToolSpec,
+} from '../core/index.js';
+import { admitPerimeterEffect, createPerimeterAttempt, type PerimeterAuditStore } from './audit-store.js';
+import { PerimeterAttemptNotRecordedError } from './errors.js';
+import type { Allocation } from './allocation.js';
+import type { Capability } from './capability.js';
+import type { Authority } from './grant.js';
+import { currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
+import type { Ledger } from './ledger.js';
+import { outsidePolicy } from './perimeter.js';
+import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
+import {
+  AllocationExhaustedError,
+  CapabilityRefusedError,
+  NaturalExecutionError,
+  RunTerminatedError,
+  type NaturalExecutionFailure,
+} from './run-errors.js';
+
+export type ExecutorStepObservation = 'adapter' | 'custom-admission' | 'aggregate';
+export type RunState = 'running' | 'terminating' | 'terminated' | 'ended';
+
+export interface RunHostInit {
+  readonly runId: string;
+  readonly ledger: Ledger;
+  readonly allocation: Allocation;
+  readonly authority: Authority;
+  readonly delegate: StepExecutor;
+  readonly observation: ExecutorStepObservation;
+  readonly auditStore: PerimeterAuditStore | undefined;
+  readonly appOversight: Oversight | undefined;
+}
+
+export class RunHost implements HostHandle {
+  readonly runId: string;
+  readonly ledger: Ledger;
+  readonly allocation: Allocation;
+  readonly rootAuthority: Authority;
+  readonly observation: ExecutorStepObservation;
+  readonly abort = new AbortController();
+  state: RunState = 'running';
+  /** Natural executions started and not yet terminal: executionId → parent id. */
+  readonly inflight = new Map<string, string>();
+  readonly #delegate: StepExecutor;
+  readonly #auditStore: PerimeterAuditStore | undefined;
+  readonly #app: Oversight | undefined;
+  readonly #failures = new Map<string, NaturalExecutionFailure>();
+  readonly #meters = new Map<string, UsageMeter>();
+  readonly #toolCapability = new Map<ToolSpec, string>();
+  readonly #toolByName = new Map<string, ToolSpec>();
+  readonly oversight: Oversight;
+  readonly executor: StepExecutor;
+
+  constructor(init: RunHostInit) {
+    this.runId = init.runId;
+    this.ledger = init.ledger;
+    this.allocation = init.allocation;
+    this.rootAuthority = init.authority;
+    this.observation = init.observation;
+    this.#delegate = init.delegate;
+    this.#auditStore = init.auditStore;
+    this.#app = init.appOversight;
+    for (const cap of init.authority.capabilities.values()) this.#toolFor(cap);
+    this.oversight = Object.freeze({
+      inspectOperation: (r: OperationRequest) => this.#inspectOperation(r),
+      onOperationFinished: (f: OperationFinished) => this.#onOperationFinished(f),
+      inspectStepCommit: (c: StepCommit) => this.#inspectStepCommit(c),
+      onStepFinished: (f: StepFinished) => this.#onStepFinished(f),
+      translateStepFailure: (e: unknown, f: StepFinished) => this.#translate(e, f),
+    });
+    this.executor = Object.freeze({ runStep: (request: StepRequest) => this.#runStep(request) });
+  }
+
+  /** Tools for the capabilities of an authority (stable identities, so the seam check can recognise them). */
+  toolsFor(authority: Authority): ToolSpec[] {
+    return [...authority.capabilities.values()].map((c) => this.#toolFor(c));
+  }
+
+  recordAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void {
+    if (this.state === 'ended' || this.state === 'terminated') return;
+    this.ledger.append(this.runId, { kind: 'trace.anomaly', subjectId: this.runId, parentId: parentId ?? this.runId, status: anomalyKind, data: { anomalyKind, ...detail } });
+  }
+
+  // --- capability gateway -------------------------------------------------------------------
+
+  /** Host-mediated capability call: grant, request type, footprint vs policy, durable attempt, then body. */
+  async invokeCapability(name: string, rawArgs: unknown, executionId?: string): Promise<unknown> {
+    const frame = currentHostFrame();
+    const authority = frame?.host === this ? frame.authority : this.rootAuthority;
+    const parentId = executionId ?? frame?.submitterId ?? this.runId;
+    const refuse = (reason: CapabilityRefusedError['reason'], detail: string, cause?: unknown): never => {
+      this.ledger.append(this.runId, { kind: 'capability.refused', subjectId: name, parentId, status: reason, data: { capability: name, reason, detail } });
+      throw new CapabilityRefusedError({ capability: name, reason, detail, cause });
+    };
+    if (this.state !== 'running') refuse('run-closed', 'the run is no longer admitting interior operations');
+    const cap = authority.capabilities.get(name);
+    if (!cap) return refuse('not-granted', 'it is not in the grant in force here');
+    const parsed = cap.request.safeParse(rawArgs);
+    if (!parsed.success) return refuse('invalid-request', parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+    const outside = outsidePolicy(cap.footprint, authority.policy);
+    if (outside.length) return refuse('footprint-outside-policy', `its footprint includes ${outside.join(', ')}, which the effective perimeter policy does not permit`);
+    const context = { runId: this.runId, executionId, signal: this.abort.signal };
+    const record = (status: string, extra: Record<string, unknown>) =>
+      this.ledger.append(this.runId, { kind: 'capability.call', subjectId: name, parentId, status, data: { capability: name, footprint: cap.footprint, arguments: parsed.data, ...extra } });
+    try {
+      let result: unknown;
+      if (cap.footprint.length > 0) {
+        if (!this.#auditStore) return refuse('audit-store-failed', 'no perimeter audit store is configured');
+        const attempt = createPerimeterAttempt({ runId: this.runId, capability: name, footprint: cap.footprint, arguments: parsed.data, ...(executionId ? { executionId } : {}) });
+        try {
+          result = await admitPerimeterEffect(this.#auditStore, attempt, () => withAllowance(name, () => cap.run(parsed.data, context)));
+        } catch (error) {
+          if (error instanceof PerimeterAttemptNotRecordedError) return refuse('audit-store-failed', 'the attempt record could not be persisted, so the effect was not attempted', error);
+          throw error;
+        }
+      } else {
+        result = await withoutAllowance(() => cap.run(parsed.data, context));
+      }
+      record('completed', { result });
+      return result;
+    } catch (error) {
+      if (!(error instanceof CapabilityRefusedError)) record('failed', { error });
+      throw error;
+    }
+  }
+
+  #toolFor(cap: Capability): ToolSpec {
+    const existing = this.#toolByName.get(cap.name);
+    if (existing && this.#toolCapability.get(existing) === cap.name) return existing;
+    const tool: ToolSpec = Object.freeze({
+      name: cap.name,
+      description: cap.description,
+      input: cap.request,
+      run: (args: unknown, ctx: { executionId: string }) => this.invokeCapability(cap.name, args, ctx.executionId),
+    }) as ToolSpec;
+    this.#toolCapability.set(tool, cap.name);
+    this.#toolByName.set(cap.name, tool);
+    return tool;
+  }
+
+  // --- host seams around Natural executions ------------------------------------------------
+
+  #inspectOperation(request: OperationRequest): OperationDecision | Promise<OperationDecision> {
+    if (this.state !== 'running') return abortStep('the run is terminating; interior operations are refused');
+    const frame = currentHostFrame();
+    if (frame?.allowance?.active) {
+      this.recordAnomaly('operation_under_gateway_allowance', { operationId: request.operationId, holder: frame.allowance.holder }, request.executionId);
+      this.#failures.set(request.executionId, 'mediation_bypass');
+      return abortStep(`operation evaluated under the gateway allowance of '${frame.allowance.holder}' (mediation bypass)`);
+    }
+    const text = request.expression;
+    if (text !== undefined) {
+      const rule = rawDynamicExecutionIn(text);
+      if (rule) {
+        this.recordAnomaly('raw_dynamic_execution', { operationId: request.operationId, rule, expression: text }, request.executionId);
+        return rejectOperation(
+          `Raw dynamic execution (${rule}) is not permitted in expressions.`,
+          'Write the expression directly with the locals and references in scope, or call a granted capability.',
+        );
+      }
+    }
+    const app = this.#app?.inspectOperation;
+    return app ? app(request) : { kind: 'accept' };
+  }
+
+  async #onOperationFinished(finished: OperationFinished): Promise<void> {
+    this.ledger.append(this.runId, { kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
+    await this.#app?.onOperationFinished?.(finished);
+  }
+
+  async #inspectStepCommit(commit: StepCommit): Promise<StepCommitDecision> {
+    if (this.state !== 'running') return abortStep('the run was terminated; nothing is committed');
+    if (this.observation === 'aggregate') {
+      const meter = this.#meters.get(commit.executionId);
+      try {
+        if (meter) this.allocation.observe(meter.total);
+        this.allocation.checkAggregate(meter?.total.requests ?? 0);
+      } catch (error) {
+        if (!(error instanceof AllocationExhaustedError)) throw error;
+        this.#exhausted(error, commit.executionId);
+        return abortStep('allocation_exhausted');
+      }
+    }
+    const app = this.#app?.inspectStepCommit;
+    return app ? await app(commit) : { kind: 'accept' };
+  }
+
+  async #onStepFinished(finished: StepFinished): Promise<void> {
+    this.#endExecution(finished.executionId, finished.status, {
+      stepId: finished.stepId,
+      outcomeKind: finished.outcomeKind,
+      proposed: finished.proposedBindings,
+      committed: finished.committedBindings,
+      rewritten: finished.rewritten,
+      failedOperations: finished.failedOperations.map((o) => o.request.operationId),
+      failure: this.#failures.get(finished.executionId),
+      error: finished.error,
+    });
+    await this.#app?.onStepFinished?.(finished);
+  }
+
+  #endExecution(executionId: string, status: string, data: Record<string, unknown>): void {
+    const parentId = this.inflight.get(executionId);
+    this.inflight.delete(executionId);
+    this.#meters.delete(executionId);
+    if (this.ledger.hasTerminal('execution.end', executionId)) return;
+    this.ledger.append(this.runId, { kind: 'execution.end', subjectId: executionId, parentId, status, data });
+  }
+
+  #exhausted(error: AllocationExhaustedError, executionId: string): void {
+    this.#failures.set(executionId, 'allocation_exhausted');
+    this.ledger.append(this.runId, { kind: 'allocation.exhausted', subjectId: executionId, parentId: this.inflight.get(executionId), status: error.resource, data: { resource: error.resource } });
+  }
+
+  #translate(error: unknown, finished: StepFinished): unknown {
+    if (error instanceof NaturalExecutionError) return error;
+    const failure: NaturalExecutionFailure =
+      this.#failures.get(finished.executionId) ??
+      (error instanceof AllocationExhaustedError ? 'allocation_exhausted' : error instanceof RunTerminatedError ? 'terminated' : finished.status === 'raised' ? 'raised' : finished.status === 'aborted' ? 'aborted' : 'failed');
+    const requestedType = finished.status === 'raised' && error instanceof Error ? error.constructor.name : undefined;
+    return new NaturalExecutionError({ executionId: finished.executionId, stepId: finished.stepId, failure, ...(requestedType ? { requestedType } : {}), cause: error });
+  }
+
+  async #runStep(request: StepRequest) {
+    const ctx = request.stepContext;
+    const state = currentState();
+    const frame = currentHostFrame();
+    const parentId = ctx.parent?.executionId ?? frame?.submitterId ?? this.runId;
+    this.inflight.set(ctx.executionId, parentId);
+    this.ledger.append(this.runId, { kind: 'execution.start', subjectId: ctx.executionId, parentId, data: { stepId: ctx.stepId, program: ctx.program.text, inputBindings: ctx.inputBindings } });
+    const fail = (failure: NaturalExecutionFailure, cause: unknown, recordEnd: boolean): never => {
+      this.#failures.set(ctx.executionId, failure);
+      if (recordEnd) this.#endExecution(ctx.executionId, 'failed', { stepId: ctx.stepId, failure, error: cause });
+      throw new NaturalExecutionError({ executionId: ctx.executionId, stepId: ctx.stepId, failure, cause });
+    };
+    if (this.state !== 'running') fail('terminated', new RunTerminatedError({ runId: this.runId, ceased: false, reason: 'terminating' }), false);
+    if (!state || state.oversight !== this.oversight) {
+      const anomalyKind = state?.oversight ? 'foreign_oversight' : 'cleared_oversight';
+      this.recordAnomaly(anomalyKind, { stepId: ctx.stepId }, ctx.executionId);
+      // The core will deliver the terminal record to the foreign lifecycle (or none): record it here.
+      fail('trace_anomaly', new Error(`${anomalyKind}: the host oversight was replaced inside the run`), true);
+    }
+    const ungranted = (state?.tools ?? []).filter((t) => !this.#toolCapability.has(t)).map((t) => t.name);
+    if (ungranted.length) {
+      this.recordAnomaly('ungranted_tool', { tools: ungranted }, ctx.executionId);
+      fail('trace_anomaly', new Error(`tool(s) visible without a grant: ${ungranted.join(', ')}`), false);
+    }
+    let depth = 1;
+    for (let p = ctx.parent; p; p = p.parent) depth++;
+    depth += frame?.host === this ? frame.depth : 0;
+    try {
+      this.allocation.admitNaturalExecution(depth);
+    } catch (error) {
+      if (error instanceof AllocationExhaustedError) this.#exhausted(error, ctx.executionId);
+      throw error;
+    }
+    const meter = new UsageMeter();
+    this.#meters.set(ctx.executionId, meter);
+    const admission: RequestAdmission | null =
+      this.observation === 'aggregate'
+        ? null
+        : {
+            admit: () => {
+              if (this.state !== 'running') throw new RunTerminatedError({ runId: this.runId, ceased: false, reason: 'terminating' });
+              try {
+                this.allocation.admitExecutorStep();
+              } catch (error) {
+                if (error instanceof AllocationExhaustedError) this.#exhausted(error, ctx.executionId);
+                throw error;
+              }
+            },
+            request: (send) => withAllowance('model-request', send),
+            observe: (usage) => this.allocation.observe(usage),
+          };
+    const inner = () => scope({ usageMeter: meter, requestAdmission: admission }, () => this.#delegate.runStep(request));
+    const nextFrame = frame ? { ...frame, allowance: undefined, submitterId: ctx.executionId } : undefined;
+    return withoutAllowance(() => (nextFrame ? runInFrame(nextFrame, inner) : inner()));
+  }
+}

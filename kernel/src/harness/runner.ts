@@ -1,0 +1,243 @@
+/**
+ * The Runner: the host entry point of the Harness. It admits a run once (grant, perimeter policy,
+ * allocation, observation mode), records the run-entry event, runs the composition in the caller's
+ * process and event loop, and records exactly one run-end event.
+ */
+import { AgentExecutor, currentState, newId, run as coreRun, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
+import { Allocation, type AllocationLimits } from './allocation.js';
+import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
+import { installEffectAudit } from './effect-audit.js';
+import { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
+import { currentHostFrame, runInFrame, withAllowance } from './host-context.js';
+import { Ledger, type LedgerEvent, type LedgerFilter } from './ledger.js';
+import { intersectPolicies, perimeterPolicy } from './perimeter.js';
+import { ActiveBranchesError, RunRejectedError, RunTerminatedError } from './run-errors.js';
+import { RunHost, type ExecutorStepObservation } from './run-host.js';
+import { cooperativeTermination, type ConfinementService, type TerminationService } from './termination.js';
+
+export interface RunnerOptions {
+  /** The delegate step executor (an AgentExecutor, or a custom one). */
+  readonly executor: StepExecutor;
+  /** Irreversible effect classes the platform permits. Default: none. */
+  readonly platformPolicy?: readonly PerimeterClass[];
+  /** Required when the effective policy of a run permits any perimeter effect. */
+  readonly perimeterAuditStore?: PerimeterAuditStore;
+  /** The platform enforces the per-step bound itself for executors the host cannot observe. */
+  readonly acceptsAggregateExecutorAccounting?: boolean;
+  readonly termination?: TerminationService;
+  /** External confinement; undefined means the in-process regime (confinement identity none). */
+  readonly confinement?: ConfinementService;
+  readonly allocation?: Partial<AllocationLimits>;
+  /** A shared ledger (the Session keeps one for its whole life). */
+  readonly ledger?: Ledger;
+}
+
+export interface RunOptions {
+  readonly grant?: Grant;
+  /** The composition's perimeter policy; it can only narrow the platform's. */
+  readonly policy?: readonly PerimeterClass[];
+  readonly allocation?: Partial<AllocationLimits>;
+  /** Application inspectors; the host wraps them (a scope may not replace them). */
+  readonly oversight?: Oversight;
+  readonly signal?: AbortSignal;
+  readonly runId?: string;
+  /** A label for the ledger (for example the SessionFunction name). */
+  readonly label?: string;
+}
+
+/** What a composition receives: ordinary calls into host-mediated seams, never the ledger itself. */
+export interface RunContext {
+  readonly runId: string;
+  readonly signal: AbortSignal;
+  readonly references: Readonly<Record<string, unknown>>;
+  /** Calls a granted capability through the host gateway. */
+  invoke(capability: string, request: unknown): Promise<unknown>;
+  /** Runs `fn` with narrower authority; returning restores the enclosing authority. */
+  attenuate<T>(request: { capabilities?: readonly string[]; policy?: readonly PerimeterClass[]; references?: readonly string[] }, fn: () => Promise<T>): Promise<T>;
+  /** A read-only projection of this run's ledger so far. */
+  history(filter?: Omit<LedgerFilter, 'runId'>): readonly LedgerEvent[];
+}
+
+export interface RunHandle<T> {
+  readonly runId: string;
+  readonly result: Promise<T>;
+  /**
+   * Requests termination through the termination service. Resolves true only when cessation is
+   * established (then the run end is recorded and `result` rejects with RunTerminatedError).
+   */
+  terminate(reason?: string): Promise<boolean>;
+  /** Retries the private finalization after a termination without cessation. True once the run end is recorded. */
+  finalize(): boolean;
+}
+
+export type Composition<T> = (context: RunContext) => Promise<T>;
+
+export class Runner {
+  readonly ledger: Ledger;
+  readonly #options: RunnerOptions;
+
+  constructor(options: RunnerOptions) {
+    if (!options?.executor || typeof options.executor.runStep !== 'function') throw new RunRejectedError({ reason: 'invalid-options', detail: 'Runner needs a step executor.' });
+    this.#options = options;
+    this.ledger = options.ledger ?? new Ledger();
+  }
+
+  /** How executor steps of this runner's executor are observed (recorded at every run entry). */
+  get observation(): ExecutorStepObservation {
+    const e = this.#options.executor;
+    if (e instanceof AgentExecutor) return 'adapter';
+    return (e as { admitsExecutorSteps?: unknown }).admitsExecutorSteps === true ? 'custom-admission' : 'aggregate';
+  }
+
+  /** Runs a composition to completion and returns its value. */
+  run<T>(composition: Composition<T>, options: RunOptions = {}): Promise<T> {
+    return this.start(composition, options).result;
+  }
+
+  /** Starts a run; the handle can terminate it. Entry checks throw synchronously, before admission. */
+  start<T>(composition: Composition<T>, options: RunOptions = {}): RunHandle<T> {
+    const platform = perimeterPolicy(this.#options.platformPolicy ?? []);
+    const effective = options.policy ? intersectPolicies(platform, perimeterPolicy(options.policy)) : platform;
+    if (effective.size > 0 && !this.#options.perimeterAuditStore) {
+      throw new RunRejectedError({ reason: 'missing-audit-store', detail: `the effective policy permits ${[...effective].join(', ')} but no perimeterAuditStore is configured` });
+    }
+    const observation = this.observation;
+    if (observation === 'aggregate' && !this.#options.acceptsAggregateExecutorAccounting) {
+      throw new RunRejectedError({ reason: 'aggregate-accounting-not-accepted', detail: 'the executor does not admit its steps and the platform has not set acceptsAggregateExecutorAccounting' });
+    }
+    const outer = currentHostFrame();
+    // A run started from inside another run's interior starts from no authority of its own beyond its grant.
+    const authority = authorityFromGrant(options.grant ?? {}, effective);
+    const runId = options.runId ?? newId('run_');
+    const allocation = new Allocation(runId, { ...this.#options.allocation, ...options.allocation });
+    const host = new RunHost({ runId, ledger: this.ledger, allocation, authority, delegate: this.#options.executor, observation, auditStore: this.#options.perimeterAuditStore, appOversight: options.oversight });
+    installEffectAudit();
+    this.ledger.append(runId, {
+      kind: 'run.entry',
+      subjectId: runId,
+      parentId: outer?.submitterId,
+      data: {
+        label: options.label,
+        grant: { capabilities: [...authority.capabilities.values()].map((c) => ({ name: c.name, footprint: c.footprint })), references: Object.keys(authority.references) },
+        platformPolicy: [...platform],
+        effectivePolicy: [...effective],
+        allocation: allocation.describe(),
+        executorStepObservation: observation,
+        confinementIdentity: this.#options.confinement?.identity ?? null,
+        auditStoreDurable: this.#options.perimeterAuditStore?.durable ?? null,
+      },
+    });
+    options.signal?.addEventListener('abort', () => host.abort.abort(options.signal!.reason), { once: true });
+    const context: RunContext = {
+      runId,
+      signal: host.abort.signal,
+      references: authority.references,
+      invoke: (name, request) => host.invokeCapability(name, request),
+      attenuate: (request, fn) => {
+        const frame = currentHostFrame();
+        const current: Authority = frame?.host === host ? frame.authority : authority;
+        const narrowed = attenuate(current, request);
+        return runInFrame({ host, authority: narrowed, allowance: undefined, submitterId: frame?.submitterId ?? runId, depth: frame?.depth ?? 0 }, () => fn());
+      },
+      history: (filter) => this.ledger.select({ ...filter, runId }),
+    };
+    let bodySettled = false;
+    const body = runInFrame({ host, authority, allowance: undefined, submitterId: runId, depth: 0 }, () =>
+      coreRun(host.executor, () => composition(context), {
+        runId,
+        oversight: host.oversight,
+        taskReferences: { ...authority.references },
+        tools: host.toolsFor(authority),
+        deniedOutcomes: ['return'],
+        lockExecutor: true,
+        signal: host.abort.signal,
+      }),
+    );
+    let finishTerminated: ((error: RunTerminatedError) => void) | undefined;
+    const terminated = new Promise<never>((_resolve, reject) => (finishTerminated = reject));
+    terminated.catch(() => undefined);
+    const settle = async (): Promise<T> => {
+      let value: T;
+      try {
+        value = await body;
+      } catch (error) {
+        bodySettled = true;
+        if (host.state === 'terminating') throw new RunTerminatedError({ runId, ceased: false, reason: 'terminated without established cessation' });
+        if (host.state !== 'running') throw error;
+        this.#endRun(host, 'failed', { error });
+        throw error;
+      }
+      bodySettled = true;
+      if (host.state === 'terminating') throw new RunTerminatedError({ runId, ceased: false, reason: 'terminated without established cessation' });
+      if (host.state !== 'running') throw new RunTerminatedError({ runId, ceased: true, reason: 'terminated' });
+      if (host.inflight.size > 0) {
+        const active = [...host.inflight.keys()];
+        host.recordAnomaly('branches_active_at_run_end', { activeExecutions: active });
+        const error = new ActiveBranchesError({ runId, activeExecutions: active });
+        this.#endRun(host, 'failed', { error });
+        throw error;
+      }
+      this.#endRun(host, 'completed', { result: value });
+      return value;
+    };
+    const result = Promise.race([settle(), terminated]);
+    return {
+      runId,
+      result,
+      terminate: async (reason = 'terminated by the host') => {
+        if (host.state !== 'running') return host.state === 'terminated';
+        host.state = 'terminating';
+        host.abort.abort(new RunTerminatedError({ runId, ceased: false, reason }));
+        const branches = [...host.inflight.keys()];
+        const report = await (this.#options.termination ?? cooperativeTermination).terminate({ runId, branches, includesRoot: !bodySettled });
+        if (report.ceased !== true) return false;
+        this.#finalizeTerminated(host, reason);
+        finishTerminated?.(new RunTerminatedError({ runId, ceased: true, reason }));
+        return true;
+      },
+      finalize: () => {
+        if (host.state === 'terminated' || host.state === 'ended') return true;
+        if (host.state !== 'terminating' || !bodySettled || host.inflight.size > 0) return false;
+        this.#finalizeTerminated(host, 'finalized after the body unwound');
+        return true;
+      },
+    };
+  }
+
+  #finalizeTerminated(host: RunHost, reason: string): void {
+    for (const [executionId, parentId] of host.inflight) {
+      if (!this.ledger.hasTerminal('execution.end', executionId)) {
+        this.ledger.append(host.runId, { kind: 'execution.end', subjectId: executionId, parentId, status: 'terminated', data: { reason } });
+      }
+    }
+    host.inflight.clear();
+    host.state = 'terminated';
+    this.ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status: 'terminated', data: { reason } });
+  }
+
+  #endRun(host: RunHost, status: 'completed' | 'failed', data: Record<string, unknown>): void {
+    host.state = 'ended';
+    this.ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
+  }
+}
+
+/**
+ * For custom executors that declare `admitsExecutorSteps = true`: wrap each provider request in
+ * `admission.request(send)` (admits one step and runs the request as host infrastructure), then
+ * call `admission.observe(usage)`. `admit()` alone accounts without any effect permission.
+ */
+export function currentExecutorStepAdmission(): { request<T>(send: () => Promise<T>): Promise<T>; admit(): void; observe(usage: { inputTokens?: number; outputTokens?: number }): void } {
+  const state = currentState();
+  const admission: RequestAdmission | undefined = state?.requestAdmission;
+  const ctx = state?.stepContext;
+  if (!admission || !ctx) throw new RunRejectedError({ reason: 'invalid-options', detail: 'no executor-step admission is active here (only inside a step of a run whose executor admits its steps)' });
+  const info = { stepId: ctx.stepId, executionId: ctx.executionId, requestIndex: 0 };
+  return {
+    async request<T>(send: () => Promise<T>): Promise<T> {
+      await admission.admit(info);
+      return admission.request ? admission.request(send) : withAllowance('model-request', send);
+    },
+    admit: () => void admission.admit(info),
+    observe: (usage) => admission.observe(usage),
+  };
+}
