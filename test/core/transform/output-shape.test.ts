@@ -207,3 +207,19 @@ describe('block transform output', () => {
     expect(diagnostics.map((d) => d.code)).toEqual(['undeclared-write', 'block-outside-natural-function']);
   });
 });
+
+describe('block transform header', () => {
+  it('goes after a shebang, leading comments and triple-slash directives, on the first statement line', () => {
+    const source = [
+      '#!/usr/bin/env node',
+      '/// <reference types="node" />',
+      '// A leading comment.',
+      "import * as nh from 'nighthawk-ts';",
+      "export const f = nh.function(async () => { 'execute\\nGo.'; });",
+      '',
+    ].join('\n');
+    const lines = transformNaturalBlocks(source, { fileName: 'h.ts' }).code.split('\n');
+    expect(lines.slice(0, 3)).toEqual(source.split('\n').slice(0, 3));
+    expect(lines[3]).toBe(`import { runBlock as __nh_runBlock } from "nighthawk-ts"; import * as nh from 'nighthawk-ts';`);
+  });
+});

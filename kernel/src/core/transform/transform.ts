@@ -65,7 +65,11 @@ export function transformNaturalBlocks(source: string, options: TransformOptions
   visit(file);
   for (const call of findWrapperCalls(file, names)) addMeta(cx, call, cx.blocksPerCall.get(call.call) ?? 0);
   const blockCount = [...cx.blocksPerCall.values()].reduce((a, b) => a + b, 0);
-  if (blockCount > 0) cx.edits.push({ start: headerPosition(source), end: headerPosition(source), text: header(cx, runtimeModule) });
+  if (blockCount > 0) {
+    // At the first statement: after a shebang, leading comments and `///` directives, on the same line.
+    const at = file.statements[0]!.getStart(file);
+    cx.edits.push({ start: at, end: at, text: header(cx, runtimeModule) });
+  }
   return { code: applyEdits(source, cx.edits), diagnostics: cx.diagnostics, blockCount };
 }
 
@@ -74,13 +78,6 @@ function header(cx: FileContext, runtimeModule: string): string {
   if (cx.usesZod) text += `import { z as ${Z} } from ${JSON.stringify(cx.options.zodModule ?? 'zod')}; `;
   if (cx.usesEscape) text += `const ${ESCAPE_INTERPOLATION} = (value: unknown): string => String(value).replace(/</g, "\\\\<"); `;
   return text;
-}
-
-/** After a shebang line, else at offset 0: the header shares the first code line. */
-function headerPosition(source: string): number {
-  if (!source.startsWith('#!')) return 0;
-  const end = source.indexOf('\n');
-  return end < 0 ? source.length : end + 1;
 }
 
 function applyEdits(source: string, edits: Edit[]): string {
