@@ -163,6 +163,26 @@ describe('timeouts and cancellation', () => {
     expect(error).toBeInstanceOf(ModelTimeoutError);
   });
 
+  it('aborting in the middle of a stream is a cancellation, never a partial response', async () => {
+    const controller = new AbortController();
+    server = await startOpenAIServer({ replies: [{ kind: 'stalled-stream', reply: completion({ text: 'partial text' }), chunks: 2 }] });
+    const deltas: string[] = [];
+    const error = await failure(
+      client().request(
+        { ...baseRequest, signal: controller.signal },
+        {
+          onStream: (event) => {
+            if (event.kind === 'text-delta') deltas.push(event.delta);
+            controller.abort('stop streaming');
+          },
+        },
+      ),
+    );
+    expect(deltas).toEqual(['part']);
+    expect(error).toBeInstanceOf(ModelRequestAbortedError);
+    expect((error as ModelRequestAbortedError).reason).toBe('stop streaming');
+  });
+
   it('an already aborted signal sends no request', async () => {
     server = await startOpenAIServer({ replies: [completion({ text: 'unused' })] });
     const error = await failure(client().request({ ...baseRequest, signal: AbortSignal.abort('stopped') }));

@@ -35,8 +35,8 @@ export type ScriptedReply =
   | { readonly kind: 'delay'; readonly ms: number; readonly reply: ScriptedReply }
   /** Never answers; the connection stays open until the client gives up or the server closes. */
   | { readonly kind: 'hang' }
-  /** Streams the first chunk of `reply`, then stops sending without ending the response. */
-  | { readonly kind: 'stalled-stream'; readonly reply: ScriptedCompletion }
+  /** Streams the first `chunks` chunks of `reply` (default 2), then stops sending without ending the response. */
+  | { readonly kind: 'stalled-stream'; readonly reply: ScriptedCompletion; readonly chunks?: number }
   | { readonly kind: 'raw'; readonly status: number; readonly body: string; readonly contentType?: string };
 
 /** The parsed JSON body of a chat completion request. */
@@ -142,7 +142,7 @@ export async function startOpenAIServer(options: OpenAIServerOptions = {}): Prom
       case 'stalled-stream': {
         const chunks = completionChunks(reply.reply, body, chunkSize);
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(`data: ${JSON.stringify(chunks[0])}\n\n`);
+        for (const chunk of chunks.slice(0, reply.chunks ?? 2)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
         return;
       }
       case 'raw':
