@@ -14,8 +14,8 @@ import type {
   ModelStreamEvent,
   ModelToolCall,
   ToolDefinition,
-} from '../core/model-client.js';
-import type { Usage } from '../core/usage.js';
+  Usage,
+} from '../core/index.js';
 import { canonicalJson, firstDifference } from './canonical-json.js';
 import { CassetteDivergenceError, CassetteFormatError, ModelRequestAbortedError } from './errors.js';
 import { DEFAULT_VOLATILE_ID, IdTranslation, maskIds } from './volatile-ids.js';

@@ -2,7 +2,7 @@
  * Errors of the model clients. Messages name the fix a user can make and never contain the API key:
  * provider text is passed through `redactSecret` before it reaches a message or field.
  */
-import { NighthawkError } from '../core/errors.js';
+import { NighthawkError } from '../core/index.js';
 
 /** The environment variable a user sets to authenticate; named by every authentication error. */
 export const API_KEY_VARIABLE = 'OPENAI_API_KEY';

@@ -4,7 +4,7 @@
  * package's own retries are disabled so the bound documented here is the real one.
  */
 import OpenAI from 'openai';
-import type { ModelClient, ModelRequest, ModelResponse, ModelStreamEvent } from '../core/model-client.js';
+import type { ModelClient, ModelRequest, ModelResponse, ModelStreamEvent } from '../core/index.js';
 import { ModelAuthenticationError, ModelRequestAbortedError, ModelRequestError, ModelTimeoutError } from './errors.js';
 import { classifyOpenAIError, describeAbortReason, displayURL } from './openai-errors.js';
 import { fromCompletion, StreamAssembler, toChatMessages, toChatTools } from './openai-mapping.js';

@@ -4,7 +4,7 @@
  * redacted description survives.
  */
 import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { describeError, isNighthawkError, type NighthawkError } from '../core/errors.js';
+import { describeError, isNighthawkError, type NighthawkError } from '../core/index.js';
 import {
   ModelAuthenticationError,
   ModelRequestAbortedError,

@@ -10,8 +10,7 @@ import type {
   ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import type { ModelMessage, ModelResponse, ModelStreamEvent, ModelToolCall, ToolDefinition } from '../core/model-client.js';
-import type { Usage } from '../core/usage.js';
+import type { ModelMessage, ModelResponse, ModelStreamEvent, ModelToolCall, ToolDefinition, Usage } from '../core/index.js';
 
 export function toChatMessages(messages: readonly ModelMessage[]): ChatCompletionMessageParam[] {
   return messages.map((message): ChatCompletionMessageParam => {
