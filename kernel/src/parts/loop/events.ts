@@ -8,14 +8,14 @@ import type { BudgetLimits, PlanStepRecord } from './plan.js';
 import type { LoopState } from './states.js';
 
 /** How a step ended. `awaiting_tool` closes a step whose tool call went to the caller. */
-export const StepOutcome = {
+export const LoopStepOutcome = {
   COMPLETED: 'completed',
   AWAITING_TOOL: 'awaiting_tool',
   ABORTED: 'aborted',
   SKIPPED: 'skipped',
   PAUSED: 'paused',
 } as const;
-export type StepOutcome = (typeof StepOutcome)[keyof typeof StepOutcome];
+export type LoopStepOutcome = (typeof LoopStepOutcome)[keyof typeof LoopStepOutcome];
 
 export type BudgetName = 'tool_calls' | 'turns';
 export type HookName = 'before_step' | 'before_tool_call' | 'after_step' | 'on_error';
@@ -30,7 +30,7 @@ export interface LoopEventPayloads {
   'step.end': {
     readonly stepId: string;
     readonly index: number;
-    readonly outcome: StepOutcome;
+    readonly outcome: LoopStepOutcome;
     /** The step's error when it was aborted, else null. */
     readonly error: string | null;
     /** Why a hook skipped the step, else null. */

@@ -6,7 +6,7 @@
  */
 import { IllegalTransitionError, LoopUsageError } from './errors.js';
 import { EventLog, type EventSubscriber, type SubscriberFailure } from './event-log.js';
-import type { BudgetName, HookName, LoopEvent, LoopEventKind, LoopEventOf, StepOutcome } from './events.js';
+import type { BudgetName, HookName, LoopEvent, LoopEventKind, LoopEventOf, LoopStepOutcome } from './events.js';
 import { HookRegistry, type GateVerdict, type HookSubscriber, type HookSubscribers } from './hooks.js';
 import { snapshotJson } from './json.js';
 import type { LoopOutcome, LoopPaused, LoopSnapshot, ToolResult } from './outcome.js';
@@ -249,13 +249,13 @@ export class HarnessLoop {
     this.#reportAfterHook('on_error', step, this.#hooks.fireAfter('on_error', { step, error }));
   }
 
-  #endAndReflect(step: MutableLoopStep, outcome: StepOutcome, reason: string | null): undefined {
+  #endAndReflect(step: MutableLoopStep, outcome: LoopStepOutcome, reason: string | null): undefined {
     this.#endStep(step, outcome, reason);
     this.#transition('reflecting');
     return undefined;
   }
 
-  #endStep(step: MutableLoopStep, outcome: StepOutcome, reason: string | null): void {
+  #endStep(step: MutableLoopStep, outcome: LoopStepOutcome, reason: string | null): void {
     this.#log.append('step.end', { stepId: step.id, index: step.index, outcome, error: step.error, reason });
     this.#reportAfterHook('after_step', step, this.#hooks.fireAfter('after_step', { step, outcome }));
   }

@@ -6,7 +6,7 @@
  */
 import { describeError, isNighthawkError } from '../../core/errors.js';
 import type { HookAbort } from './errors.js';
-import type { HookName, StepOutcome } from './events.js';
+import type { HookName, LoopStepOutcome } from './events.js';
 import type { LoopStep } from './plan.js';
 
 /** What a gate subscriber may return. Returning nothing means continue. */
@@ -15,7 +15,7 @@ export type GateDecision = void | undefined | { readonly kind: 'continue' } | { 
 export interface HookContexts {
   before_step: { readonly step: LoopStep; readonly cursor: number };
   before_tool_call: { readonly step: LoopStep; readonly cursor: number };
-  after_step: { readonly step: LoopStep; readonly outcome: StepOutcome };
+  after_step: { readonly step: LoopStep; readonly outcome: LoopStepOutcome };
   on_error: { readonly step: LoopStep; readonly error: string };
 }
 

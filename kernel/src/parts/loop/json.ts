@@ -1,7 +1,8 @@
 /** JSON values for event payloads, and a total copy that makes any value one (seed 001: ledger values are snapshots). */
 import { describeError } from '../../core/errors.js';
+import type { JsonValue } from '../../harness/index.js';
 
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type { JsonValue };
 
 /** What an unrepresentable value becomes, so recording never throws (compare section 4.9: snapshotting is total). */
 export interface UnserialisableValue {
