@@ -99,6 +99,8 @@ export interface ScopeOptions {
   userPromptFragments?: readonly string[];
   /** Tools visible to agent executors in this scope, as inspected operations of kind `tool`. */
   tools?: readonly ToolSpec[];
+  /** Replaces (instead of merging) the task references; a host uses it to attenuate authority. */
+  replaceTaskReferences?: Record<string, unknown>;
   /** Replaces (instead of extending) the visible tools; a host uses it to attenuate authority. */
   replaceTools?: readonly ToolSpec[];
   /** Model choice for agent executors in this scope (the client's default when absent). */
@@ -118,7 +120,7 @@ function deriveState(parent: RuntimeState, options: ScopeOptions): RuntimeState 
   if (options.executor && parent.executorLocked && options.executor !== parent.executor) {
     throw new UsageError('This run owns its step executor: a scope inside it may not replace the executor (start a new run instead).');
   }
-  let taskReferences = parent.taskReferences;
+  let taskReferences = options.replaceTaskReferences ? Object.freeze({ ...options.replaceTaskReferences }) : parent.taskReferences;
   if (options.taskReferences) {
     for (const [name, value] of Object.entries(options.taskReferences)) {
       if (name in taskReferences && taskReferences[name] !== value) {

@@ -3,7 +3,7 @@
  * allocation, observation mode), records the run-entry event, runs the composition in the caller's
  * process and event loop, and records exactly one run-end event.
  */
-import { AgentExecutor, currentState, newId, run as coreRun, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
+import { AgentExecutor, currentState, newId, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
 import { installEffectAudit } from './effect-audit.js';
@@ -133,11 +133,15 @@ export class Runner {
       signal: host.abort.signal,
       references: authority.references,
       invoke: (name, request) => host.invokeCapability(name, request),
-      attenuate: (request, fn) => {
+      attenuate: async (request, fn) => {
         const frame = currentHostFrame();
         const current: Authority = frame?.host === host ? frame.authority : authority;
         const narrowed = attenuate(current, request);
-        return runInFrame({ host, authority: narrowed, allowance: undefined, submitterId: frame?.submitterId ?? runId, depth: frame?.depth ?? 0 }, () => fn());
+        const frameOut = { host, authority: narrowed, allowance: undefined, submitterId: frame?.submitterId ?? runId, depth: frame?.depth ?? 0 };
+        // Natural executions inside see only the narrowed tools and references.
+        return runInFrame(frameOut, () =>
+          scope({ replaceTools: host.toolsFor(narrowed), replaceTaskReferences: { ...narrowed.references } }, () => fn()),
+        );
       },
       history: (filter) => this.ledger.select({ ...filter, runId }),
     };

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { Runner, RunRejectedError, step, type StepExecutor, Pass } from '../../kernel/src/index.js';
+import { finish, memoryStore, scriptedRunner } from './support.js';
+
+describe('run entry', () => {
+  it('a run whose policy permits perimeter effects and names no store is rejected before admission', () => {
+    const { runner } = scriptedRunner([], { platformPolicy: ['egress'] });
+    expect(() => runner.start(async () => 1)).toThrow(RunRejectedError);
+    expect(runner.ledger.size).toBe(0);
+  });
+
+  it('a composition narrowing the policy to nothing needs no store', async () => {
+    const { runner } = scriptedRunner([], { platformPolicy: ['egress'] });
+    await expect(runner.run(async () => 7, { policy: [] })).resolves.toBe(7);
+  });
+
+  it('the effective policy is the intersection of platform and composition policies', async () => {
+    const { runner } = scriptedRunner([], { platformPolicy: ['egress', 'destructive'], perimeterAuditStore: memoryStore() });
+    await runner.run(async () => 1, { policy: ['egress', 'durable_write_back'] });
+    const entry = runner.ledger.select({ kind: 'run.entry' })[0]!;
+    expect(entry.data).toMatchObject({ platformPolicy: ['egress', 'destructive'], effectivePolicy: ['egress'] });
+  });
+
+  it('the run-entry event records the executor-step observation mode and no confinement', async () => {
+    const { runner } = scriptedRunner([() => ({ toolCalls: [finish()] })]);
+    await runner.run(async () => step({ program: 'execute\nGo.' }));
+    expect(runner.ledger.select({ kind: 'run.entry' })[0]!.data).toMatchObject({ executorStepObservation: 'adapter', confinementIdentity: null });
+  });
+
+  it('aggregate accounting without the platform flag is refused at entry', async () => {
+    const custom: StepExecutor = { runStep: async () => ({ outcome: Pass }) };
+    expect(() => new Runner({ executor: custom }).start(async () => 1)).toThrow(/acceptsAggregateExecutorAccounting/);
+    const runner = new Runner({ executor: custom, acceptsAggregateExecutorAccounting: true });
+    await runner.run(async () => step({ program: 'execute\nGo.' }));
+    expect(runner.ledger.select({ kind: 'run.entry' })[0]!.data).toMatchObject({ executorStepObservation: 'aggregate' });
+  });
+
+  it('every run has exactly one run.end event, completed or failed', async () => {
+    const { runner } = scriptedRunner([]);
+    await runner.run(async () => 1);
+    await runner.run(async () => { throw new Error('boom'); }).catch(() => undefined);
+    const ends = runner.ledger.select({ kind: 'run.end' });
+    expect(ends.map((e) => e.status)).toEqual(['completed', 'failed']);
+  });
+});
