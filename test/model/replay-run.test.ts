@@ -40,11 +40,12 @@ describe('a recorded run replayed offline', () => {
     expect(replayed.operations.map((o) => o.status)).toEqual(['rejected', 'completed']);
   });
 
-  it('the cassette holds neither the API key nor anything but request/response pairs', async () => {
+  it('neither the cassette nor the records hold the API key; the cassette holds only request/response pairs', async () => {
     const path = join(dir, 'seed-000.jsonl');
-    await recordSeed000(path);
+    const recorded = await recordSeed000(path);
     const text = readFileSync(path, 'utf8');
     expect(text).not.toContain('sk-recording-key-not-stored');
+    expect(JSON.stringify([recorded.operations, recorded.steps])).not.toContain('sk-recording-key-not-stored');
     const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => Object.keys(l).sort())).toEqual([
       ['index', 'label', 'request', 'response'],
