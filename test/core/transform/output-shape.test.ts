@@ -133,6 +133,20 @@ describe('block transform output', () => {
     expect(code).toContain('{ ...({ bindings: { n: z.number().int() } }), transformed: true, blocks: 1 }');
   });
 
+  it('explicit schemas from an options variable are looked up at run time, falling back to the annotation', () => {
+    const body = [
+      'const opts = { bindings: { n: z.number().int() } };',
+      'export const f = nh.function(async function f() {',
+      '  let n: number = 0;',
+      "  'execute\\nSet <:n>.';",
+      '}, opts);',
+      '',
+    ].join('\n');
+    const { code } = transform(body);
+    expect(specOf(code)).toContain('writes: { n: opts.bindings?.["n"] ?? __nh_z.number() }');
+    expect(code).toContain('{ ...(opts), transformed: true, blocks: 1 }');
+  });
+
   it('the return annotation Promise<T> becomes the returns schema and the cast of the returned value', () => {
     const body = `export const f = nh.function(async (): Promise<{ ok: boolean }> => { 'execute\\nDecide.'; return { ok: true }; });\n`;
     const { code } = transform(body);

@@ -2,6 +2,7 @@
  * The Natural block transform: TypeScript in, TypeScript out. Each statement-level sentinel literal
  * inside a wrapped async function becomes a `runBlock` call that reads live locals through thunks,
  * assigns committed write bindings back to the real locals, then applies return/break/continue.
+ * Explicit write schemas: `nh.function(fn, { bindings: { x: z.number() } })`; they win over annotations.
  */
 import type TS from 'typescript';
 import { NaturalParseError } from '../errors.js';
@@ -212,18 +213,21 @@ function blockBindings(cx: FileContext, statement: TS.ExpressionStatement, liter
   }
 }
 
-/** Explicit schema from the wrapper's `bindings` option wins; else one derived from the annotation. */
+/**
+ * Write-binding schema precedence: an explicit schema in the wrapper's `bindings` option wins, then
+ * one derived from the declaration's annotation, else `undefined` (the runtime infers from the value).
+ */
 function writeSchema(cx: FileContext, wrapper: WrapperCall, statement: TS.Node, name: string, declaration: VisibleName | undefined): string | undefined {
   const explicit = explicitSchemaText(wrapper.options, name, cx.source);
-  if (explicit === 'unreadable') {
+  if (explicit?.kind === 'literal') return explicit.text;
+  if (explicit?.kind === 'unreadable') {
     report(cx, wrapper.options ?? statement, 'unreadable-bindings-option',
       'The wrapper options must be an object literal `{ bindings: { name: schema } }` or a variable for explicit binding schemas to apply; falling back to annotations.',
       name, 'warning');
-  } else if (explicit !== undefined) {
-    return explicit;
   }
   const derived = declaration?.typeNode && schemaForType(declaration.typeNode, Z);
   if (derived) cx.usesZod = true;
+  if (explicit?.kind === 'lookup') return `${explicit.text} ?? ${derived ?? 'undefined'}`;
   return derived;
 }
 

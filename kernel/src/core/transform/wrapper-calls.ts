@@ -85,23 +85,27 @@ export function findWrapperCalls(file: TS.SourceFile, names: WrapperNames): Wrap
 }
 
 /**
- * The expression of explicit schema `name` in the user's options: a copy of the property's text
- * for an object literal (`{ bindings: { x: z.number() } }`), a property read for an identifier.
- * `unreadable` when the options cannot be read statically.
+ * Where explicit schema `name` comes from in the user's options: a copy of the property's text for
+ * an object literal (`{ bindings: { x: z.number() } }`), a run-time lookup for an identifier
+ * (`opts.bindings?.["x"]`), `unreadable` for anything else, undefined when not given.
  */
-export function explicitSchemaText(options: TS.Expression | undefined, name: string, sourceText: string): string | undefined | 'unreadable' {
+export function explicitSchemaText(
+  options: TS.Expression | undefined,
+  name: string,
+  sourceText: string,
+): { kind: 'literal' | 'lookup'; text: string } | { kind: 'unreadable' } | undefined {
   const ts = typescript();
   if (!options) return undefined;
-  if (ts.isIdentifier(options)) return `${options.text}.bindings?.[${JSON.stringify(name)}]`;
-  if (!ts.isObjectLiteralExpression(options)) return 'unreadable';
+  if (ts.isIdentifier(options)) return { kind: 'lookup', text: `${options.text}.bindings?.[${JSON.stringify(name)}]` };
+  if (!ts.isObjectLiteralExpression(options)) return { kind: 'unreadable' };
   for (const property of options.properties) {
     if (!property.name || !ts.isIdentifier(property.name) || property.name.text !== 'bindings') continue;
-    if (!ts.isPropertyAssignment(property) || !ts.isObjectLiteralExpression(property.initializer)) return 'unreadable';
+    if (!ts.isPropertyAssignment(property) || !ts.isObjectLiteralExpression(property.initializer)) return { kind: 'unreadable' };
     for (const entry of property.initializer.properties) {
       if (!entry.name || !(ts.isIdentifier(entry.name) || ts.isStringLiteral(entry.name)) || entry.name.text !== name) continue;
-      if (ts.isPropertyAssignment(entry)) return sourceText.slice(entry.initializer.getStart(), entry.initializer.end);
-      if (ts.isShorthandPropertyAssignment(entry)) return entry.name.text;
-      return 'unreadable';
+      if (ts.isPropertyAssignment(entry)) return { kind: 'literal', text: sourceText.slice(entry.initializer.getStart(), entry.initializer.end) };
+      if (ts.isShorthandPropertyAssignment(entry)) return { kind: 'literal', text: entry.name.text };
+      return { kind: 'unreadable' };
     }
   }
   return undefined;
