@@ -36,8 +36,14 @@ function literalKey(node: ts.Node | undefined): string | undefined {
   if (!node) return undefined;
   if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) return node.text;
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isNumericLiteral(node)) return node.text;
-  if (ts.isComputedPropertyName(node)) return literalKey(unparen(node.expression));
-  if (ts.isParenthesizedExpression(node)) return literalKey(unparen(node));
+  if (ts.isComputedPropertyName(node)) return expressionKey(node.expression);
+  return undefined;
+}
+
+/** The value of an expression used as a key or specifier when it is a literal; undefined when computed. */
+function expressionKey(node: ts.Expression): string | undefined {
+  const e = unparen(node);
+  if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e) || ts.isNumericLiteral(e)) return e.text;
   return undefined;
 }
 
@@ -86,7 +92,7 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
     return false;
   };
   const checkModuleSpecifier = (node: ts.Node, spec: ts.Expression | undefined, computedRule: ViolationRule, what: string): void => {
-    const literal = spec ? literalKey(unparen(spec)) : undefined;
+    const literal = spec ? expressionKey(spec) : undefined;
     if (spec && literal === undefined) flag(node, computedRule, `${what} of a constructed specifier runs code chosen at run time; use a literal specifier.`);
     else if (literal !== undefined && FORBIDDEN_MODULES.has(literal)) flag(node, 'forbidden-module', `Module '${literal}' runs constructed code or reaches the engine; it is not available to generated code.`);
   };
@@ -131,7 +137,7 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
       return;
     }
     if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) {
-      const key = ts.isPropertyAccessExpression(node) ? node.name.text : literalKey(unparen(node.argumentExpression));
+      const key = ts.isPropertyAccessExpression(node) ? node.name.text : expressionKey(node.argumentExpression);
       if (key === undefined) {
         if (isGlobalObject(node.expression)) flag(node, 'computed-global-access', 'A computed key on the global object can reach eval or Function; use a literal property name.');
       } else checkKey(node, key, node.expression, node.parent);
@@ -169,7 +175,7 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
 
   const checkImport = (node: ts.ImportDeclaration): void => {
     checkModuleSpecifier(node, node.moduleSpecifier, 'dynamic-import', 'import');
-    const spec = literalKey(node.moduleSpecifier);
+    const spec = expressionKey(node.moduleSpecifier);
     if (spec !== 'process' && spec !== 'node:process') return;
     const clause = node.importClause;
     if (clause?.name) processNames.add(clause.name.text);
@@ -196,7 +202,7 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
       return flag(node, 'timer-string', `${last} with a string argument evaluates that string as code.`);
     if (name && REFLECTIVE_KEY_CALLS.has(name) && node.arguments.length >= 2) {
       const [target, keyArg] = node.arguments as unknown as [ts.Expression, ts.Expression];
-      const key = literalKey(unparen(keyArg));
+      const key = expressionKey(keyArg);
       if (key === undefined) {
         if (isGlobalObject(target)) flag(node, 'computed-global-access', `${name} with a computed key on the global object can reach eval or Function.`);
       } else checkKey(node, key, target, node);
