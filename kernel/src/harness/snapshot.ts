@@ -65,8 +65,10 @@ const DEFAULTS = { maxDepth: 32, maxNodes: 10_000, maxEntries: 1_000, maxStringL
 
 interface Walk {
   readonly options: Required<Omit<SnapshotOptions, 'describeCallable'>> & Pick<SnapshotOptions, 'describeCallable'>;
-  /** Objects on the path from the root to the current value, for cycle detection. */
-  readonly ancestors: Map<object, string>;
+  /** Objects on the path from the root to the current value, mapped to their depth in `path`. */
+  readonly ancestors: Map<object, number>;
+  /** Keys from the root to the current value; formatted only when a cycle needs naming. */
+  readonly path: (string | number)[];
   nodes: number;
 }
 
@@ -81,12 +83,27 @@ export function snapshot(value: unknown, options: SnapshotOptions = {}): Snapsho
       describeCallable: options.describeCallable,
     },
     ancestors: new Map(),
+    path: [],
     nodes: 0,
   };
-  return visit(walk, value, 0, '$');
+  return visit(walk, value, 0);
 }
 
-function visit(walk: Walk, value: unknown, depth: number, path: string): Snapshot {
+/** Visits a contained value under `key`. `visit` never throws, so the path stack stays balanced. */
+function child(walk: Walk, value: unknown, depth: number, key: string | number): Snapshot {
+  walk.path.push(key);
+  const out = visit(walk, value, depth + 1);
+  walk.path.pop();
+  return out;
+}
+
+function pathText(path: readonly (string | number)[], length: number): string {
+  let text = '$';
+  for (let i = 0; i < length; i++) text += typeof path[i] === 'number' ? `[${path[i]}]` : `.${path[i]}`;
+  return text;
+}
+
+function visit(walk: Walk, value: unknown, depth: number): Snapshot {
   if (typeof value === 'string') {
     if (value.length <= walk.options.maxStringLength) return value;
     return frozen({
@@ -99,26 +116,29 @@ function visit(walk: Walk, value: unknown, depth: number, path: string): Snapsho
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return value as SnapshotPrimitive;
 
   const ancestor = walk.ancestors.get(value);
-  if (ancestor !== undefined) return frozen({ $kind: 'cycle', target: ancestor });
+  if (ancestor !== undefined) return frozen({ $kind: 'cycle', target: pathText(walk.path, ancestor) });
   if (depth >= walk.options.maxDepth) return frozen({ $kind: 'truncated', reason: 'depth' });
   if (walk.nodes >= walk.options.maxNodes) return frozen({ $kind: 'truncated', reason: 'size' });
   walk.nodes++;
 
-  walk.ancestors.set(value, path);
+  const pathLength = walk.path.length;
+  walk.ancestors.set(value, pathLength);
   try {
-    return typeof value === 'function' ? callable(walk, value) : container(walk, value, depth, path);
+    return typeof value === 'function' ? callable(walk, value) : container(walk, value, depth);
   } catch (error) {
+    walk.path.length = pathLength; // a stack overflow deep inside may have left keys behind
     return frozen({ $kind: 'unrepresentable', reason: safeDescribe(error) });
   } finally {
     walk.ancestors.delete(value);
   }
 }
 
-function container(walk: Walk, value: object, depth: number, path: string): Snapshot {
-  const child = (v: unknown, key: string): Snapshot => visit(walk, v, depth + 1, `${path}${key}`);
+function container(walk: Walk, value: object, depth: number): Snapshot {
   if (types.isProxy(value)) Reflect.ownKeys(value); // a revoked proxy throws here, before any other probe
 
-  if (Array.isArray(value)) return array(walk, value, child);
+  if (Array.isArray(value)) return array(walk, value, depth);
+  const proto = Object.getPrototypeOf(value) as object | null;
+  if (proto === Object.prototype || proto === null) return plainObject(walk, value, depth);
   if (types.isDate(value)) {
     const epochMs = Date.prototype.getTime.call(value);
     return frozen({ $kind: 'date', epochMs, iso: Number.isNaN(epochMs) ? null : new Date(epochMs).toISOString() });
@@ -128,7 +148,7 @@ function container(walk: Walk, value: object, depth: number, path: string): Snap
     let index = 0;
     for (const [k, v] of Map.prototype.entries.call(value) as IterableIterator<[unknown, unknown]>) {
       if (index >= walk.options.maxEntries) break;
-      entries.push(frozen([child(k, `.<key ${index}>`), child(v, `.<value ${index}>`)] as const));
+      entries.push(frozen([child(walk, k, depth, `<key ${index}>`), child(walk, v, depth, `<value ${index}>`)] as const));
       index++;
     }
     const size = intrinsic(Map.prototype, 'size', value) as number;
@@ -138,7 +158,7 @@ function container(walk: Walk, value: object, depth: number, path: string): Snap
     const values: Snapshot[] = [];
     for (const v of Set.prototype.values.call(value) as IterableIterator<unknown>) {
       if (values.length >= walk.options.maxEntries) break;
-      values.push(child(v, `.<${values.length}>`));
+      values.push(child(walk, v, depth, `<${values.length}>`));
     }
     const size = intrinsic(Set.prototype, 'size', value) as number;
     return frozen({ $kind: 'set', values: frozen(values), ...omitted(size - values.length) });
@@ -155,7 +175,7 @@ function container(walk: Walk, value: object, depth: number, path: string): Snap
     );
     return bytes(walk, 'DataView', view);
   }
-  if (types.isNativeError(value)) return errorSnapshot(walk, value, child);
+  if (types.isNativeError(value)) return errorSnapshot(walk, value, depth);
   if (types.isRegExp(value)) return regexp(value);
   if (types.isBoxedPrimitive(value)) return frozen({ $kind: 'boxed', value: unbox(value) });
   if (types.isPromise(value) || types.isWeakMap(value) || types.isWeakSet(value) || isWeakRef(value)) {
@@ -163,62 +183,69 @@ function container(walk: Walk, value: object, depth: number, path: string): Snap
   }
 
   const className = classNameOf(value);
-  const { properties, rest } = ownProperties(walk, value, child);
-  if (className === undefined) {
-    // A plain object keeps its shape unless it could be mistaken for a descriptor.
-    if (rest === 0 && !Object.prototype.hasOwnProperty.call(properties, '$kind')) return frozen(properties);
-    return frozen({ $kind: 'object', properties: frozen(properties), ...omitted(rest) });
-  }
+  if (className === undefined) return plainObject(walk, value, depth); // plain object from another realm
+  const { properties, rest } = ownProperties(walk, value, depth);
   return frozen({ $kind: 'instance', className, properties: frozen(properties), ...omitted(rest) });
 }
 
-function array(walk: Walk, value: readonly unknown[], child: (v: unknown, key: string) => Snapshot): Snapshot {
+/** A plain object keeps its shape unless it could be mistaken for a descriptor or was cut short. */
+function plainObject(walk: Walk, value: object, depth: number): Snapshot {
+  const { properties, rest } = ownProperties(walk, value, depth);
+  if (rest === 0 && !Object.prototype.hasOwnProperty.call(properties, '$kind')) return frozen(properties);
+  return frozen({ $kind: 'object', properties: frozen(properties), ...omitted(rest) });
+}
+
+function array(walk: Walk, value: readonly unknown[], depth: number): Snapshot {
   const length = value.length;
   const limit = Math.min(length, walk.options.maxEntries);
   const out: Snapshot[] = [];
-  for (let i = 0; i < limit; i++) out.push(child(dataValue(value, String(i)), `[${i}]`));
+  for (let i = 0; i < limit; i++) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, i);
+    out.push(
+      descriptor === undefined || 'value' in descriptor
+        ? child(walk, descriptor?.value, depth, i)
+        : frozen({ $kind: 'accessor', getter: descriptor.get !== undefined, setter: descriptor.set !== undefined }),
+    );
+  }
   if (length > limit) out.push(frozen({ $kind: 'truncated', reason: 'entries', omitted: length - limit }));
   return frozen(out);
 }
 
 /** Own enumerable string-keyed properties; accessors are described, never invoked. */
-function ownProperties(
-  walk: Walk,
-  value: object,
-  child: (v: unknown, key: string) => Snapshot,
-): { properties: SnapshotObject; rest: number } {
+function ownProperties(walk: Walk, value: object, depth: number): { properties: SnapshotObject; rest: number } {
   const keys = Object.keys(value);
   const properties: Record<string, Snapshot> = {};
   const limit = Math.min(keys.length, walk.options.maxEntries);
   for (let i = 0; i < limit; i++) {
     const key = keys[i]!;
     const descriptor = Object.getOwnPropertyDescriptor(value, key);
-    // defineProperty keeps `__proto__` an ordinary own key instead of invoking the setter.
     const entry: Snapshot =
       descriptor === undefined
         ? undefined
         : 'value' in descriptor
-          ? child(descriptor.value, `.${key}`)
+          ? child(walk, descriptor.value, depth, key)
           : frozen({ $kind: 'accessor', getter: descriptor.get !== undefined, setter: descriptor.set !== undefined });
-    Object.defineProperty(properties, key, { value: entry, enumerable: true, writable: true, configurable: true });
+    // Assigning `__proto__` would call the setter; defineProperty keeps it an ordinary own key.
+    if (key === '__proto__') Object.defineProperty(properties, key, { value: entry, enumerable: true, writable: true, configurable: true });
+    else properties[key] = entry;
   }
   return { properties, rest: keys.length - limit };
 }
 
-function errorSnapshot(walk: Walk, value: object, child: (v: unknown, key: string) => Snapshot): Snapshot {
+function errorSnapshot(walk: Walk, value: object, depth: number): Snapshot {
   const name = inheritedData(value, 'name');
   const message = dataValue(value, 'message');
   const stack = dataValue(value, 'stack');
   const cause = Object.getOwnPropertyDescriptor(value, 'cause');
   const errors = Object.getOwnPropertyDescriptor(value, 'errors');
-  const { properties, rest } = ownProperties(walk, value, child);
+  const { properties, rest } = ownProperties(walk, value, depth);
   return frozen({
     $kind: 'error',
     name: typeof name === 'string' ? name : 'Error',
     message: typeof message === 'string' ? message : '',
     ...(typeof stack === 'string' ? { stack } : {}),
-    ...(cause && 'value' in cause ? { cause: child(cause.value, '.cause') } : {}),
-    ...(errors && 'value' in errors ? { errors: child(errors.value, '.errors') } : {}),
+    ...(cause && 'value' in cause ? { cause: child(walk, cause.value, depth, 'cause') } : {}),
+    ...(errors && 'value' in errors ? { errors: child(walk, errors.value, depth, 'errors') } : {}),
     properties: frozen(properties),
     ...omitted(rest),
   });
@@ -327,8 +354,9 @@ function inheritedData(target: object, key: string): unknown {
   return undefined;
 }
 
-/** Brand check through the built-in method: it throws for anything that is not a real WeakRef. */
+/** Brand check through the built-in method (it throws for anything else); the name test keeps the throw off the hot path. */
 function isWeakRef(value: object): boolean {
+  if (classNameOf(value) !== 'WeakRef') return false;
   try {
     WeakRef.prototype.deref.call(value as WeakRef<object>);
     return true;
