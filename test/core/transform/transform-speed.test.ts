@@ -15,17 +15,19 @@ function largeModule(): string {
 }
 
 describe('transform speed', () => {
-  it('transforms a 1,000-line module with 20 blocks in well under 100 ms (median of 10)', () => {
+  // CPU time of this process, not wall time: other test processes share the cores.
+  it('transforms a 1,000-line module with 20 blocks in well under 100 ms of CPU time (median of 10)', () => {
     const source = largeModule();
     expect(source.split('\n').length).toBeGreaterThanOrEqual(1000);
     expect(transformNaturalBlocks(source, { fileName: 'big.ts' }).blockCount).toBe(20); // warm-up loads the compiler
     const times: number[] = [];
     for (let i = 0; i < 10; i++) {
-      const start = performance.now();
+      const start = process.cpuUsage();
       transformNaturalBlocks(source, { fileName: 'big.ts' });
-      times.push(performance.now() - start);
+      const used = process.cpuUsage(start);
+      times.push((used.user + used.system) / 1000);
     }
     times.sort((a, b) => a - b);
-    expect(times[5]).toBeLessThan(100);
+    expect(times[5], `CPU ms per transform: ${times.map((t) => t.toFixed(1)).join(', ')}`).toBeLessThan(100);
   });
 });
