@@ -4,8 +4,21 @@
  * `snapshot` is total: it never throws and never invokes user getters. Containers are copied and frozen;
  * values without a faithful copy become `$kind`-tagged descriptors. Proxy traps are the one exception to
  * "no user code": a proxy is read through its traps, and a trap that throws makes the value unrepresentable.
+ * Like JSON, only own enumerable string-keyed properties are copied; symbol keys and private fields are not.
  */
 import { types } from 'node:util';
+import {
+  TYPED_ARRAY_PROTOTYPE,
+  callableKind,
+  classNameOf,
+  dataValue,
+  inheritedData,
+  intrinsic,
+  isWeakRef,
+  regexpParts,
+  safeDescribe,
+  unbox,
+} from './snapshot-reflect.js';
 
 export { toJSONSafe, type JsonValue } from './snapshot-json.js';
 
@@ -176,7 +189,7 @@ function container(walk: Walk, value: object, depth: number): Snapshot {
     return bytes(walk, 'DataView', view);
   }
   if (types.isNativeError(value)) return errorSnapshot(walk, value, depth);
-  if (types.isRegExp(value)) return regexp(value);
+  if (types.isRegExp(value)) return frozen({ $kind: 'regexp', ...regexpParts(value) });
   if (types.isBoxedPrimitive(value)) return frozen({ $kind: 'boxed', value: unbox(value) });
   if (types.isPromise(value) || types.isWeakMap(value) || types.isWeakSet(value) || isWeakRef(value)) {
     return frozen({ $kind: 'unrepresentable', reason: `${classNameOf(value) ?? 'object'} has no observable value to copy` });
@@ -273,14 +286,6 @@ function callable(walk: Walk, fn: Function): Snapshot {
   return frozen(base);
 }
 
-function callableKind(fn: Function): CallableDescriptor['callableKind'] {
-  if (types.isAsyncFunction(fn)) return types.isGeneratorFunction(fn) ? 'async-generator' : 'async-function';
-  if (types.isGeneratorFunction(fn)) return 'generator';
-  if (types.isProxy(fn)) return 'proxy';
-  const source = Function.prototype.toString.call(fn);
-  return /^class\b/.test(source) ? 'class' : 'function';
-}
-
 function typedArray(walk: Walk, value: ArrayBufferView): Snapshot {
   const type = String(intrinsic(TYPED_ARRAY_PROTOTYPE, Symbol.toStringTag, value));
   const view = value as unknown as ArrayLike<number | bigint>;
@@ -296,95 +301,10 @@ function bytes(walk: Walk, type: string, view: Uint8Array): Snapshot {
   return frozen({ $kind: 'typed-array', type, values: frozen(Array.from(view.subarray(0, limit))), ...omitted(view.length - limit) });
 }
 
-function unbox(value: object): SnapshotPrimitive {
-  if (types.isNumberObject(value)) return Number.prototype.valueOf.call(value);
-  if (types.isStringObject(value)) return String.prototype.valueOf.call(value);
-  if (types.isBooleanObject(value)) return Boolean.prototype.valueOf.call(value);
-  if (types.isBigIntObject(value)) return BigInt.prototype.valueOf.call(value);
-  return Symbol.prototype.valueOf.call(value);
-}
-
-/** The class name of a non-plain object, or undefined for plain and null-prototype objects (in any realm). */
-function classNameOf(value: object): string | undefined {
-  const proto = Object.getPrototypeOf(value) as object | null;
-  if (proto === null) return undefined;
-  const ctor = dataValue(proto, 'constructor');
-  const name = typeof ctor === 'function' ? dataValue(ctor, 'name') : undefined;
-  if (name === 'Object' && Object.getPrototypeOf(proto) === null) return undefined;
-  return typeof name === 'string' && name !== '' ? name : '(anonymous)';
-}
-
-const TYPED_ARRAY_PROTOTYPE = Object.getPrototypeOf(Uint8Array.prototype) as object;
-const REGEXP_FLAGS = [
-  ['hasIndices', 'd'],
-  ['global', 'g'],
-  ['ignoreCase', 'i'],
-  ['multiline', 'm'],
-  ['dotAll', 's'],
-  ['unicode', 'u'],
-  ['unicodeSets', 'v'],
-  ['sticky', 'y'],
-] as const;
-
-function regexp(value: object): Snapshot {
-  let flags = '';
-  for (const [name, letter] of REGEXP_FLAGS) {
-    if (Object.getOwnPropertyDescriptor(RegExp.prototype, name) && intrinsic(RegExp.prototype, name, value)) flags += letter;
-  }
-  return frozen({ $kind: 'regexp', source: String(intrinsic(RegExp.prototype, 'source', value)), flags });
-}
-
-/** Calls a built-in getter directly, so an override on the instance or a subclass is never invoked. */
-function intrinsic(proto: object, key: PropertyKey, target: object): unknown {
-  return Reflect.apply(Object.getOwnPropertyDescriptor(proto, key)!.get!, target, []);
-}
-
-/** An own data property's value without invoking an accessor. */
-function dataValue(target: object, key: string): unknown {
-  const descriptor = Object.getOwnPropertyDescriptor(target, key);
-  return descriptor && 'value' in descriptor ? descriptor.value : undefined;
-}
-
-/** The first data property found along the prototype chain (accessors stop the search). */
-function inheritedData(target: object, key: string): unknown {
-  for (let o: object | null = target, hops = 0; o !== null && hops < 64; o = Object.getPrototypeOf(o) as object | null, hops++) {
-    const descriptor = Object.getOwnPropertyDescriptor(o, key);
-    if (descriptor) return 'value' in descriptor ? descriptor.value : undefined;
-  }
-  return undefined;
-}
-
-/** Brand check through the built-in method (it throws for anything else); the name test keeps the throw off the hot path. */
-function isWeakRef(value: object): boolean {
-  if (classNameOf(value) !== 'WeakRef') return false;
-  try {
-    WeakRef.prototype.deref.call(value as WeakRef<object>);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function omitted(count: number): { omitted?: number } {
   return count > 0 ? { omitted: count } : {};
 }
 
 function frozen<T>(value: T): T {
   return Object.freeze(value);
-}
-
-/** Describes a thrown value without trusting it: the value may itself be hostile. */
-function safeDescribe(error: unknown): string {
-  try {
-    if (types.isNativeError(error)) {
-      const name = inheritedData(error, 'name');
-      const message = dataValue(error, 'message');
-      return `${typeof name === 'string' ? name : 'Error'}: ${typeof message === 'string' ? message.slice(0, 400) : ''}`;
-    }
-    if (typeof error === 'string') return error.slice(0, 400);
-    if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return String(error);
-    return `thrown ${typeof error}`;
-  } catch {
-    return 'unknown failure';
-  }
 }
