@@ -121,6 +121,9 @@ describe('compileGenerated', () => {
       base({ resolveModule: (s) => (s === 'host-lib' ? { greet: (n: string) => `hi ${n}` } : undefined) }),
     );
     expect((provided.exports.f as () => string)()).toBe('hi x');
+    expect(() =>
+      compileGenerated(define("import { greet } from 'other-lib';\nexport const g = greet;"), base({ resolveModule: () => undefined })),
+    ).toThrow(GeneratedModuleRefusedError);
   });
 
   it('reassigning an export after materialisation fails instead of bypassing the wrapper', () => {

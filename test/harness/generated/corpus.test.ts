@@ -47,6 +47,7 @@ const STATIC: StaticCase[] = [
   { spelling: 'Reflect.construct(Function, ...)', body: "return Reflect.construct(Function, ['return 1'])();", rule: 'function-constructor' },
   { spelling: 'destructured constructor', body: "const { constructor: C } = () => 0; return C('return 1')();", rule: 'function-constructor' },
   { spelling: "Reflect.get(fn, 'constructor')", body: "return Reflect.get(() => 0, 'constructor')('return 1')();", rule: 'function-constructor' },
+  { spelling: 'Function captured in a shorthand property', body: "const o = { Function }; return o['Func' + 'tion']('return 1')();", rule: 'function-constructor' },
   { spelling: 'class extends Function', body: "return new (class extends Function {})('return 1')();", rule: 'function-constructor' },
   { spelling: 'import() of a constructed specifier', body: "return import('./' + name);", rule: 'dynamic-import' },
   { spelling: 'require() of a constructed specifier', body: 'return require(name);', rule: 'dynamic-require' },

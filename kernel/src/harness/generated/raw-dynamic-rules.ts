@@ -152,6 +152,8 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
     if ((ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) && ts.isObjectLiteralExpression(node.parent)) {
       const key = literalKey(node.name);
       if (key === 'eval' && !exempt.has(node)) flag(node, 'eval', "A property named 'eval' is not allowed in generated source.");
+      else if (key === 'Function' && ts.isShorthandPropertyAssignment(node) && !declared.has('Function'))
+        flag(node, 'function-constructor', 'The Function constructor is raw dynamic execution.');
       else if (key !== undefined && key !== 'eval' && isAssignmentPattern(node.parent)) checkKey(node, key, undefined, node);
       else if (key?.startsWith(RESERVED_PREFIX)) flag(node, 'reserved-name', `'${key}' is a reserved guard name.`);
       return;

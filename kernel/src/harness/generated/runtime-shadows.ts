@@ -96,7 +96,9 @@ export function createRuntimeShadows(options: RuntimeShadowOptions): unknown[] {
       report('forbidden-module', `module '${spec}' was required`);
       throw new GeneratedModuleRefusedError({ specifier: spec, reason: 'forbidden' });
     }
-    return resolve(spec);
+    const resolved = resolve(spec);
+    if (resolved === undefined || resolved === null) throw new GeneratedModuleRefusedError({ specifier: spec, reason: 'unavailable' });
+    return resolved;
   };
 
   return [evalStub('eval'), functionStub('Function'), globalShadow, ...GLOBAL_ALIASES.map(() => globalShadow), ...timers, requireShadow];
