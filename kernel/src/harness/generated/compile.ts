@@ -18,11 +18,11 @@ import {
   GuardSite,
   type RuntimeSpelling,
 } from './errors.js';
-import { analyzeExports, type ExportInfo, type ExportKind } from './export-rules.js';
+import type { ExportInfo, ExportKind } from './export-rules.js';
 import { GUARD_NAME, RESUME_NAME, SITE_CODES, WRAP_NAME, guardTransformer } from './guard-transform.js';
 import { SHADOW_NAMES, createRuntimeShadows } from './runtime-shadows.js';
-import { DEFAULT_NATURAL_FUNCTION_NAMES, parseGenerated, sourceFileName, validateGeneratedSource } from './validate.js';
-import { isRawDynamicExecutionRule, type Violation } from './violation.js';
+import { analyzeProposal, diagnosticViolations, sourceFileName, type ValidateOptions } from './validate.js';
+import { isRawDynamicExecutionRule, sortViolations, type Violation } from './violation.js';
 
 export type GeneratedFunction = (...args: unknown[]) => unknown;
 
@@ -55,14 +55,19 @@ export interface CompiledDefinition {
   readonly exportInfo: readonly ExportInfo[];
 }
 
-/** Transpiles validated source to the guarded CommonJS body that `compileGenerated` evaluates. */
-export function instrumentGenerated(proposal: CodeProposal, naturalFunctionNames: readonly string[] = DEFAULT_NATURAL_FUNCTION_NAMES): string {
-  const { exportedLocals } = analyzeExports(parseGenerated(proposal), naturalFunctionNames);
+/** Transpiles source to the guarded CommonJS body that `compileGenerated` evaluates, with its syntax diagnostics. */
+function instrument(proposal: CodeProposal, exportedLocals: ReadonlyMap<string, string>): ts.TranspileOutput {
   return ts.transpileModule(proposal.source, {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, allowJs: true, removeComments: true },
     fileName: sourceFileName(proposal),
+    reportDiagnostics: true,
     transformers: { before: [guardTransformer(exportedLocals)] },
-  }).outputText;
+  });
+}
+
+/** The guarded JavaScript for a proposal, for inspection; compileGenerated evaluates exactly this. */
+export function instrumentGenerated(proposal: CodeProposal, options: ValidateOptions = {}): string {
+  return instrument(proposal, analyzeProposal(proposal, options).analysis.exportedLocals).outputText;
 }
 
 const isClass = (fn: GeneratedFunction): boolean => /^class[\s{]/.test(Function.prototype.toString.call(fn));
@@ -84,11 +89,14 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
     }
   };
 
-  const validation = validateGeneratedSource(proposal, { naturalFunctionNames: options.naturalFunctionNames });
-  if (!validation.ok) {
-    const raw = validation.violations.filter((v) => isRawDynamicExecutionRule(v.rule));
+  // One parse for the rules and one transpile for both syntax diagnostics and the guarded output.
+  const { analysis, violations: ruleViolations } = analyzeProposal(proposal, { naturalFunctionNames: options.naturalFunctionNames });
+  const output = instrument(proposal, analysis.exportedLocals);
+  const violations = sortViolations([...diagnosticViolations(output.diagnostics), ...ruleViolations]);
+  if (violations.length > 0) {
+    const raw = violations.filter((v) => isRawDynamicExecutionRule(v.rule));
     if (raw.length > 0) record({ kind: 'raw_dynamic_execution', phase: 'validation', definitionId, violations: raw });
-    throw new GeneratedSourceRejectedError({ definitionId, violations: validation.violations });
+    throw new GeneratedSourceRejectedError({ definitionId, violations });
   }
 
   const declared = proposal.dependencies ?? [];
@@ -139,12 +147,12 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
   const moduleExports: Record<string, unknown> = {};
   const params = [...SHADOW_NAMES, 'exports', GUARD_NAME, RESUME_NAME, WRAP_NAME, ...declared.map((d) => d.name)];
   // The outer function is sloppy so `eval` can be a parameter; the module body runs strict inside it.
-  const body = `return (function () {\n${instrumentGenerated(proposal, options.naturalFunctionNames)}\n}).call(undefined);`;
+  const body = `return (function () {\n${output.outputText}\n}).call(undefined);`;
   const evaluate = vm.compileFunction(body, params, { filename: `nighthawk-generated/${definitionId.slice(7, 19)}.js` });
   evaluate(...shadows, moduleExports, guard, resume, wrap, ...declared.map((d) => options.dependencies[d.name]));
 
   const exports: Record<string, unknown> = Object.create(null);
-  const exportInfo = validation.exports.map((info) => {
+  const exportInfo = analysis.exports.map((info) => {
     const value = wrap(info.name, moduleExports[info.name]);
     moduleExports[info.name] = value;
     exports[info.name] = value;

@@ -5,7 +5,7 @@
 import ts from 'typescript';
 import type { CodeProposal } from './code-proposal.js';
 import { checkDependencyNames } from './dependencies.js';
-import { analyzeExports, checkIntent, type ExportInfo } from './export-rules.js';
+import { analyzeExports, checkIntent, type ExportAnalysis, type ExportInfo } from './export-rules.js';
 import { checkRawDynamicExecution } from './raw-dynamic-rules.js';
 import { sortViolations, type Violation } from './violation.js';
 
@@ -29,29 +29,37 @@ export function parseGenerated(proposal: Pick<CodeProposal, 'language' | 'source
   return ts.createSourceFile(sourceFileName(proposal), proposal.source, ts.ScriptTarget.ES2022, true, kind);
 }
 
-/** Syntactic diagnostics, including JavaScript-only ones such as type annotations in a .js proposal. */
-function syntaxViolations(proposal: CodeProposal): Violation[] {
-  const result = ts.transpileModule(proposal.source, {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, allowJs: true },
-    fileName: sourceFileName(proposal),
-    reportDiagnostics: true,
-  });
-  return (result.diagnostics ?? []).map((d) => {
+/** Syntactic diagnostics as violations, including JavaScript-only ones such as type annotations in a .js proposal. */
+export function diagnosticViolations(diagnostics: readonly ts.Diagnostic[] | undefined): Violation[] {
+  return (diagnostics ?? []).map((d) => {
     const pos = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : { line: -1, character: -1 };
     return { rule: 'syntax', message: ts.flattenDiagnosticMessageText(d.messageText, '\n'), line: pos.line + 1, column: pos.character + 1 };
   });
 }
 
-export function validateGeneratedSource(proposal: CodeProposal, options: ValidateOptions = {}): ValidationResult {
+/** Everything but syntax, from one parse; compilation reuses the parse and takes syntax from its own transpile. */
+export function analyzeProposal(proposal: CodeProposal, options: ValidateOptions = {}): { analysis: ExportAnalysis; violations: Violation[] } {
   const sourceFile = parseGenerated(proposal);
   const analysis = analyzeExports(sourceFile, options.naturalFunctionNames ?? DEFAULT_NATURAL_FUNCTION_NAMES);
   const violations = [
-    ...syntaxViolations(proposal),
     ...checkRawDynamicExecution(sourceFile),
     ...analysis.violations,
     ...checkIntent(proposal, analysis.exports),
     ...checkDependencyNames(proposal.dependencies ?? []),
   ];
-  if (violations.length > 0) return { ok: false, violations: sortViolations(violations) };
+  return { analysis, violations };
+}
+
+export function validateGeneratedSource(proposal: CodeProposal, options: ValidateOptions = {}): ValidationResult {
+  const { analysis, violations } = analyzeProposal(proposal, options);
+  const syntax = diagnosticViolations(
+    ts.transpileModule(proposal.source, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, allowJs: true },
+      fileName: sourceFileName(proposal),
+      reportDiagnostics: true,
+    }).diagnostics,
+  );
+  const all = [...syntax, ...violations];
+  if (all.length > 0) return { ok: false, violations: sortViolations(all) };
   return { ok: true, exports: analysis.exports };
 }
