@@ -270,17 +270,27 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
       reply({ status: 'ok', protocol_version: '5.3', implementation: 'fake', implementation_version: '0', banner: 'fake kernel', help_links: [],
         language_info: { name: 'typescript', version: '5', mimetype: 'text/typescript', file_extension: '.ts' } });
       busy('idle');
-    } else if (type === 'complete_request') {
-      const code = String(frame.content.code ?? '');
-      const pos = Number(frame.content.cursor_pos ?? code.length);
-      const start = pos - (/[\w$]*$/.exec(code.slice(0, pos))?.[0].length ?? 0);
-      reply({ status: 'ok', matches: ['ledger', 'length', 'log'].filter((m) => m.startsWith(code.slice(start, pos))), cursor_start: start, cursor_end: pos, metadata: {} });
-    } else if (type === 'inspect_request') {
-      reply({ status: 'ok', found: true, data: { 'text/plain': 'const ledger: Ledger' }, metadata: {} });
+    } else if (type === 'complete_request' || type === 'inspect_request') {
+      // Real kernels bracket every request with busy/idle; @jupyterlab/services waits for the idle.
+      busy('busy');
+      answerIntrospection(frame, reply);
+      busy('idle');
     } else if (type === 'execute_request') {
       kernel.queue = kernel.queue.then(() => execute(kernel, frame, reply, busy));
     } else if (frame.channel === 'shell' || frame.channel === 'control') {
       reply({ status: 'ok' });
+    }
+  }
+
+  function answerIntrospection(frame: JupyterFrame, reply: (c: Record<string, unknown>) => void): void {
+    const type = frame.header.msg_type;
+    if (type === 'complete_request') {
+      const code = String(frame.content.code ?? '');
+      const pos = Number(frame.content.cursor_pos ?? code.length);
+      const start = pos - (/[\w$]*$/.exec(code.slice(0, pos))?.[0].length ?? 0);
+      reply({ status: 'ok', matches: ['ledger', 'length', 'log'].filter((m) => m.startsWith(code.slice(start, pos))), cursor_start: start, cursor_end: pos, metadata: {} });
+    } else {
+      reply({ status: 'ok', found: true, data: { 'text/plain': 'const ledger: Ledger' }, metadata: {} });
     }
   }
 

@@ -62,7 +62,8 @@ export class NotebookDocument {
     }
     const doc = new NotebookDocument(path, model, diskHash, disk.last_modified, contents, drafts, resolve);
     doc.dirty = dirty;
-    if (!restored) await drafts.put({ path, cells: model.cells, metadata: model.metadata, baseHash: diskHash, dirty: false, savedAt: Date.now() }).catch(() => {});
+    // The draft is rebased on the disk version just seen, so a resolved conflict is not asked again.
+    await drafts.put({ path, cells: model.cells, metadata: model.metadata, baseHash: diskHash, dirty, savedAt: Date.now() }).catch(() => {});
     return { document: doc, restoredDraft: restored };
   }
 

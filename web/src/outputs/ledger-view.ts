@@ -15,8 +15,8 @@ function formatAt(at: string | number): string {
   return Number.isNaN(date.getTime()) ? String(at) : date.toISOString().slice(11, 23);
 }
 
-function select(label: string, values: string[], onChange: () => void): HTMLSelectElement {
-  const el = h('select', { 'aria-label': label }, h('option', { value: '', text: `all ${label}s` }), ...values.map((v) => h('option', { value: v, text: v })));
+function select(label: string, plural: string, values: string[], onChange: () => void): HTMLSelectElement {
+  const el = h('select', { 'aria-label': label }, h('option', { value: '', text: `all ${plural}` }), ...values.map((v) => h('option', { value: v, text: v })));
   el.addEventListener('change', onChange);
   return el;
 }
@@ -43,9 +43,9 @@ export class LedgerView {
     const uniq = (pick: (e: LedgerEntryPayload) => string | undefined): string[] =>
       [...new Set(this.entries.map(pick).filter((v): v is string => !!v))].sort();
     const refilter = (): void => this.applyFilters();
-    this.runFilter = select('run', uniq((e) => e.runId), refilter);
-    this.kindFilter = select('kind', uniq((e) => e.kind), refilter);
-    this.statusFilter = select('status', uniq((e) => e.status), refilter);
+    this.runFilter = select('run', 'runs', uniq((e) => e.runId), refilter);
+    this.kindFilter = select('kind', 'kinds', uniq((e) => e.kind), refilter);
+    this.statusFilter = select('status', 'statuses', uniq((e) => e.status), refilter);
     this.textFilter = h('input', { type: 'search', placeholder: 'Filter text…', 'aria-label': 'filter ledger text', class: 'nh-ledger-search' });
     this.textFilter.addEventListener('input', refilter);
     this.count = h('span', { class: 'nh-ledger-count', 'aria-live': 'polite' });

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { NighthawkMime } from '../../shared/mime.js';
+import { ApprovalAnswerSchema, type ApprovalPayload } from '../../shared/ui-types.js';
+import { startFakeJupyterServer, type FakeJupyterServer } from '../support/web-fake-jupyter-server.js';
+import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot, tempNotebooksDir } from './web-harness.js';
+
+const token = 'approval-token';
+
+const approval: ApprovalPayload = {
+  requestId: 'req-1',
+  prompt: 'The model wants to send an email to a customer.',
+  operation: { operationId: 'op-9', kind: 'tool', status: 'pending', toolName: 'sendEmail', expression: 'sendEmail({ to: "c@example.com" })' },
+};
+
+describe('web notebook: operator approval and kernel completions', () => {
+  let server: FakeJupyterServer;
+  let browser: Browser;
+  const answers: string[] = [];
+
+  beforeAll(async () => {
+    const staticDir = await buildWebApp();
+    const dir = await tempNotebooksDir();
+    await fs.writeFile(path.join(dir, 'approve.ipynb'), notebookJson([{ source: 'await notifyCustomer();' }, { source: '' }]));
+    server = await startFakeJupyterServer({
+      token,
+      notebooksDir: dir,
+      staticDir,
+      script: async (ctx) => {
+        if (!ctx.code.includes('notifyCustomer')) return;
+        ctx.display({ [NighthawkMime.approval]: approval, 'text/plain': approval.prompt });
+        const answer = await ctx.input('approval req-1');
+        answers.push(answer);
+        ctx.stream('stdout', `operator said ${JSON.parse(answer).kind}\n`);
+      },
+    });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('answers the approval prompt with a reject-operation JSON reply carrying reason and guidance', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+    await openNotebook(page, server.url, token, 'approve.ipynb');
+    await page.getByRole('button', { name: 'Run all cells' }).click();
+    const form = page.getByRole('form', { name: 'operator approval' });
+    await form.waitFor();
+    await expect(form.textContent()).resolves.toContain('sendEmail');
+    // No second, generic stdin box: the approval buttons answer the input_request.
+    await expect(page.locator('.stdin-input').count()).resolves.toBe(0);
+    await form.getByLabel('Reason').fill('Customers are emailed only by humans');
+    await form.getByLabel('Guidance').fill('Draft the email and return it instead');
+    await screenshot(page, 'approval-prompt');
+    await form.getByRole('button', { name: 'Reject' }).click();
+    await page.locator('.output-stdout', { hasText: 'operator said reject-operation' }).waitFor();
+    expect(answers).toHaveLength(1);
+    expect(ApprovalAnswerSchema.parse(JSON.parse(answers[0]!))).toEqual({
+      kind: 'reject-operation',
+      reason: 'Customers are emailed only by humans',
+      guidance: 'Draft the email and return it instead',
+    });
+    await expect(form.getByRole('button', { name: 'Accept' }).isDisabled()).resolves.toBe(true);
+    await page.close();
+  });
+
+  it('offers completions from the kernel complete_reply in the editor', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+    await openNotebook(page, server.url, token, 'approve.ipynb');
+    await page.locator('.cell').nth(1).locator('.editor-host').click();
+    await page.locator('.cell').nth(1).locator('.monaco-editor.focused').waitFor();
+    await page.keyboard.type('led');
+    await page.keyboard.press('Control+Space');
+    await page.locator('.suggest-widget .monaco-list-row', { hasText: 'ledger' }).waitFor();
+    await screenshot(page, 'kernel-completions');
+    expect(server.received.some((f) => f.header.msg_type === 'complete_request' && f.content.code === 'led' && f.content.cursor_pos === 3)).toBe(true);
+    await page.close();
+  });
+});

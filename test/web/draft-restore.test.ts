@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startFakeJupyterServer, type FakeJupyterServer } from '../support/web-fake-jupyter-server.js';
+import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot, tempNotebooksDir } from './web-harness.js';
+
+const token = 'draft-token';
+
+async function cellText(page: Page, index: number): Promise<string> {
+  const text = await page.locator('.cell').nth(index).locator('.view-lines, .static-source').first().innerText();
+  return text.replace(/\u00a0/g, ' ');
+}
+
+async function typeInCell(page: Page, index: number, text: string): Promise<void> {
+  await page.locator('.cell').nth(index).locator('.editor-host').click();
+  await page.locator('.cell').nth(index).locator('.monaco-editor.focused').waitFor();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(text);
+  // The debounced draft write (~300 ms after the last key) has reached IndexedDB.
+  await page.locator('body[data-draft-state="draft-saved"]').waitFor();
+}
+
+describe('web notebook: drafts in IndexedDB', () => {
+  let server: FakeJupyterServer;
+  let browser: Browser;
+  let dir: string;
+
+  beforeAll(async () => {
+    const staticDir = await buildWebApp();
+    dir = await tempNotebooksDir();
+    await fs.writeFile(path.join(dir, 'draft.ipynb'), notebookJson([{ source: 'const x = 1;' }]));
+    await fs.writeFile(path.join(dir, 'conflict.ipynb'), notebookJson([{ source: 'const y = 1;' }]));
+    server = await startFakeJupyterServer({ token, notebooksDir: dir, staticDir, script: () => {} });
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('restores unsaved typing after the page is killed without saving', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+    const first = await context.newPage();
+    await openNotebook(first, server.url, token, 'draft.ipynb');
+    await typeInCell(first, 0, '\nconst unsaved = "kept";');
+    await first.close({ runBeforeUnload: false });
+
+    const second = await context.newPage();
+    // The token is per tab (sessionStorage), so the new tab gets it in the URL again.
+    await openNotebook(second, server.url, token, 'draft.ipynb');
+    await expect(cellText(second, 0)).resolves.toContain('const unsaved = "kept";');
+    await second.locator('.dirty-mark:not([hidden])').waitFor();
+    await second.locator('.toast', { hasText: 'Restored unsaved edits' }).waitFor();
+    const disk = await fs.readFile(path.join(dir, 'draft.ipynb'), 'utf8');
+    expect(disk).not.toContain('unsaved');
+    await screenshot(second, 'draft-restored');
+    await context.close();
+  });
+
+  it('asks keep mine / take disk when the file changed on disk under a draft', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+    const first = await context.newPage();
+    await openNotebook(first, server.url, token, 'conflict.ipynb');
+    await typeInCell(first, 0, '\nconst mine = 2;');
+    await first.close({ runBeforeUnload: false });
+    await fs.writeFile(path.join(dir, 'conflict.ipynb'), notebookJson([{ source: 'const fromDisk = 3;' }]));
+
+    const second = await context.newPage();
+    await second.goto(`${server.url}/?token=${token}&path=conflict.ipynb`);
+    const dialog = second.getByRole('dialog');
+    await dialog.waitFor();
+    await expect(dialog.textContent()).resolves.toContain('changed on disk');
+    await screenshot(second, 'draft-conflict-prompt');
+    await dialog.getByRole('button', { name: 'Keep mine' }).click();
+    await second.locator('body[data-ready="true"]').waitFor();
+    await expect(cellText(second, 0)).resolves.toContain('const mine = 2;');
+
+    await second.close({ runBeforeUnload: false });
+
+    await fs.writeFile(path.join(dir, 'conflict.ipynb'), notebookJson([{ source: 'const fromDiskAgain = 4;' }]));
+    const third = await context.newPage();
+    await third.goto(`${server.url}/?token=${token}&path=conflict.ipynb`);
+    await third.getByRole('dialog').getByRole('button', { name: 'Take disk' }).click();
+    await third.locator('body[data-ready="true"]').waitFor();
+    await expect(cellText(third, 0)).resolves.toContain('const fromDiskAgain = 4;');
+    await third.locator('.dirty-mark[hidden]').waitFor({ state: 'attached' });
+    await context.close();
+  });
+});
