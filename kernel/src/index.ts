@@ -5,3 +5,5 @@
 export * from './core/index.js';
 export * from './model/index.js';
 export * from './harness/index.js';
+export * from './parts/index.js';
+export * from './session/index.js';

@@ -123,3 +123,4 @@ export {
 export { runBlock } from './step-runner.js';
 export { defineTool, type ToolSpec } from './tool.js';
 export { UsageMeter, type Usage } from './usage.js';
+export * from './transform/index.js';

@@ -74,3 +74,9 @@ export {
   type RunOptions,
 } from './runner.js';
 export { cooperativeTermination, type ConfinementService, type TerminationReport, type TerminationService, type TerminationTarget } from './termination.js';
+export { DispatchRejectedError, Dispatcher, type DispatchOutcome, type Materialization } from './dispatch.js';
+export { generatedIdentityOf, isGeneratedCallable, type GeneratedIdentity } from './generated-registry.js';
+export * from './generated/index.js';
+export { currentDispatcher } from './dispatch.js';
+export { executeCodeCapability } from './execute-code.js';
+export { RetainedFunction, type RetainedEvidence } from './retained-function.js';

@@ -24,6 +24,7 @@ import {
 import { admitPerimeterEffect, createPerimeterAttempt, type PerimeterAuditStore } from './audit-store.js';
 import { PerimeterAttemptNotRecordedError } from './errors.js';
 import type { Allocation } from './allocation.js';
+import type { Dispatcher } from './dispatch.js';
 import type { Capability } from './capability.js';
 import type { Authority } from './grant.js';
 import { currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
@@ -71,6 +72,8 @@ export class RunHost implements HostHandle {
   readonly #toolByName = new Map<string, ToolSpec>();
   readonly oversight: Oversight;
   readonly executor: StepExecutor;
+  /** The run's dispatcher (set by the Runner at entry). */
+  dispatcher: Dispatcher | undefined;
 
   constructor(init: RunHostInit) {
     this.runId = init.runId;

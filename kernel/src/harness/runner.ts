@@ -8,7 +8,9 @@ import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
 import { installEffectAudit } from './effect-audit.js';
 import { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
+import { Dispatcher, type DispatchOutcome } from './dispatch.js';
 import { currentHostFrame, runInFrame, withAllowance } from './host-context.js';
+import { generatedIdentityOf } from './generated-registry.js';
 import { Ledger, type LedgerEvent, type LedgerFilter } from './ledger.js';
 import { intersectPolicies, perimeterPolicy } from './perimeter.js';
 import { ActiveBranchesError, RunRejectedError, RunTerminatedError } from './run-errors.js';
@@ -56,6 +58,13 @@ export interface RunContext {
   attenuate<T>(request: { capabilities?: readonly string[]; policy?: readonly PerimeterClass[]; references?: readonly string[] }, fn: () => Promise<T>): Promise<T>;
   /** A read-only projection of this run's ledger so far. */
   history(filter?: Omit<LedgerFilter, 'runId'>): readonly LedgerEvent[];
+  /**
+   * The single host-owned dispatch: `proposal` must be an inert CodeProposal value (for example a
+   * committed write binding). Validation, admission and guarded compilation happen before any of it runs.
+   */
+  dispatch(proposal: unknown, options?: { originalDefinitionId?: string }): Promise<DispatchOutcome>;
+  /** Records an Agent Part's own event (for example a loop event) in the run ledger, as evidence. */
+  recordPartEvent(part: string, event: { readonly kind: string; readonly [key: string]: unknown }): void;
 }
 
 export interface RunHandle<T> {
@@ -79,7 +88,7 @@ export class Runner {
   constructor(options: RunnerOptions) {
     if (!options?.executor || typeof options.executor.runStep !== 'function') throw new RunRejectedError({ reason: 'invalid-options', detail: 'Runner needs a step executor.' });
     this.#options = options;
-    this.ledger = options.ledger ?? new Ledger();
+    this.ledger = options.ledger ?? new Ledger({ describeCallable: describeGenerated });
   }
 
   /** How executor steps of this runner's executor are observed (recorded at every run entry). */
@@ -111,6 +120,8 @@ export class Runner {
     const runId = options.runId ?? newId('run_');
     const allocation = new Allocation(runId, { ...this.#options.allocation, ...options.allocation });
     const host = new RunHost({ runId, ledger: this.ledger, allocation, authority, delegate: this.#options.executor, observation, auditStore: this.#options.perimeterAuditStore, appOversight: options.oversight });
+    const dispatcher = new Dispatcher(host, this.#options.confinement);
+    host.dispatcher = dispatcher;
     installEffectAudit();
     this.ledger.append(runId, {
       kind: 'run.entry',
@@ -144,6 +155,12 @@ export class Runner {
         );
       },
       history: (filter) => this.ledger.select({ ...filter, runId }),
+      dispatch: (proposal, dispatchOptions) => dispatcher.dispatch(proposal, dispatchOptions),
+      recordPartEvent: (part, event) => {
+        if (host.state !== 'running') return;
+        const frame = currentHostFrame();
+        this.ledger.append(runId, { kind: 'part.event', subjectId: `${part}:${event.kind}`, parentId: frame?.host === host ? frame.submitterId : runId, status: event.kind, data: { part, event } });
+      },
     };
     let bodySettled = false;
     const body = runInFrame({ host, authority, allowance: undefined, submitterId: runId, depth: 0 }, () =>
@@ -244,4 +261,10 @@ export function currentExecutorStepAdmission(): { request<T>(send: () => Promise
     admit: () => void admission.admit(info),
     observe: (usage) => admission.observe(usage),
   };
+}
+
+/** Ledger snapshots record generated callables by definition identity, not by name. */
+export function describeGenerated(fn: Function): { definitionId: string; name?: string } | undefined {
+  const identity = generatedIdentityOf(fn);
+  return identity ? { definitionId: identity.definitionId, name: identity.exportName } : undefined;
 }

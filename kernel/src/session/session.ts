@@ -1,0 +1,222 @@
+/**
+ * Session: a long-lived operator environment in one interpreter. It owns a Runner for its whole
+ * life. Operator submission of source (one call per cell) approves exactly that source for this
+ * Session alone; callables it observes that source create become SessionFunctions. A call from
+ * operator code starts a fresh run with the Session's run-entry grant; a call from inside a run
+ * joins that run under the caller's authority.
+ */
+import { newId } from '../core/index.js';
+import { Runner, currentHostFrame, isGeneratedCallable, type Grant, type Ledger, type RunnerOptions, type RunOptions } from '../harness/index.js';
+import { hashSource, type ApprovalEvidence, type ApprovalRoute, type Submission } from './approval.js';
+import { observeOwner, type BackgroundOwner, type OwnerObservation } from './background-owner.js';
+import { OperatorControlError, SessionClosedError, SessionExitBlockedError, SubmissionRefusedError } from './errors.js';
+
+const SESSION_FUNCTION = Symbol.for('nighthawk.session-function');
+
+type AnyFunction = (...args: never[]) => unknown;
+
+/** The adapter the Session gives each approved callable. */
+export type SessionFunction<F extends AnyFunction = AnyFunction> = ((...args: Parameters<F>) => Promise<Awaited<ReturnType<F>>>) & {
+  readonly sessionFunctionName: string;
+};
+
+export interface SessionOptions extends RunnerOptions {
+  /** The Session's run-entry grant, used for every fresh run an operator call starts. */
+  readonly grant?: Grant;
+  readonly policy?: RunOptions['policy'];
+  readonly oversight?: RunOptions['oversight'];
+}
+
+/** What the Session observed about one call (for notebook display). */
+export interface SessionCallEvent {
+  readonly kind: 'call-start' | 'call-end';
+  readonly functionName: string;
+  readonly runId: string;
+  readonly fresh: boolean;
+  readonly status?: 'completed' | 'failed';
+  readonly error?: unknown;
+}
+
+export class Session {
+  readonly sessionId = newId('ses_');
+  readonly runner: Runner;
+  readonly #grant: Grant;
+  readonly #options: SessionOptions;
+  readonly #approvals = new WeakMap<object, ApprovalEvidence>();
+  readonly #adapters = new WeakMap<object, SessionFunction>();
+  readonly #submissions = new Map<string, Submission>();
+  readonly #owners = new Set<BackgroundOwner>();
+  readonly #listeners = new Set<(event: SessionCallEvent) => void>();
+  #closed = false;
+
+  constructor(options: SessionOptions) {
+    this.#options = options;
+    this.runner = new Runner(options);
+    this.#grant = options.grant ?? {};
+  }
+
+  get ledger(): Ledger {
+    return this.runner.ledger;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  #operatorOnly(control: string): void {
+    if (currentHostFrame()) throw new OperatorControlError({ control });
+  }
+
+  /**
+   * Operator submission of one cell's source, before it runs. Approves that exact source for this
+   * Session only. Refused from inside a run: model output and run-interior text never count.
+   */
+  submit(source: string): Submission {
+    this.#operatorOnly('submit');
+    if (this.#closed) throw new SubmissionRefusedError({ reason: 'session-closed', detail: 'the Session is closed' });
+    if (typeof source !== 'string') throw new SubmissionRefusedError({ reason: 'not-source-text', detail: 'operator source must be the submitted text itself' });
+    const submission: Submission = Object.freeze({ submissionId: newId('sub_'), sourceHash: hashSource(source), source, submittedAt: Date.now() });
+    this.#submissions.set(submission.submissionId, submission);
+    return submission;
+  }
+
+  /**
+   * Called by the host after a submitted cell ran, with the values of the names that cell declared.
+   * Each function the Session has not seen before, and that is not generated source, is approved
+   * with the submission's evidence. Returns the SessionFunction adapters to rebind those names to.
+   */
+  materialized(submission: Submission, declared: Readonly<Record<string, unknown>>): Record<string, SessionFunction> {
+    this.#operatorOnly('materialized');
+    if (this.#submissions.get(submission.submissionId) !== submission) {
+      throw new SubmissionRefusedError({ reason: 'not-materialized-by-submission', detail: 'unknown submission: only the object submit() returned is accepted' });
+    }
+    const out: Record<string, SessionFunction> = {};
+    for (const [name, value] of Object.entries(declared)) {
+      if (typeof value !== 'function') continue;
+      const existing = this.#adapters.get(value);
+      if (existing) {
+        out[name] = existing;
+        continue;
+      }
+      if ((value as unknown as Record<symbol, unknown>)[SESSION_FUNCTION] || isGeneratedCallable(value)) continue;
+      this.#approve(value as AnyFunction, 'operator-submission', submission.sourceHash, submission.submissionId);
+      out[name] = this.#adapter(value as AnyFunction, name);
+    }
+    return out;
+  }
+
+  /** Trusted imported-function registration: exact callable identity plus a reviewed-source hash. */
+  registerImported<F extends AnyFunction>(fn: F, options: { name?: string; reviewedSourceHash: string }): SessionFunction<F> {
+    this.#operatorOnly('registerImported');
+    if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
+    if (isGeneratedCallable(fn)) throw new SubmissionRefusedError({ reason: 'not-source-text', detail: 'generated callables are never approved by registration' });
+    if (!/^[0-9a-f]{64}$/.test(options.reviewedSourceHash)) throw new TypeError('reviewedSourceHash must be a sha256 hex digest of the reviewed source.');
+    this.#approve(fn, 'trusted-import', options.reviewedSourceHash, newId('imp_'));
+    return this.#adapter(fn, options.name ?? fn.name) as SessionFunction<F>;
+  }
+
+  /** Approval evidence for a callable in this Session (undefined once closed). */
+  evidenceFor(fn: unknown): ApprovalEvidence | undefined {
+    if (this.#closed || typeof fn !== 'function') return undefined;
+    const target = ((fn as unknown as Record<symbol, { target: object } | undefined>)[SESSION_FUNCTION]?.target ?? fn) as object;
+    return this.#approvals.get(target);
+  }
+
+  isApproved(fn: unknown): boolean {
+    return this.evidenceFor(fn) !== undefined;
+  }
+
+  /** Observes SessionFunction calls (the kernel shows them inline). */
+  onCall(listener: (event: SessionCallEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Registers the owner of background work a cell started. */
+  registerOwner(owner: BackgroundOwner): () => void {
+    this.#operatorOnly('registerOwner');
+    this.#owners.add(owner);
+    return () => this.#owners.delete(owner);
+  }
+
+  /** Current observations of every registered owner. */
+  async observeOwners(): Promise<{ name: string; observation: OwnerObservation }[]> {
+    return Promise.all([...this.#owners].map(async (o) => ({ name: o.name, observation: await observeOwner(o) })));
+  }
+
+  /**
+   * Operator exit. Requests interruption of every owner, then closes only if each confirms
+   * cessation; otherwise throws SessionExitBlockedError naming the owners and stays open.
+   */
+  async close(): Promise<void> {
+    this.#operatorOnly('close');
+    if (this.#closed) return;
+    for (const owner of this.#owners) {
+      try {
+        await owner.requestInterruption();
+      } catch {
+        // An owner that cannot even be asked will report unknown below.
+      }
+    }
+    const blocking = (await this.observeOwners()).filter((o) => o.observation !== 'cessation-confirmed');
+    if (blocking.length) throw new SessionExitBlockedError({ owners: blocking });
+    this.#closed = true;
+  }
+
+  #approve(fn: AnyFunction, route: ApprovalRoute, sourceHash: string, submissionId: string): void {
+    this.#approvals.set(fn, Object.freeze({ route, sourceHash, submissionId, approvedAt: Date.now() }));
+  }
+
+  #emit(event: SessionCallEvent): void {
+    for (const l of this.#listeners) {
+      try {
+        l(event);
+      } catch {
+        // observers never affect calls
+      }
+    }
+  }
+
+  #adapter(fn: AnyFunction, name: string): SessionFunction {
+    const existing = this.#adapters.get(fn);
+    if (existing) return existing;
+    const session = this;
+    const adapter = async function (this: unknown, ...args: never[]): Promise<unknown> {
+      if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: name });
+      const frame = currentHostFrame();
+      if (frame) {
+        // Interior call: join the caller's run under the caller's authority.
+        session.#emit({ kind: 'call-start', functionName: name, runId: frame.host.runId, fresh: false });
+        try {
+          const value = await fn.apply(this, args);
+          session.#emit({ kind: 'call-end', functionName: name, runId: frame.host.runId, fresh: false, status: 'completed' });
+          return value;
+        } catch (error) {
+          session.#emit({ kind: 'call-end', functionName: name, runId: frame.host.runId, fresh: false, status: 'failed', error });
+          throw error;
+        }
+      }
+      const handle = session.runner.start(async () => fn.apply(this, args), {
+        grant: session.#grant,
+        label: name,
+        ...(session.#options.policy ? { policy: session.#options.policy } : {}),
+        ...(session.#options.oversight ? { oversight: session.#options.oversight } : {}),
+      });
+      session.#emit({ kind: 'call-start', functionName: name, runId: handle.runId, fresh: true });
+      try {
+        const value = await handle.result;
+        session.#emit({ kind: 'call-end', functionName: name, runId: handle.runId, fresh: true, status: 'completed' });
+        return value;
+      } catch (error) {
+        session.#emit({ kind: 'call-end', functionName: name, runId: handle.runId, fresh: true, status: 'failed', error });
+        throw error;
+      }
+    } as unknown as SessionFunction;
+    Object.defineProperty(adapter, 'name', { value: name });
+    Object.defineProperty(adapter, 'sessionFunctionName', { value: name });
+    Object.defineProperty(adapter, SESSION_FUNCTION, { value: Object.freeze({ sessionId: this.sessionId, target: fn }) });
+    this.#adapters.set(fn, adapter);
+    this.#adapters.set(adapter, adapter);
+    return adapter;
+  }
+}
