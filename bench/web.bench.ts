@@ -1,0 +1,106 @@
+/**
+ * Web notebook in headless chromium:
+ * - load: navigation start → a 50-cell notebook is rendered, editors near the viewport mounted and the
+ *   kernel connected; baseline: a static page with 50 plain <textarea>s.
+ * - ledger-scroll: requestAnimationFrame deltas while scrolling the 10,000-entry ledger view;
+ *   baseline: the same rows as a plain, non-virtualized list.
+ * - ledger-filter: text filter applied → rows updated; baseline: hiding non-matching rows of the plain list.
+ */
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { NighthawkMime } from '../shared/mime.js';
+import { startFakeJupyterServer } from '../test/support/web-fake-jupyter-server.js';
+import { bigLedger } from '../test/web/ledger-fixture.js';
+import { buildWebApp, launchChromium, notebookJson, tempNotebooksDir } from '../test/web/web-harness.js';
+import { report } from './stats.js';
+
+const token = 'bench-token';
+const LOADS = 8;
+const FRAMES = 120;
+const cellSource = (i: number): string => `// cell ${i}\nconst value${i} = await compute(${i});\nconsole.log(value${i});`;
+
+const baselineHtml = `<!doctype html><html><body><main>${Array.from({ length: 50 }, (_, i) =>
+  `<textarea rows="3" cols="80">${cellSource(i)}</textarea>`).join('')}</main>
+<script>document.body.dataset.readyAt = String(performance.now());</script></body></html>`;
+
+const ledger = bigLedger();
+const plainListHtml = `<!doctype html><html><body><div id="list" style="height:360px;overflow-y:auto;font:12.5px sans-serif">${ledger.entries.map((e) =>
+  `<div class="row" style="display:grid;grid-template-columns:70px 110px 110px 90px 1fr 100px;height:28px;line-height:28px"><span>${e.sequence}</span><span>${e.runId}</span><span>${e.kind}</span><span>${e.status}</span><span>${e.summary}</span><span>${e.at}</span></div>`).join('')}</div></body></html>`;
+
+/** In-page: scrolls `selector` a fixed distance per frame and returns the rAF deltas. */
+const scrollScript = (selector: string): string => `new Promise((resolve) => {
+  const el = document.querySelector(${JSON.stringify(selector)});
+  const deltas = []; let last = performance.now(); let n = 0;
+  const step = (now) => {
+    deltas.push(now - last); last = now; el.scrollTop += 700;
+    if (++n < ${FRAMES}) requestAnimationFrame(step); else resolve(deltas.slice(2));
+  };
+  requestAnimationFrame((now) => { last = now; requestAnimationFrame(step); });
+})`;
+
+/** In-page: time from a filter change to the next frame after the DOM settled. */
+const filterScript = (apply: string): string => `new Promise((resolve) => {
+  const t0 = performance.now(); ${apply};
+  requestAnimationFrame(() => resolve(performance.now() - t0));
+})`;
+
+async function loadSamples(browser: Browser, url: string, setup?: (page: Page) => Promise<void>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < LOADS; i++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await setup?.(page);
+    await page.goto(url);
+    await page.locator('body[data-ready-at]').waitFor({ state: 'attached', timeout: 30_000 });
+    out.push(Number(await page.locator('body').getAttribute('data-ready-at')));
+    await context.close();
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const [staticDir, dir] = await Promise.all([buildWebApp(), tempNotebooksDir()]);
+  await fs.writeFile(path.join(dir, 'fifty.ipynb'), notebookJson(Array.from({ length: 50 }, (_, i) => ({ source: cellSource(i) }))));
+  await fs.writeFile(path.join(dir, 'ledger.ipynb'), notebookJson([{ source: 'showLedger()' }]));
+  const server = await startFakeJupyterServer({
+    token, notebooksDir: dir, staticDir,
+    script: (ctx) => ctx.display({ [NighthawkMime.ledger]: { entries: ledger.entries }, 'text/plain': 'ledger' }),
+  });
+  const browser = await launchChromium();
+  try {
+    const serveBaseline = (html: string) => async (page: Page): Promise<void> => {
+      await page.route('**/baseline.html', (route) => route.fulfill({ body: html, contentType: 'text/html' }));
+    };
+    const baseLoad = await loadSamples(browser, `${server.url}/baseline.html`, serveBaseline(baselineHtml));
+    const load = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`);
+    report('web-load-50-cells', load, baseLoad);
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/?token=${token}&path=ledger.ipynb`);
+    await page.locator('body[data-ready="true"]').waitFor();
+    await page.getByRole('button', { name: 'Run all cells' }).click();
+    await page.locator('.nh-ledger-count', { hasText: '10000 of 10000' }).waitFor();
+    const frames = (await page.evaluate(scrollScript('.nh-ledger-viewport'))) as number[];
+    const filters: number[] = [];
+    for (const word of ['needle', 'entry 99', 'run-b', '', 'rejected', '']) {
+      filters.push((await page.evaluate(filterScript(`const f = document.querySelector('.nh-ledger-search'); f.value = ${JSON.stringify(word)}; f.dispatchEvent(new Event('input'))`))) as number);
+    }
+
+    const plain = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await serveBaseline(plainListHtml)(plain);
+    await plain.goto(`${server.url}/baseline.html`);
+    const baseFrames = (await plain.evaluate(scrollScript('#list'))) as number[];
+    const baseFilters: number[] = [];
+    for (const word of ['needle', 'entry 99', 'run-b', '', 'rejected', '']) {
+      baseFilters.push((await plain.evaluate(filterScript(`for (const r of document.querySelectorAll('#list .row')) r.style.display = r.textContent.toLowerCase().includes(${JSON.stringify(word)}) ? '' : 'none'`))) as number);
+    }
+    report('web-ledger-scroll-frame-10k', frames, baseFrames);
+    report('web-ledger-filter-10k', filters, baseFilters);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();
