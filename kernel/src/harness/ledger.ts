@@ -68,6 +68,10 @@ const SNAPSHOT_BOUNDS: SnapshotOptions = { maxDepth: 12, maxNodes: 2_000, maxEnt
 export class Ledger {
   readonly #events: LedgerEvent[] = [];
   readonly #terminated = new Set<string>();
+  // Indexes keep per-subject and per-parent projections flat as the ledger grows.
+  readonly #byParent = new Map<string, LedgerEvent[]>();
+  readonly #bySubject = new Map<string, LedgerEvent[]>();
+  readonly #byRun = new Map<string, LedgerEvent[]>();
   readonly #listeners = new Set<LedgerListener>();
   readonly #describeCallable: SnapshotOptions['describeCallable'];
 
@@ -95,6 +99,9 @@ export class Ledger {
       data: entry.data === undefined ? null : snapshot(entry.data, { ...SNAPSHOT_BOUNDS, describeCallable: this.#describeCallable }),
     });
     this.#events.push(event);
+    index(this.#byRun, runId, event);
+    index(this.#bySubject, event.subjectId, event);
+    if (event.parentId !== undefined) index(this.#byParent, event.parentId, event);
     for (const listener of this.#listeners) {
       try {
         listener(event);
@@ -126,8 +133,18 @@ export class Ledger {
 
   /** A deterministic filter over the ledger (history projections are never semantic). */
   select(filter: LedgerFilter = {}): readonly LedgerEvent[] {
-    return projectLedger(this.#events, filter);
+    let candidates: readonly LedgerEvent[] = this.#events;
+    if (filter.subjectId !== undefined) candidates = this.#bySubject.get(filter.subjectId) ?? [];
+    else if (filter.parentId !== undefined) candidates = this.#byParent.get(filter.parentId) ?? [];
+    else if (filter.runId !== undefined) candidates = this.#byRun.get(filter.runId) ?? [];
+    return projectLedger(candidates, filter);
   }
+}
+
+function index(map: Map<string, LedgerEvent[]>, key: string, event: LedgerEvent): void {
+  const list = map.get(key);
+  if (list) list.push(event);
+  else map.set(key, [event]);
 }
 
 /** Filters events; pure and deterministic, usable over persisted events too. */
@@ -135,10 +152,10 @@ export function projectLedger(events: readonly LedgerEvent[], filter: LedgerFilt
   const kinds = filter.kind === undefined ? undefined : new Set(typeof filter.kind === 'string' ? [filter.kind] : filter.kind);
   const text = filter.text?.toLowerCase();
   const out: LedgerEvent[] = [];
-  const start = filter.afterSequence ?? 0;
-  for (let i = start; i < events.length; i++) {
+  const after = filter.afterSequence ?? 0;
+  for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
-    if (e.sequence <= start) continue;
+    if (e.sequence <= after) continue;
     if (filter.runId !== undefined && e.runId !== filter.runId) continue;
     if (kinds && !kinds.has(e.kind)) continue;
     if (filter.subjectId !== undefined && e.subjectId !== filter.subjectId) continue;
