@@ -78,12 +78,13 @@ const builtins: readonly Handler[] = [
 
 function previewPayload(value: unknown, limits: PromptLimits): { value: unknown; truncated?: true } {
   const { text, truncated } = previewValue(value, limits.toolResultMaxTokens);
-  if (truncated) return { value: text, truncated: true };
+  let parsed: unknown = text;
   try {
-    return { value: JSON.parse(text) as unknown };
+    parsed = JSON.parse(text) as unknown;
   } catch {
-    return { value: text };
+    // A preview cut mid-structure is shown as its text.
   }
+  return truncated ? { value: parsed, truncated: true } : { value: parsed };
 }
 
 export class AgentExecutor implements StepExecutor {

@@ -40,8 +40,13 @@ export function previewValue(value: unknown, maxTokens: number): { text: string;
   const maxChars = Math.max(8, maxTokens * 4);
   const seen = new Set<object>();
   let budget = maxChars * 2; // bound the work, not only the output
+  let elided = false;
+  const cut = (): string => {
+    elided = true;
+    return '…';
+  };
   const toJsonable = (v: unknown, depth: number): unknown => {
-    if (--budget < 0) return '…';
+    if (--budget < 0) return cut();
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
     if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
     if (typeof v === 'bigint') return `${v}n`;
@@ -50,10 +55,10 @@ export function previewValue(value: unknown, maxTokens: number): { text: string;
     if (typeof v === 'function') return '<function>';
     if (v instanceof Error) return `<exception ${v.name}: ${v.message.slice(0, 80)}>`;
     if (seen.has(v)) return '<cycle>';
-    if (depth > 6) return '…';
+    if (depth > 6) return cut();
     seen.add(v);
     try {
-      if (Array.isArray(v)) return v.slice(0, 50).map((x) => toJsonable(x, depth + 1)).concat(v.length > 50 ? ['…'] : []);
+      if (Array.isArray(v)) return v.slice(0, 50).map((x) => toJsonable(x, depth + 1)).concat(v.length > 50 ? [cut()] : []);
       if (v instanceof Map) return toJsonable(Object.fromEntries([...v.entries()].slice(0, 50).map(([k, x]) => [String(k), x])), depth);
       if (v instanceof Set) return toJsonable([...v].slice(0, 50), depth);
       if (v instanceof Date) return Number.isNaN(v.getTime()) ? '<invalid date>' : v.toISOString();
@@ -65,7 +70,7 @@ export function previewValue(value: unknown, maxTokens: number): { text: string;
         const d = descriptors[key]!;
         if (!d.enumerable) continue;
         if (++count > 50) {
-          out['…'] = '…';
+          out['…'] = cut();
           break;
         }
         out[key] = 'value' in d ? toJsonable(d.value, depth + 1) : '<accessor>';
@@ -83,7 +88,7 @@ export function previewValue(value: unknown, maxTokens: number): { text: string;
   } catch {
     text = '"<nonserializable>"';
   }
-  if (text.length <= maxChars) return { text, truncated: false };
+  if (text.length <= maxChars) return { text, truncated: elided };
   return { text: text.slice(0, maxChars - 1) + '…', truncated: true };
 }
 
