@@ -133,8 +133,9 @@ export class OutputArea {
         break;
       case 'error':
         wrap.setAttribute('role', 'alert');
-        wrap.appendChild(h('div', { class: 'error-head' }, h('strong', { text: output.ename }), output.evalue ? `: ${output.evalue}` : ''));
+        // Kernels put `ename: evalue` in the traceback already (as Jupyter renders it); show it once.
         if (output.traceback.length) wrap.appendChild(h('pre', { class: 'traceback' }, renderAnsi(output.traceback.join('\n'))));
+        else wrap.appendChild(h('div', { class: 'error-head' }, h('strong', { text: output.ename }), output.evalue ? `: ${output.evalue}` : ''));
         break;
       default:
         wrap.appendChild(renderBundle(output.data, this.ctx));

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { startServer, type NighthawkServer } from '../../kernel/src/server/index.js';
+import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot } from './web-harness.js';
+
+const hostModule = fileURLToPath(new URL('./fixtures/demo-kernel-host.ts', import.meta.url));
+
+describe('web notebook against the real kernel server', () => {
+  let server: NighthawkServer;
+  let browser: Browser;
+  let sandbox: string;
+
+  beforeAll(async () => {
+    const staticDir = await buildWebApp();
+    sandbox = mkdtempSync(path.join(os.tmpdir(), 'nighthawk-web-real-'));
+    const notebookDir = path.join(sandbox, 'notebooks');
+    server = await startServer({ notebookDir, port: 0, staticDir, hostModule, spareKernels: 0, log: () => {} });
+    writeFileSync(path.join(notebookDir, 'getting-started.ipynb'), notebookJson([
+      { type: 'markdown', source: '# Real kernel' },
+      { source: 'const answer = 40;\nconsole.log("stdout line");' },
+      { source: '// triageIssue\nanswer + 2' },
+    ]));
+    writeFileSync(path.join(notebookDir, 'approve.ipynb'), notebookJson([{ source: '// askOperator\n"ran after approval"' }]));
+    writeFileSync(path.join(notebookDir, 'long.ipynb'), notebookJson([{ source: 'await new Promise((resolve) => setTimeout(resolve, 600_000));' }]));
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (sandbox) rmSync(sandbox, { recursive: true, force: true });
+  });
+
+  const base = (): string => server.baseUrl.replace(/\/$/, '');
+
+  it('runs all cells of the default notebook and shows values, streams and the live call tree', { timeout: 90_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, base(), server.token);
+    await expect(page.locator('.nb-title').textContent()).resolves.toBe('getting-started.ipynb');
+    await page.getByRole('button', { name: 'Run all cells' }).click();
+    await page.locator('.cell').nth(2).locator('.output-execute_result', { hasText: '42' }).waitFor();
+    await expect(page.locator('.cell').nth(1).locator('.output-stdout').textContent()).resolves.toContain('stdout line');
+    const rejected = page.locator('.nh-op[data-operation-id="op-1"]');
+    await expect(rejected.locator('.nh-reason').textContent()).resolves.toContain('Closing issues needs a maintainer grant');
+    await expect(rejected.locator('.nh-guidance').textContent()).resolves.toContain('Label the issue needs-maintainer instead');
+    await expect(page.locator('.nh-op[data-operation-id="op-2"]').getAttribute('data-status')).resolves.toBe('skipped');
+    await expect(page.locator('.nh-run').count()).resolves.toBe(1);
+    await screenshot(page, 'real-server-run-all');
+    await page.close();
+  });
+
+  it('sends the approval answer as an input_reply the kernel host receives', { timeout: 90_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+    await openNotebook(page, base(), server.token, 'approve.ipynb');
+    await page.getByRole('button', { name: 'Run all cells' }).click();
+    const form = page.getByRole('form', { name: 'operator approval' });
+    await form.getByRole('button', { name: 'Accept' }).click();
+    await page.locator('.output', { hasText: 'operator answer: {"kind":"accept"}' }).waitFor();
+    await page.locator('.output-execute_result', { hasText: 'ran after approval' }).waitFor();
+    await page.close();
+  });
+
+  it('interrupts a long-running cell', { timeout: 90_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 600 } });
+    await openNotebook(page, base(), server.token, 'long.ipynb');
+    await page.getByRole('button', { name: 'Run all cells' }).click();
+    await page.locator('.kernel-status[data-status="busy"]').waitFor();
+    await page.locator('.cell[data-run-state="running"] .elapsed', { hasText: /\d+\.\d s/ }).waitFor();
+    await page.getByRole('button', { name: 'Interrupt kernel (I, I)' }).click();
+    await page.locator('.cell[data-run-state="idle"]').waitFor();
+    await page.locator('.output-error').waitFor();
+    await page.locator('.kernel-status[data-status="idle"]').waitFor();
+    await screenshot(page, 'real-server-interrupt');
+    await page.close();
+  });
+});
