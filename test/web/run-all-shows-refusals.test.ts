@@ -80,6 +80,11 @@ describe('web notebook: run all', () => {
     await skipped.locator('.nh-blocked-link').click();
     await page.locator('.nh-op.nh-flash[data-operation-id="op-2"]').waitFor();
     await screenshot(page, 'run-all-refusal');
+    const toggle = page.getByRole('button', { name: 'Toggle dark theme' });
+    const dark = (await toggle.getAttribute('aria-pressed')) === 'true';
+    await toggle.click();
+    await page.locator(`html[data-theme="${dark ? 'light' : 'dark'}"]`).waitFor({ state: 'attached' });
+    await screenshot(page, 'run-all-refusal-other-theme');
     await page.close();
   });
 });
