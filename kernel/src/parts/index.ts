@@ -1,1 +1,2 @@
 export * from './loop/index.js';
+export * from './exploration/index.js';
