@@ -1,0 +1,36 @@
+/**
+ * The project's interface to a TypeScript cell engine. The kernel only talks to this; the tslab-based
+ * implementation sits behind it so the engine can be replaced.
+ */
+import type { MimeBundle } from '../../../shared/index.js';
+
+/** Applied to each cell's source before compilation (the Natural-block transform plugs in here). */
+export type SourceTransform = (source: string) => { code: string };
+
+export type CellOutcome =
+  | { kind: 'ok'; value: MimeBundle | undefined }
+  | { kind: 'error'; ename: string; evalue: string; traceback: string[] }
+  | { kind: 'interrupted'; ename: 'KeyboardInterrupt'; evalue: string; traceback: string[] };
+
+export interface CompletionResult {
+  matches: string[];
+  cursorStart: number;
+  cursorEnd: number;
+}
+
+export interface InspectionResult {
+  found: boolean;
+  /** Plain-text signature and documentation. */
+  text: string;
+}
+
+export interface CellCompiler {
+  /** Compiles and runs one cell; state carries over to later cells. Never throws for user errors. */
+  execute(source: string, options: { executionCount: number }): Promise<CellOutcome>;
+  complete(source: string, cursorPos: number): CompletionResult;
+  inspect(source: string, cursorPos: number): InspectionResult;
+  isComplete(source: string): { status: 'complete' | 'incomplete' | 'invalid'; indent: string };
+  /** Stops an awaiting cell; synchronous loops are stopped by SIGINT (see kernel-process). */
+  interrupt(): void;
+  close(): void;
+}

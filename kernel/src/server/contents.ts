@@ -1,0 +1,189 @@
+/**
+ * The notebooks directory behind /api/contents. Only directories and `.ipynb` files inside the root are
+ * visible; every API path is checked segment by segment (no `..`, `.`, dot-files, backslashes, NUL) and then
+ * by real path, so symlinks cannot lead outside. Saves are validated as nbformat 4.5 and written atomically.
+ */
+import { promises as fs, type Stats } from 'node:fs';
+import path from 'node:path';
+import type { CheckpointModel, ContentsModel } from '../../../shared/index.js';
+import { NotebookSchema, emptyNotebook } from '../../../shared/index.js';
+import { RequestRefusedError } from './errors.js';
+
+const refuse = (status: number, message: string): never => {
+  throw new RequestRefusedError({ status, message });
+};
+
+const CHECKPOINT_DIR = '.ipynb_checkpoints';
+const CHECKPOINT_ID = 'checkpoint';
+
+export class ContentsStore {
+  private realRoot: string | undefined;
+
+  constructor(readonly root: string) {}
+
+  /** Validates an API path (already URL-decoded) and returns its normalised form ('' for the root). */
+  static normalize(apiPath: string): string {
+    if (apiPath.length > 4096) refuse(400, 'Path too long');
+    const segments = apiPath.split('/').filter((s, i, all) => !(s === '' && (i === 0 || i === all.length - 1)));
+    for (const segment of segments) {
+      if (segment === '' || segment === '.' || segment === '..' || segment.startsWith('.')) refuse(400, `Invalid path segment '${segment.slice(0, 40)}'`);
+      if (/[\\\0:]/.test(segment) || /[\u0000-\u001f]/.test(segment)) refuse(400, 'Invalid character in path');
+    }
+    return segments.join('/');
+  }
+
+  /** Absolute path of an API path after the lexical and real-path checks. */
+  private async resolve(apiPath: string, options: { mustExist: boolean }): Promise<{ api: string; abs: string; stat: Stats | undefined }> {
+    const api = ContentsStore.normalize(apiPath);
+    this.realRoot ??= await fs.realpath(this.root);
+    const abs = path.join(this.realRoot, ...api.split('/').filter(Boolean));
+    if (abs !== this.realRoot && !abs.startsWith(this.realRoot + path.sep)) refuse(400, 'Path outside the notebooks directory');
+    const stat = await fs.lstat(abs).catch(() => undefined);
+    if (stat?.isSymbolicLink()) refuse(403, 'Symbolic links are not served');
+    if (!stat && options.mustExist) refuse(404, `No such file or directory: ${api}`);
+    // The parent chain may contain a symlink even when the leaf does not.
+    const parentReal = await fs.realpath(path.dirname(abs)).catch(() => undefined);
+    if (abs !== this.realRoot && (parentReal === undefined || (parentReal !== this.realRoot && !parentReal.startsWith(this.realRoot + path.sep)))) {
+      refuse(stat ? 403 : 404, 'Parent directory is outside the notebooks directory or missing');
+    }
+    if (stat && !stat.isDirectory() && !(stat.isFile() && api.endsWith('.ipynb'))) refuse(404, `Not a notebook: ${api}`);
+    return { api, abs, stat };
+  }
+
+  private model(api: string, stat: Stats, content: unknown): ContentsModel {
+    const isDir = stat.isDirectory();
+    return {
+      name: api.split('/').pop() ?? '',
+      path: api,
+      type: isDir ? 'directory' : 'notebook',
+      writable: true,
+      created: stat.birthtime.toISOString(),
+      last_modified: stat.mtime.toISOString(),
+      mimetype: null,
+      content,
+      format: content === null ? null : 'json',
+      ...(isDir ? {} : { size: stat.size }),
+    };
+  }
+
+  async get(apiPath: string, options: { content: boolean }): Promise<ContentsModel> {
+    const { api, abs, stat } = await this.resolve(apiPath, { mustExist: true });
+    if (stat!.isDirectory()) {
+      if (!options.content) return this.model(api, stat!, null);
+      const children: ContentsModel[] = [];
+      for (const entry of await fs.readdir(abs, { withFileTypes: true })) {
+        if (entry.name.startsWith('.')) continue;
+        if (!entry.isDirectory() && !(entry.isFile() && entry.name.endsWith('.ipynb'))) continue;
+        const childStat = await fs.lstat(path.join(abs, entry.name));
+        children.push(this.model(api ? `${api}/${entry.name}` : entry.name, childStat, null));
+      }
+      return this.model(api, stat!, children);
+    }
+    if (!options.content) return this.model(api, stat!, null);
+    const parsed = NotebookSchema.safeParse(JSON.parse(await fs.readFile(abs, 'utf8')));
+    if (!parsed.success) refuse(422, `${api} is not a valid nbformat 4.5 notebook: ${parsed.error.issues[0]?.message ?? ''}`);
+    return this.model(api, stat!, parsed.data);
+  }
+
+  async save(apiPath: string, body: { type?: string; content?: unknown }): Promise<{ model: ContentsModel; created: boolean }> {
+    const { api, abs, stat } = await this.resolve(apiPath, { mustExist: false });
+    if (body.type === 'directory') {
+      if (!stat) await fs.mkdir(abs);
+      const now = await fs.lstat(abs);
+      return { model: this.model(api, now, null), created: !stat };
+    }
+    if (body.type !== undefined && body.type !== 'notebook') refuse(400, 'Only notebooks and directories can be saved');
+    if (!api.endsWith('.ipynb')) refuse(400, 'Notebook paths must end in .ipynb');
+    if (stat?.isDirectory()) refuse(400, `${api} is a directory`);
+    const parsed = NotebookSchema.safeParse(body.content);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      refuse(400, `Not a valid nbformat 4.5 notebook: ${issue ? `${issue.path.join('.')}: ${issue.message}` : ''}`);
+    }
+    await this.writeAtomic(abs, JSON.stringify(parsed.data, null, 1) + '\n');
+    return { model: this.model(api, await fs.lstat(abs), null), created: !stat };
+  }
+
+  async newUntitled(dirPath: string, body: { type?: string; copy_from?: string }): Promise<ContentsModel> {
+    const { api: dir, stat } = await this.resolve(dirPath, { mustExist: true });
+    if (!stat!.isDirectory()) refuse(400, `${dir} is not a directory`);
+    const isDir = body.type === 'directory';
+    if (body.type !== undefined && body.type !== 'notebook' && !isDir) refuse(400, 'Only notebooks and directories can be created');
+    let content: unknown = emptyNotebook();
+    let base = isDir ? 'Untitled Folder' : 'Untitled';
+    if (body.copy_from !== undefined) {
+      const source = await this.get(body.copy_from, { content: true });
+      if (source.type !== 'notebook') refuse(400, 'Only notebooks can be copied');
+      content = source.content;
+      base = source.name.replace(/\.ipynb$/, '') + '-Copy';
+    }
+    for (let i = 0; i < 10_000; i++) {
+      const name = `${base}${i === 0 ? '' : i}${isDir ? '' : '.ipynb'}`;
+      const candidate = dir ? `${dir}/${name}` : name;
+      const target = await this.resolve(candidate, { mustExist: false });
+      if (target.stat) continue;
+      const { model } = await this.save(candidate, isDir ? { type: 'directory' } : { type: 'notebook', content });
+      return model;
+    }
+    return refuse(409, 'No free untitled name');
+  }
+
+  async rename(fromPath: string, toPath: string): Promise<ContentsModel> {
+    const from = await this.resolve(fromPath, { mustExist: true });
+    const to = await this.resolve(toPath, { mustExist: false });
+    if (to.stat) refuse(409, `${to.api} already exists`);
+    if (from.stat!.isFile() && !to.api.endsWith('.ipynb')) refuse(400, 'Notebook paths must end in .ipynb');
+    await fs.rename(from.abs, to.abs);
+    return this.model(to.api, await fs.lstat(to.abs), null);
+  }
+
+  async delete(apiPath: string): Promise<void> {
+    const { api, abs, stat } = await this.resolve(apiPath, { mustExist: true });
+    if (api === '') refuse(400, 'The notebooks directory itself cannot be deleted');
+    if (stat!.isDirectory()) await fs.rmdir(abs).catch(() => refuse(409, `${api} is not empty`));
+    else await fs.unlink(abs);
+  }
+
+  // Checkpoints: one per notebook, kept beside it in .ipynb_checkpoints as Jupyter does.
+  private async checkpointPath(apiPath: string): Promise<{ api: string; abs: string; file: string }> {
+    const { api, abs, stat } = await this.resolve(apiPath, { mustExist: true });
+    if (!stat!.isFile()) refuse(400, 'Checkpoints exist only for notebooks');
+    const file = path.join(path.dirname(abs), CHECKPOINT_DIR, path.basename(abs).replace(/\.ipynb$/, '-checkpoint.ipynb'));
+    return { api, abs, file };
+  }
+
+  async listCheckpoints(apiPath: string): Promise<CheckpointModel[]> {
+    const { file } = await this.checkpointPath(apiPath);
+    const stat = await fs.lstat(file).catch(() => undefined);
+    return stat?.isFile() ? [{ id: CHECKPOINT_ID, last_modified: stat.mtime.toISOString() }] : [];
+  }
+
+  async createCheckpoint(apiPath: string): Promise<CheckpointModel> {
+    const { abs, file } = await this.checkpointPath(apiPath);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const dirStat = await fs.lstat(path.dirname(file));
+    if (!dirStat.isDirectory()) refuse(403, 'Checkpoint directory is not a plain directory');
+    await this.writeAtomic(file, await fs.readFile(abs));
+    return { id: CHECKPOINT_ID, last_modified: (await fs.lstat(file)).mtime.toISOString() };
+  }
+
+  async restoreCheckpoint(apiPath: string, id: string): Promise<void> {
+    const { abs, file } = await this.checkpointPath(apiPath);
+    if (id !== CHECKPOINT_ID) refuse(404, `No checkpoint ${id.slice(0, 40)}`);
+    const data = await fs.readFile(file).catch(() => refuse(404, 'No checkpoint'));
+    await this.writeAtomic(abs, data);
+  }
+
+  async deleteCheckpoint(apiPath: string, id: string): Promise<void> {
+    const { file } = await this.checkpointPath(apiPath);
+    if (id !== CHECKPOINT_ID) refuse(404, `No checkpoint ${id.slice(0, 40)}`);
+    await fs.unlink(file).catch(() => refuse(404, 'No checkpoint'));
+  }
+
+  private async writeAtomic(abs: string, data: string | Buffer): Promise<void> {
+    // Renaming over the target replaces a link itself instead of writing through it.
+    const temp = path.join(path.dirname(abs), `.~${path.basename(abs)}.${process.pid}.${Date.now()}.tmp`);
+    await fs.writeFile(temp, data, { flag: 'wx' });
+    await fs.rename(temp, abs);
+  }
+}

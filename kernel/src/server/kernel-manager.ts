@@ -1,0 +1,253 @@
+/**
+ * Server-side kernels: one forked kernel process each (so restart really clears state and a spinning cell
+ * never blocks the server), plus a pool of pre-warmed spare processes so starting or restarting a kernel
+ * does not pay tslab's compiler start-up. Messages are routed back to the WebSocket that sent the request;
+ * iopub is broadcast to every connection of the kernel.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { ClientMessage, ExecutionState, KernelMessage, KernelModel } from '../../../shared/index.js';
+import { KernelProcessError } from './errors.js';
+import type { KernelProcessConfig } from './kernel-process.js';
+import { makeMessage, replyType, type FromKernel, type ToKernel } from './kernel-messages.js';
+
+export const KERNEL_NAME = 'nighthawk';
+
+export interface KernelManagerOptions {
+  /** Working directory of kernel processes: cells resolve imports (and `nighthawk-ts`) from here. */
+  cwd: string;
+  hostModule?: string;
+  dataDir?: string;
+  /** Pre-warmed processes kept ready; 0 disables the pool. */
+  spareKernels?: number;
+}
+
+export type Deliver = (msg: KernelMessage<object>) => void;
+
+class KernelProcess {
+  readonly child: ChildProcess;
+  readonly session = randomUUID();
+  readonly ready: Promise<void>;
+  onMessage: (route: string | null, msg: KernelMessage<object>) => void = () => {};
+  onExit: (code: number | null) => void = () => {};
+  exited = false;
+
+  constructor(options: KernelManagerOptions) {
+    const here = fileURLToPath(import.meta.url);
+    const isTs = here.endsWith('.ts');
+    const entry = here.replace(/kernel-manager\.(ts|js)$/, isTs ? 'kernel-process.ts' : 'kernel-process.js');
+    const execArgv = ['--disable-warning=ExperimentalWarning'];
+    if (isTs) execArgv.push('--import', import.meta.resolve('tsx'));
+    const config: KernelProcessConfig = { session: this.session, hostModule: options.hostModule, dataDir: options.dataDir };
+    this.child = fork(entry, [JSON.stringify(config)], {
+      cwd: options.cwd,
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.child.on('message', (message: FromKernel) => {
+        if (message.kind === 'ready') resolve();
+        else if (message.kind === 'fatal') reject(new KernelProcessError({ message: `Kernel process failed to start: ${message.message}` }));
+        else if (message.kind === 'message') this.onMessage(message.route, message.msg);
+      });
+      this.child.on('exit', (code) => {
+        this.exited = true;
+        reject(new KernelProcessError({ message: `Kernel process exited with code ${code} before it was ready` }));
+        this.onExit(code);
+      });
+    });
+    this.ready.catch(() => {});
+  }
+
+  send(message: ToKernel): void {
+    if (this.exited || !this.child.connected) return;
+    this.child.send(message);
+  }
+
+  kill(): void {
+    if (!this.exited) this.child.kill('SIGKILL');
+  }
+}
+
+export class Kernel {
+  readonly id = randomUUID();
+  readonly name = KERNEL_NAME;
+  lastActivity = new Date().toISOString();
+  executionState: ExecutionState = 'starting';
+  private readonly connections = new Map<string, Deliver>();
+  private process: KernelProcess;
+
+  constructor(
+    private readonly manager: KernelManager,
+    process: KernelProcess,
+  ) {
+    this.process = process;
+    this.attach(process);
+  }
+
+  get ready(): Promise<void> {
+    return this.process.ready;
+  }
+
+  model(): KernelModel {
+    return {
+      id: this.id,
+      name: this.name,
+      last_activity: this.lastActivity,
+      execution_state: this.executionState,
+      connections: this.connections.size,
+    };
+  }
+
+  connect(deliver: Deliver): { route: string; close(): void } {
+    const route = randomUUID();
+    this.connections.set(route, deliver);
+    return { route, close: () => this.connections.delete(route) };
+  }
+
+  /** A validated client message from connection `route`. Control requests are handled here. */
+  receive(msg: ClientMessage, route: string): void {
+    this.lastActivity = new Date().toISOString();
+    const type = msg.header.msg_type;
+    if (type === 'interrupt_request') {
+      this.interrupt();
+      this.deliver(route, makeMessage('control', replyType(type), { status: 'ok' }, msg.header, this.process.session));
+      return;
+    }
+    if (type === 'shutdown_request') {
+      const restart = msg.content['restart'] === true;
+      this.deliver(route, makeMessage('control', replyType(type), { status: 'ok', restart }, msg.header, this.process.session));
+      if (restart) void this.restart().catch(() => {});
+      else void this.manager.shutdown(this.id);
+      return;
+    }
+    this.process.send({ kind: 'request', route, msg });
+  }
+
+  /** SIGINT stops a synchronous loop (breakOnSigint) and an awaiting cell (the kernel's SIGINT handler). */
+  interrupt(): void {
+    if (!this.process.exited) this.process.child.kill('SIGINT');
+  }
+
+  async restart(): Promise<void> {
+    const old = this.process;
+    old.onExit = () => {};
+    old.kill();
+    this.executionState = 'restarting';
+    this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
+    this.process = this.manager.takeProcess();
+    this.attach(this.process);
+    await this.process.ready;
+    this.executionState = 'idle';
+  }
+
+  dispose(): void {
+    this.process.onExit = () => {};
+    this.process.kill();
+    this.executionState = 'dead';
+    this.broadcast(makeMessage('iopub', 'status', { execution_state: 'dead' }, {}, this.process.session));
+    this.connections.clear();
+  }
+
+  private attach(process: KernelProcess): void {
+    process.onMessage = (route, msg) => {
+      if (msg.channel === 'iopub' && msg.header.msg_type === 'status') {
+        this.executionState = (msg.content as { execution_state: ExecutionState }).execution_state;
+      }
+      if (route === null) this.broadcast(msg);
+      else this.deliver(route, msg);
+    };
+    process.onExit = (code) => {
+      // A cell that ends the process (process.exit) loses its state; restart like Jupyter's restarter.
+      if (this.executionState === 'dead') return;
+      process.onExit = () => {};
+      void this.restart().catch(() => {
+        this.executionState = 'dead';
+      });
+      void code;
+    };
+    void process.ready.then(
+      () => {
+        if (this.process === process && this.executionState === 'starting') this.executionState = 'idle';
+      },
+      () => {
+        if (this.process === process) this.executionState = 'dead';
+      },
+    );
+  }
+
+  private deliver(route: string, msg: KernelMessage<object>): void {
+    this.connections.get(route)?.(msg);
+  }
+
+  private broadcast(msg: KernelMessage<object>): void {
+    for (const deliver of this.connections.values()) deliver(msg);
+  }
+}
+
+export class KernelManager {
+  private readonly kernels = new Map<string, Kernel>();
+  private readonly spares: KernelProcess[] = [];
+  private closed = false;
+
+  constructor(private readonly options: KernelManagerOptions) {
+    this.fillSpares();
+  }
+
+  list(): Kernel[] {
+    return [...this.kernels.values()];
+  }
+
+  get(id: string): Kernel | undefined {
+    return this.kernels.get(id);
+  }
+
+  async start(): Promise<Kernel> {
+    const kernel = new Kernel(this, this.takeProcess());
+    this.kernels.set(kernel.id, kernel);
+    try {
+      await kernel.ready;
+    } catch (error) {
+      this.kernels.delete(kernel.id);
+      kernel.dispose();
+      throw error;
+    }
+    return kernel;
+  }
+
+  async shutdown(id: string): Promise<boolean> {
+    const kernel = this.kernels.get(id);
+    if (!kernel) return false;
+    this.kernels.delete(id);
+    kernel.dispose();
+    return true;
+  }
+
+  /** A ready spare when there is one, otherwise a fresh process. */
+  takeProcess(): KernelProcess {
+    const index = this.spares.findIndex((p) => !p.exited);
+    const process = index >= 0 ? this.spares.splice(index, 1)[0]! : new KernelProcess(this.options);
+    this.fillSpares();
+    return process;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const id of [...this.kernels.keys()]) await this.shutdown(id);
+    for (const spare of this.spares.splice(0)) spare.kill();
+  }
+
+  private fillSpares(): void {
+    if (this.closed) return;
+    const wanted = this.options.spareKernels ?? 1;
+    while (this.spares.length < wanted) {
+      const spare = new KernelProcess(this.options);
+      spare.onExit = () => {
+        const i = this.spares.indexOf(spare);
+        if (i >= 0) this.spares.splice(i, 1);
+      };
+      this.spares.push(spare);
+    }
+  }
+}

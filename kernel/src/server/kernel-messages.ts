@@ -1,0 +1,40 @@
+/** Builders for kernel messages and the IPC envelope between the server and a kernel process. */
+import { randomUUID } from 'node:crypto';
+import type { Channel, ClientMessage, JsonObject, KernelMessage, MessageHeader, ParentHeader } from '../../../shared/index.js';
+import { PROTOCOL_VERSION } from '../../../shared/index.js';
+
+export function makeHeader(msgType: string, session: string): MessageHeader {
+  return {
+    msg_id: randomUUID(),
+    msg_type: msgType,
+    username: 'kernel',
+    session,
+    date: new Date().toISOString(),
+    version: PROTOCOL_VERSION,
+  };
+}
+
+export function makeMessage<C extends object>(
+  channel: Channel,
+  msgType: string,
+  content: C,
+  parent: ParentHeader,
+  session: string,
+  metadata: JsonObject = {},
+): KernelMessage<C> {
+  return { channel, header: makeHeader(msgType, session), parent_header: parent, metadata, content };
+}
+
+/** Reply type for a request type: `execute_request` → `execute_reply`. */
+export function replyType(msgType: string): string {
+  return msgType.endsWith('_request') ? msgType.slice(0, -'_request'.length) + '_reply' : msgType + '_reply';
+}
+
+/** Server → kernel process. `route` names the WebSocket connection replies go back to. */
+export type ToKernel = { kind: 'request'; route: string; msg: ClientMessage } | { kind: 'claim'; kernelId: string };
+
+/** Kernel process → server. `route: null` is a broadcast (iopub). */
+export type FromKernel =
+  | { kind: 'ready' }
+  | { kind: 'message'; route: string | null; msg: KernelMessage<object> }
+  | { kind: 'fatal'; message: string };

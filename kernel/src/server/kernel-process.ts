@@ -1,0 +1,73 @@
+/**
+ * Entry point of one kernel process, forked by the server with an IPC channel. It owns the cell compiler,
+ * the host (the Session, later) and the live library instance cells import. SIGINT interrupts the running
+ * cell (synchronous code through vm's breakOnSigint, awaiting code through the compiler's interrupt).
+ *
+ * argv[2] is JSON `KernelProcessConfig`.
+ */
+import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import type { ClientMessage } from '../../../shared/index.js';
+import type { SourceTransform } from './cell-compiler.js';
+import type { KernelHostFactory } from './kernel-host.js';
+import { noopKernelHost } from './kernel-host.js';
+import type { FromKernel, ToKernel } from './kernel-messages.js';
+import { KernelRuntime } from './kernel-runtime.js';
+import { createTslabCompiler } from './tslab-compiler.js';
+
+export interface KernelProcessConfig {
+  session: string;
+  /**
+   * Module that may export `createKernelHost: KernelHostFactory` and `transformCell: SourceTransform`.
+   * A bare specifier (e.g. `nighthawk-ts/...`) or a path; imported so the host shares cells' instances.
+   */
+  hostModule?: string;
+  dataDir?: string;
+}
+
+function post(message: FromKernel): void {
+  process.send?.(message);
+}
+
+async function loadHostModule(specifier: string | undefined): Promise<{ factory: KernelHostFactory; transform?: SourceTransform }> {
+  if (!specifier) return { factory: noopKernelHost };
+  const url = specifier.startsWith('.') || path.isAbsolute(specifier) ? pathToFileURL(path.resolve(specifier)).href : specifier;
+  const mod = (await import(url)) as { createKernelHost?: KernelHostFactory; transformCell?: SourceTransform };
+  return { factory: mod.createKernelHost ?? noopKernelHost, transform: mod.transformCell };
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '{}') as KernelProcessConfig;
+  if (!process.send) throw new Error('kernel-process must be forked with an IPC channel');
+  // Without a listener SIGINT would kill the process when no cell is running.
+  let runtime: KernelRuntime | undefined;
+  process.on('SIGINT', () => runtime?.interrupt());
+  process.on('disconnect', () => process.exit(0));
+  const pending: Array<{ msg: ClientMessage; route: string }> = [];
+  process.on('message', (message: ToKernel) => {
+    if (message.kind !== 'request') return;
+    if (runtime) runtime.handle(message.msg, message.route);
+    else pending.push({ msg: message.msg, route: message.route });
+  });
+
+  const { factory, transform } = await loadHostModule(config.hostModule);
+  const compiler = createTslabCompiler({ transform });
+  const rt = new KernelRuntime(compiler, (msg, route) => post({ kind: 'message', route, msg }), config.session);
+  rt.setHost(await factory(rt, { dataDir: config.dataDir }));
+  rt.captureOutput();
+  runtime = rt;
+  for (const { msg, route } of pending.splice(0)) rt.handle(msg, route);
+  // Errors that escape cells (a rejected promise nobody awaited) must not kill the Session.
+  process.on('unhandledRejection', (reason) => {
+    process.stderr.write(`Unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}\n`);
+  });
+  process.on('uncaughtException', (error) => {
+    process.stderr.write(`Uncaught exception: ${error.stack ?? error.message}\n`);
+  });
+  post({ kind: 'ready' });
+}
+
+main().catch((error: unknown) => {
+  post({ kind: 'fatal', message: error instanceof Error ? error.stack ?? error.message : String(error) });
+  process.exit(1);
+});

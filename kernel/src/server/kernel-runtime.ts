@@ -1,0 +1,261 @@
+/**
+ * The kernel side of the Jupyter protocol, transport-free: it takes validated client messages and emits
+ * kernel messages. Executions are serialised; console and process output during a cell become `stream`
+ * messages; the host sees every cell before it runs and may display data or ask for input meanwhile.
+ */
+import type { ClientMessage, ErrorContent, JsonObject, KernelMessage, MessageHeader, MimeBundle, ParentHeader } from '../../../shared/index.js';
+import { RequestContentSchemas, PROTOCOL_VERSION } from '../../../shared/index.js';
+import type { CellCompiler } from './cell-compiler.js';
+import { InputRequestError } from './errors.js';
+import type { CellResult, DisplayOptions, InputOptions, KernelChannel, KernelHost } from './kernel-host.js';
+import { makeMessage, replyType } from './kernel-messages.js';
+
+export type Send = (msg: KernelMessage<object>, route: string | null) => void;
+
+interface Running {
+  parent: MessageHeader;
+  route: string;
+  allowStdin: boolean;
+}
+
+interface PendingInput {
+  resolve(value: string): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export const KERNEL_INFO = {
+  status: 'ok',
+  protocol_version: PROTOCOL_VERSION,
+  implementation: 'nighthawk',
+  implementation_version: '0.1.0',
+  language_info: {
+    name: 'typescript',
+    version: '5.0',
+    mimetype: 'text/typescript',
+    file_extension: '.ts',
+    codemirror_mode: { name: 'javascript', typescript: true },
+  },
+  banner: 'Nighthawk TS kernel (TypeScript cells over tslab)',
+  help_links: [],
+} as const;
+
+export class KernelRuntime implements KernelChannel {
+  readonly session: string;
+  private executionCount = 0;
+  private queue: Promise<void> = Promise.resolve();
+  /** Bumped on an error with stop_on_error: executions queued before it are aborted. */
+  private abortGeneration = 0;
+  private running: Running | undefined;
+  private lastParent: ParentHeader = {};
+  private pendingInput: PendingInput | undefined;
+  private host: KernelHost | undefined;
+
+  constructor(
+    private readonly compiler: CellCompiler,
+    private readonly send: Send,
+    session: string,
+  ) {
+    this.session = session;
+  }
+
+  setHost(host: KernelHost): void {
+    this.host = host;
+  }
+
+  /** Routes process.stdout/stderr writes (including console) to `stream` messages. */
+  captureOutput(): void {
+    for (const name of ['stdout', 'stderr'] as const) {
+      const stream = process[name];
+      stream.write = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown): boolean => {
+        const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+        this.iopub('stream', { name, text }, this.running?.parent ?? this.lastParent);
+        const done = typeof encoding === 'function' ? encoding : callback;
+        if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+        return true;
+      }) as typeof stream.write;
+    }
+  }
+
+  handle(msg: ClientMessage, route: string): void {
+    const parent = msg.header;
+    const type = parent.msg_type;
+    if (type === 'input_reply') {
+      const parsed = RequestContentSchemas.input_reply.safeParse(msg.content);
+      const pending = this.pendingInput;
+      if (pending && parsed.success) {
+        this.pendingInput = undefined;
+        clearTimeout(pending.timer);
+        pending.resolve(parsed.data.value);
+      }
+      return;
+    }
+    if (type === 'execute_request') {
+      const content = RequestContentSchemas.execute_request.parse(msg.content);
+      const generation = this.abortGeneration;
+      const silent = content.silent === true;
+      const counts = !silent && content.store_history !== false;
+      this.queue = this.queue.then(() =>
+        this.execute(parent, route, content.code, {
+          generation,
+          counts,
+          silent,
+          stopOnError: content.stop_on_error !== false,
+          allowStdin: content.allow_stdin !== false,
+          cellId: typeof msg.metadata?.['cellId'] === 'string' ? msg.metadata['cellId'] : undefined,
+        }),
+      );
+      return;
+    }
+    // Other shell requests are answered in order with executions, so a reply never overtakes a cell.
+    const channel = msg.channel === 'control' ? 'control' : 'shell';
+    this.queue = this.queue.then(() => this.answer(parent, route, type, msg.content, channel));
+  }
+
+  private answer(parent: MessageHeader, route: string, type: string, content: JsonObject, channel: 'shell' | 'control'): void {
+    this.iopub('status', { execution_state: 'busy' }, parent);
+    try {
+      this.reply(parent, route, this.replyContent(type, content), channel);
+    } catch (error) {
+      this.reply(parent, route, { status: 'error', ...errorContent('KernelError', (error as Error).message) }, channel);
+    }
+    this.iopub('status', { execution_state: 'idle' }, parent);
+  }
+
+  private replyContent(type: string, content: JsonObject): JsonObject {
+    switch (type) {
+      case 'kernel_info_request':
+        return { ...KERNEL_INFO };
+      case 'complete_request': {
+        const c = RequestContentSchemas.complete_request.parse(content);
+        const r = this.compiler.complete(c.code, c.cursor_pos);
+        return { status: 'ok', matches: r.matches, cursor_start: r.cursorStart, cursor_end: r.cursorEnd, metadata: {} };
+      }
+      case 'inspect_request': {
+        const c = RequestContentSchemas.inspect_request.parse(content);
+        const r = this.compiler.inspect(c.code, c.cursor_pos);
+        return { status: 'ok', found: r.found, data: r.found ? { 'text/plain': r.text } : {}, metadata: {} };
+      }
+      case 'is_complete_request': {
+        const c = RequestContentSchemas.is_complete_request.parse(content);
+        const r = this.compiler.isComplete(c.code);
+        return r.status === 'incomplete' ? { status: 'incomplete', indent: r.indent } : { status: r.status };
+      }
+      case 'history_request':
+        return { status: 'ok', history: [] };
+      case 'comm_info_request':
+        return { status: 'ok', comms: {} };
+      default:
+        return { status: 'error', ...errorContent('UnknownMessageType', `Unsupported msg_type '${type}'`) };
+    }
+  }
+
+  private async execute(
+    parent: MessageHeader,
+    route: string,
+    code: string,
+    options: { generation: number; counts: boolean; silent: boolean; stopOnError: boolean; allowStdin: boolean; cellId: string | undefined },
+  ): Promise<void> {
+    this.iopub('status', { execution_state: 'busy' }, parent);
+    if (options.generation < this.abortGeneration) {
+      this.reply(parent, route, { status: 'aborted', execution_count: this.executionCount });
+      this.iopub('status', { execution_state: 'idle' }, parent);
+      return;
+    }
+    if (options.counts) this.executionCount++;
+    const count = this.executionCount;
+    if (!options.silent) this.iopub('execute_input', { code, execution_count: count }, parent);
+    this.running = { parent, route, allowStdin: options.allowStdin };
+    this.lastParent = parent;
+    const submission = { cellId: options.cellId, executionCount: count };
+    let result: CellResult;
+    let failure: ErrorContent | undefined;
+    try {
+      await this.host?.submitCell(code, submission);
+      const outcome = await this.compiler.execute(code, { executionCount: count });
+      if (outcome.kind === 'ok') {
+        if (outcome.value && !options.silent) {
+          this.iopub('execute_result', { execution_count: count, data: outcome.value, metadata: {} }, parent);
+        }
+        result = { kind: 'ok', ...submission, value: outcome.value };
+      } else {
+        failure = { ename: outcome.ename, evalue: outcome.evalue, traceback: outcome.traceback };
+        result =
+          outcome.kind === 'interrupted'
+            ? { kind: 'interrupted', ...submission }
+            : { kind: 'error', ...submission, ename: outcome.ename, evalue: outcome.evalue };
+      }
+    } catch (error) {
+      // The host refused the cell (or failed): the cell did not run.
+      const e = error as Error;
+      failure = errorContent(e?.name ?? 'Error', e?.message ?? String(error));
+      result = { kind: 'error', ...submission, ename: failure.ename, evalue: failure.evalue };
+    } finally {
+      this.running = undefined;
+      this.rejectInput(new InputRequestError({ reason: 'cell-finished' }));
+    }
+    try {
+      await this.host?.afterCell(result);
+    } catch (error) {
+      process.stderr.write(`afterCell failed: ${(error as Error).message}\n`);
+    }
+    if (failure) {
+      this.iopub('error', failure, parent);
+      if (options.stopOnError) this.abortGeneration++;
+      this.reply(parent, route, { status: 'error', execution_count: count, ...failure });
+    } else {
+      this.reply(parent, route, { status: 'ok', execution_count: count, user_expressions: {}, payload: [] });
+    }
+    this.iopub('status', { execution_state: 'idle' }, parent);
+  }
+
+  /** Stops the running cell (if awaiting) and fails any pending input request. */
+  interrupt(): void {
+    this.compiler.interrupt();
+    this.rejectInput(new InputRequestError({ reason: 'interrupted' }));
+  }
+
+  display(bundle: MimeBundle, options: DisplayOptions = {}): void {
+    const parent = this.running?.parent ?? this.lastParent;
+    if (options.update) {
+      if (options.displayId === undefined) throw new TypeError('display update needs a displayId');
+      this.iopub('update_display_data', { data: bundle, metadata: {}, transient: { display_id: options.displayId } }, parent);
+      return;
+    }
+    const transient = options.displayId === undefined ? undefined : { display_id: options.displayId };
+    this.iopub('display_data', { data: bundle, metadata: {}, ...(transient ? { transient } : {}) }, parent);
+  }
+
+  requestInput(prompt: string, options: InputOptions): Promise<string> {
+    const running = this.running;
+    if (!running) return Promise.reject(new InputRequestError({ reason: 'no-cell' }));
+    if (!running.allowStdin) return Promise.reject(new InputRequestError({ reason: 'stdin-not-allowed' }));
+    if (this.pendingInput) return Promise.reject(new InputRequestError({ reason: 'already-pending' }));
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => this.rejectInput(new InputRequestError({ reason: 'timeout', timeoutMs: options.timeoutMs })), options.timeoutMs);
+      this.pendingInput = { resolve, reject, timer };
+      const msg = makeMessage('stdin', 'input_request', { prompt, password: options.password === true }, running.parent, this.session);
+      this.send(msg, running.route);
+    });
+  }
+
+  private rejectInput(error: Error): void {
+    const pending = this.pendingInput;
+    if (!pending) return;
+    this.pendingInput = undefined;
+    clearTimeout(pending.timer);
+    pending.reject(error);
+  }
+
+  private iopub(type: string, content: object, parent: ParentHeader): void {
+    this.send(makeMessage('iopub', type, content, parent, this.session), null);
+  }
+
+  private reply(parent: MessageHeader, route: string, content: object, channel: 'shell' | 'control' = 'shell'): void {
+    this.send(makeMessage(channel, replyType(parent.msg_type), content, parent, this.session), route);
+  }
+}
+
+function errorContent(ename: string, evalue: string): ErrorContent {
+  return { ename, evalue, traceback: [`${ename}: ${evalue}`] };
+}

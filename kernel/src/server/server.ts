@@ -1,0 +1,181 @@
+/**
+ * The Nighthawk kernel server: one HTTP port for the Jupyter REST API, the kernel WebSockets and the web
+ * notebook's static files. Every /api request and WebSocket needs the token; Host and Origin are checked.
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { WebSocketServer } from 'ws';
+import { attachChannel, type ChannelStats } from './channels.js';
+import { ContentsStore } from './contents.js';
+import { RequestRefusedError } from './errors.js';
+import { handleApi } from './http-api.js';
+import { KernelManager } from './kernel-manager.js';
+import { checkHostAndOrigin, generateToken, tokenMatches, type OriginPolicy } from './security.js';
+import { SessionRegistry } from './sessions.js';
+import { serveStatic } from './static-files.js';
+import { V1_PROTOCOL } from './ws-frames.js';
+
+export interface ServerOptions {
+  notebookDir: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  token?: string;
+  /** Built web notebook to serve at `/`; a placeholder page when absent. */
+  staticDir?: string;
+  /** Persistent state (ledgers) for the hosted Session; created when missing. */
+  dataDir?: string;
+  /** Working directory of kernel processes (where `nighthawk-ts` resolves); defaults to process.cwd(). */
+  kernelCwd?: string;
+  /** Module loaded in each kernel process that provides the KernelHost (see kernel-process.ts). */
+  hostModule?: string;
+  spareKernels?: number;
+  /** Extra browser origins allowed (e.g. the Vite dev server). */
+  allowOrigins?: string[];
+  maxBodyBytes?: number;
+  maxMessageBytes?: number;
+  log?: (line: string) => void;
+}
+
+export interface NighthawkServer {
+  /** `http://host:port/?token=…`, the URL to open. */
+  url: string;
+  baseUrl: string;
+  wsUrl: string;
+  host: string;
+  port: number;
+  token: string;
+  notebookDir: string;
+  dataDir: string | undefined;
+  stats: ChannelStats;
+  kernels: KernelManager;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<NighthawkServer> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? generateToken();
+  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  const notebookDir = path.resolve(options.notebookDir);
+  mkdirSync(notebookDir, { recursive: true });
+  const dataDir = options.dataDir === undefined ? undefined : path.resolve(options.dataDir);
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+  const maxMessageBytes = options.maxMessageBytes ?? 16 * 1024 * 1024;
+  const stats: ChannelStats = { framesReceived: 0, framesRefused: 0, framesDropped: 0 };
+  const kernels = new KernelManager({
+    cwd: options.kernelCwd ?? process.cwd(),
+    hostModule: options.hostModule,
+    dataDir,
+    spareKernels: options.spareKernels,
+  });
+  const sessions = new SessionRegistry(kernels);
+  const contents = new ContentsStore(notebookDir);
+  const api = { kernels, sessions, contents, maxBodyBytes };
+  const serverSession = randomUUID();
+
+  let port = options.port ?? 8888;
+  const policy: OriginPolicy = { bindHost: host, port: () => port, allowOrigins: options.allowOrigins ?? [] };
+
+  const fail = (res: ServerResponse, status: number, message: string): void => {
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.writeHead(status, { 'Content-Type': 'application/json', ...(status === 413 ? { Connection: 'close' } : {}) });
+    res.end(JSON.stringify({ message, reason: null }));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://placeholder');
+    const refusal = checkHostAndOrigin(req, policy);
+    if (refusal) return fail(res, 403, refusal);
+    const origin = req.headers.origin;
+    if (origin && policy.allowOrigins.includes(origin)) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Allow-Headers', 'Authorization, Content-Type, X-XSRFToken');
+      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
+      res.setHeader('Vary', 'Origin');
+    }
+    if (req.method === 'OPTIONS') return fail(res, 204, '');
+    if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
+      if (!tokenMatches(token, req, url.searchParams)) return fail(res, 403, 'Missing or invalid token');
+      try {
+        await handleApi(api, req, res, url.pathname, url.searchParams);
+      } catch (error) {
+        if (error instanceof RequestRefusedError) return fail(res, error.status, error.message);
+        log(`api error ${req.method} ${url.pathname}: ${(error as Error).stack ?? String(error)}`);
+        return fail(res, 500, (error as Error).message ?? 'Internal error');
+      }
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'Method not allowed');
+    await serveStatic(options.staticDir, url.pathname, res);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`request failed: ${String(error)}`);
+      fail(res, 500, 'Internal error');
+    });
+    // A refused body must not keep the socket reading a huge upload.
+    res.on('finish', () => {
+      if (res.statusCode === 413) req.destroy();
+    });
+  });
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: maxMessageBytes * 4,
+    handleProtocols: (protocols) => (protocols.has(V1_PROTOCOL) ? V1_PROTOCOL : false),
+  });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://placeholder');
+    const reject = (status: number, message: string): void => {
+      socket.end(`HTTP/1.1 ${status} ${message}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    const refusal = checkHostAndOrigin(req, policy);
+    if (refusal) return reject(403, 'Forbidden');
+    if (!tokenMatches(token, req, url.searchParams)) return reject(403, 'Forbidden');
+    const match = /^\/api\/kernels\/([^/]+)\/channels$/.exec(url.pathname);
+    const kernel = match ? kernels.get(decodeURIComponent(match[1]!)) : undefined;
+    if (!kernel) return reject(404, 'Not Found');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      attachChannel(ws, kernel, ws.protocol, { maxMessageBytes, stats, log, serverSession });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address && typeof address === 'object') port = address.port;
+  const displayHost = host.includes(':') ? `[${host}]` : host;
+  const baseUrl = `http://${displayHost}:${port}/`;
+
+  return {
+    url: `${baseUrl}?token=${token}`,
+    baseUrl,
+    wsUrl: `ws://${displayHost}:${port}/`,
+    host,
+    port,
+    token,
+    notebookDir,
+    dataDir,
+    stats,
+    kernels,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+      await kernels.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/** /api/sessions: path → kernel bindings as notebook documents use them. Kept in memory. */
+import { randomUUID } from 'node:crypto';
+import type { CreateSessionBody, SessionModel } from '../../../shared/index.js';
+import { RequestRefusedError } from './errors.js';
+import type { KernelManager } from './kernel-manager.js';
+
+interface SessionRecord {
+  id: string;
+  path: string;
+  name: string;
+  type: string;
+  kernelId: string;
+}
+
+type KernelChoice = { id?: string | undefined; name?: string | undefined } | null | undefined;
+
+export class SessionRegistry {
+  private readonly sessions = new Map<string, SessionRecord>();
+
+  constructor(private readonly kernels: KernelManager) {}
+
+  private model(record: SessionRecord): SessionModel {
+    const kernel = this.kernels.get(record.kernelId);
+    return { id: record.id, path: record.path, name: record.name, type: record.type, kernel: kernel ? kernel.model() : null };
+  }
+
+  /** Sessions whose kernel is gone are removed, as the Jupyter server does. */
+  list(): SessionModel[] {
+    for (const [id, record] of this.sessions) if (!this.kernels.get(record.kernelId)) this.sessions.delete(id);
+    return [...this.sessions.values()].map((r) => this.model(r));
+  }
+
+  get(id: string): SessionModel {
+    const record = this.sessions.get(id);
+    if (!record || !this.kernels.get(record.kernelId)) throw new RequestRefusedError({ status: 404, message: `No session ${id.slice(0, 64)}` });
+    return this.model(record);
+  }
+
+  private async kernelFor(choice: KernelChoice): Promise<string> {
+    if (choice?.id) {
+      if (!this.kernels.get(choice.id)) throw new RequestRefusedError({ status: 400, message: `No kernel ${choice.id.slice(0, 64)}` });
+      return choice.id;
+    }
+    if (choice?.name && choice.name !== 'nighthawk') throw new RequestRefusedError({ status: 400, message: `No kernel spec ${choice.name.slice(0, 64)}` });
+    return (await this.kernels.start()).id;
+  }
+
+  async create(body: CreateSessionBody): Promise<SessionModel> {
+    const existing = [...this.sessions.values()].find((r) => r.path === body.path && this.kernels.get(r.kernelId));
+    if (existing) return this.model(existing);
+    const record: SessionRecord = {
+      id: randomUUID(),
+      path: body.path,
+      name: body.name ?? '',
+      type: body.type ?? 'notebook',
+      kernelId: await this.kernelFor(body.kernel),
+    };
+    this.sessions.set(record.id, record);
+    return this.model(record);
+  }
+
+  async update(id: string, patch: { path?: string; name?: string; type?: string; kernel?: KernelChoice }): Promise<SessionModel> {
+    this.get(id);
+    const record = this.sessions.get(id)!;
+    if (patch.path !== undefined) record.path = patch.path;
+    if (patch.name !== undefined) record.name = patch.name;
+    if (patch.type !== undefined) record.type = patch.type;
+    if (patch.kernel) {
+      const next = await this.kernelFor(patch.kernel);
+      if (next !== record.kernelId && !patch.kernel.id) await this.kernels.shutdown(record.kernelId);
+      record.kernelId = next;
+    }
+    return this.model(record);
+  }
+
+  async delete(id: string): Promise<void> {
+    this.get(id);
+    const record = this.sessions.get(id)!;
+    this.sessions.delete(id);
+    await this.kernels.shutdown(record.kernelId);
+  }
+}

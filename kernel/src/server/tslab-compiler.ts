@@ -1,0 +1,155 @@
+/**
+ * CellCompiler on tslab@1.0.22's converter (TypeScript 5.0 fork, cross-cell declarations, last-expression
+ * capture). tslab's own executor prints values and errors as text, so cells are run here instead: the
+ * converted CommonJS runs with vm.runInThisContext (same realm and module cache as the kernel) with
+ * `breakOnSigint`, awaiting cells race an interrupt promise, and values and errors come back structured.
+ */
+import Module, { createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+import type * as TS from 'typescript';
+import type { CellCompiler, CellOutcome, CompletionResult, InspectionResult, SourceTransform } from './cell-compiler.js';
+import { createLineMap } from './cell-lines.js';
+import { runtimeError, typeScriptError } from './cell-errors.js';
+import { findPackageSelf, installSelfReference } from './self-reference.js';
+import { valueToBundle } from './value-bundle.js';
+
+interface TslabDiagnostic {
+  start: { line: number; character: number };
+  messageText: string;
+  category: number;
+  code: number;
+  fileName?: string;
+}
+interface TslabConverter {
+  convert(prevDecl: string, src: string): {
+    output?: string;
+    declOutput?: string;
+    diagnostics: TslabDiagnostic[];
+    lastExpressionVar?: string;
+    hasToplevelAwait?: boolean;
+  };
+  inspect(prevDecl: string, src: string, position: number): TS.QuickInfo | undefined;
+  complete(prevDecl: string, src: string, position: number): { start: number; end: number; candidates: string[] };
+  close(): void;
+}
+interface TslabConverterModule {
+  createConverter(options: { isJS: boolean; isBrowser: boolean }): TslabConverter;
+  isCompleteCode(src: string): { completed: boolean; indent?: string };
+}
+
+export interface TslabCompilerOptions {
+  /** Directory cells resolve imports from; defaults to process.cwd(). tslab's compiler always uses cwd. */
+  rootDir?: string;
+  transform?: SourceTransform;
+}
+
+const CELL_SLOT = 'nighthawk.kernel.cell';
+const INTERRUPTED = 'ERR_SCRIPT_EXECUTION_INTERRUPTED';
+
+class Interrupted extends Error {}
+
+export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCompiler {
+  const rootDir = options.rootDir ?? process.cwd();
+  const transform = options.transform ?? ((source: string) => ({ code: source }));
+  const load = createRequire(import.meta.url);
+  const converterPath = load.resolve('tslab/dist/converter');
+  const ts = createRequire(converterPath)('@tslab/typescript-for-tslab') as typeof TS;
+  const self = findPackageSelf(rootDir);
+  if (self) installSelfReference(ts.sys as Parameters<typeof installSelfReference>[0], self);
+  const { createConverter, isCompleteCode } = load(converterPath) as TslabConverterModule;
+  const converter = createConverter({ isJS: false, isBrowser: false });
+
+  const locals: Record<string, unknown> = {};
+  // TypeScript's CJS emit uses defineProperty for imports; plain writes keep later cells free to reassign.
+  const exportsProxy = new Proxy(locals, {
+    defineProperty(target, prop, attributes) {
+      if (prop === '__esModule') return true;
+      (target as Record<string | symbol, unknown>)[prop] = attributes.get ? (attributes.get as () => unknown)() : attributes.value;
+      return true;
+    },
+  });
+  const cellRequire = Module.createRequire(path.join(rootDir, '__cell__.js'));
+  (globalThis as Record<symbol, unknown>)[Symbol.for(CELL_SLOT)] = { exports: exportsProxy, require: cellRequire };
+  const slot = `globalThis[Symbol.for(${JSON.stringify(CELL_SLOT)})]`;
+
+  let prevDecl = '';
+  let rejectInterrupt: ((error: Error) => void) | undefined;
+
+  async function execute(source: string, { executionCount }: { executionCount: number }): Promise<CellOutcome> {
+    let code: string;
+    try {
+      code = transform(source).code;
+    } catch (error) {
+      return runtimeError(error, undefined, executionCount);
+    }
+    const converted = converter.convert(prevDecl, code);
+    const errors = converted.diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error);
+    if (errors.length > 0) return typeScriptError(errors, code);
+    if (!converted.output) {
+      prevDecl = converted.declOutput ?? '';
+      return { kind: 'ok', value: undefined };
+    }
+    const output = converted.output;
+    const lineMap = createLineMap(ts, code, output);
+    const wrapped =
+      (converted.hasToplevelAwait ? '(async function (exports, require) { ' : '(function (exports, require) { ') +
+      output +
+      `\n})(${slot}.exports, ${slot}.require)`;
+    try {
+      const returned: unknown = vm.runInThisContext(wrapped, { filename: `cell-${executionCount}`, breakOnSigint: true });
+      if (converted.hasToplevelAwait) {
+        const interrupted = new Promise<never>((_, reject) => {
+          rejectInterrupt = reject;
+        });
+        try {
+          await Promise.race([returned, interrupted]);
+        } finally {
+          rejectInterrupt = undefined;
+        }
+      }
+    } catch (error) {
+      if (error instanceof Interrupted || (error as { code?: unknown } | null)?.code === INTERRUPTED) {
+        return { kind: 'interrupted', ename: 'KeyboardInterrupt', evalue: 'Execution interrupted', traceback: ['KeyboardInterrupt: Execution interrupted'] };
+      }
+      return runtimeError(error, lineMap, executionCount, output.split('\n').length + 1);
+    }
+    prevDecl = converted.declOutput ?? '';
+    const name = converted.lastExpressionVar;
+    if (name === undefined || !(name in locals)) return { kind: 'ok', value: undefined };
+    const value = locals[name];
+    delete locals[name];
+    return { kind: 'ok', value: value === undefined ? undefined : valueToBundle(value) };
+  }
+
+  function complete(source: string, cursorPos: number): CompletionResult {
+    const info = converter.complete(prevDecl, transform(source).code, cursorPos);
+    return { matches: info.candidates, cursorStart: info.start, cursorEnd: info.end };
+  }
+
+  function inspect(source: string, cursorPos: number): InspectionResult {
+    const info = converter.inspect(prevDecl, transform(source).code, cursorPos);
+    if (!info) return { found: false, text: '' };
+    const signature = ts.displayPartsToString(info.displayParts);
+    const docs = ts.displayPartsToString(info.documentation);
+    return { found: signature.length > 0, text: docs ? `${signature}\n\n${docs}` : signature };
+  }
+
+  function isComplete(source: string): { status: 'complete' | 'incomplete' | 'invalid'; indent: string } {
+    const result = isCompleteCode(source);
+    return result.completed ? { status: 'complete', indent: '' } : { status: 'incomplete', indent: result.indent ?? '' };
+  }
+
+  return {
+    execute,
+    complete,
+    inspect,
+    isComplete,
+    interrupt() {
+      rejectInterrupt?.(new Interrupted('interrupted'));
+    },
+    close() {
+      converter.close();
+    },
+  };
+}

@@ -1,0 +1,4 @@
+/** Repo-root shared contract between the kernel server and the web notebook. Imports only zod. */
+export * from './mime.js';
+export * from './protocol.js';
+export * from './nbformat.js';

@@ -1,0 +1,50 @@
+/** Starts a real kernel server on 127.0.0.1:0 with a temporary notebooks directory, plus client settings. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { KernelManager, ServerConnection, SessionManager, ContentsManager, KernelSpecManager } from '@jupyterlab/services';
+import WebSocket from 'ws';
+import { startServer, type NighthawkServer, type ServerOptions } from '../../kernel/src/server/index.js';
+
+export interface KernelServerFixture {
+  server: NighthawkServer;
+  /** Parent of the notebooks directory: files here are outside what the server may touch. */
+  sandbox: string;
+  notebookDir: string;
+  settings: ServerConnection.ISettings;
+  kernels: KernelManager;
+  close(): Promise<void>;
+}
+
+export function clientSettings(server: NighthawkServer, token = server.token): ServerConnection.ISettings {
+  return ServerConnection.makeSettings({
+    baseUrl: server.baseUrl,
+    wsUrl: server.wsUrl,
+    token,
+    appendToken: true,
+    WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
+    fetch: globalThis.fetch,
+  });
+}
+
+export async function startKernelServer(options: Partial<ServerOptions> = {}): Promise<KernelServerFixture> {
+  const sandbox = mkdtempSync(path.join(tmpdir(), 'nighthawk-server-'));
+  const notebookDir = path.join(sandbox, 'notebooks');
+  const server = await startServer({ notebookDir, port: 0, spareKernels: 1, log: () => {}, ...options });
+  const settings = clientSettings(server);
+  const kernels = new KernelManager({ serverSettings: settings });
+  return {
+    server,
+    sandbox,
+    notebookDir,
+    settings,
+    kernels,
+    async close() {
+      kernels.dispose();
+      await server.close();
+      rmSync(sandbox, { recursive: true, force: true });
+    },
+  };
+}
+
+export { SessionManager, ContentsManager, KernelSpecManager };
