@@ -25,7 +25,7 @@ describe('web notebook against the real kernel server', () => {
       { source: '// triageIssue\nanswer + 2' },
     ]));
     writeFileSync(path.join(notebookDir, 'approve.ipynb'), notebookJson([{ source: '// askOperator\n"ran after approval"' }]));
-    writeFileSync(path.join(notebookDir, 'long.ipynb'), notebookJson([{ source: 'await new Promise((resolve) => setTimeout(resolve, 600_000));' }]));
+    writeFileSync(path.join(notebookDir, 'long.ipynb'), notebookJson([{ source: 'console.log("started");\nawait new Promise((resolve) => setTimeout(resolve, 600_000));' }]));
     browser = await launchChromium();
   });
 
@@ -70,6 +70,8 @@ describe('web notebook against the real kernel server', () => {
     await page.getByRole('button', { name: 'Run all cells' }).click();
     await page.locator('.kernel-status[data-status="busy"]').waitFor();
     await page.locator('.cell[data-run-state="running"] .elapsed', { hasText: /\d+\.\d s/ }).waitFor();
+    // Interrupt once the cell body runs (an interrupt during compilation is a separate kernel concern).
+    await page.locator('.output-stdout', { hasText: 'started' }).waitFor();
     await page.getByRole('button', { name: 'Interrupt kernel (I, I)' }).click();
     await page.locator('.cell[data-run-state="idle"]').waitFor();
     await page.locator('.output-error').waitFor();
