@@ -1,2 +1,3 @@
 export * from './loop/index.js';
 export * from './exploration/index.js';
+export * from './web/index.js';
