@@ -15,7 +15,7 @@ const approval: ApprovalPayload = {
   operation: { operationId: 'op-9', kind: 'tool', status: 'pending', toolName: 'sendEmail', expression: 'sendEmail({ to: "c@example.com" })' },
 };
 
-describe('web notebook: operator approval and kernel completions', () => {
+describe('web notebook: operator approval, kernel completions and hover', () => {
   let server: FakeJupyterServer;
   let browser: Browser;
   const answers: string[] = [];
@@ -78,6 +78,19 @@ describe('web notebook: operator approval and kernel completions', () => {
     await page.locator('.suggest-widget .monaco-list-row', { hasText: 'ledger' }).waitFor();
     await screenshot(page, 'kernel-completions');
     expect(server.received.some((f) => f.header.msg_type === 'complete_request' && f.content.code === 'led' && f.content.cursor_pos === 3)).toBe(true);
+    await page.close();
+  });
+
+  it('shows hover text from the kernel inspect_reply', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+    await openNotebook(page, server.url, token, 'approve.ipynb');
+    await page.locator('.cell').nth(1).locator('.editor-host').click();
+    await page.locator('.cell').nth(1).locator('.monaco-editor.focused').waitFor();
+    await page.keyboard.type('ledger;');
+    await page.keyboard.press('Escape');
+    await page.locator('.cell').nth(1).locator('.view-line span', { hasText: 'ledger' }).first().hover();
+    await page.locator('.monaco-hover', { hasText: 'const ledger: Ledger' }).waitFor();
+    expect(server.received.some((f) => f.header.msg_type === 'inspect_request' && f.content.code === 'ledger;')).toBe(true);
     await page.close();
   });
 });
