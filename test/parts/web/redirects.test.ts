@@ -89,6 +89,19 @@ describe('parts/web redirects: the policy judges every hop', () => {
     expect(await closed[0]).toEqual({ ended: false });
   });
 
+  it('host-held credentials are attached only to the hops the host chooses and stay out of the ledger and audit', async () => {
+    const { a, b } = await twoServers();
+    const { runner, store, result } = fetchRun(
+      { policy: { schemes: ['http'], hostnames: ['127.0.0.1'] }, credentialsFor: (hop) => (hop.port === a.port ? { Authorization: 'Bearer host-secret' } : undefined) },
+      { url: `${a.origin}/to-b` },
+    );
+    expect((await result).body).toBe('secret at /secret');
+    expect(a.requests[0]!.headers.authorization).toBe('Bearer host-secret');
+    expect(b.requests[0]!.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(runner.ledger.events())).not.toContain('host-secret');
+    expect(JSON.stringify(store.list())).not.toContain('host-secret');
+  });
+
   it('redirects beyond maxRedirects are not followed', async () => {
     const { a } = await twoServers();
     const { result } = fetchRun({ policy: { schemes: ['http'], hostnames: ['127.0.0.1'] }, maxRedirects: 2 }, { url: `${a.origin}/loop` });

@@ -3,11 +3,13 @@ import {
   AgentExecutor,
   CapabilityRefusedError,
   InMemoryPerimeterAuditStore,
+  NodeWebFetchClient,
   Runner,
   UnmediatedPerimeterEffectError,
   WebFetchFailedError,
   WebPolicyRefusedError,
   step,
+  webUrlPolicy,
   webFetchCapability,
   type ModelMessage,
   type WebFetchResult,
@@ -141,6 +143,19 @@ describe('parts/web fetch capability', () => {
     const error = await runner.run(async () => fetch(server.origin), { grant: { capabilities: [loopbackOnly()] } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnmediatedPerimeterEffectError);
     expect(runner.ledger.select({ kind: 'trace.anomaly' })[0]!.status).toBe('unmediated_perimeter_effect');
+    expect(server.connections).toBe(0);
+  });
+
+  it('the default backend used directly by interior code, outside the capability gateway, is refused by the effect audit', async () => {
+    const server = await helloServer();
+    const { runner } = egressRunner();
+    const client = new NodeWebFetchClient();
+    const policy = webUrlPolicy({ schemes: ['http'], hostnames: ['127.0.0.1'] });
+    const error = await runner
+      .run(async (ctx) => client.fetch({ url: server.origin, method: 'GET', headers: {} }, { policy, maxBytes: 100, maxRedirects: 0, responseHeaders: [], signal: ctx.signal }), { grant: { capabilities: [loopbackOnly()] } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnmediatedPerimeterEffectError);
+    expect(runner.ledger.select({ kind: 'trace.anomaly' })[0]!.data).toMatchObject({ effect: 'http.request' });
     expect(server.connections).toBe(0);
   });
 

@@ -9,7 +9,7 @@ import { UsageError } from '../../core/index.js';
 import { defineCapability, type Capability } from '../../harness/index.js';
 import { NodeWebFetchClient, type WebFetchClient, type WebFetchResult } from './client.js';
 import { WebPolicyRefusal, WebPolicyRefusedError } from './errors.js';
-import { describeWebRequest, normalizeWebUrl, webUrlPolicy, type WebMethod, type WebUrlPolicy } from './policy.js';
+import { describeWebRequest, normalizeWebUrl, webUrlPolicy, type NormalizedWebRequest, type WebMethod, type WebUrlPolicy } from './policy.js';
 
 /** Request headers the transport owns: setting them could redirect a request past the policy (host) or desynchronise framing. */
 const TRANSPORT_HEADERS: ReadonlySet<string> = new Set([
@@ -47,6 +47,11 @@ export interface WebFetchCapabilityOptions {
   /** Capability name (default `web_fetch`). */
   readonly name?: string;
   readonly responseHeaders?: readonly string[];
+  /**
+   * Credentials the host attaches to a hop the policy allowed (for example by origin). Secrets given
+   * here stay out of the model's request and so out of the ledger and the audit record.
+   */
+  readonly credentialsFor?: (request: NormalizedWebRequest) => Readonly<Record<string, string>> | undefined;
 }
 
 export const WEB_FETCH_SIGNATURE =
@@ -77,7 +82,7 @@ export function webFetchCapability(options: WebFetchCapabilityOptions): Capabili
       const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
       return await client.fetch(
         { url: url.href, method, headers, ...(args.body !== undefined ? { body: args.body } : {}) },
-        { policy, maxBytes, maxRedirects, responseHeaders, signal },
+        { policy, maxBytes, maxRedirects, responseHeaders, signal, ...(options.credentialsFor ? { credentialsFor: options.credentialsFor } : {}) },
       );
     },
   });

@@ -6,8 +6,9 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { isNighthawkError } from '../../core/index.js';
 import { WebFetchFailedError, WebPolicyRefusedError, WebRedirectLimitError } from './errors.js';
-import { describeWebRequest, normalizeWebUrl, type WebMethod, type WebPolicyCallback } from './policy.js';
+import { describeWebRequest, normalizeWebUrl, type NormalizedWebRequest, type WebMethod, type WebPolicyCallback } from './policy.js';
 
 export interface WebClientRequest {
   /** Normalised absolute URL. */
@@ -26,6 +27,11 @@ export interface WebClientOptions {
   /** Response headers to report (lowercase). */
   readonly responseHeaders: readonly string[];
   readonly signal: AbortSignal;
+  /**
+   * Host-held credentials for one hop, asked for after the policy allowed it and never carried to the
+   * next hop; they reach neither the model nor the ledger (the request arguments do).
+   */
+  readonly credentialsFor?: (request: NormalizedWebRequest) => Readonly<Record<string, string>> | undefined;
 }
 
 export interface WebFetchResult {
@@ -60,12 +66,14 @@ export class NodeWebFetchClient implements WebFetchClient {
     let body = request.body;
     let headers: Record<string, string> = { ...request.headers };
     for (let hop = 0; ; hop++) {
-      const decision = options.policy(describeWebRequest(url, method, hop));
+      const described = describeWebRequest(url, method, hop);
+      const decision = options.policy(described);
       if (decision.kind === 'refuse') throw new WebPolicyRefusedError({ url: url.href, hop, reason: decision.reason, detail: decision.detail });
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
         throw new WebFetchFailedError({ url: url.href, reason: 'unsupported-scheme', detail: `this client speaks http and https, not ${url.protocol}` });
       }
-      const response = await send(url, method, headers, body, options.signal);
+      const credentials = options.credentialsFor?.(described);
+      const response = await send(url, method, credentials ? { ...headers, ...lowercase(credentials) } : headers, body, options.signal);
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (!REDIRECTS.has(status) || typeof location !== 'string') return await readResult(response, url, hop, method, options);
@@ -84,6 +92,10 @@ export class NodeWebFetchClient implements WebFetchClient {
   }
 }
 
+function lowercase(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
 function withoutHeaders(headers: Readonly<Record<string, string>>, names: readonly string[]): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !names.includes(k)));
 }
@@ -98,7 +110,8 @@ function send(url: URL, method: WebMethod, headers: Readonly<Record<string, stri
     try {
       request = transport.request(url, { method, headers: outgoing, agent: false, signal }, resolve);
     } catch (error) {
-      return reject(failure(url, error, signal));
+      // A host refusal (the effect audit outside a gateway allowance) is not a transport failure.
+      return reject(isNighthawkError(error) ? error : failure(url, error, signal));
     }
     request.on('error', (error) => reject(failure(url, error, signal)));
     request.end(body);
