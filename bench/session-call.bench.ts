@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const plain = async (n: number) => n + 1;
   const submission = session.submit('const inc = async (n: number) => n + 1;');
   const { inc } = session.materialized(submission, { inc: plain });
-  const adapter = inc as (n: number) => Promise<number>;
+  const adapter = inc as unknown as (n: number) => Promise<number>;
 
   const baseline = await sample(5_000, () => plain(1));
   const fresh = await sample(5_000, () => adapter(1));

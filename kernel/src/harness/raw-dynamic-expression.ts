@@ -7,18 +7,22 @@ const PATTERNS: readonly [RegExp, string][] = [
   [/\beval\b/, 'eval'],
   [/\bFunction\s*\(/, 'Function constructor'],
   [/\bnew\s+Function\b/, 'Function constructor'],
-  [/\.constructor\s*(?:\.\s*constructor|\[)/, 'constructor access'],
-  [/\bconstructor\s*\(\s*['"`]/, 'constructor with source text'],
+  [/\.constructor\s*(?:\.\s*constructor|\[|\()/, 'constructor access'],
   [/\bimport\s*\(/, 'dynamic import'],
   [/\brequire\s*\(/, 'require'],
   [/\bchild_process\b|\bnode:vm\b|\bvm\s*\.\s*run/, 'code-running module'],
   [/\bwith\s*\(/, 'with statement'],
   [/\bset(?:Timeout|Interval)\s*\(\s*['"`]/, 'timer with source text'],
   [/__nh_/, 'reserved name'],
+  [/\b(?:globalThis|global|window|self)\s*\[/, 'computed global access'],
 ];
+
+// String and template literal contents are data: a word like "eval" inside one runs nothing.
+const STRING_LITERAL = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\$]|\\.|\$(?!\{))*`/g;
 
 /** Returns the name of the rule an expression breaks, or undefined. */
 export function rawDynamicExecutionIn(expression: string): string | undefined {
-  for (const [pattern, rule] of PATTERNS) if (pattern.test(expression)) return rule;
+  const code = expression.replace(STRING_LITERAL, (m) => m[0]! + m[0]!);
+  for (const [pattern, rule] of PATTERNS) if (pattern.test(code)) return rule;
   return undefined;
 }

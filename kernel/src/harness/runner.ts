@@ -164,7 +164,7 @@ export class Runner {
     };
     let bodySettled = false;
     const body = runInFrame({ host, authority, allowance: undefined, submitterId: runId, depth: 0 }, () =>
-      coreRun(host.executor, () => composition(context), {
+      coreRun(host.executor, async () => composition(context), {
         runId,
         oversight: host.oversight,
         taskReferences: { ...authority.references },

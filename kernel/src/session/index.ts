@@ -2,3 +2,4 @@ export { hashSource, type ApprovalEvidence, type ApprovalRoute, type Submission 
 export { observeOwner, taskOwner, type BackgroundOwner, type OwnerObservation } from './background-owner.js';
 export { OperatorControlError, SessionClosedError, SessionExitBlockedError, SubmissionRefusedError } from './errors.js';
 export { Session, type SessionCallEvent, type SessionFunction, type SessionOptions } from './session.js';
+export { activeSession, setActiveSession } from './active-session.js';

@@ -39,9 +39,9 @@ export interface SessionCallEvent {
 
 export class Session {
   readonly sessionId = newId('ses_');
-  readonly runner: Runner;
-  readonly #grant: Grant;
-  readonly #options: SessionOptions;
+  #runner: Runner;
+  #grant: Grant;
+  #options: SessionOptions;
   readonly #approvals = new WeakMap<object, ApprovalEvidence>();
   readonly #adapters = new WeakMap<object, SessionFunction>();
   readonly #submissions = new Map<string, Submission>();
@@ -51,12 +51,29 @@ export class Session {
 
   constructor(options: SessionOptions) {
     this.#options = options;
-    this.runner = new Runner(options);
+    this.#runner = new Runner(options);
     this.#grant = options.grant ?? {};
   }
 
+  /** The Runner that starts this Session's runs (replaced by `configure`, which keeps the ledger). */
+  get runner(): Runner {
+    return this.#runner;
+  }
+
   get ledger(): Ledger {
-    return this.runner.ledger;
+    return this.#runner.ledger;
+  }
+
+  /**
+   * Operator control: changes the executor, platform services or run-entry grant for runs started
+   * from now on. Runs already in progress keep the authority they were admitted with.
+   */
+  configure(options: Partial<SessionOptions>): void {
+    this.#operatorOnly('configure');
+    if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
+    this.#options = { ...this.#options, ...options };
+    this.#runner = new Runner({ ...this.#options, ledger: this.#runner.ledger });
+    this.#grant = this.#options.grant ?? {};
   }
 
   get closed(): boolean {
@@ -196,7 +213,7 @@ export class Session {
           throw error;
         }
       }
-      const handle = session.runner.start(async () => fn.apply(this, args), {
+      const handle = session.#runner.start(async () => fn.apply(this, args), {
         grant: session.#grant,
         label: name,
         ...(session.#options.policy ? { policy: session.#options.policy } : {}),

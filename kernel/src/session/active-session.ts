@@ -1,0 +1,20 @@
+/**
+ * The Session a notebook kernel hosts. The kernel sets it once at start-up; cells read it through
+ * the library (`activeSession()`), which is the same live instance the kernel holds.
+ */
+import { currentHostFrame } from '../harness/index.js';
+import { OperatorControlError } from './errors.js';
+import type { Session } from './session.js';
+
+let active: Session | undefined;
+
+/** The kernel's Session, or undefined outside a kernel. */
+export function activeSession(): Session | undefined {
+  return active;
+}
+
+/** Host-only: installs the Session the kernel hosts. Refused from inside a run. */
+export function setActiveSession(session: Session | undefined): void {
+  if (currentHostFrame()) throw new OperatorControlError({ control: 'setActiveSession' });
+  active = session;
+}
