@@ -125,9 +125,11 @@ export class Kernel {
     this.process.send({ kind: 'request', route, msg });
   }
 
-  /** SIGINT stops a synchronous loop (breakOnSigint) and an awaiting cell (the kernel's SIGINT handler). */
+  /** SIGINT stops a synchronous loop (breakOnSigint); the message stops an awaiting cell. */
   interrupt(): void {
-    if (!this.process.exited) this.process.child.kill('SIGINT');
+    if (this.process.exited) return;
+    this.process.send({ kind: 'interrupt', sentAt: Date.now() });
+    this.process.child.kill('SIGINT');
   }
 
   async restart(): Promise<void> {

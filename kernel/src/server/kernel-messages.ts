@@ -31,7 +31,10 @@ export function replyType(msgType: string): string {
 }
 
 /** Server → kernel process. `route` names the WebSocket connection replies go back to. */
-export type ToKernel = { kind: 'request'; route: string; msg: ClientMessage } | { kind: 'claim'; kernelId: string };
+export type ToKernel =
+  | { kind: 'request'; route: string; msg: ClientMessage }
+  /** Stops an awaiting cell that started before `sentAt` (epoch ms); SIGINT covers synchronous loops. */
+  | { kind: 'interrupt'; sentAt: number };
 
 /** Kernel process → server. `route: null` is a broadcast (iopub). */
 export type FromKernel =

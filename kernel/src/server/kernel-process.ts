@@ -39,13 +39,17 @@ async function loadHostModule(specifier: string | undefined): Promise<{ factory:
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as KernelProcessConfig;
   if (!process.send) throw new Error('kernel-process must be forked with an IPC channel');
-  // Without a listener SIGINT would kill the process when no cell is running.
+  // SIGINT breaks synchronous code through vm's breakOnSigint; otherwise this listener stops the running
+  // cell (and keeps the signal from killing the process). The 'interrupt' message covers awaiting cells too.
   let runtime: KernelRuntime | undefined;
   process.on('SIGINT', () => runtime?.interrupt());
   process.on('disconnect', () => process.exit(0));
   const pending: Array<{ msg: ClientMessage; route: string }> = [];
   process.on('message', (message: ToKernel) => {
-    if (message.kind !== 'request') return;
+    if (message.kind === 'interrupt') {
+      runtime?.interrupt(message.sentAt);
+      return;
+    }
     if (runtime) runtime.handle(message.msg, message.route);
     else pending.push({ msg: message.msg, route: message.route });
   });

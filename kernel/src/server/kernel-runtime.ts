@@ -13,6 +13,7 @@ import { makeMessage, replyType } from './kernel-messages.js';
 export type Send = (msg: KernelMessage<object>, route: string | null) => void;
 
 interface Running {
+  startedAt: number;
   parent: MessageHeader;
   route: string;
   allowStdin: boolean;
@@ -165,7 +166,7 @@ export class KernelRuntime implements KernelChannel {
     if (options.counts) this.executionCount++;
     const count = this.executionCount;
     if (!options.silent) this.iopub('execute_input', { code, execution_count: count }, parent);
-    this.running = { parent, route, allowStdin: options.allowStdin };
+    this.running = { startedAt: Date.now(), parent, route, allowStdin: options.allowStdin };
     this.lastParent = parent;
     const submission = { cellId: options.cellId, executionCount: count };
     let result: CellResult;
@@ -210,7 +211,8 @@ export class KernelRuntime implements KernelChannel {
   }
 
   /** Stops the running cell (if awaiting) and fails any pending input request. */
-  interrupt(): void {
+  interrupt(sentAt = Date.now()): void {
+    if (!this.running || this.running.startedAt > sentAt) return;
     this.compiler.interrupt();
     this.rejectInput(new InputRequestError({ reason: 'interrupted' }));
   }

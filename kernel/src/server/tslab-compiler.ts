@@ -49,6 +49,10 @@ const INTERRUPTED = 'ERR_SCRIPT_EXECUTION_INTERRUPTED';
 
 class Interrupted extends Error {}
 
+function interruptedOutcome(): CellOutcome {
+  return { kind: 'interrupted', ename: 'KeyboardInterrupt', evalue: 'Execution interrupted', traceback: ['KeyboardInterrupt: Execution interrupted'] };
+}
+
 export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCompiler {
   const rootDir = options.rootDir ?? process.cwd();
   const transform = options.transform ?? ((source: string) => ({ code: source }));
@@ -75,8 +79,22 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
 
   let prevDecl = '';
   let rejectInterrupt: ((error: Error) => void) | undefined;
+  // Sticky for the running cell: an interrupt that lands while the cell compiles still stops it.
+  let executing = false;
+  let interruptPending = false;
 
-  async function execute(source: string, { executionCount }: { executionCount: number }): Promise<CellOutcome> {
+  async function execute(source: string, options: { executionCount: number }): Promise<CellOutcome> {
+    executing = true;
+    interruptPending = false;
+    try {
+      return await run(source, options);
+    } finally {
+      executing = false;
+      interruptPending = false;
+    }
+  }
+
+  async function run(source: string, { executionCount }: { executionCount: number }): Promise<CellOutcome> {
     let code: string;
     try {
       code = transform(source).code;
@@ -91,6 +109,11 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
       return { kind: 'ok', value: undefined };
     }
     const output = converted.output;
+    // Two check phases enclose one poll phase, so a SIGINT or interrupt message that arrived while the cell
+    // was compiling reaches its handler before the cell runs (breakOnSigint only sees later signals).
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (interruptPending) return interruptedOutcome();
     const lineMap = createLineMap(ts, code, output);
     const wrapped =
       (converted.hasToplevelAwait ? '(async function (exports, require) { ' : '(function (exports, require) { ') +
@@ -101,6 +124,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
       if (converted.hasToplevelAwait) {
         const interrupted = new Promise<never>((_, reject) => {
           rejectInterrupt = reject;
+          if (interruptPending) reject(new Interrupted('interrupted'));
         });
         try {
           await Promise.race([returned, interrupted]);
@@ -110,7 +134,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
       }
     } catch (error) {
       if (error instanceof Interrupted || (error as { code?: unknown } | null)?.code === INTERRUPTED) {
-        return { kind: 'interrupted', ename: 'KeyboardInterrupt', evalue: 'Execution interrupted', traceback: ['KeyboardInterrupt: Execution interrupted'] };
+        return interruptedOutcome();
       }
       return runtimeError(error, lineMap, executionCount, output.split('\n').length + 1);
     }
@@ -146,6 +170,8 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
     inspect,
     isComplete,
     interrupt() {
+      if (!executing) return;
+      interruptPending = true;
       rejectInterrupt?.(new Interrupted('interrupted'));
     },
     close() {

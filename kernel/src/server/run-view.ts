@@ -1,0 +1,151 @@
+/**
+ * Builds the notebook's views of a run from ledger events: the call tree (run → Natural executions →
+ * operations), ledger rows, and the text/plain fallbacks other frontends show. Pure functions of the
+ * ledger, so a view rebuilt after a restart equals the live one.
+ */
+import type { LedgerEvent } from '../harness/index.js';
+import type {
+  ExecutionPayload,
+  LedgerEntryPayload,
+  OperationPayload,
+  RunPayload,
+} from '../../../shared/ui-types.js';
+
+type Data = Record<string, unknown>;
+const asData = (v: unknown): Data => (v && typeof v === 'object' ? (v as Data) : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** Incrementally folds ledger events of one run into its call-tree payload. */
+export class RunView {
+  readonly runId: string;
+  functionName: string;
+  status: RunPayload['status'] = 'running';
+  readonly #executions = new Map<string, ExecutionPayload & { operations: OperationPayload[] }>();
+  readonly anomalies: { anomalyKind: string; message: string; executionId?: string }[] = [];
+
+  constructor(runId: string, functionName: string) {
+    this.runId = runId;
+    this.functionName = functionName;
+  }
+
+  /** Applies one event; returns true when the view changed. */
+  apply(event: LedgerEvent): boolean {
+    const data = asData(event.data);
+    switch (event.kind) {
+      case 'run.entry':
+        this.functionName = str(data.label) ?? this.functionName;
+        return true;
+      case 'execution.start':
+        this.#executions.set(event.subjectId, {
+          executionId: event.subjectId,
+          stepId: str(data.stepId) ?? 'step',
+          ...(event.parentId && this.#executions.has(event.parentId) ? { parentExecutionId: event.parentId } : {}),
+          status: 'running',
+          operations: [],
+        });
+        return true;
+      case 'operation': {
+        const exe = this.#executions.get(event.parentId ?? '');
+        if (!exe) return false;
+        exe.operations.push(operationPayload(data));
+        return true;
+      }
+      case 'execution.end': {
+        const exe = this.#executions.get(event.subjectId);
+        if (!exe) return false;
+        exe.status = executionStatus(event.status);
+        const proposed = asData(data.proposed);
+        const committed = asData(data.committed);
+        if (Object.keys(proposed).length || Object.keys(committed).length) exe.commit = { proposed, committed, rewritten: data.rewritten === true };
+        const error = asData(data.error);
+        if (exe.status !== 'completed' && (str(error.message) || str(error.name))) exe.error = { name: str(error.name) ?? 'Error', message: str(error.message) ?? '' };
+        return true;
+      }
+      case 'trace.anomaly':
+        this.anomalies.push({ anomalyKind: event.status ?? 'anomaly', message: anomalyMessage(data), ...(event.parentId ? { executionId: event.parentId } : {}) });
+        return true;
+      case 'run.end':
+        this.status = event.status === 'completed' ? 'completed' : 'failed';
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  payload(): RunPayload {
+    return { runId: this.runId, functionName: this.functionName, status: this.status, executions: [...this.#executions.values()].map((e) => ({ ...e, operations: [...e.operations] })) };
+  }
+
+  /** A readable fallback for frontends without the project renderers. */
+  text(): string {
+    const lines = [`run ${this.functionName} (${this.runId}): ${this.status}`];
+    for (const e of this.#executions.values()) {
+      lines.push(`  execution ${e.stepId}: ${e.status}`);
+      for (const o of e.operations) lines.push(`    ${operationLine(o)}`);
+      if (e.commit) lines.push(`    commit ${JSON.stringify(e.commit.committed)}${e.commit.rewritten ? ' (rewritten)' : ''}`);
+    }
+    for (const a of this.anomalies) lines.push(`  trace anomaly ${a.anomalyKind}: ${a.message}`);
+    return lines.join('\n');
+  }
+}
+
+export function operationPayload(record: Data): OperationPayload {
+  const request = asData(record.request);
+  const rejection = asData(record.rejection);
+  const failure = asData(record.failure);
+  return {
+    operationId: str(request.operationId) ?? 'op',
+    kind: str(request.kind) ?? 'operation',
+    status: (str(record.status) ?? 'completed') as OperationPayload['status'],
+    ...(str(request.expression) !== undefined ? { expression: str(request.expression)! } : {}),
+    ...(str(request.targetPath) !== undefined ? { targetPath: str(request.targetPath)! } : {}),
+    ...(str(request.toolName) !== undefined ? { toolName: str(request.toolName)! } : {}),
+    ...(str(rejection.reason) !== undefined ? { rejection: { reason: str(rejection.reason)!, ...(str(rejection.guidance) !== undefined ? { guidance: str(rejection.guidance)! } : {}) } } : {}),
+    ...(str(record.abortReason) !== undefined ? { abortReason: str(record.abortReason)! } : {}),
+    ...(str(failure.errorClass) !== undefined ? { failure: { errorClass: str(failure.errorClass)!, message: str(failure.message) ?? '' } } : {}),
+    ...(str(record.blockedByOperationId) !== undefined ? { blockedByOperationId: str(record.blockedByOperationId)! } : {}),
+  };
+}
+
+export function operationLine(o: OperationPayload): string {
+  const what = o.expression ?? o.targetPath ?? o.toolName ?? o.kind;
+  let line = `${o.kind} ${what}: ${o.status}`;
+  if (o.rejection) line += ` — ${o.rejection.reason}${o.rejection.guidance ? ` (guidance: ${o.rejection.guidance})` : ''}`;
+  if (o.failure) line += ` — ${o.failure.errorClass}: ${o.failure.message}`;
+  if (o.abortReason) line += ` — ${o.abortReason}`;
+  if (o.blockedByOperationId) line += ` (blocked by ${o.blockedByOperationId})`;
+  return line;
+}
+
+function executionStatus(status: string | undefined): ExecutionPayload['status'] {
+  return status === 'completed' || status === 'raised' || status === 'aborted' ? status : 'failed';
+}
+
+function anomalyMessage(data: Data): string {
+  const { anomalyKind: _k, ...rest } = data;
+  const text = JSON.stringify(rest);
+  return text.length > 300 ? text.slice(0, 299) + '…' : text;
+}
+
+/** One ledger row for the ledger view. */
+export function ledgerEntry(event: LedgerEvent): LedgerEntryPayload {
+  const data = asData(event.data);
+  let summary: string;
+  switch (event.kind) {
+    case 'operation':
+      summary = operationLine(operationPayload(data));
+      break;
+    case 'execution.start':
+      summary = `start ${str(data.stepId) ?? ''}`;
+      break;
+    case 'run.entry':
+      summary = `run ${str(data.label) ?? ''} entered (policy: ${JSON.stringify(data.effectivePolicy ?? [])})`;
+      break;
+    case 'trace.anomaly':
+      summary = `${event.status}: ${anomalyMessage(data)}`;
+      break;
+    default:
+      summary = `${event.kind} ${event.subjectId}${event.status ? `: ${event.status}` : ''}`;
+  }
+  return { sequence: event.sequence, runId: event.runId, kind: event.kind, ...(event.status ? { status: event.status } : {}), summary, ...(event.parentId ? { parentId: event.parentId } : {}), at: event.at };
+}

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Kernel } from '@jupyterlab/services';
+import { startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
+import { runCell } from '../support/kernel-client.js';
+
+let fx: KernelServerFixture;
+let kernel: Kernel.IKernelConnection;
+
+beforeAll(async () => {
+  fx = await startKernelServer();
+  kernel = await fx.kernels.startNew();
+  await kernel.info;
+}, 60_000);
+
+afterAll(async () => {
+  await fx?.close();
+});
+
+describe('executing cells through @jupyterlab/services', () => {
+  test('1+1 returns an execute_result whose text/plain is 2', async () => {
+    const run = await runCell(kernel, '1+1');
+    expect(run.reply.status).toBe('ok');
+    expect(run.result?.['text/plain']).toBe('2');
+    expect(run.result?.['application/json']).toBe(2);
+    expect(run.stdout).toBe('');
+    const types = run.iopub.map((m) => m.header.msg_type);
+    expect(types[0]).toBe('status');
+    expect(types).toContain('execute_input');
+    expect(types.at(-1)).toBe('status');
+  });
+
+  test('console output arrives as stream messages, not as the result', async () => {
+    const run = await runCell(kernel, 'console.log("hello"); console.error("oops"); process.stdout.write("raw\\n"); undefined');
+    expect(run.stdout).toBe('hello\nraw\n');
+    expect(run.stderr).toBe('oops\n');
+    expect(run.result).toBeUndefined();
+  });
+
+  test('state, redeclaration and top-level await carry across cells', async () => {
+    await runCell(kernel, 'let counter: number = 41');
+    const run = await runCell(kernel, 'const next = await Promise.resolve(counter + 1); ({ next, list: [1, "a"] })');
+    expect(run.result?.['application/json']).toEqual({ next: 42, list: [1, 'a'] });
+    await runCell(kernel, 'let counter = "now a string"');
+    const again = await runCell(kernel, 'counter.toUpperCase()');
+    expect(again.result?.['text/plain']).toBe("'NOW A STRING'");
+  });
+
+  test('a type error is a structured TypeScriptError with line and column', async () => {
+    const run = await runCell(kernel, 'interface P { n: number }\nconst p: P = { n: "bad" }');
+    expect(run.reply.status).toBe('error');
+    expect(run.error?.ename).toBe('TypeScriptError');
+    expect(run.error?.evalue).toMatch(/^2:16 - Type 'string' is not assignable to type 'number'/);
+    expect(run.error?.traceback.join('\n')).toContain('const p: P = { n: "bad" }');
+  });
+
+  test('a runtime error carries ename, evalue and a traceback with cell line numbers', async () => {
+    const code = 'function check(a: number) {\n  if (a > 1) {\n    throw new RangeError("too big: " + a);\n  }\n  return a;\n}\ncheck(5)';
+    const run = await runCell(kernel, code);
+    expect(run.reply.status).toBe('error');
+    expect(run.error).toMatchObject({ ename: 'RangeError', evalue: 'too big: 5' });
+    const frames = run.error!.traceback.join('\n');
+    expect(frames).toMatch(/at check \(Cell \[\d+\], line 3\)/);
+    expect(frames).toMatch(/Cell \[\d+\], line 7/);
+  });
+
+  test('the next request after an error runs instead of being aborted', async () => {
+    await runCell(kernel, 'throw new Error("first")');
+    const run = await runCell(kernel, '"after"');
+    expect(run.reply.status).toBe('ok');
+    expect(run.result?.['text/plain']).toBe("'after'");
+  });
+
+  test('complete, inspect and is_complete answer from the TypeScript service', async () => {
+    await runCell(kernel, 'const greeting = "hi"; function twice(x: number): number { return x * 2 }');
+    const completion = await kernel.requestComplete({ code: 'greeting.toUpp', cursor_pos: 14 });
+    expect(completion.content.status).toBe('ok');
+    expect((completion.content as { matches: string[] }).matches).toContain('toUpperCase');
+    const inspection = await kernel.requestInspect({ code: 'twice', cursor_pos: 2, detail_level: 0 });
+    expect((inspection.content as { data: Record<string, string> }).data['text/plain']).toContain('function twice(x: number): number');
+    const incomplete = await kernel.requestIsComplete({ code: 'function f() {' });
+    expect(incomplete.content.status).toBe('incomplete');
+    const complete = await kernel.requestIsComplete({ code: 'f()' });
+    expect(complete.content.status).toBe('complete');
+  });
+
+  test('history and comm_info requests get well-formed replies', async () => {
+    const history = await kernel.requestHistory({ output: false, raw: true, hist_access_type: 'tail', n: 10 });
+    expect(history.content).toMatchObject({ status: 'ok', history: [] });
+    const comms = await kernel.requestCommInfo({});
+    expect(comms.header.msg_type).toBe('comm_info_reply');
+    expect(comms.content).toMatchObject({ status: 'ok', comms: {} });
+  });
+
+  test('interrupting a long awaiting cell ends it with KeyboardInterrupt and the kernel keeps working', async () => {
+    const running = runCell(kernel, 'await new Promise((r) => setTimeout(r, 60000)); "not reached"', {
+      onIOPub: (msg) => {
+        if (msg.header.msg_type === 'execute_input') void kernel.interrupt();
+      },
+    });
+    const run = await running;
+    expect(run.reply.status).toBe('error');
+    expect(run.error?.ename).toBe('KeyboardInterrupt');
+    const after = await runCell(kernel, '1+1');
+    expect(after.result?.['text/plain']).toBe('2');
+  });
+
+  test('interrupting a busy synchronous loop ends it with KeyboardInterrupt', async () => {
+    const run = await runCell(kernel, 'let spins = 0; while (true) { spins++ }', {
+      onIOPub: (msg) => {
+        if (msg.header.msg_type === 'execute_input') void kernel.interrupt();
+      },
+    });
+    expect(run.error?.ename).toBe('KeyboardInterrupt');
+    const after = await runCell(kernel, '2+2');
+    expect(after.result?.['text/plain']).toBe('4');
+  });
+
+  test('restart clears the kernel state', async () => {
+    await runCell(kernel, 'const beforeRestart = 7');
+    expect((await runCell(kernel, 'beforeRestart')).result?.['text/plain']).toBe('7');
+    await kernel.restart();
+    const run = await runCell(kernel, 'beforeRestart');
+    expect(run.reply.status).toBe('error');
+    expect(run.error?.evalue).toContain("Cannot find name 'beforeRestart'");
+    expect((await runCell(kernel, '1+1')).result?.['text/plain']).toBe('2');
+  });
+});
