@@ -8,7 +8,12 @@ import type { MimeBundle } from '../../../shared/index.js';
 export type SourceTransform = (source: string) => { code: string };
 
 export type CellOutcome =
-  | { kind: 'ok'; value: MimeBundle | undefined }
+  | {
+      kind: 'ok';
+      value: MimeBundle | undefined;
+      /** Top-level names the cell declared, with their values after it ran. */
+      declared: Readonly<Record<string, unknown>>;
+    }
   | { kind: 'error'; ename: string; evalue: string; traceback: string[] }
   | { kind: 'interrupted'; ename: 'KeyboardInterrupt'; evalue: string; traceback: string[] };
 
@@ -30,6 +35,8 @@ export interface CellCompiler {
   complete(source: string, cursorPos: number): CompletionResult;
   inspect(source: string, cursorPos: number): InspectionResult;
   isComplete(source: string): { status: 'complete' | 'incomplete' | 'invalid'; indent: string };
+  /** Replaces the value later cells see under `name` (e.g. a declared function by its approved adapter). */
+  rebind(name: string, value: unknown): void;
   /** Stops an awaiting cell; synchronous loops are stopped by SIGINT (see kernel-process). */
   interrupt(): void;
   close(): void;

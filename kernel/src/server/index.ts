@@ -5,6 +5,7 @@ export { createTslabCompiler, type TslabCompilerOptions } from './tslab-compiler
 export {
   noopKernelHost,
   type CellResult,
+  type CellScope,
   type CellSubmission,
   type DisplayOptions,
   type InputOptions,

@@ -35,10 +35,17 @@ export interface KernelChannel {
   requestInput(prompt: string, options: InputOptions): Promise<string>;
 }
 
+/** Values a successful cell declared, and a way to rebind them for later cells. */
+export interface CellScope {
+  readonly declared: Readonly<Record<string, unknown>>;
+  rebind(name: string, value: unknown): void;
+}
+
 export interface KernelHost {
   /** Called before a cell runs. Throwing refuses the cell: it does not run and the error is reported. */
   submitCell(source: string, submission: CellSubmission): void | Promise<void>;
-  afterCell(result: CellResult): void | Promise<void>;
+  /** `scope` is given for cells that ran to completion. */
+  afterCell(result: CellResult, scope?: CellScope): void | Promise<void>;
 }
 
 export interface KernelHostContext {

@@ -6,6 +6,9 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClientMessage, ExecutionState, KernelMessage, KernelModel } from '../../../shared/index.js';
 import { KernelProcessError } from './errors.js';
@@ -25,6 +28,38 @@ export interface KernelManagerOptions {
 
 export type Deliver = (msg: KernelMessage<object>) => void;
 
+let bundledEntry: string | undefined;
+
+/**
+ * The kernel process script. From built JS it is the sibling file. From TypeScript sources (tests, tsx) it
+ * is bundled once with esbuild instead of run under tsx: tsx's require hook would load cells' imports of
+ * the library as separate CommonJS copies, breaking the one-instance rule.
+ */
+function kernelEntry(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.js')) return path.join(path.dirname(here), 'kernel-process.js');
+  if (bundledEntry) return bundledEntry;
+  const require = createRequire(import.meta.url);
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const root = path.resolve(path.dirname(here), '..', '..', '..');
+  // Inside the repo so the bundle's bare imports (tslab, ws, zod) resolve from its node_modules.
+  const outfile = path.join(root, 'node_modules', '.cache', 'nighthawk-kernel', `kernel-process-${process.pid}.mjs`);
+  esbuild.buildSync({
+    entryPoints: [path.join(path.dirname(here), 'kernel-process.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'inline',
+    logLevel: 'silent',
+  });
+  bundledEntry = outfile;
+  process.once('exit', () => rmSync(outfile, { force: true }));
+  return outfile;
+}
+
 class KernelProcess {
   readonly child: ChildProcess;
   readonly session = randomUUID();
@@ -34,13 +69,9 @@ class KernelProcess {
   exited = false;
 
   constructor(options: KernelManagerOptions) {
-    const here = fileURLToPath(import.meta.url);
-    const isTs = here.endsWith('.ts');
-    const entry = here.replace(/kernel-manager\.(ts|js)$/, isTs ? 'kernel-process.ts' : 'kernel-process.js');
     const execArgv = ['--disable-warning=ExperimentalWarning'];
-    if (isTs) execArgv.push('--import', import.meta.resolve('tsx'));
     const config: KernelProcessConfig = { session: this.session, hostModule: options.hostModule, dataDir: options.dataDir };
-    this.child = fork(entry, [JSON.stringify(config)], {
+    this.child = fork(kernelEntry(), [JSON.stringify(config)], {
       cwd: options.cwd,
       execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -7,7 +7,7 @@ import type { ClientMessage, ErrorContent, JsonObject, KernelMessage, MessageHea
 import { RequestContentSchemas, PROTOCOL_VERSION } from '../../../shared/index.js';
 import type { CellCompiler } from './cell-compiler.js';
 import { InputRequestError } from './errors.js';
-import type { CellResult, DisplayOptions, InputOptions, KernelChannel, KernelHost } from './kernel-host.js';
+import type { CellResult, CellScope, DisplayOptions, InputOptions, KernelChannel, KernelHost } from './kernel-host.js';
 import { makeMessage, replyType } from './kernel-messages.js';
 
 export type Send = (msg: KernelMessage<object>, route: string | null) => void;
@@ -170,6 +170,7 @@ export class KernelRuntime implements KernelChannel {
     this.lastParent = parent;
     const submission = { cellId: options.cellId, executionCount: count };
     let result: CellResult;
+    let scope: CellScope | undefined;
     let failure: ErrorContent | undefined;
     try {
       await this.host?.submitCell(code, submission);
@@ -179,6 +180,8 @@ export class KernelRuntime implements KernelChannel {
           this.iopub('execute_result', { execution_count: count, data: outcome.value, metadata: {} }, parent);
         }
         result = { kind: 'ok', ...submission, value: outcome.value };
+        const compiler = this.compiler;
+        scope = { declared: outcome.declared, rebind: (name, value) => compiler.rebind(name, value) };
       } else {
         failure = { ename: outcome.ename, evalue: outcome.evalue, traceback: outcome.traceback };
         result =
@@ -196,7 +199,7 @@ export class KernelRuntime implements KernelChannel {
       this.rejectInput(new InputRequestError({ reason: 'cell-finished' }));
     }
     try {
-      await this.host?.afterCell(result);
+      await this.host?.afterCell(result, scope);
     } catch (error) {
       process.stderr.write(`afterCell failed: ${(error as Error).message}\n`);
     }

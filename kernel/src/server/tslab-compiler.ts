@@ -49,6 +49,16 @@ const INTERRUPTED = 'ERR_SCRIPT_EXECUTION_INTERRUPTED';
 
 class Interrupted extends Error {}
 
+/** The compiler's CommonJS emit opens with `exports.a = exports.b = void 0;` listing every exported name. */
+function declaredNames(output: string): string[] {
+  const names: string[] = [];
+  for (const line of output.split('\n', 8)) {
+    if (!/^exports\.[\w$]+ = (?:exports\.[\w$]+ = )*void 0;$/.test(line)) continue;
+    for (const match of line.matchAll(/exports\.([\w$]+) =/g)) names.push(match[1]!);
+  }
+  return names;
+}
+
 function interruptedOutcome(): CellOutcome {
   return { kind: 'interrupted', ename: 'KeyboardInterrupt', evalue: 'Execution interrupted', traceback: ['KeyboardInterrupt: Execution interrupted'] };
 }
@@ -106,7 +116,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
     if (errors.length > 0) return typeScriptError(errors, code);
     if (!converted.output) {
       prevDecl = converted.declOutput ?? '';
-      return { kind: 'ok', value: undefined };
+      return { kind: 'ok', value: undefined, declared: {} };
     }
     const output = converted.output;
     // Two check phases enclose one poll phase, so a SIGINT or interrupt message that arrived while the cell
@@ -140,10 +150,12 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
     }
     prevDecl = converted.declOutput ?? '';
     const name = converted.lastExpressionVar;
-    if (name === undefined || !(name in locals)) return { kind: 'ok', value: undefined };
+    const declared: Record<string, unknown> = {};
+    for (const n of declaredNames(output)) if (n !== name && n in locals) declared[n] = locals[n];
+    if (name === undefined || !(name in locals)) return { kind: 'ok', value: undefined, declared };
     const value = locals[name];
     delete locals[name];
-    return { kind: 'ok', value: value === undefined ? undefined : valueToBundle(value) };
+    return { kind: 'ok', value: value === undefined ? undefined : valueToBundle(value), declared };
   }
 
   function complete(source: string, cursorPos: number): CompletionResult {
@@ -169,6 +181,9 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
     complete,
     inspect,
     isComplete,
+    rebind(name: string, value: unknown) {
+      locals[name] = value;
+    },
     interrupt() {
       if (!executing) return;
       interruptPending = true;
