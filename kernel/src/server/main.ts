@@ -1,0 +1,88 @@
+/**
+ * `npm start` entry: serves the Jupyter API and the web notebook on one port and prints the URL with the
+ * token. Flags: --port, --host, --token, --notebook-dir, --data-dir, --static-dir, --host-module,
+ * --allow-origin (repeatable), --spare-kernels, --no-open.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startServer } from './server.js';
+
+const USAGE = `Usage: npm start -- [--port 8888] [--host 127.0.0.1] [--token T] [--notebook-dir ./notebooks]
+                 [--data-dir ./.nighthawk] [--static-dir ./web/dist] [--host-module M]
+                 [--allow-origin http://localhost:5173] [--spare-kernels 1] [--no-open]`;
+
+function openBrowser(url: string): void {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  try {
+    const child = spawn(command, [url], { stdio: 'ignore', detached: true });
+    child.on('error', () => {});
+    child.unref();
+  } catch {
+    // No browser available (headless machine): the printed URL is enough.
+  }
+}
+
+/** The Session host built next to this file, when present (the kernel then hosts a Session). */
+function defaultHostModule(): string | undefined {
+  const here = fileURLToPath(import.meta.url);
+  const candidate = path.join(path.dirname(here), here.endsWith('.ts') ? 'session-host.ts' : 'session-host.js');
+  return here.endsWith('.js') && existsSync(candidate) ? candidate : undefined;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8888' },
+      host: { type: 'string', default: '127.0.0.1' },
+      token: { type: 'string' },
+      'notebook-dir': { type: 'string', default: 'notebooks' },
+      'data-dir': { type: 'string', default: '.nighthawk' },
+      'static-dir': { type: 'string', default: path.join('web', 'dist') },
+      'host-module': { type: 'string' },
+      'allow-origin': { type: 'string', multiple: true, default: [] },
+      'spare-kernels': { type: 'string', default: '1' },
+      'no-open': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got '${values.port}'`);
+  const server = await startServer({
+    host: values.host,
+    port,
+    token: values.token,
+    notebookDir: path.resolve(values['notebook-dir']),
+    dataDir: path.resolve(values['data-dir']),
+    staticDir: path.resolve(values['static-dir']),
+    hostModule: values['host-module'] ?? defaultHostModule(),
+    allowOrigins: values['allow-origin'],
+    spareKernels: Number(values['spare-kernels']),
+  });
+  console.log(`Nighthawk TS notebook server
+  notebooks: ${server.notebookDir}
+  data:      ${server.dataDir}
+  web UI:    ${existsSync(path.resolve(values['static-dir'], 'index.html')) ? path.resolve(values['static-dir']) : 'not built (API only)'}
+
+  Open: ${server.url}
+`);
+  if (!values['no-open']) openBrowser(server.url);
+  const stop = (): void => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  console.error(USAGE);
+  process.exit(1);
+});
