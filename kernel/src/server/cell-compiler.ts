@@ -17,6 +17,15 @@ export type CellOutcome =
   | { kind: 'error'; ename: string; evalue: string; traceback: string[] }
   | { kind: 'interrupted'; ename: 'KeyboardInterrupt'; evalue: string; traceback: string[] };
 
+export interface ExecuteOptions {
+  executionCount: number;
+  /**
+   * Called synchronously as the cell's code starts, inside the SIGINT-sensitive region: a SIGINT sent after
+   * this call stops synchronous code, so the kernel tells the server only then that signals will land.
+   */
+  onStart?: () => void;
+}
+
 export interface CompletionResult {
   matches: string[];
   cursorStart: number;
@@ -31,7 +40,7 @@ export interface InspectionResult {
 
 export interface CellCompiler {
   /** Compiles and runs one cell; state carries over to later cells. Never throws for user errors. */
-  execute(source: string, options: { executionCount: number }): Promise<CellOutcome>;
+  execute(source: string, options: ExecuteOptions): Promise<CellOutcome>;
   complete(source: string, cursorPos: number): CompletionResult;
   inspect(source: string, cursorPos: number): InspectionResult;
   isComplete(source: string): { status: 'complete' | 'incomplete' | 'invalid'; indent: string };

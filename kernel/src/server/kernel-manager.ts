@@ -65,6 +65,7 @@ class KernelProcess {
   readonly session = randomUUID();
   readonly ready: Promise<void>;
   onMessage: (route: string | null, msg: KernelMessage<object>) => void = () => {};
+  onExecuting: (msgId: string) => void = () => {};
   onExit: (code: number | null) => void = () => {};
   exited = false;
 
@@ -81,6 +82,7 @@ class KernelProcess {
         if (message.kind === 'ready') resolve();
         else if (message.kind === 'fatal') reject(new KernelProcessError({ message: `Kernel process failed to start: ${message.message}` }));
         else if (message.kind === 'message') this.onMessage(message.route, message.msg);
+        else if (message.kind === 'executing') this.onExecuting(message.msgId);
       });
       this.child.on('exit', (code) => {
         this.exited = true;
@@ -108,6 +110,10 @@ export class Kernel {
   executionState: ExecutionState = 'starting';
   private readonly connections = new Map<string, Deliver>();
   private process: KernelProcess;
+  /** msg_id of the execute request running in the kernel, from iopub execute_input until its idle. */
+  private currentExecute: string | undefined;
+  private executingAck: string | undefined;
+  private pendingSigint: string | undefined;
 
   constructor(
     private readonly manager: KernelManager,
@@ -156,11 +162,17 @@ export class Kernel {
     this.process.send({ kind: 'request', route, msg });
   }
 
-  /** SIGINT stops a synchronous loop (breakOnSigint); the message stops an awaiting cell. */
+  /**
+   * Interrupts the running execute request: the message stops it while it awaits; SIGINT stops synchronous
+   * code, and is sent only once the kernel reported the cell executing (earlier it would be lost), so it
+   * cannot hit a later cell.
+   */
   interrupt(): void {
-    if (this.process.exited) return;
-    this.process.send({ kind: 'interrupt', sentAt: Date.now() });
-    this.process.child.kill('SIGINT');
+    const target = this.currentExecute;
+    if (this.process.exited || target === undefined) return;
+    this.process.send({ kind: 'interrupt', msgId: target });
+    if (this.executingAck === target) this.process.child.kill('SIGINT');
+    else this.pendingSigint = target;
   }
 
   async restart(): Promise<void> {
@@ -168,6 +180,7 @@ export class Kernel {
     old.onExit = () => {};
     old.kill();
     this.executionState = 'restarting';
+    this.currentExecute = this.executingAck = this.pendingSigint = undefined;
     this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
     this.process = this.manager.takeProcess();
     this.attach(this.process);
@@ -184,10 +197,15 @@ export class Kernel {
   }
 
   private attach(process: KernelProcess): void {
-    process.onMessage = (route, msg) => {
-      if (msg.channel === 'iopub' && msg.header.msg_type === 'status') {
-        this.executionState = (msg.content as { execution_state: ExecutionState }).execution_state;
+    process.onExecuting = (msgId) => {
+      this.executingAck = msgId;
+      if (this.pendingSigint === msgId) {
+        this.pendingSigint = undefined;
+        process.child.kill('SIGINT');
       }
+    };
+    process.onMessage = (route, msg) => {
+      if (msg.channel === 'iopub') this.track(msg);
       if (route === null) this.broadcast(msg);
       else this.deliver(route, msg);
     };
@@ -208,6 +226,16 @@ export class Kernel {
         if (this.process === process) this.executionState = 'dead';
       },
     );
+  }
+
+  private track(msg: KernelMessage<object>): void {
+    const parentId = (msg.parent_header as { msg_id?: string }).msg_id;
+    if (msg.header.msg_type === 'execute_input') this.currentExecute = parentId;
+    if (msg.header.msg_type !== 'status') return;
+    this.executionState = (msg.content as { execution_state: ExecutionState }).execution_state;
+    if (this.executionState === 'idle' && parentId !== undefined && parentId === this.currentExecute) {
+      this.currentExecute = this.executingAck = this.pendingSigint = undefined;
+    }
   }
 
   private deliver(route: string, msg: KernelMessage<object>): void {
@@ -257,9 +285,16 @@ export class KernelManager {
     return true;
   }
 
+  /** Resolves when a spare process is warm (immediately when the pool is disabled). */
+  async waitForSpare(): Promise<void> {
+    const spare = this.spares.find((p) => !p.exited);
+    if (spare) await spare.ready;
+  }
+
   /** A ready spare when there is one, otherwise a fresh process. */
   takeProcess(): KernelProcess {
     const index = this.spares.findIndex((p) => !p.exited);
+    // Spares are warmed in order, so the first live one is the closest to ready.
     const process = index >= 0 ? this.spares.splice(index, 1)[0]! : new KernelProcess(this.options);
     this.fillSpares();
     return process;

@@ -33,11 +33,13 @@ export function replyType(msgType: string): string {
 /** Server → kernel process. `route` names the WebSocket connection replies go back to. */
 export type ToKernel =
   | { kind: 'request'; route: string; msg: ClientMessage }
-  /** Stops an awaiting cell that started before `sentAt` (epoch ms); SIGINT covers synchronous loops. */
-  | { kind: 'interrupt'; sentAt: number };
+  /** Stops the cell executing request `msgId` if it is awaiting; SIGINT covers synchronous code. */
+  | { kind: 'interrupt'; msgId: string };
 
 /** Kernel process → server. `route: null` is a broadcast (iopub). */
 export type FromKernel =
   | { kind: 'ready' }
+  /** The cell of execute request `msgId` entered its SIGINT-sensitive region. */
+  | { kind: 'executing'; msgId: string }
   | { kind: 'message'; route: string | null; msg: KernelMessage<object> }
   | { kind: 'fatal'; message: string };

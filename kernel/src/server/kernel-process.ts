@@ -39,15 +39,16 @@ async function loadHostModule(specifier: string | undefined): Promise<{ factory:
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as KernelProcessConfig;
   if (!process.send) throw new Error('kernel-process must be forked with an IPC channel');
-  // SIGINT breaks synchronous code through vm's breakOnSigint; otherwise this listener stops the running
-  // cell (and keeps the signal from killing the process). The 'interrupt' message covers awaiting cells too.
+  // SIGINT only breaks synchronous cell code (vm breakOnSigint); the server sends it once the cell reported
+  // 'executing'. Awaiting cells are stopped by the 'interrupt' message, which names its cell. Outside a cell
+  // this listener keeps the signal from killing the process.
   let runtime: KernelRuntime | undefined;
-  process.on('SIGINT', () => runtime?.interrupt());
+  process.on('SIGINT', () => {});
   process.on('disconnect', () => process.exit(0));
   const pending: Array<{ msg: ClientMessage; route: string }> = [];
   process.on('message', (message: ToKernel) => {
     if (message.kind === 'interrupt') {
-      runtime?.interrupt(message.sentAt);
+      runtime?.interrupt(message.msgId);
       return;
     }
     if (runtime) runtime.handle(message.msg, message.route);
@@ -56,7 +57,9 @@ async function main(): Promise<void> {
 
   const { factory, transform } = await loadHostModule(config.hostModule);
   const compiler = createTslabCompiler({ transform });
-  const rt = new KernelRuntime(compiler, (msg, route) => post({ kind: 'message', route, msg }), config.session);
+  const rt = new KernelRuntime(compiler, (msg, route) => post({ kind: 'message', route, msg }), config.session, (msgId) =>
+    post({ kind: 'executing', msgId }),
+  );
   rt.setHost(await factory(rt, { dataDir: config.dataDir }));
   rt.captureOutput();
   runtime = rt;

@@ -13,7 +13,6 @@ import { makeMessage, replyType } from './kernel-messages.js';
 export type Send = (msg: KernelMessage<object>, route: string | null) => void;
 
 interface Running {
-  startedAt: number;
   parent: MessageHeader;
   route: string;
   allowStdin: boolean;
@@ -56,6 +55,7 @@ export class KernelRuntime implements KernelChannel {
     private readonly compiler: CellCompiler,
     private readonly send: Send,
     session: string,
+    private readonly onExecuting: (msgId: string) => void = () => {},
   ) {
     this.session = session;
   }
@@ -166,7 +166,7 @@ export class KernelRuntime implements KernelChannel {
     if (options.counts) this.executionCount++;
     const count = this.executionCount;
     if (!options.silent) this.iopub('execute_input', { code, execution_count: count }, parent);
-    this.running = { startedAt: Date.now(), parent, route, allowStdin: options.allowStdin };
+    this.running = { parent, route, allowStdin: options.allowStdin };
     this.lastParent = parent;
     const submission = { cellId: options.cellId, executionCount: count };
     let result: CellResult;
@@ -174,7 +174,7 @@ export class KernelRuntime implements KernelChannel {
     let failure: ErrorContent | undefined;
     try {
       await this.host?.submitCell(code, submission);
-      const outcome = await this.compiler.execute(code, { executionCount: count });
+      const outcome = await this.compiler.execute(code, { executionCount: count, onStart: () => this.onExecuting(parent.msg_id) });
       if (outcome.kind === 'ok') {
         if (outcome.value && !options.silent) {
           this.iopub('execute_result', { execution_count: count, data: outcome.value, metadata: {} }, parent);
@@ -213,9 +213,9 @@ export class KernelRuntime implements KernelChannel {
     this.iopub('status', { execution_state: 'idle' }, parent);
   }
 
-  /** Stops the running cell (if awaiting) and fails any pending input request. */
-  interrupt(sentAt = Date.now()): void {
-    if (!this.running || this.running.startedAt > sentAt) return;
+  /** Stops the running cell if it is the one executing `msgId` (if awaiting) and fails its input request. */
+  interrupt(msgId: string): void {
+    if (!this.running || this.running.parent.msg_id !== msgId) return;
     this.compiler.interrupt();
     this.rejectInput(new InputRequestError({ reason: 'interrupted' }));
   }

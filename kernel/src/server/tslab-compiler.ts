@@ -8,7 +8,7 @@ import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import type * as TS from 'typescript';
-import type { CellCompiler, CellOutcome, CompletionResult, InspectionResult, SourceTransform } from './cell-compiler.js';
+import type { CellCompiler, CellOutcome, CompletionResult, ExecuteOptions, InspectionResult, SourceTransform } from './cell-compiler.js';
 import { createLineMap } from './cell-lines.js';
 import { runtimeError, typeScriptError } from './cell-errors.js';
 import { findPackageSelf, installSelfReference } from './self-reference.js';
@@ -84,7 +84,8 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
     },
   });
   const cellRequire = Module.createRequire(path.join(rootDir, '__cell__.js'));
-  (globalThis as Record<symbol, unknown>)[Symbol.for(CELL_SLOT)] = { exports: exportsProxy, require: cellRequire };
+  const cellSlot = { exports: exportsProxy, require: cellRequire, started: (): void => {} };
+  (globalThis as Record<symbol, unknown>)[Symbol.for(CELL_SLOT)] = cellSlot;
   const slot = `globalThis[Symbol.for(${JSON.stringify(CELL_SLOT)})]`;
 
   let prevDecl = '';
@@ -93,7 +94,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
   let executing = false;
   let interruptPending = false;
 
-  async function execute(source: string, options: { executionCount: number }): Promise<CellOutcome> {
+  async function execute(source: string, options: ExecuteOptions): Promise<CellOutcome> {
     executing = true;
     interruptPending = false;
     try {
@@ -104,7 +105,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
     }
   }
 
-  async function run(source: string, { executionCount }: { executionCount: number }): Promise<CellOutcome> {
+  async function run(source: string, { executionCount, onStart }: ExecuteOptions): Promise<CellOutcome> {
     let code: string;
     try {
       code = transform(source).code;
@@ -119,16 +120,16 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
       return { kind: 'ok', value: undefined, declared: {} };
     }
     const output = converted.output;
-    // Two check phases enclose one poll phase, so a SIGINT or interrupt message that arrived while the cell
-    // was compiling reaches its handler before the cell runs (breakOnSigint only sees later signals).
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    if (interruptPending) return interruptedOutcome();
     const lineMap = createLineMap(ts, code, output);
     const wrapped =
+      `${slot}.started(); ` +
       (converted.hasToplevelAwait ? '(async function (exports, require) { ' : '(function (exports, require) { ') +
       output +
       `\n})(${slot}.exports, ${slot}.require)`;
+    cellSlot.started = () => {
+      if (interruptPending) throw new Interrupted('interrupted');
+      onStart?.();
+    };
     try {
       const returned: unknown = vm.runInThisContext(wrapped, { filename: `cell-${executionCount}`, breakOnSigint: true });
       if (converted.hasToplevelAwait) {
