@@ -1,0 +1,59 @@
+/**
+ * The kernel host that makes a notebook kernel a Session environment: every cell's source is
+ * submitted to the Session before it runs, functions a cell declares become SessionFunctions, and
+ * the Session's ledger is streamed into the running cell and persisted under the data directory.
+ * Loaded by the kernel process from the built library, so cells share this exact instance.
+ */
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { AgentExecutor, UsageError, transformNaturalBlocks, type StepExecutor } from '../core/index.js';
+import { SqliteLedgerStore } from '../harness/index.js';
+import { OpenAIModelClient } from '../model/index.js';
+import { Session, activeSession, setActiveSession, type Submission } from '../session/index.js';
+import type { KernelChannel, KernelHost, KernelHostContext } from './kernel-host.js';
+import { setNotebookChannel } from './notebook-bridge.js';
+import { RunDisplays } from './run-displays.js';
+
+/** Until the operator configures one, a model from the environment, or an executor that says how to configure it. */
+function defaultExecutor(): StepExecutor {
+  if (process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL) return new AgentExecutor({ model: new OpenAIModelClient() });
+  return {
+    runStep: async () => {
+      throw new UsageError(
+        'No model is configured for this Session. Call activeSession().configure({ executor: new AgentExecutor({ model }) }) ' +
+          '(a ScriptedModel, a ReplayModelClient cassette, or OpenAIModelClient), or set OPENAI_API_KEY / OPENAI_BASE_URL before starting.',
+      );
+    },
+  };
+}
+
+export async function createKernelHost(channel: KernelChannel, context: KernelHostContext): Promise<KernelHost> {
+  const session = activeSession() ?? new Session({ executor: defaultExecutor() });
+  setActiveSession(session);
+  setNotebookChannel(channel);
+  if (context.dataDir) {
+    mkdirSync(context.dataDir, { recursive: true });
+    new SqliteLedgerStore(path.join(context.dataDir, 'ledger.db')).attach(session.ledger);
+  }
+  new RunDisplays(() => channel).attach(session.ledger);
+  let current: Submission | undefined;
+  return {
+    submitCell(source) {
+      current = session.submit(source);
+    },
+    afterCell(result, scope) {
+      if (!current || !scope || result.kind !== 'ok') return;
+      const adapters = session.materialized(current, scope.declared);
+      for (const [name, adapter] of Object.entries(adapters)) scope.rebind(name, adapter);
+    },
+  };
+}
+
+/** The cell pre-transform: Natural blocks in cells become step calls on this library instance. */
+export function transformCell(source: string): { code: string } {
+  if (!/(?:execute|decide)\n/.test(source) && !/(?:execute|decide)\\n/.test(source)) return { code: source };
+  const result = transformNaturalBlocks(source, { fileName: 'cell.ts', runtimeModule: 'nighthawk-ts', externalNames: [] });
+  const errors = result.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) throw new UsageError(errors.map((d) => `${d.line}:${d.column} ${d.message}`).join('\n'));
+  return { code: result.code };
+}

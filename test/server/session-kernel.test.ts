@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Kernel } from '@jupyterlab/services';
+import { NighthawkMime } from '../../shared/mime.js';
+import { startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
+import { runCell } from '../support/kernel-client.js';
+
+// The real notebook configuration: the built library is the host module and what cells import.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const hostModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'session-host.js');
+
+let fx: KernelServerFixture;
+let kernel: Kernel.IKernelConnection;
+
+beforeAll(async () => {
+  if (!existsSync(hostModule)) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+  fx = await startKernelServer({ spareKernels: 0, kernelCwd: root, hostModule });
+  kernel = await fx.kernels.startNew();
+  await kernel.info;
+}, 120_000);
+
+afterAll(async () => {
+  await fx?.close();
+});
+
+const SETUP = `import * as nh from "nighthawk-ts";
+import { ScriptedModel, toolCall } from "nighthawk-ts/testing";
+const model = new ScriptedModel([
+  () => ({ toolCalls: [toolCall("nh_evaluate", { expression: "forbidden()" }), toolCall("nh_evaluate", { expression: "later()" })] }),
+  () => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] }),
+]);
+nh.activeSession()!.configure({
+  executor: new nh.AgentExecutor({ model }),
+  oversight: { inspectOperation: (op) => op.expression === "forbidden()" ? nh.rejectOperation("This helper is unavailable.", "Evaluate 1 + 1 instead.") : nh.accept() },
+});`;
+
+describe('the kernel hosting a Session', () => {
+  test('cells run against the one live Session and functions they declare become SessionFunctions', async () => {
+    const setup = await runCell(kernel, SETUP);
+    expect(setup.error).toBeUndefined();
+    const define = await runCell(kernel, 'async function calculate() {\n  const r = await nh.step({ program: "execute\\nCompute with a permitted operation.", references: { forbidden: () => 2, later: () => 3 } });\n  return r.kind;\n}');
+    expect(define.error).toBeUndefined();
+    const approved = await runCell(kernel, 'nh.activeSession()!.isApproved(calculate)');
+    expect(approved.result?.['text/plain']).toBe('true');
+  });
+
+  test('a SessionFunction call streams its run inline: the rejection reason and guidance, the skipped sibling, and the terminal status last', async () => {
+    const run = await runCell(kernel, 'await calculate()');
+    expect(run.error).toBeUndefined();
+    expect(run.result?.['text/plain']).toBe("'pass'");
+    const runDisplays = run.displays.filter((m) => NighthawkMime.run in (m.content as { data: Record<string, unknown> }).data);
+    expect(runDisplays[0]!.header.msg_type).toBe('display_data');
+    const ids = new Set(runDisplays.map((m) => (m.content as { transient?: { display_id: string } }).transient?.display_id));
+    expect(ids.size).toBe(1);
+    const last = (runDisplays.at(-1)!.content as { data: Record<string, unknown> }).data;
+    const payload = last[NighthawkMime.run] as { status: string; functionName: string; executions: { operations: { status: string; rejection?: { reason: string; guidance?: string }; blockedByOperationId?: string; operationId: string }[] }[] };
+    expect(payload.status).toBe('completed');
+    expect(payload.functionName).toBe('calculate');
+    const ops = payload.executions[0]!.operations;
+    expect(ops.map((o) => o.status)).toEqual(['rejected', 'skipped', 'completed']);
+    expect(ops[0]!.rejection).toEqual({ reason: 'This helper is unavailable.', guidance: 'Evaluate 1 + 1 instead.' });
+    expect(ops[1]!.blockedByOperationId).toBe(ops[0]!.operationId);
+    expect(String(last['text/plain'])).toContain('This helper is unavailable.');
+  });
+
+  test('a cell can display a run ledger', async () => {
+    const run = await runCell(kernel, 'nh.displayLedger({ kind: "operation" })');
+    const ledger = run.displays.map((m) => (m.content as { data: Record<string, unknown> }).data[NighthawkMime.ledger]).find(Boolean) as { entries: { kind: string; status?: string }[] };
+    expect(ledger.entries.map((e) => e.status)).toEqual(['rejected', 'skipped', 'completed']);
+  });
+
+  test('the operator-approval inspector asks over stdin and a rejection goes back to the model', async () => {
+    await runCell(kernel, `const approvalModel = new ScriptedModel([
+  () => ({ toolCalls: [toolCall("nh_evaluate", { expression: "1 + 1" })] }),
+  (m) => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] }),
+]);
+nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: approvalModel }), oversight: { inspectOperation: nh.operatorApproval({ timeoutMs: 10000 }) } });
+async function askFirst() { await nh.step({ program: "execute\\nAdd." }); return "done"; }`);
+    const prompts: string[] = [];
+    const run = await runCell(kernel, 'await askFirst()', {
+      onStdin: (msg) => {
+        prompts.push((msg.content as { prompt: string }).prompt);
+        const answer = prompts.length === 1 ? { kind: 'reject-operation', reason: 'not now', guidance: 'finish instead' } : { kind: 'accept' };
+        kernel.sendInputReply({ status: 'ok', value: JSON.stringify(answer) }, msg.header as never);
+      },
+    });
+    expect(prompts[0]).toContain('1 + 1');
+    expect(prompts).toHaveLength(2);
+    expect(run.error).toBeUndefined();
+    expect(run.result?.['text/plain']).toBe("'done'");
+    const approval = run.displays.find((m) => NighthawkMime.approval in (m.content as { data: Record<string, unknown> }).data);
+    expect(approval).toBeDefined();
+    const last = (run.displays.filter((m) => NighthawkMime.run in (m.content as { data: Record<string, unknown> }).data).at(-1)!.content as { data: Record<string, { executions: { operations: { status: string; rejection?: { reason: string } }[] }[] }> }).data[NighthawkMime.run]!;
+    expect(last.executions[0]!.operations[0]).toMatchObject({ status: 'rejected', rejection: { reason: 'not now' } });
+  });
+});
