@@ -45,6 +45,16 @@ describe('executing cells through @jupyterlab/services', () => {
     expect(again.result?.['text/plain']).toBe("'NOW A STRING'");
   });
 
+  test('re-running an unchanged cell is checked against the current declarations', async () => {
+    await runCell(kernel, 'let width: number = 3');
+    expect((await runCell(kernel, 'width.toFixed(1)')).result?.['text/plain']).toBe("'3.0'");
+    expect((await runCell(kernel, 'width.toFixed(1)')).result?.['text/plain']).toBe("'3.0'");
+    await runCell(kernel, 'let width = "wide"');
+    const rerun = await runCell(kernel, 'width.toFixed(1)');
+    expect(rerun.error?.ename).toBe('TypeScriptError');
+    expect(rerun.error?.evalue).toContain("Property 'toFixed' does not exist on type 'string'");
+  });
+
   test('a type error is a structured TypeScriptError with line and column', async () => {
     const run = await runCell(kernel, 'interface P { n: number }\nconst p: P = { n: "bad" }');
     expect(run.reply.status).toBe('error');

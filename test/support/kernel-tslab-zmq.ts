@@ -99,7 +99,8 @@ export class TslabZmqKernel {
         if (waiter.reply) waiter.resolve(waiter.reply);
       }
     })();
-    await Promise.allSettled([shellLoop, iopubLoop]);
+    const results = await Promise.allSettled([shellLoop, iopubLoop]);
+    for (const r of results) if (r.status === 'rejected') process.stderr.write(`tslab zmq loop ended: ${String(r.reason)}\n`);
   }
 
   /** Sends a shell request; resolves with the reply once iopub also reported idle for it. */

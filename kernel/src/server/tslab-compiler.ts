@@ -45,6 +45,7 @@ export interface TslabCompilerOptions {
 }
 
 const CELL_SLOT = 'nighthawk.kernel.cell';
+const CONVERSION_CACHE_SIZE = 64;
 const INTERRUPTED = 'ERR_SCRIPT_EXECUTION_INTERRUPTED';
 
 class Interrupted extends Error {}
@@ -89,6 +90,24 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
   const slot = `globalThis[Symbol.for(${JSON.stringify(CELL_SLOT)})]`;
 
   let prevDecl = '';
+  // Re-running an unchanged cell against unchanged declarations is the commonest notebook action, and the
+  // conversion is then a pure function of the two texts. Cells that import are not cached: what they import
+  // can change on disk.
+  const conversions = new Map<string, ReturnType<TslabConverter['convert']>>();
+  const convert = (decls: string, code: string): ReturnType<TslabConverter['convert']> => {
+    if (/\bimport\b|\brequire\s*\(|\/\/\/\s*<reference/.test(code)) return converter.convert(decls, code);
+    const key = `${decls}\u0000${code}`;
+    const hit = conversions.get(key);
+    if (hit) {
+      conversions.delete(key);
+      conversions.set(key, hit);
+      return hit;
+    }
+    const result = converter.convert(decls, code);
+    conversions.set(key, result);
+    if (conversions.size > CONVERSION_CACHE_SIZE) conversions.delete(conversions.keys().next().value!);
+    return result;
+  };
   let rejectInterrupt: ((error: Error) => void) | undefined;
   // Sticky for the running cell: an interrupt that lands while the cell compiles still stops it.
   let executing = false;
@@ -112,7 +131,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
     } catch (error) {
       return runtimeError(error, undefined, executionCount);
     }
-    const converted = converter.convert(prevDecl, code);
+    const converted = convert(prevDecl, code);
     const errors = converted.diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error);
     if (errors.length > 0) return typeScriptError(errors, code);
     if (!converted.output) {
