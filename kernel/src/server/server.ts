@@ -99,7 +99,10 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
       res.setHeader('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
       res.setHeader('Vary', 'Origin');
     }
-    if (req.method === 'OPTIONS') return fail(res, 204, '');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204).end();
+      return;
+    }
     if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
       if (!tokenMatches(token, req, url.searchParams)) return fail(res, 403, 'Missing or invalid token');
       try {
