@@ -125,6 +125,27 @@ describe('executing cells through @jupyterlab/services', () => {
     expect(after.result?.['text/plain']).toBe('4');
   });
 
+  test('a cell that ends the kernel process gets a KernelDied error and a fresh kernel takes over', async () => {
+    await runCell(kernel, 'const survivor = 1');
+    // The client reconnects when it sees the server's `restarting` status; cells sent before that are dropped.
+    const reconnected = new Promise<void>((resolve) => {
+      let autorestarted = false;
+      kernel.statusChanged.connect((_, status) => {
+        if (status === 'autorestarting') autorestarted = true;
+      });
+      kernel.connectionStatusChanged.connect((_, status) => {
+        if (autorestarted && status === 'connected') resolve();
+      });
+    });
+    const run = await runCell(kernel, 'process.exit(3)');
+    expect(run.reply.status).toBe('error');
+    expect(run.error?.ename).toBe('KernelDied');
+    await reconnected;
+    const after = await runCell(kernel, 'typeof survivor');
+    expect(after.error?.evalue).toContain("Cannot find name 'survivor'");
+    expect((await runCell(kernel, '3*3')).result?.['text/plain']).toBe('9');
+  });
+
   test('restart clears the kernel state', async () => {
     await runCell(kernel, 'const beforeRestart = 7');
     expect((await runCell(kernel, 'beforeRestart')).result?.['text/plain']).toBe('7');

@@ -10,12 +10,14 @@ import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ClientMessage, ExecutionState, KernelMessage, KernelModel } from '../../../shared/index.js';
+import type { ClientMessage, ExecutionState, KernelMessage, KernelModel, MessageHeader } from '../../../shared/index.js';
 import { KernelProcessError } from './errors.js';
 import type { KernelProcessConfig } from './kernel-process.js';
 import { makeMessage, replyType, type FromKernel, type ToKernel } from './kernel-messages.js';
 
 export const KERNEL_NAME = 'nighthawk';
+/** How long a responsive kernel has to handle an interrupt message before SIGINT is sent. */
+const SIGINT_GRACE_MS = 50;
 
 export interface KernelManagerOptions {
   /** Working directory of kernel processes: cells resolve imports (and `nighthawk-ts`) from here. */
@@ -66,6 +68,7 @@ class KernelProcess {
   readonly ready: Promise<void>;
   onMessage: (route: string | null, msg: KernelMessage<object>) => void = () => {};
   onExecuting: (msgId: string) => void = () => {};
+  onInterruptHandled: (msgId: string) => void = () => {};
   onExit: (code: number | null) => void = () => {};
   exited = false;
 
@@ -83,6 +86,7 @@ class KernelProcess {
         else if (message.kind === 'fatal') reject(new KernelProcessError({ message: `Kernel process failed to start: ${message.message}` }));
         else if (message.kind === 'message') this.onMessage(message.route, message.msg);
         else if (message.kind === 'executing') this.onExecuting(message.msgId);
+        else if (message.kind === 'interrupt-handled') this.onInterruptHandled(message.msgId);
       });
       this.child.on('exit', (code) => {
         this.exited = true;
@@ -114,6 +118,8 @@ export class Kernel {
   private currentExecute: string | undefined;
   private executingAck: string | undefined;
   private pendingSigint: string | undefined;
+  /** Shell requests sent to the kernel process and not yet finished (idle), by msg_id. */
+  private readonly pending = new Map<string, { route: string; header: MessageHeader }>();
 
   constructor(
     private readonly manager: KernelManager,
@@ -159,20 +165,31 @@ export class Kernel {
       else void this.manager.shutdown(this.id);
       return;
     }
+    if (msg.channel === 'shell') this.pending.set(msg.header.msg_id, { route, header: msg.header });
     this.process.send({ kind: 'request', route, msg });
   }
 
   /**
-   * Interrupts the running execute request: the message stops it while it awaits; SIGINT stops synchronous
-   * code, and is sent only once the kernel reported the cell executing (earlier it would be lost), so it
-   * cannot hit a later cell.
+   * Interrupts the running execute request. The message stops it while it awaits. If the kernel does not
+   * handle the message within SIGINT_GRACE_MS after reporting the cell executing, it is busy in synchronous
+   * code and SIGINT (vm breakOnSigint) stops it; before that report a signal would be lost, and once the
+   * message is handled a signal could hit the next cell.
    */
   interrupt(): void {
     const target = this.currentExecute;
     if (this.process.exited || target === undefined) return;
+    this.pendingSigint = target;
     this.process.send({ kind: 'interrupt', msgId: target });
-    if (this.executingAck === target) this.process.child.kill('SIGINT');
-    else this.pendingSigint = target;
+    if (this.executingAck === target) this.armSigint(target);
+  }
+
+  private armSigint(target: string): void {
+    const process = this.process;
+    setTimeout(() => {
+      if (this.pendingSigint !== target || this.process !== process) return;
+      this.pendingSigint = undefined;
+      process.child.kill('SIGINT');
+    }, SIGINT_GRACE_MS).unref();
   }
 
   async restart(): Promise<void> {
@@ -181,6 +198,7 @@ export class Kernel {
     old.kill();
     this.executionState = 'restarting';
     this.currentExecute = this.executingAck = this.pendingSigint = undefined;
+    this.pending.clear();
     this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
     this.process = this.manager.takeProcess();
     this.attach(this.process);
@@ -199,10 +217,10 @@ export class Kernel {
   private attach(process: KernelProcess): void {
     process.onExecuting = (msgId) => {
       this.executingAck = msgId;
-      if (this.pendingSigint === msgId) {
-        this.pendingSigint = undefined;
-        process.child.kill('SIGINT');
-      }
+      if (this.pendingSigint === msgId) this.armSigint(msgId);
+    };
+    process.onInterruptHandled = (msgId) => {
+      if (this.pendingSigint === msgId) this.pendingSigint = undefined;
     };
     process.onMessage = (route, msg) => {
       if (msg.channel === 'iopub') this.track(msg);
@@ -210,13 +228,14 @@ export class Kernel {
       else this.deliver(route, msg);
     };
     process.onExit = (code) => {
-      // A cell that ends the process (process.exit) loses its state; restart like Jupyter's restarter.
+      // A cell that ends the process (process.exit) loses its state; restart like Jupyter's restarter, and
+      // answer the requests that were in flight so no client waits forever.
       if (this.executionState === 'dead') return;
       process.onExit = () => {};
+      this.failPending(process.session, code);
       void this.restart().catch(() => {
         this.executionState = 'dead';
       });
-      void code;
     };
     void process.ready.then(
       () => {
@@ -233,9 +252,21 @@ export class Kernel {
     if (msg.header.msg_type === 'execute_input') this.currentExecute = parentId;
     if (msg.header.msg_type !== 'status') return;
     this.executionState = (msg.content as { execution_state: ExecutionState }).execution_state;
+    if (this.executionState === 'idle' && parentId !== undefined) this.pending.delete(parentId);
     if (this.executionState === 'idle' && parentId !== undefined && parentId === this.currentExecute) {
       this.currentExecute = this.executingAck = this.pendingSigint = undefined;
     }
+  }
+
+  private failPending(session: string, code: number | null): void {
+    const evalue = `The kernel process exited (code ${code}) and is restarting; its state is lost.`;
+    const content = { status: 'error', ename: 'KernelDied', evalue, traceback: [`KernelDied: ${evalue}`] };
+    for (const { route, header } of this.pending.values()) {
+      this.broadcast(makeMessage('iopub', 'error', { ename: content.ename, evalue, traceback: content.traceback }, header, session));
+      this.deliver(route, makeMessage('shell', replyType(header.msg_type), { ...content, execution_count: 0 }, header, session));
+      this.broadcast(makeMessage('iopub', 'status', { execution_state: 'idle' }, header, session));
+    }
+    this.pending.clear();
   }
 
   private deliver(route: string, msg: KernelMessage<object>): void {

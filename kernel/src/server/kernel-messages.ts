@@ -41,5 +41,7 @@ export type FromKernel =
   | { kind: 'ready' }
   /** The cell of execute request `msgId` entered its SIGINT-sensitive region. */
   | { kind: 'executing'; msgId: string }
+  /** The interrupt message for `msgId` was handled: the kernel was responsive, so no SIGINT is needed. */
+  | { kind: 'interrupt-handled'; msgId: string }
   | { kind: 'message'; route: string | null; msg: KernelMessage<object> }
   | { kind: 'fatal'; message: string };

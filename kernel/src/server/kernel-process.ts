@@ -39,9 +39,9 @@ async function loadHostModule(specifier: string | undefined): Promise<{ factory:
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as KernelProcessConfig;
   if (!process.send) throw new Error('kernel-process must be forked with an IPC channel');
-  // SIGINT only breaks synchronous cell code (vm breakOnSigint); the server sends it once the cell reported
-  // 'executing'. Awaiting cells are stopped by the 'interrupt' message, which names its cell. Outside a cell
-  // this listener keeps the signal from killing the process.
+  // The 'interrupt' message (naming its cell) stops awaiting cells. SIGINT only breaks synchronous cell code
+  // (vm breakOnSigint): the server sends it when this process reported the cell executing but did not handle
+  // the message, i.e. it is busy in synchronous code. Elsewhere this listener keeps SIGINT from killing us.
   let runtime: KernelRuntime | undefined;
   process.on('SIGINT', () => {});
   process.on('disconnect', () => process.exit(0));
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
   process.on('message', (message: ToKernel) => {
     if (message.kind === 'interrupt') {
       runtime?.interrupt(message.msgId);
+      post({ kind: 'interrupt-handled', msgId: message.msgId });
       return;
     }
     if (runtime) runtime.handle(message.msg, message.route);
