@@ -4,16 +4,10 @@
  * does not pay tslab's compiler start-up. Messages are routed back to the WebSocket that sent the request;
  * iopub is broadcast to every connection of the kernel.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ClientMessage, ExecutionState, KernelMessage, KernelModel, MessageHeader } from '../../../shared/index.js';
-import { KernelProcessError } from './errors.js';
-import type { KernelProcessConfig } from './kernel-process.js';
-import { makeMessage, replyType, type FromKernel, type ToKernel } from './kernel-messages.js';
+import { makeMessage, replyType } from './kernel-messages.js';
+import { KernelProcess } from './kernel-process-handle.js';
 
 export const KERNEL_NAME = 'nighthawk';
 /** How long a responsive kernel has to handle an interrupt message before SIGINT is sent. */
@@ -29,83 +23,6 @@ export interface KernelManagerOptions {
 }
 
 export type Deliver = (msg: KernelMessage<object>) => void;
-
-let bundledEntry: string | undefined;
-
-/**
- * The kernel process script. From built JS it is the sibling file. From TypeScript sources (tests, tsx) it
- * is bundled once with esbuild instead of run under tsx: tsx's require hook would load cells' imports of
- * the library as separate CommonJS copies, breaking the one-instance rule.
- */
-function kernelEntry(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return path.join(path.dirname(here), 'kernel-process.js');
-  if (bundledEntry) return bundledEntry;
-  const require = createRequire(import.meta.url);
-  const esbuild = require('esbuild') as typeof import('esbuild');
-  const root = path.resolve(path.dirname(here), '..', '..', '..');
-  // Inside the repo so the bundle's bare imports (tslab, ws, zod) resolve from its node_modules.
-  const outfile = path.join(root, 'node_modules', '.cache', 'nighthawk-kernel', `kernel-process-${process.pid}.mjs`);
-  esbuild.buildSync({
-    entryPoints: [path.join(path.dirname(here), 'kernel-process.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: 'inline',
-    logLevel: 'silent',
-  });
-  bundledEntry = outfile;
-  process.once('exit', () => rmSync(outfile, { force: true }));
-  return outfile;
-}
-
-class KernelProcess {
-  readonly child: ChildProcess;
-  readonly session = randomUUID();
-  readonly ready: Promise<void>;
-  onMessage: (route: string | null, msg: KernelMessage<object>) => void = () => {};
-  onExecuting: (msgId: string) => void = () => {};
-  onInterruptHandled: (msgId: string) => void = () => {};
-  onExit: (code: number | null) => void = () => {};
-  exited = false;
-
-  constructor(options: KernelManagerOptions) {
-    const execArgv = ['--disable-warning=ExperimentalWarning'];
-    const config: KernelProcessConfig = { session: this.session, hostModule: options.hostModule, dataDir: options.dataDir };
-    this.child = fork(kernelEntry(), [JSON.stringify(config)], {
-      cwd: options.cwd,
-      execArgv,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    this.ready = new Promise<void>((resolve, reject) => {
-      this.child.on('message', (message: FromKernel) => {
-        if (message.kind === 'ready') resolve();
-        else if (message.kind === 'fatal') reject(new KernelProcessError({ message: `Kernel process failed to start: ${message.message}` }));
-        else if (message.kind === 'message') this.onMessage(message.route, message.msg);
-        else if (message.kind === 'executing') this.onExecuting(message.msgId);
-        else if (message.kind === 'interrupt-handled') this.onInterruptHandled(message.msgId);
-      });
-      this.child.on('exit', (code) => {
-        this.exited = true;
-        reject(new KernelProcessError({ message: `Kernel process exited with code ${code} before it was ready` }));
-        this.onExit(code);
-      });
-    });
-    this.ready.catch(() => {});
-  }
-
-  send(message: ToKernel): void {
-    if (this.exited || !this.child.connected) return;
-    this.child.send(message);
-  }
-
-  kill(): void {
-    if (!this.exited) this.child.kill('SIGKILL');
-  }
-}
 
 export class Kernel {
   readonly id = randomUUID();

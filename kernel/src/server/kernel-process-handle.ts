@@ -1,0 +1,96 @@
+/**
+ * One forked kernel process as the server sees it: the IPC channel, readiness, and the script it runs.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { KernelMessage } from '../../../shared/index.js';
+import { KernelProcessError } from './errors.js';
+import type { KernelProcessConfig } from './kernel-process.js';
+import type { FromKernel, ToKernel } from './kernel-messages.js';
+
+export interface KernelProcessOptions {
+  cwd: string;
+  hostModule?: string;
+  dataDir?: string;
+}
+
+let bundledEntry: string | undefined;
+
+/**
+ * The kernel process script. From built JS it is the sibling file. From TypeScript sources (tests, tsx) it
+ * is bundled once with esbuild instead of run under tsx: tsx's require hook would load cells' imports of
+ * the library as separate CommonJS copies, breaking the one-instance rule.
+ */
+function kernelEntry(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith('.js')) return path.join(path.dirname(here), 'kernel-process.js');
+  if (bundledEntry) return bundledEntry;
+  const require = createRequire(import.meta.url);
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const root = path.resolve(path.dirname(here), '..', '..', '..');
+  // Inside the repo so the bundle's bare imports (tslab, ws, zod) resolve from its node_modules.
+  const outfile = path.join(root, 'node_modules', '.cache', 'nighthawk-kernel', `kernel-process-${process.pid}.mjs`);
+  esbuild.buildSync({
+    entryPoints: [path.join(path.dirname(here), 'kernel-process.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'inline',
+    logLevel: 'silent',
+  });
+  bundledEntry = outfile;
+  process.once('exit', () => rmSync(outfile, { force: true }));
+  return outfile;
+}
+
+export class KernelProcess {
+  readonly child: ChildProcess;
+  readonly session = randomUUID();
+  readonly ready: Promise<void>;
+  onMessage: (route: string | null, msg: KernelMessage<object>) => void = () => {};
+  onExecuting: (msgId: string) => void = () => {};
+  onInterruptHandled: (msgId: string) => void = () => {};
+  onExit: (code: number | null) => void = () => {};
+  exited = false;
+
+  constructor(options: KernelProcessOptions) {
+    const execArgv = ['--disable-warning=ExperimentalWarning'];
+    const config: KernelProcessConfig = { session: this.session, hostModule: options.hostModule, dataDir: options.dataDir };
+    this.child = fork(kernelEntry(), [JSON.stringify(config)], {
+      cwd: options.cwd,
+      execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.child.on('message', (message: FromKernel) => {
+        if (message.kind === 'ready') resolve();
+        else if (message.kind === 'fatal') reject(new KernelProcessError({ message: `Kernel process failed to start: ${message.message}` }));
+        else if (message.kind === 'message') this.onMessage(message.route, message.msg);
+        else if (message.kind === 'executing') this.onExecuting(message.msgId);
+        else if (message.kind === 'interrupt-handled') this.onInterruptHandled(message.msgId);
+      });
+      this.child.on('exit', (code) => {
+        this.exited = true;
+        reject(new KernelProcessError({ message: `Kernel process exited with code ${code} before it was ready` }));
+        this.onExit(code);
+      });
+    });
+    this.ready.catch(() => {});
+  }
+
+  send(message: ToKernel): void {
+    if (this.exited || !this.child.connected) return;
+    this.child.send(message);
+  }
+
+  kill(): void {
+    if (!this.exited) this.child.kill('SIGKILL');
+  }
+}
