@@ -1,0 +1,36 @@
+/**
+ * Output calls cells make without importing this library: tslab's display API (`import * as tslab from
+ * "tslab"`; `tslab.display.html(…)`, `tslab.newDisplay()`) and `console.clear()`, which clears the cell's
+ * output (a `clear_output` message) instead of printing terminal escapes into it. tslab's `display` writes
+ * through a hook its own ZeroMQ kernel sets; we set that hook to the running kernel's channel, so existing
+ * tslab notebooks run unchanged.
+ */
+import { createRequire } from 'node:module';
+import type { MimeBundle } from '../../../../shared/index.js';
+import type { DisplayOptions } from '../kernel-host.js';
+
+export interface CellOutputTarget {
+  display(bundle: MimeBundle, options?: DisplayOptions): void;
+  clearOutput(wait: boolean): void;
+}
+
+interface TslabDisplayData {
+  data: MimeBundle;
+  metadata?: Record<string, unknown>;
+  transient?: { display_id?: string };
+}
+
+interface TslabJupyterModule {
+  lastWriteDisplayData: ((data: TslabDisplayData, update: boolean) => void) | null;
+}
+
+/** Installs both hooks for this process; later calls replace the target. */
+export function installCellOutputBridge(target: CellOutputTarget): void {
+  const load = createRequire(import.meta.url);
+  const tslab = load(load.resolve('tslab/dist/jupyter')) as TslabJupyterModule;
+  tslab.lastWriteDisplayData = (displayData, update) => {
+    const displayId = displayData.transient?.display_id;
+    target.display(displayData.data, displayId === undefined ? {} : { displayId, update });
+  };
+  console.clear = () => target.clearOutput(false);
+}

@@ -1,0 +1,26 @@
+/** Loads the kernel host module: the Session host of this build unless another module is named. */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { SourceTransform } from '../cell-compiler.js';
+import { noopKernelHost, type KernelHostFactory } from '../kernel-host.js';
+
+export interface HostModule {
+  factory: KernelHostFactory;
+  transform?: SourceTransform;
+}
+
+/** `../session-host.js` beside this file: in the build, the module the library's cells import too. */
+export const DEFAULT_HOST_MODULE = new URL('../session-host.js', import.meta.url).href;
+
+/** `'none'` runs cells with no host (no Session); a path or bare specifier names another module. */
+export async function loadHostModule(specifier: string | undefined): Promise<HostModule> {
+  if (specifier === 'none') return { factory: noopKernelHost };
+  const url =
+    specifier === undefined
+      ? DEFAULT_HOST_MODULE
+      : specifier.startsWith('.') || path.isAbsolute(specifier)
+        ? pathToFileURL(path.resolve(specifier)).href
+        : specifier;
+  const mod = (await import(url)) as { createKernelHost?: KernelHostFactory; transformCell?: SourceTransform };
+  return { factory: mod.createKernelHost ?? noopKernelHost, transform: mod.transformCell };
+}

@@ -1,0 +1,183 @@
+/**
+ * A Jupyter kernel over ZeroMQ around the transport-free KernelRuntime. The runtime answers requests in
+ * order; this transport adds what only a standalone kernel needs: the wire format and sockets, an early
+ * kernel_info reply while the compiler and Session host load (cold start), interrupt (SIGINT, the
+ * kernelspec's interrupt_mode "signal", and interrupt_request on control), shutdown and restart, cell history,
+ * and the pager payload of `?name` cells.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
+import { ClientMessageSchema } from '../../../../shared/index.js';
+import { createTslabCompiler } from '../tslab-compiler.js';
+import { KERNEL_INFO, KernelRuntime } from '../kernel-runtime.js';
+import { makeMessage, replyType } from '../kernel-messages.js';
+import { readConnectionFile } from './connection-file.js';
+import { CellHistory, HistoryRequestSchema } from './cell-history.js';
+import { installCellOutputBridge } from './cell-output-bridge.js';
+import { withConsoleCells, type ConsoleCells } from './console-cells.js';
+import { loadHostModule } from './host-module.js';
+import { decode, encode, Signer } from './wire.js';
+import { bindSockets, type KernelSockets, type RouterName } from './zmq-sockets.js';
+
+export interface ZmqKernelOptions {
+  connectionFile: string;
+  /** Module exporting `createKernelHost` / `transformCell`; defaults to the Session host of this build. */
+  hostModule?: string;
+  /** Directory for the Session's ledger; none by default. */
+  dataDir?: string;
+  /** Called when the kernel is asked to shut down, after the reply left; defaults to `process.exit(0)`. */
+  onShutdown?: (restart: boolean) => void;
+}
+
+export interface ZmqKernel {
+  /** Resolves once cells can run (compiler and host loaded); requests that arrive earlier are queued. */
+  readonly ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Routing identities travel through the runtime as one string. */
+const routeOf = (ids: readonly Buffer[]): string => ids.map((b) => b.toString('base64')).join(',');
+const idsOf = (route: string | null): Buffer[] => (route ? route.split(',').map((s) => Buffer.from(s, 'base64')) : []);
+
+interface ExecuteRecord {
+  code: string;
+  stored: boolean;
+}
+
+export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKernel> {
+  const info = readConnectionFile(options.connectionFile);
+  const signer = new Signer(info.key);
+  const sockets: KernelSockets = await bindSockets(info);
+  const session = randomUUID();
+  const history = new CellHistory();
+  const executes = new Map<string, ExecuteRecord>();
+  const historyRequests = new Map<string, ClientMessage['content']>();
+  let runtime: KernelRuntime | undefined;
+  let consoleCells: ConsoleCells | undefined;
+  let running: MessageHeader | undefined;
+  let shuttingDown = false;
+  const pending: Array<{ msg: ClientMessage; route: string }> = [];
+
+  const transmit = (msg: KernelMessage<object>, route: string | null): Promise<void> => {
+    if (msg.channel === 'iopub') return sockets.send('iopub', encode([Buffer.from(`kernel.${session}.${msg.header.msg_type}`)], msg, signer));
+    return sockets.send(msg.channel, encode(idsOf(route), msg, signer));
+  };
+
+  /** Everything the runtime emits passes here: history and pager are filled in on the way out. */
+  const deliver = (msg: KernelMessage<object>, route: string | null): void => {
+    const type = msg.header.msg_type;
+    const parentId = 'msg_id' in msg.parent_header ? msg.parent_header.msg_id : undefined;
+    const content = msg.content as Record<string, unknown>;
+    if (type === 'status' && msg.parent_header.msg_type === 'execute_request') {
+      running = content['execution_state'] === 'busy' ? (msg.parent_header as MessageHeader) : undefined;
+    } else if (type === 'execute_input' && parentId) {
+      const record = executes.get(parentId);
+      if (record?.stored) history.record(content['execution_count'] as number, record.code);
+    } else if (type === 'execute_result') {
+      const text = (content['data'] as Record<string, unknown>)['text/plain'];
+      if (typeof text === 'string') history.setOutput(content['execution_count'] as number, text);
+    } else if (type === 'execute_reply' && parentId) {
+      executes.delete(parentId);
+      const page = consoleCells?.takePage();
+      if (page && content['status'] === 'ok') msg = { ...msg, content: { ...content, payload: [page] } };
+    } else if (type === 'history_reply' && parentId) {
+      const request = HistoryRequestSchema.safeParse(historyRequests.get(parentId) ?? {});
+      historyRequests.delete(parentId);
+      msg = { ...msg, content: request.success ? { status: 'ok', history: history.query(request.data) } : { status: 'error', ename: 'ValueError', evalue: request.error.message, traceback: [] } };
+    }
+    void transmit(msg, route);
+  };
+
+  /** A request answered here rather than by the runtime, with the busy/idle pair every request gets. */
+  const answerHere = (msg: ClientMessage, route: string, content: object): Promise<void> => {
+    const parent = msg.header;
+    const channel = msg.channel === 'control' ? 'control' : 'shell';
+    void transmit(makeMessage('iopub', 'status', { execution_state: 'busy' }, parent, session), null);
+    void transmit(makeMessage(channel, replyType(parent.msg_type), content, parent, session), route);
+    return transmit(makeMessage('iopub', 'status', { execution_state: 'idle' }, parent, session), null);
+  };
+
+  const interruptRunning = (): void => {
+    if (running) runtime?.interrupt(running.msg_id);
+  };
+
+  const close = async (): Promise<void> => {
+    process.removeListener('SIGINT', interruptRunning);
+    await sockets.close();
+  };
+
+  const dispatch = (msg: ClientMessage, route: string): void => {
+    const type = msg.header.msg_type;
+    if (type === 'shutdown_request') {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      const restart = msg.content['restart'] === true;
+      void answerHere(msg, route, { status: 'ok', restart })
+        .then(close)
+        .then(() => (options.onShutdown ?? (() => process.exit(0)))(restart));
+      return;
+    }
+    if (type === 'interrupt_request') {
+      interruptRunning();
+      void answerHere(msg, route, { status: 'ok' });
+      return;
+    }
+    if (!runtime && type === 'kernel_info_request' && pending.length === 0) {
+      void answerHere(msg, route, { ...KERNEL_INFO });
+      return;
+    }
+    if (type === 'execute_request') {
+      const c = msg.content;
+      executes.set(msg.header.msg_id, { code: typeof c['code'] === 'string' ? c['code'] : '', stored: c['silent'] !== true && c['store_history'] !== false });
+    } else if (type === 'history_request') {
+      historyRequests.set(msg.header.msg_id, msg.content);
+    }
+    if (runtime) runtime.handle(msg, route);
+    else pending.push({ msg, route });
+  };
+
+  sockets.receive((name: RouterName, frames: Buffer[]) => {
+    const decoded = decode(frames, signer);
+    if (decoded.kind !== 'ok') {
+      process.stderr.write(`kernel: dropped a ${name} message: ${decoded.kind === 'bad-signature' ? 'invalid signature' : decoded.reason}\n`);
+      return;
+    }
+    const m = decoded.message;
+    let parsed: ReturnType<typeof ClientMessageSchema.safeParse>;
+    try {
+      parsed = ClientMessageSchema.safeParse({
+        channel: name,
+        header: JSON.parse(m.header.toString('utf8')),
+        parent_header: JSON.parse(m.parentHeader.toString('utf8')),
+        metadata: JSON.parse(m.metadata.toString('utf8')),
+        content: JSON.parse(m.content.toString('utf8')),
+      });
+    } catch (error) {
+      process.stderr.write(`kernel: dropped a ${name} message: ${(error as Error).message}\n`);
+      return;
+    }
+    if (!parsed.success) {
+      process.stderr.write(`kernel: dropped a ${name} message: ${parsed.error.message}\n`);
+      return;
+    }
+    dispatch(parsed.data, routeOf(m.identities));
+  });
+  // interrupt_mode "signal": Jupyter sends SIGINT. Synchronous cell code is broken by vm's breakOnSigint;
+  // this listener stops awaiting cells and keeps the signal from killing the process between cells.
+  process.on('SIGINT', interruptRunning);
+
+  const ready = (async () => {
+    const { factory, transform } = await loadHostModule(options.hostModule);
+    consoleCells = withConsoleCells(createTslabCompiler({ transform }));
+    const rt = new KernelRuntime(consoleCells.compiler, deliver, session);
+    const clearOutput = (wait: boolean): void => {
+      if (running) void transmit(makeMessage('iopub', 'clear_output', { wait }, running, session), null);
+    };
+    installCellOutputBridge({ display: (bundle, o) => rt.display(bundle, o), clearOutput });
+    rt.setHost(await factory(rt, { dataDir: options.dataDir }));
+    rt.captureOutput();
+    runtime = rt;
+    for (const { msg, route } of pending.splice(0)) rt.handle(msg, route);
+  })();
+  return { ready, close };
+}
