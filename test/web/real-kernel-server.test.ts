@@ -4,10 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
+import * as esbuild from 'esbuild';
 import { startServer, type NighthawkServer } from '../../kernel/src/server/index.js';
 import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot } from './web-harness.js';
 
-const hostModule = fileURLToPath(new URL('./fixtures/demo-kernel-host.ts', import.meta.url));
+// Kernel processes run plain Node, so the TypeScript fixture host is bundled to JavaScript first.
+const hostSource = fileURLToPath(new URL('./fixtures/demo-kernel-host.ts', import.meta.url));
 
 describe('web notebook against the real kernel server', () => {
   let server: NighthawkServer;
@@ -17,6 +19,8 @@ describe('web notebook against the real kernel server', () => {
   beforeAll(async () => {
     const staticDir = await buildWebApp();
     sandbox = mkdtempSync(path.join(os.tmpdir(), 'nighthawk-web-real-'));
+    const hostModule = path.join(sandbox, 'demo-kernel-host.mjs');
+    await esbuild.build({ entryPoints: [hostSource], outfile: hostModule, bundle: true, platform: 'node', format: 'esm', logLevel: 'silent' });
     const notebookDir = path.join(sandbox, 'notebooks');
     server = await startServer({ notebookDir, port: 0, staticDir, hostModule, spareKernels: 0, log: () => {} });
     writeFileSync(path.join(notebookDir, 'getting-started.ipynb'), notebookJson([
