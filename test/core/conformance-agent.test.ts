@@ -15,25 +15,8 @@ import {
   type Oversight,
 } from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall, type ScriptedTurn } from '../../kernel/src/testing.js';
-import { recorder } from './helpers.js';
+import { finish, runAgent, toolMessages } from './helpers.js';
 
-const finish = (result: Record<string, unknown>) => toolCall('nh_output', { result });
-const toolMessages = (messages: readonly ModelMessage[]) =>
-  messages.filter((m) => m.role === 'tool').map((m) => JSON.parse((m as { content: string }).content) as Record<string, unknown>);
-
-async function runAgent(turns: ScriptedTurn[], oversight: Oversight, spec: Parameters<typeof step>[0], references: Record<string, unknown> = {}) {
-  const model = new ScriptedModel(turns);
-  const rec = recorder();
-  const result = await run(new AgentExecutor({ model }), () =>
-    scope({ taskReferences: references, oversight: { ...oversight, onOperationFinished: rec.onOperationFinished, onStepFinished: rec.onStepFinished } }, () =>
-      step(spec),
-    ),
-  ).then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
-  return { result, model, ...rec };
-}
 
 describe('conformance: the agent loop', () => {
   it('9. nh_assign to a read binding is invalid input; the value is unchanged and the step continues', async () => {

@@ -17,29 +17,18 @@ import {
   type Oversight,
 } from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall, type ScriptedTurn } from '../../kernel/src/testing.js';
-import { recorder } from './helpers.js';
+import { finish, runAgent, toolMessages } from './helpers.js';
 
-const finish = (result: Record<string, unknown>) => toolCall('nh_output', { result });
-const tools = (m: readonly ModelMessage[]) => m.filter((x) => x.role === 'tool').map((x) => JSON.parse((x as { content: string }).content) as Record<string, unknown>);
-
-async function agent(turns: ScriptedTurn[], oversight: Oversight, spec: Parameters<typeof step>[0], references: Record<string, unknown> = {}) {
-  const model = new ScriptedModel(turns);
-  const rec = recorder();
-  const out = await run(new AgentExecutor({ model }), () =>
-    scope({ taskReferences: references, oversight: { onOperationFinished: rec.onOperationFinished, onStepFinished: rec.onStepFinished, ...oversight } }, () => step(spec)),
-  ).then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
-  return { out, model, ...rec };
-}
 
 describe('oversight contract details', () => {
   it('a refused return expression goes back to the model, which submits another; the value is not evaluated again', async () => {
     let evaluations = 0;
     let feedback: Record<string, unknown>[] = [];
-    const res = await agent(
+    const res = await runAgent(
       [
         () => ({ toolCalls: [finish({ kind: 'return', return_expression: 'forbidden()' })] }),
         (m) => {
-          feedback = tools(m);
+          feedback = toolMessages(m);
           return { toolCalls: [finish({ kind: 'return', return_expression: 'count()' })] };
         },
       ],
@@ -47,37 +36,37 @@ describe('oversight contract details', () => {
       { program: 'execute\nReturn a number.', returnAllowed: true, returns: z.number() },
       { forbidden: () => 1, count: () => ++evaluations * 10 },
     );
-    expect(res.out.ok && res.out.value).toMatchObject({ kind: 'return', value: 10 });
+    expect(res.result.ok && res.result.value).toMatchObject({ kind: 'return', value: 10 });
     expect(evaluations).toBe(1);
     expect(feedback[0]).toMatchObject({ status: 'rejected', reason: 'not that one', guidance: 'use count()' });
     expect(res.operations.map((o) => [o.request.kind, o.status])).toEqual([['output', 'rejected'], ['output', 'completed']]);
   });
 
   it('a return value failing the return schema is an output failure the model can correct', async () => {
-    const res = await agent(
+    const res = await runAgent(
       [() => ({ toolCalls: [finish({ kind: 'return', return_expression: '"seven"' })] }), () => ({ toolCalls: [finish({ kind: 'return', return_expression: '7' })] })],
       {},
       { program: 'execute\nReturn a number.', returnAllowed: true, returns: z.number() },
     );
-    expect(res.out.ok && res.out.value).toMatchObject({ kind: 'return', value: 7 });
+    expect(res.result.ok && res.result.value).toMatchObject({ kind: 'return', value: 7 });
     expect(res.operations[0]!.status).toBe('failed');
   });
 
   it('the output retry budget bounds refused outputs', async () => {
-    const res = await agent(
+    const res = await runAgent(
       Array.from({ length: 5 }, () => () => ({ toolCalls: [finish({ kind: 'pass' })] })),
       { inspectOperation: () => rejectOperation('never') },
       { program: 'execute\nGo.' },
     );
-    expect(res.out.ok).toBe(false);
+    expect(res.result.ok).toBe(false);
     expect(res.model.requestCount).toBe(3);
   });
 
   it('a failing operation notification ends the step with OperationDeliveryError keeping the fact', async () => {
     const cause = new Error('sink down');
-    const res = await agent([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: '1' }), finish({ kind: 'pass' })] })], { onOperationFinished: () => { throw cause; } }, { program: 'execute\nGo.' });
-    expect(res.out.ok).toBe(false);
-    const error = (res.out as { error: OperationDeliveryError }).error;
+    const res = await runAgent([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: '1' }), finish({ kind: 'pass' })] })], { onOperationFinished: () => { throw cause; } }, { program: 'execute\nGo.' });
+    expect(res.result.ok).toBe(false);
+    const error = (res.result as { error: OperationDeliveryError }).error;
     expect(error).toBeInstanceOf(OperationDeliveryError);
     expect(error.deliveryCause).toBe(cause);
     expect(error.finished.status).toBe('completed');
@@ -85,37 +74,37 @@ describe('oversight contract details', () => {
 
   it('a TerminalOperationError ends the step like AbortStep instead of going back to the model', async () => {
     class Fatal extends TerminalOperationError {}
-    const res = await agent(
+    const res = await runAgent(
       [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'fatal()' }), toolCall('nh_evaluate', { expression: '2' }), finish({ kind: 'pass' })] })],
       {},
       { program: 'execute\nGo.' },
       { fatal: () => { throw new Fatal('do not retry'); } },
     );
-    expect((res.out as { error: unknown }).error).toBeInstanceOf(StepAbortedError);
-    expect(((res.out as { error: StepAbortedError }).error.cause)).toBeInstanceOf(Fatal);
+    expect((res.result as { error: unknown }).error).toBeInstanceOf(StepAbortedError);
+    expect(((res.result as { error: StepAbortedError }).error.cause)).toBeInstanceOf(Fatal);
     expect(res.operations.map((o) => o.status)).toEqual(['failed', 'skipped', 'skipped']);
     expect(res.model.requestCount).toBe(1);
   });
 
   it('a Rewrite replaces the validated bindings, and a rewritten value is validated again', async () => {
-    const good = await agent(
+    const good = await runAgent(
       [() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'label', expression: '"spam"' }), finish({ kind: 'pass' })] })],
       { inspectStepCommit: () => rewrite({ bindings: { label: 'ham' }, reason: 'policy' }) },
       { program: 'execute\nLabel into <:label>.', writes: { label: z.enum(['spam', 'ham']) } },
     );
-    expect(good.out.ok && good.out.value.bindings).toEqual({ label: 'ham' });
+    expect(good.result.ok && good.result.value.bindings).toEqual({ label: 'ham' });
     expect(good.steps[0]).toMatchObject({ rewritten: true, proposedBindings: { label: 'spam' }, committedBindings: { label: 'ham' } });
-    const bad = await agent(
+    const bad = await runAgent(
       [() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'label', expression: '"spam"' }), finish({ kind: 'pass' })] })],
       { inspectStepCommit: () => rewrite({ bindings: { label: 'eggs' } }) },
       { program: 'execute\nLabel into <:label>.', writes: { label: z.enum(['spam', 'ham']) } },
     );
-    expect((bad.out as { error: unknown }).error).toBeInstanceOf(OutputValidationError);
+    expect((bad.result as { error: unknown }).error).toBeInstanceOf(OutputValidationError);
   });
 
   it('a child Natural function failing inside an expression fails only the parent operation', async () => {
     const child = naturalFunction({ name: 'child', program: 'execute\nFail.', input: z.object({}), returns: z.number() });
-    const res = await agent(
+    const res = await runAgent(
       [
         () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'await child({})' })] }),
         () => ({ toolCalls: [finish({ kind: 'raise', raise_message: 'child says no' })] }),
@@ -125,7 +114,7 @@ describe('oversight contract details', () => {
       { program: 'execute\nCall the child.' },
       { child },
     );
-    expect(res.out.ok).toBe(true);
+    expect(res.result.ok).toBe(true);
     expect(res.steps.map((s) => s.status)).toEqual(['raised', 'completed']);
     expect(res.steps[0]!.parentExecutionId).toBe(res.steps[1]!.executionId);
     const parentOps = res.steps[1]!.operations;
@@ -136,7 +125,7 @@ describe('oversight contract details', () => {
   it('a decide block offers only the output tool and only its referenced evidence', async () => {
     let offered: string[] = [];
     let user = '';
-    const res = await agent(
+    const res = await runAgent(
       [
         (m, info) => {
           offered = info.tools.map((t) => t.name);
@@ -150,6 +139,6 @@ describe('oversight contract details', () => {
     expect(offered).toEqual(['nh_output']);
     expect(user).toContain('server on fire');
     expect(user).not.toContain('secret');
-    expect(res.out.ok && res.out.value).toMatchObject({ kind: 'pass', bindings: { label: 'urgent' } });
+    expect(res.result.ok && res.result.value).toMatchObject({ kind: 'pass', bindings: { label: 'urgent' } });
   });
 });
