@@ -33,9 +33,9 @@ export function progressLine(report: CellReport): string {
   return report.status === 'ok' ? head : `${head}\n      ${errorPreview(report)}`;
 }
 
-/** `cell 7 (code cell 3 of 12): \`await calculate()\``: how failures name a cell. */
-export function describeCell(report: CellReport): string {
-  return `cell ${report.index} (code cell ${report.codeNumber} of ${report.codeTotal}): \`${report.firstLine}\``;
+/** `cell 7 of 20 (code cell 3 of 12): \`await calculate()\``: how failures name a cell, counting from 1. */
+export function describeCell(report: CellReport, cellTotal: number): string {
+  return `cell ${report.index + 1} of ${cellTotal} (code cell ${report.codeNumber} of ${report.codeTotal}): \`${report.firstLine}\``;
 }
 
 function notebooksIn(dir: string): string[] {
@@ -98,9 +98,9 @@ async function main(argv: string[]): Promise<number> {
       const result = await runner.run(file, { onCell: (r) => console.log(`  ${progressLine(r)}`), ...(timeout ? { cellTimeoutMs: timeout * 1000 } : {}) });
       const out = target(file);
       write(result, out);
-      const summary = result.failed ? `failed at ${describeCell(result.failed)}` : `${result.cells.length} code cells ok in ${result.durationMs} ms`;
+      const summary = result.failed ? `failed at ${describeCell(result.failed, result.notebook.cells.length)}` : `${result.cells.length} code cells ok in ${result.durationMs} ms`;
       console.log(`  ${summary}\n  wrote ${path.relative(process.cwd(), out) || out}`);
-      if (result.failed) failures.push(`${path.basename(file)}: ${describeCell(result.failed)}`);
+      if (result.failed) failures.push(`${path.basename(file)}: ${describeCell(result.failed, result.notebook.cells.length)}`);
     }
   } finally {
     await runner.close();
