@@ -15,28 +15,74 @@ export type RouterName = 'shell' | 'control' | 'stdin';
 
 const IOPUB_HIGH_WATER_MARK = 100_000;
 
+/**
+ * Hands each message to the socket as soon as the socket takes it, in call order: zeromq.js sends
+ * synchronously on its fast path (so output a synchronous cell prints leaves while the cell still runs),
+ * but after 512 such sends it defers one and refuses (EBUSY) any other until that one completes. A refused
+ * message waits for the deferred send's promise and is retried, never dropped.
+ */
 class SendQueue {
-  private tail: Promise<void> = Promise.resolve();
+  private readonly backlog: Array<{ frames: Buffer[]; done: () => void }> = [];
+  private last: Promise<void> = Promise.resolve();
+  private waiting = false;
   private failed: Error | undefined;
   constructor(private readonly socket: Zmq.Writable) {}
 
   send(frames: Buffer[]): Promise<void> {
-    const next = this.tail.then(async () => {
-      if (this.failed) return;
-      try {
-        await this.socket.send(frames);
-      } catch (error) {
-        // A closed socket at shutdown; anything else is reported once and the queue keeps draining.
-        this.failed = error as Error;
-        process.stderr.write(`kernel: send failed: ${(error as Error).message}\n`);
-      }
+    return new Promise<void>((done) => {
+      this.backlog.push({ frames, done });
+      if (!this.waiting) this.pump();
     });
-    this.tail = next;
-    return next;
   }
 
+  private pump(): void {
+    while (this.backlog.length > 0) {
+      const item = this.backlog[0]!;
+      if (this.failed) {
+        this.backlog.shift();
+        item.done();
+        continue;
+      }
+      let sent: Promise<void>;
+      try {
+        sent = this.socket.send(item.frames);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'EBUSY') {
+          this.waiting = true;
+          void this.last.then(() => {
+            this.waiting = false;
+            this.pump();
+          });
+          return;
+        }
+        this.fail(error as Error);
+        continue;
+      }
+      this.backlog.shift();
+      this.last = sent.then(item.done, (error: unknown) => {
+        this.fail(error as Error);
+        item.done();
+      });
+    }
+  }
+
+  private fail(error: Error): void {
+    // A closed socket at shutdown; reported once, and later messages are released rather than retried.
+    if (!this.failed) process.stderr.write(`kernel: send failed: ${error.message}\n`);
+    this.failed = error;
+  }
+
+  /** Resolves when every message queued so far has been sent (or released after a failure). */
   drained(): Promise<void> {
-    return this.tail;
+    if (this.backlog.length === 0) return this.last;
+    const lastQueued = this.backlog.at(-1)!;
+    return new Promise<void>((resolve) => {
+      const done = lastQueued.done;
+      lastQueued.done = () => {
+        done();
+        resolve();
+      };
+    });
   }
 }
 

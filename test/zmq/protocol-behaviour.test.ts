@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { installedKernel, runPython, type JupyterEnv } from './zmq-fixture.js';
+
+interface ProtocolReport {
+  forged_signature: { forged_answered: boolean; signed_answered: boolean };
+  interrupt_by_signal: { started: boolean; status: string; ename: string; after: string };
+  interrupt_by_message: { started: boolean; interrupt_reply: { status: string } | null; status: string; ename: string };
+  operator_approval: { setup: string; prompts: string[]; status: { status: string }; results: string[]; last_run_text: string | null };
+  restart: { new_process: boolean; status: string; execution_count: number; marker: string[] };
+  shutdown: { exit_code: number | null };
+}
+
+let jupyter: JupyterEnv;
+let report: ProtocolReport;
+
+// One kernel session through jupyter_client's KernelManager runs every check in order (protocol_checks.py);
+// each test below asserts one behaviour of its report.
+beforeAll(async () => {
+  jupyter = await installedKernel();
+  const result = await runPython('protocol_checks.py', [jupyter.kernelName], jupyter, 120_000);
+  const last = result.stdout.trim().split('\n').at(-1) ?? '';
+  try {
+    report = JSON.parse(last) as ProtocolReport;
+  } catch {
+    throw new Error(`protocol_checks.py printed no report (exit ${result.code})\n${result.stdout}\n${result.stderr}`);
+  }
+}, 150_000);
+
+afterAll(() => jupyter?.cleanup());
+
+describe('the ZeroMQ kernel through jupyter_client', () => {
+  test('a message with a forged HMAC signature gets no reply, and the same message signed with the key does', () => {
+    expect(report.forged_signature).toEqual({ forged_answered: false, signed_answered: true });
+  });
+
+  test('interrupt_mode "signal": SIGINT from the KernelManager stops a synchronous infinite loop with KeyboardInterrupt, and the kernel runs the next cell', () => {
+    expect(report.interrupt_by_signal).toEqual({ started: true, status: 'error', ename: 'KeyboardInterrupt', after: 'ok' });
+  });
+
+  test('interrupt_request on the control channel is answered and stops an awaiting cell', () => {
+    expect(report.interrupt_by_message).toEqual({ started: true, interrupt_reply: { status: 'ok' }, status: 'error', ename: 'KeyboardInterrupt' });
+  });
+
+  test('nh.operatorApproval asks over stdin (input_request) and the typed input_reply rejects the operation, shown in the run display', () => {
+    const a = report.operator_approval;
+    expect(a.setup).toBe('ok');
+    expect(a.prompts[0]).toContain('evaluate 1 + 1');
+    expect(a.prompts).toHaveLength(2);
+    expect(a.status.status).toBe('ok');
+    expect(a.results).toEqual(["'done'"]);
+    expect(a.last_run_text).toContain('evaluate 1 + 1: rejected — not now (guidance: finish instead)');
+  });
+
+  test('restart starts a fresh kernel process: counting starts again and earlier state is gone', () => {
+    expect(report.restart).toEqual({ new_process: true, status: 'ok', execution_count: 1, marker: ["'undefined'"] });
+  });
+
+  test('shutdown_request ends the kernel process with exit code 0', () => {
+    expect(report.shutdown.exit_code).toBe(0);
+  });
+});
