@@ -109,6 +109,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`\n${failures.length} notebook${failures.length === 1 ? '' : 's'} failed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
     return 1;
   }
+  if (files.length > 1) console.log(`\nall ${files.length} notebooks ran without errors`);
   return 0;
 }
 
