@@ -67,5 +67,8 @@ describe('npm run nb', () => {
     const absent = await nb(['run', path.join(sandbox, 'absent.ipynb')]);
     expect(absent.code).toBe(2);
     expect(absent.stderr).toContain('absent.ipynb does not exist');
+    const both = await nb(['run', path.join(sandbox, 'failing.ipynb'), '--in-place', '--out', path.join(sandbox, 'x.ipynb')]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--in-place cannot be combined with --out');
   });
 });

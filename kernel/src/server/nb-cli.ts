@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { NighthawkError } from '../core/index.js';
 import { packageRoot } from './nb-build.js';
 import { serializeNotebook } from './nb-format.js';
 import { startNotebookRunner, type CellReport, type NotebookRunResult } from './nb-runner.js';
@@ -21,7 +22,12 @@ Runs every code cell through the notebook kernel and its Session, in order, stop
 The executed notebook is written to artifacts/notebooks/NAME.ipynb by default (DIR defaults to notebooks/).
 Exit status: 0 all cells ran, 1 a cell failed, 2 usage error.`;
 
-class CliUsageError extends Error {}
+/** A command line the runner cannot act on (exit status 2). */
+class CliUsageError extends NighthawkError {
+  constructor(options: { problem: string }) {
+    super('nb-usage', options.problem);
+  }
+}
 
 const errorPreview = (report: CellReport): string => {
   const text = `${report.error?.ename ?? 'Error'}: ${report.error?.evalue ?? ''}`.replace(/\s+/g, ' ').trim();
@@ -39,7 +45,7 @@ export function describeCell(report: CellReport, cellTotal: number): string {
 }
 
 function notebooksIn(dir: string): string[] {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CliUsageError(`${dir} is not a directory`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CliUsageError({ problem: `${dir} is not a directory` });
   return readdirSync(dir)
     .filter((name) => name.endsWith('.ipynb') && !name.endsWith('.out.ipynb'))
     .sort()
@@ -70,22 +76,22 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
-  if (timeout !== undefined && !(timeout > 0)) throw new CliUsageError(`--timeout must be a positive number of seconds, got '${values.timeout}'`);
-  if (values['in-place'] && (values.out || values['out-dir'])) throw new CliUsageError('--in-place cannot be combined with --out or --out-dir');
+  if (timeout !== undefined && !(timeout > 0)) throw new CliUsageError({ problem: `--timeout must be a positive number of seconds, got '${values.timeout}'` });
+  if (values['in-place'] && (values.out || values['out-dir'])) throw new CliUsageError({ problem: '--in-place cannot be combined with --out or --out-dir' });
   let files: string[];
   if (command === 'run') {
-    if (rest.length !== 1) throw new CliUsageError(rest.length ? 'run takes exactly one notebook' : 'run needs a notebook path');
-    if (values['out-dir']) throw new CliUsageError('run takes --out FILE, not --out-dir');
+    if (rest.length !== 1) throw new CliUsageError({ problem: rest.length ? 'run takes exactly one notebook' : 'run needs a notebook path' });
+    if (values['out-dir']) throw new CliUsageError({ problem: 'run takes --out FILE, not --out-dir' });
     files = [path.resolve(rest[0]!)];
-    if (!files[0]!.endsWith('.ipynb')) throw new CliUsageError(`${rest[0]} is not an .ipynb file`);
-    if (!existsSync(files[0]!)) throw new CliUsageError(`${rest[0]} does not exist`);
+    if (!files[0]!.endsWith('.ipynb')) throw new CliUsageError({ problem: `${rest[0]} is not an .ipynb file` });
+    if (!existsSync(files[0]!)) throw new CliUsageError({ problem: `${rest[0]} does not exist` });
   } else if (command === 'run-all') {
-    if (rest.length > 1) throw new CliUsageError('run-all takes at most one directory');
-    if (values.out) throw new CliUsageError('run-all takes --out-dir DIR, not --out');
+    if (rest.length > 1) throw new CliUsageError({ problem: 'run-all takes at most one directory' });
+    if (values.out) throw new CliUsageError({ problem: 'run-all takes --out-dir DIR, not --out' });
     files = notebooksIn(path.resolve(rest[0] ?? 'notebooks'));
-    if (!files.length) throw new CliUsageError(`no .ipynb files in ${rest[0] ?? 'notebooks'}`);
+    if (!files.length) throw new CliUsageError({ problem: `no .ipynb files in ${rest[0] ?? 'notebooks'}` });
   } else {
-    throw new CliUsageError(command ? `unknown command '${command}'` : 'missing command');
+    throw new CliUsageError({ problem: command ? `unknown command '${command}'` : 'missing command' });
   }
   const outDir = path.resolve(values['out-dir'] ?? path.join(packageRoot(), 'artifacts', 'notebooks'));
   const target = (file: string): string => (values['in-place'] ? file : values.out ? path.resolve(values.out) : path.join(outDir, path.basename(file)));
