@@ -9,6 +9,7 @@ import type { CellCompiler } from './cell-compiler.js';
 import { InputRequestError } from './errors.js';
 import type { CellResult, CellScope, DisplayOptions, InputOptions, KernelChannel, KernelHost } from './kernel-host.js';
 import { makeMessage, replyType } from './kernel-messages.js';
+import { installCellOutputBridge } from './zmq/cell-output-bridge.js';
 
 export type Send = (msg: KernelMessage<object>, route: string | null) => void;
 
@@ -64,7 +65,7 @@ export class KernelRuntime implements KernelChannel {
     this.host = host;
   }
 
-  /** Routes process.stdout/stderr writes (including console) to `stream` messages. */
+  /** Routes process.stdout/stderr writes (including console) to `stream` messages, and cells' display calls. */
   captureOutput(): void {
     for (const name of ['stdout', 'stderr'] as const) {
       const stream = process[name];
@@ -76,6 +77,11 @@ export class KernelRuntime implements KernelChannel {
         return true;
       }) as typeof stream.write;
     }
+    // tslab's display API (`import * as tslab from "tslab"`) and console.clear() (a clear_output) in cells.
+    installCellOutputBridge({
+      display: (bundle, options) => this.display(bundle, options),
+      clearOutput: (wait) => this.iopub('clear_output', { wait }, this.running?.parent ?? this.lastParent),
+    });
   }
 
   handle(msg: ClientMessage, route: string): void {
