@@ -34,13 +34,13 @@ const errorPreview = (report: CellReport): string => {
   return text.length > 200 ? text.slice(0, 199) + '…' : text;
 };
 
-export function progressLine(report: CellReport): string {
+function progressLine(report: CellReport): string {
   const head = `[${report.codeNumber}/${report.codeTotal}] ${report.status === 'ok' ? 'ok' : 'FAILED'} ${report.durationMs} ms  ${report.firstLine}`;
   return report.status === 'ok' ? head : `${head}\n      ${errorPreview(report)}`;
 }
 
 /** `cell 7 of 20 (code cell 3 of 12): \`await calculate()\``: how failures name a cell, counting from 1. */
-export function describeCell(report: CellReport, cellTotal: number): string {
+function describeCell(report: CellReport, cellTotal: number): string {
   return `cell ${report.index + 1} of ${cellTotal} (code cell ${report.codeNumber} of ${report.codeTotal}): \`${report.firstLine}\``;
 }
 
