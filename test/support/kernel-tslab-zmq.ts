@@ -59,6 +59,12 @@ export class TslabZmqKernel {
     writeFileSync(file, JSON.stringify(config));
     const bin = createRequire(import.meta.url).resolve('tslab/bin/tslab');
     const child = spawn(process.execPath, [bin, 'kernel', '--config-path', file], { cwd, stdio: 'ignore' });
+    // A benchmark that dies or is timed out must not leave the kernel running.
+    const reap = (): void => {
+      child.kill('SIGKILL');
+    };
+    process.once('exit', reap);
+    child.once('exit', () => process.off('exit', reap));
     const kernel = new TslabZmqKernel(child, dir, key);
     kernel.shell.connect(`tcp://127.0.0.1:${ports.shell}`);
     kernel.iopub.connect(`tcp://127.0.0.1:${ports.iopub}`);

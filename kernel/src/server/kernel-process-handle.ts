@@ -2,8 +2,8 @@
  * One forked kernel process as the server sees it: the IPC channel, readiness, and the script it runs.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,21 +32,29 @@ function kernelEntry(): string {
   const require = createRequire(import.meta.url);
   const esbuild = require('esbuild') as typeof import('esbuild');
   const root = path.resolve(path.dirname(here), '..', '..', '..');
-  // Inside the repo so the bundle's bare imports (tslab, ws, zod) resolve from its node_modules.
-  const outfile = path.join(root, 'node_modules', '.cache', 'nighthawk-kernel', `kernel-process-${process.pid}.mjs`);
-  esbuild.buildSync({
+  const result = esbuild.buildSync({
     entryPoints: [path.join(path.dirname(here), 'kernel-process.ts')],
-    outfile,
     bundle: true,
+    write: false,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     packages: 'external',
-    sourcemap: 'inline',
     logLevel: 'silent',
   });
+  const code = result.outputFiles[0]!.contents;
+  // Named by content and kept inside the repo, so the bundle's bare imports (tslab, ws, zod) resolve from
+  // its node_modules and concurrent test workers share one file.
+  const hash = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  const dir = path.join(root, 'node_modules', '.cache', 'nighthawk-kernel');
+  const outfile = path.join(dir, `kernel-process-${hash}.mjs`);
+  if (!existsSync(outfile)) {
+    mkdirSync(dir, { recursive: true });
+    const temp = `${outfile}.${process.pid}.tmp`;
+    writeFileSync(temp, code);
+    renameSync(temp, outfile);
+  }
   bundledEntry = outfile;
-  process.once('exit', () => rmSync(outfile, { force: true }));
   return outfile;
 }
 
