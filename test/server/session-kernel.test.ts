@@ -96,4 +96,28 @@ async function askFirst() { await nh.step({ program: "execute\\nAdd." }); return
     const last = (run.displays.filter((m) => NighthawkMime.run in (m.content as { data: Record<string, unknown> }).data).at(-1)!.content as { data: Record<string, { executions: { operations: { status: string; rejection?: { reason: string } }[] }[] }> }).data[NighthawkMime.run]!;
     expect(last.executions[0]!.operations[0]).toMatchObject({ status: 'rejected', rejection: { reason: 'not now' } });
   });
+
+  test('the block form works in cells: a Natural block inside nh.function writes back to a real local', async () => {
+    const define = await runCell(kernel, `const labelModel = new ScriptedModel([
+  () => ({ toolCalls: [toolCall("nh_assign", { target_path: "label", expression: '"urgent"' }), toolCall("nh_output", { result: { kind: "pass" } })] }),
+]);
+nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: labelModel }), oversight: {} });
+const classify = nh.function(async function classify(text: string): Promise<string> {
+  let label: "urgent" | "normal" = "normal";
+  \`execute
+  Classify <text> into <:label>.\`;
+  return label;
+});`);
+    expect(define.error).toBeUndefined();
+    const run = await runCell(kernel, 'await classify("Server is on fire!")');
+    expect(run.error).toBeUndefined();
+    expect(run.result?.['text/plain']).toBe("'urgent'");
+  });
+
+  test('shorthand properties may name values from earlier cells', async () => {
+    await runCell(kernel, 'const shorthandValue = 41;');
+    const run = await runCell(kernel, '({ shorthandValue }).shorthandValue + 1');
+    expect(run.error).toBeUndefined();
+    expect(run.result?.['text/plain']).toBe('42');
+  });
 });

@@ -47,7 +47,7 @@ async function esbuildOutput(file: string): Promise<string> {
 describe('esbuild plugin', () => {
   it('rewrites blocks in a .ts module and marks the wrapper call as transformed', async () => {
     const out = await esbuildOutput(writeSource('good.ts', GOOD));
-    expect(out).toContain('import { runBlock as __nh_runBlock } from "nighthawk-ts"');
+    expect(out).toContain('import { runBlock as nh$runBlock } from "nighthawk-ts"');
     expect(out).toContain('stepId: "good.ts:4"');
     expect(out).toContain('transformed: true, blocks: 1');
   });

@@ -9,7 +9,7 @@ function transform(body: string, fileName = 'demo.ts') {
 
 /** The spec object literal of the n-th emitted runBlock call, as text. */
 function specOf(code: string, index = 0): string {
-  const calls = code.split('__nh_runBlock({').slice(1);
+  const calls = code.split('nh$runBlock({').slice(1);
   const text = calls[index];
   if (!text) throw new Error(`no runBlock call #${index} in:\n${code}`);
   return text.slice(0, text.indexOf('});'));
@@ -41,14 +41,14 @@ describe('block transform output', () => {
     const outLines = code.split('\n');
     expect(outLines).toHaveLength(inLines.length);
     expect(outLines.indexOf('  const marker = "after the block";')).toBe(inLines.indexOf('  const marker = "after the block";'));
-    expect(outLines[3]).toContain('__nh_runBlock');
+    expect(outLines[3]).toContain('nh$runBlock');
   });
 
   it('injects the runtime import under a reserved name, from the configured module', () => {
     const body = `export const f = nh.function(async function f() { 'execute\\nDo it.'; });\n`;
     const custom = transformNaturalBlocks(HEAD + body, { fileName: 'a.ts', runtimeModule: '/abs/kernel/src/index.ts' });
-    expect(custom.code.startsWith('import { runBlock as __nh_runBlock } from "/abs/kernel/src/index.ts";')).toBe(true);
-    expect(transform(body).code.startsWith('import { runBlock as __nh_runBlock } from "nighthawk-ts";')).toBe(true);
+    expect(custom.code.startsWith('import { runBlock as nh$runBlock } from "/abs/kernel/src/index.ts";')).toBe(true);
+    expect(transform(body).code.startsWith('import { runBlock as nh$runBlock } from "nighthawk-ts";')).toBe(true);
   });
 
   it('the step id is the file name and the line of the block', () => {
@@ -92,10 +92,10 @@ describe('block transform output', () => {
       '',
     ].join('\n');
     const { code } = transform(body);
-    expect(code).toContain(`if ("mode" in __nh_r.bindings) mode = __nh_r.bindings["mode"] as 'fast' | 'slow';`);
-    expect(code).toContain(`if ("count" in __nh_r.bindings) count = __nh_r.bindings["count"] as typeof count;`);
-    expect(specOf(code)).toContain('writes: { mode: __nh_z.union([__nh_z.literal("fast"), __nh_z.literal("slow")]), count: undefined }');
-    expect(code).toContain('import { z as __nh_z } from "zod";');
+    expect(code).toContain(`if ("mode" in nh$r.bindings) mode = nh$r.bindings["mode"] as 'fast' | 'slow';`);
+    expect(code).toContain(`if ("count" in nh$r.bindings) count = nh$r.bindings["count"] as typeof count;`);
+    expect(specOf(code)).toContain('writes: { mode: nh$z.union([nh$z.literal("fast"), nh$z.literal("slow")]), count: undefined }');
+    expect(code).toContain('import { z as nh$z } from "zod";');
   });
 
   it('derives zod schemas from simple annotations and leaves other types to run-time inference', () => {
@@ -111,13 +111,13 @@ describe('block transform output', () => {
       '',
     ].join('\n');
     const spec = specOf(transform(body).code);
-    expect(spec).toContain('a: __nh_z.array(__nh_z.string())');
+    expect(spec).toContain('a: nh$z.array(nh$z.string())');
     expect(spec).toContain(
-      'b: __nh_z.array(__nh_z.object({ id: __nh_z.number(), tag: __nh_z.union([__nh_z.string(), __nh_z.null()]).optional() }))',
+      'b: nh$z.array(nh$z.object({ id: nh$z.number(), tag: nh$z.union([nh$z.string(), nh$z.null()]).optional() }))',
     );
-    expect(spec).toContain('c: __nh_z.tuple([__nh_z.boolean(), __nh_z.bigint()])');
+    expect(spec).toContain('c: nh$z.tuple([nh$z.boolean(), nh$z.bigint()])');
     expect(spec).toContain('d: undefined');
-    expect(spec).toContain('e: __nh_z.union([__nh_z.literal(-1), __nh_z.literal(0), __nh_z.literal(1)])');
+    expect(spec).toContain('e: nh$z.union([nh$z.literal(-1), nh$z.literal(0), nh$z.literal(1)])');
   });
 
   it('an explicit schema in the wrapper options wins over the annotation', () => {
@@ -143,15 +143,15 @@ describe('block transform output', () => {
       '',
     ].join('\n');
     const { code } = transform(body);
-    expect(specOf(code)).toContain('writes: { n: opts.bindings?.["n"] ?? __nh_z.number() }');
+    expect(specOf(code)).toContain('writes: { n: opts.bindings?.["n"] ?? nh$z.number() }');
     expect(code).toContain('{ ...(opts), transformed: true, blocks: 1 }');
   });
 
   it('the return annotation Promise<T> becomes the returns schema and the cast of the returned value', () => {
     const body = `export const f = nh.function(async (): Promise<{ ok: boolean }> => { 'execute\\nDecide.'; return { ok: true }; });\n`;
     const { code } = transform(body);
-    expect(specOf(code)).toContain('returns: __nh_z.object({ ok: __nh_z.boolean() })');
-    expect(code).toContain('return __nh_r.value as { ok: boolean };');
+    expect(specOf(code)).toContain('returns: nh$z.object({ ok: nh$z.boolean() })');
+    expect(code).toContain('return nh$r.value as { ok: boolean };');
   });
 
   it('break and continue are emitted only inside a loop of the same function', () => {
@@ -169,8 +169,8 @@ describe('block transform output', () => {
     expect(specOf(code, 0)).toContain('inLoop: true');
     expect(specOf(code, 1)).toContain('inLoop: false');
     const lines = code.split('\n');
-    expect(lines[3]).toContain('if (__nh_r.kind === "break") break;');
-    expect(lines[3]).toContain('if (__nh_r.kind === "continue") continue;');
+    expect(lines[3]).toContain('if (nh$r.kind === "break") break;');
+    expect(lines[3]).toContain('if (nh$r.kind === "continue") continue;');
     expect(lines[6]).not.toContain('break');
   });
 
@@ -186,8 +186,8 @@ describe('block transform output', () => {
       '',
     ].join('\n');
     const { code } = transform(body);
-    expect(code).toContain('__nh_loop_0: while (true) {');
-    expect(code).toContain('break __nh_loop_0;');
+    expect(code).toContain('nh$loop_0: while (true) {');
+    expect(code).toContain('break nh$loop_0;');
   });
 
   it('keeps \\< escapes from the raw literal and cooks every other escape', () => {
@@ -202,8 +202,8 @@ describe('block transform output', () => {
     const body = 'export const f = nh.function(async function f(topic: string) {\n  let out = "";\n  `execute\n  Write about ${topic} into <:out>.`;\n});\n';
     const { code, diagnostics } = transform(body);
     expect(diagnostics).toEqual([]);
-    expect(specOf(code)).toContain('program: `execute\\n  Write about ${__nh_escape(topic)} into <:out>.`');
-    expect(code).toContain('const __nh_escape = (value: unknown): string => String(value).replace(/</g, "\\\\<");');
+    expect(specOf(code)).toContain('program: `execute\\n  Write about ${nh$escape(topic)} into <:out>.`');
+    expect(code).toContain('const nh$escape = (value: unknown): string => String(value).replace(/</g, "\\\\<");');
   });
 
   it('marks every wrapper call as transformed with its block count, including imported aliases', () => {
@@ -234,6 +234,6 @@ describe('block transform header', () => {
     ].join('\n');
     const lines = transformNaturalBlocks(source, { fileName: 'h.ts' }).code.split('\n');
     expect(lines.slice(0, 3)).toEqual(source.split('\n').slice(0, 3));
-    expect(lines[3]).toBe(`import { runBlock as __nh_runBlock } from "nighthawk-ts"; import * as nh from 'nighthawk-ts';`);
+    expect(lines[3]).toBe(`import { runBlock as nh$runBlock } from "nighthawk-ts"; import * as nh from 'nighthawk-ts';`);
   });
 });

@@ -11,9 +11,12 @@ export function statusBadge(status: string): HTMLElement {
 }
 
 function operationLabel(op: OperationPayload): string {
-  if (op.toolName) return op.toolName;
+  // The expression is what the operator judges; the built-in tool name adds nothing to it.
+  if (op.kind === 'tool' && op.toolName) return op.toolName;
   if (op.kind === 'assign' && op.targetPath) return `${op.targetPath} = ${op.expression ?? '…'}`;
-  return op.expression ?? op.kind;
+  if (op.expression) return op.kind === 'output' ? `return ${op.expression}` : op.expression;
+  if (op.toolName && !op.toolName.startsWith('nh_')) return op.toolName;
+  return op.kind;
 }
 
 /** Scrolls to the operation that blocked a skipped one and flashes it; prefers the same output. */

@@ -19,7 +19,7 @@ export interface BlockEmit {
   readonly runBlockName: string;
 }
 
-export const RESULT_NAME = '__nh_r';
+export const RESULT_NAME = 'nh$r';
 
 export function emitBlock(block: BlockEmit): string {
   const r = RESULT_NAME;

@@ -15,10 +15,10 @@ import type { TransformDiagnostic, TransformDiagnosticCode, TransformOptions, Tr
 import { typescript } from './typescript-module.js';
 import { explicitSchemaText, findWrapperCalls, wrapperCallOf, wrapperNames, type WrapperCall, type WrapperNames } from './wrapper-calls.js';
 
-const RUN_BLOCK = '__nh_runBlock';
-const Z = '__nh_z';
-const ESCAPE_INTERPOLATION = '__nh_escape';
-const RESERVED_PREFIX = '__nh_';
+const RUN_BLOCK = 'nh$runBlock';
+const Z = 'nh$z';
+const ESCAPE_INTERPOLATION = 'nh$escape';
+const RESERVED_PREFIX = 'nh$';
 
 interface Edit {
   readonly start: number;
@@ -242,7 +242,7 @@ function enclosingLoop(cx: FileContext, statement: TS.Node, fn: TS.Node): { brea
     if (ts.isLabeledStatement(n.parent)) return { breakLabel: n.parent.label.text };
     let label = cx.loopLabels.get(n);
     if (!label) {
-      label = `__nh_loop_${cx.loopLabels.size}`;
+      label = `nh$loop_${cx.loopLabels.size}`;
       cx.loopLabels.set(n, label);
       const start = n.getStart(cx.file);
       cx.edits.push({ start, end: start, text: `${label}: ` });
