@@ -52,6 +52,9 @@ describe('the demo notebooks, executed headless', () => {
     expect(resultOf(cellWith(nb, 'valid: ${'))).toBe('label is "bug" (string); valid: true');
     const [ledger] = displaysOf(cellWith(nb, 'nh.displayLedger'), NighthawkMime.ledger) as { entries: { status: string }[] }[];
     expect(ledger!.entries.map((e) => e.status)).toEqual(['completed', 'completed', 'completed']);
+    const inline = cellWith(nb, 'await triageInline(');
+    expect(resultOf(inline)).toBe('question (from the block)');
+    expect(runsOf(inline)[0]).toMatchObject({ functionName: 'triageInline', status: 'completed' });
   });
 
   it('operation-feedback: refusal with guidance, correction, AbortStep, recovery, raise and a skipped sibling', { timeout: 60_000 }, async () => {
