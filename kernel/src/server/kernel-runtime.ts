@@ -114,6 +114,8 @@ export class KernelRuntime implements KernelChannel {
       );
       return;
     }
+    // No comm targets exist; comm messages have no reply in the protocol, so they are ignored.
+    if (type === 'comm_open' || type === 'comm_msg' || type === 'comm_close') return;
     // Other shell requests are answered in order with executions, so a reply never overtakes a cell.
     const channel = msg.channel === 'control' ? 'control' : 'shell';
     this.queue = this.queue.then(() => this.answer(parent, route, type, msg.content, channel));
