@@ -1,6 +1,6 @@
 /** Public names of the kernel server. */
 export { startServer, type NighthawkServer, type ServerOptions } from './server.js';
-export type { CellCompiler, CellOutcome, CompletionResult, InspectionResult, SourceTransform } from './cell-compiler.js';
+export type { CellCompiler, CellOutcome, CompletionResult, ExecuteOptions, InspectionResult, SourceTransform } from './cell-compiler.js';
 export { createTslabCompiler, type TslabCompilerOptions } from './tslab-compiler.js';
 export {
   noopKernelHost,
