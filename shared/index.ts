@@ -2,3 +2,4 @@
 export * from './mime.js';
 export * from './protocol.js';
 export * from './nbformat.js';
+export * from './ui-types.js';
