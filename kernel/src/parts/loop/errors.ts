@@ -1,6 +1,6 @@
 /** Errors of the harness loop Part. All extend `NighthawkError`, so `isNighthawkError` works across realms. */
 // core has no index.ts yet; import the specific file.
-import { NighthawkError } from '../../core/errors.js';
+import { NighthawkError } from '../../core/index.js';
 import type { LoopState } from './states.js';
 
 /**

@@ -4,7 +4,7 @@
  * deliberately kept out of the event log, so the log (and therefore replay) never depends on what an
  * observer did (seed 004: "events only record"; a subscriber can never affect the loop).
  */
-import { describeError } from '../../core/errors.js';
+import { describeError } from '../../core/index.js';
 import type { LoopEvent, LoopEventKind, LoopEventOf, LoopEventPayloads } from './events.js';
 import { deepFreeze } from './json.js';
 

@@ -4,7 +4,7 @@
  * `on_error` run after the fact; what they return is ignored. Hooks are synchronous, which keeps the loop
  * deterministic and its event order exact.
  */
-import { describeError, isNighthawkError } from '../../core/errors.js';
+import { describeError, isNighthawkError } from '../../core/index.js';
 import type { HookAbort } from './errors.js';
 import type { HookName, LoopStepOutcome } from './events.js';
 import type { LoopStep } from './plan.js';

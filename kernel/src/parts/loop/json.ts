@@ -1,5 +1,5 @@
 /** JSON values for event payloads, and a total copy that makes any value one (seed 001: ledger values are snapshots). */
-import { describeError } from '../../core/errors.js';
+import { describeError } from '../../core/index.js';
 import type { JsonValue } from '../../harness/index.js';
 
 export type { JsonValue };

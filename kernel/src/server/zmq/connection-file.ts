@@ -1,7 +1,7 @@
 /** The connection file Jupyter writes for a kernel it starts: transport, ports and the signing key. */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { NighthawkError } from '../../core/errors.js';
+import { NighthawkError } from '../../core/index.js';
 
 const port = z.number().int().min(0).max(65_535);
 
