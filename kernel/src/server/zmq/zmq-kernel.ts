@@ -13,7 +13,6 @@ import { KERNEL_INFO, KernelRuntime } from '../kernel-runtime.js';
 import { makeMessage, replyType } from '../kernel-messages.js';
 import { readConnectionFile } from './connection-file.js';
 import { CellHistory, HistoryRequestSchema } from './cell-history.js';
-import { installCellOutputBridge } from './cell-output-bridge.js';
 import { withConsoleCells, type ConsoleCells } from './console-cells.js';
 import { loadHostModule } from './host-module.js';
 import { decode, encode, Signer } from './wire.js';
@@ -170,10 +169,6 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     const { factory, transform } = await loadHostModule(options.hostModule);
     consoleCells = withConsoleCells(createTslabCompiler({ transform }));
     const rt = new KernelRuntime(consoleCells.compiler, deliver, session);
-    const clearOutput = (wait: boolean): void => {
-      if (running) void transmit(makeMessage('iopub', 'clear_output', { wait }, running, session), null);
-    };
-    installCellOutputBridge({ display: (bundle, o) => rt.display(bundle, o), clearOutput });
     rt.setHost(await factory(rt, { dataDir: options.dataDir }));
     rt.captureOutput();
     runtime = rt;

@@ -1,0 +1,68 @@
+/**
+ * Debian's jupyter-server (1.23) on 127.0.0.1 with a token, serving the repository, with the test kernelspec
+ * on its JUPYTER_PATH. Ready when it logs the URL it serves; stopped with SIGTERM (it shuts its kernels down).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { ServerConnection } from '@jupyterlab/services';
+import WebSocket from 'ws';
+import { PYTHON, root, type JupyterEnv } from './zmq-fixture.js';
+
+export interface JupyterServer {
+  baseUrl: string;
+  token: string;
+  settings: ServerConnection.ISettings;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** jupyter-server 1.x cannot report the port it picked for port 0, so one is reserved and released first. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export async function startJupyterServer(jupyter: JupyterEnv): Promise<JupyterServer> {
+  const port = await freePort();
+  const token = randomBytes(16).toString('hex');
+  const args = ['-m', 'jupyter_server', '--ServerApp.ip=127.0.0.1', `--ServerApp.port=${port}`, '--ServerApp.port_retries=0', `--ServerApp.token=${token}`, '--ServerApp.open_browser=False', `--ServerApp.root_dir=${root}`];
+  if (process.getuid?.() === 0) args.push('--allow-root');
+  const child: ChildProcess = spawn(PYTHON, args, { env: jupyter.env, cwd: jupyter.dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (/is running at/.test(output)) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`jupyter-server exited (${code}) before serving:\n${output}`)));
+  });
+  const baseUrl = `http://127.0.0.1:${port}/`;
+  const settings = ServerConnection.makeSettings({
+    baseUrl,
+    wsUrl: `ws://127.0.0.1:${port}/`,
+    token,
+    appendToken: true,
+    WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
+    fetch: globalThis.fetch,
+  });
+  return {
+    baseUrl,
+    token,
+    settings,
+    log: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
