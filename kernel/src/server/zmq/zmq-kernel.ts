@@ -38,6 +38,8 @@ export interface ZmqKernel {
 const routeOf = (ids: readonly Buffer[]): string => ids.map((b) => b.toString('base64')).join(',');
 const idsOf = (route: string | null): Buffer[] => (route ? route.split(',').map((s) => Buffer.from(s, 'base64')) : []);
 
+const LOAD_AFTER_MS = 300;
+
 interface ExecuteRecord {
   code: string;
   stored: boolean;
@@ -101,6 +103,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   };
 
   const close = async (): Promise<void> => {
+    clearTimeout(loadTimer);
     process.removeListener('SIGINT', interruptRunning);
     await sockets.close();
   };
@@ -123,6 +126,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     }
     if (!runtime && type === 'kernel_info_request' && pending.length === 0) {
       void answerHere(msg, route, { ...KERNEL_INFO });
+      setImmediate(startLoading);
       return;
     }
     if (type === 'execute_request') {
@@ -132,7 +136,10 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
       historyRequests.set(msg.header.msg_id, msg.content);
     }
     if (runtime) runtime.handle(msg, route);
-    else pending.push({ msg, route });
+    else {
+      pending.push({ msg, route });
+      startLoading();
+    }
   };
 
   sockets.receive((name: RouterName, frames: Buffer[]) => {
@@ -165,7 +172,20 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   // this listener stops awaiting cells and keeps the signal from killing the process between cells.
   process.on('SIGINT', interruptRunning);
 
-  const ready = (async () => {
+  // Loading the compiler and the Session host blocks the event loop for about a second (tslab's language
+  // service starts synchronously). It starts once the first kernel_info_reply is out (Jupyter clients ask for
+  // one first), on the first other request, or after LOAD_AFTER_MS, so the kernel answers at once when started.
+  let loading: Promise<void> | undefined;
+  let signalReady: (result: Promise<void>) => void = () => {};
+  const ready = new Promise<void>((resolve) => (signalReady = resolve));
+  const loadTimer = setTimeout(() => startLoading(), LOAD_AFTER_MS);
+  function startLoading(): void {
+    if (loading) return;
+    clearTimeout(loadTimer);
+    loading = load();
+    signalReady(loading);
+  }
+  async function load(): Promise<void> {
     const { factory, transform } = await loadHostModule(options.hostModule);
     consoleCells = withConsoleCells(createTslabCompiler({ transform }));
     const rt = new KernelRuntime(consoleCells.compiler, deliver, session);
@@ -173,6 +193,6 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     rt.captureOutput();
     runtime = rt;
     for (const { msg, route } of pending.splice(0)) rt.handle(msg, route);
-  })();
+  }
   return { ready, close };
 }

@@ -1,0 +1,68 @@
+/**
+ * The ZeroMQ kernel (installed kernelspec, `nighthawk-ts kernel run`) beside tslab's own ZeroMQ kernel, both
+ * started and driven by jupyter_client (Debian /usr/bin/python3, test/zmq/py/roundtrip_bench.py) in the same run:
+ * - `1+1` round trip: execute_request → execute_reply and idle;
+ * - cold start: KernelManager.start_kernel → first kernel_info_reply (the request sent as soon as channels are up);
+ * plus ipykernel's cold start as a second reference. Round trips tslab loses (no reply or idle in 2 s) are counted.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { report } from './stats.js';
+import { ensureBuilt } from '../kernel/src/server/nb-build.js';
+
+const N = Number(process.env.BENCH_N ?? 500);
+const COLD = Number(process.env.BENCH_COLD ?? 5);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const progress = (what: string) => process.stderr.write(`# ${what}\n`);
+
+interface DriverResult {
+  cold_start_ms: number[];
+  round_trip_ms: number[];
+  lost: number;
+}
+
+ensureBuilt(progress);
+const dir = mkdtempSync(path.join(tmpdir(), 'nh-zmq-bench-'));
+const prefix = path.join(dir, 'prefix');
+const kernels = path.join(prefix, 'share', 'jupyter', 'kernels');
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  JUPYTER_PATH: path.join(prefix, 'share', 'jupyter'),
+  JUPYTER_RUNTIME_DIR: path.join(dir, 'runtime'),
+  JUPYTER_DATA_DIR: path.join(dir, 'data'),
+  JUPYTER_CONFIG_DIR: path.join(dir, 'config'),
+  PYDEVD_DISABLE_FILE_VALIDATION: '1',
+};
+
+function driver(kernel: string, n: number, cold: number): DriverResult {
+  const out = execFileSync('/usr/bin/python3', [path.join(root, 'test', 'zmq', 'py', 'roundtrip_bench.py'), kernel, String(n), String(cold)], { env, cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
+  return JSON.parse(out.trim().split('\n').at(-1)!) as DriverResult;
+}
+
+try {
+  execFileSync(process.execPath, [path.join(root, 'dist', 'kernel', 'src', 'cli.js'), 'kernel', 'install', '--prefix', prefix, '--name', 'nighthawk-bench'], { env, stdio: 'ignore' });
+  // tslab's kernelspec as `tslab install` writes it, pointing at this repo's tslab.
+  mkdirSync(path.join(kernels, 'tslab-bench'), { recursive: true });
+  const tslabBin = createRequire(import.meta.url).resolve('tslab/bin/tslab');
+  writeFileSync(
+    path.join(kernels, 'tslab-bench', 'kernel.json'),
+    JSON.stringify({ argv: [process.execPath, tslabBin, 'kernel', '--config-path', '{connection_file}'], display_name: 'TypeScript (tslab)', language: 'typescript' }),
+  );
+  progress(`nighthawk: ${COLD} cold starts, ${N} round trips`);
+  const ours = driver('nighthawk-bench', N, COLD);
+  progress(`tslab: ${COLD} cold starts, ${N} round trips`);
+  const tslab = driver('tslab-bench', N, COLD);
+  progress(`ipykernel: ${COLD} cold starts`);
+  const ipykernel = driver('python3', 10, COLD);
+
+  report('zmq-kernel-roundtrip-1+1-vs-tslab', ours.round_trip_ms, tslab.round_trip_ms);
+  report('zmq-kernel-cold-start-vs-tslab', ours.cold_start_ms, tslab.cold_start_ms);
+  report('zmq-kernel-cold-start-vs-ipykernel', ours.cold_start_ms, ipykernel.cold_start_ms);
+  console.log(`# lost round trips: nighthawk ${ours.lost}/${N}, tslab ${tslab.lost}/${N}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

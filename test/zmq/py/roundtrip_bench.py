@@ -1,0 +1,85 @@
+"""Benchmark driver (bench/zmq-kernel.bench.ts): cold start and `1+1` round trips through jupyter_client.
+
+Usage: roundtrip_bench.py <kernel_name> <round_trips> <cold_starts>
+Prints one JSON object: cold_start_ms (KernelManager.start_kernel to the first kernel_info_reply, the
+request sent as soon as the channels are up), round_trip_ms (execute_request to its execute_reply and idle),
+and lost (round trips whose reply or idle never arrived within 2 s).
+"""
+import json
+import sys
+import time
+from queue import Empty
+
+from jupyter_client.manager import KernelManager
+
+WAIT_S = 2.0
+
+
+def cold_start(kernel):
+    km = KernelManager(kernel_name=kernel)
+    t0 = time.perf_counter()
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    msg_id = kc.kernel_info()
+    while True:
+        reply = kc.get_shell_msg(timeout=60)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            break
+    elapsed = (time.perf_counter() - t0) * 1000
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+    return elapsed
+
+
+def round_trip(kc):
+    msg_id = kc.execute("1+1")
+    deadline = time.perf_counter() + WAIT_S
+    got_reply = got_idle = False
+    while not (got_reply and got_idle):
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return False
+        if not got_reply:
+            try:
+                msg = kc.get_shell_msg(timeout=min(left, 0.001) if got_idle else 0)
+                got_reply = msg["parent_header"].get("msg_id") == msg_id
+            except Empty:
+                pass
+        if not got_idle:
+            try:
+                msg = kc.get_iopub_msg(timeout=min(left, 0.001))
+                got_idle = (
+                    msg["parent_header"].get("msg_id") == msg_id
+                    and msg["msg_type"] == "status"
+                    and msg["content"]["execution_state"] == "idle"
+                )
+            except Empty:
+                pass
+    return True
+
+
+def main():
+    kernel, n, cold = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    colds = [cold_start(kernel) for _ in range(cold)]
+    km = KernelManager(kernel_name=kernel)
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=60)
+    for _ in range(30):
+        round_trip(kc)
+    samples, lost = [], 0
+    for _ in range(n):
+        t0 = time.perf_counter()
+        if round_trip(kc):
+            samples.append((time.perf_counter() - t0) * 1000)
+        else:
+            lost += 1
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+    print(json.dumps({"cold_start_ms": colds, "round_trip_ms": samples, "lost": lost}))
+
+
+if __name__ == "__main__":
+    main()
