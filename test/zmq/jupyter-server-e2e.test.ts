@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ContentsManager, KernelManager, KernelSpecAPI, SessionManager, type Session } from '@jupyterlab/services';
+import WebSocket from 'ws';
 import { NighthawkMime } from '../../shared/mime.js';
+import { serverSettings } from '../../web/src/connection.js';
+import { KernelSession } from '../../web/src/kernel-session.js';
 import { runCell, type CellRun } from '../support/kernel-client.js';
 import { startJupyterServer, type JupyterServer } from './jupyter-server.js';
 import { installedKernel, type JupyterEnv } from './zmq-fixture.js';
@@ -92,5 +95,26 @@ describe('the kernelspec under Debian jupyter-server, driven by @jupyterlab/serv
     await kernel.interrupt();
     const reply = await future.done.catch((error: { content?: unknown }) => ({ content: error.content }));
     expect(reply.content).toMatchObject({ status: 'error', ename: 'KeyboardInterrupt' });
+  });
+
+  test('the web notebook pointed at the server with ?server=…&token=… starts its sessions on the nighthawk kernelspec, not the server default', async () => {
+    const page = new URL('http://127.0.0.1:5173/');
+    page.searchParams.set('server', server.baseUrl);
+    // Node has no WebSocket global for the settings the page would make in a browser.
+    (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
+    const settings = serverSettings(server.token, page as unknown as Location);
+    expect(settings.baseUrl).toBe(server.baseUrl);
+    expect(settings.wsUrl).toBe(server.baseUrl.replace('http:', 'ws:'));
+    expect((await KernelSpecAPI.getSpecs(settings)).default).toBe('python3');
+    const web = new KernelSession(settings);
+    await web.open('notebooks/from-the-web-notebook.ipynb');
+    try {
+      expect(web.kernel?.name).toBe('nighthawk');
+      const run = await runCell(web.kernel!, '6 * 7');
+      expect(run.result?.['text/plain']).toBe('42');
+    } finally {
+      await web.kernel?.shutdown();
+      await web.close();
+    }
   });
 });

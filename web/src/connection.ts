@@ -1,6 +1,8 @@
 /**
- * Server settings from the page: same origin as the page, token from `?token=` (kept in
- * sessionStorage, then removed from the address bar so it does not end up in history or screenshots).
+ * Server settings from the page: by default the same origin as the page; `?server=<http(s) URL>` points the
+ * notebook at another Jupyter server instead (a real `jupyter server` running the Nighthawk kernelspec, which
+ * must allow this page's origin). The token comes from `?token=` (kept in sessionStorage, then removed from
+ * the address bar so it does not end up in history or screenshots).
  */
 import { ServerConnection } from '@jupyterlab/services';
 
@@ -18,11 +20,28 @@ export function pageToken(loc: Location = window.location, storage: Storage = se
   return storage.getItem(TOKEN_KEY) ?? '';
 }
 
+/** The `?server=` base URL (http or https, with a trailing slash), or undefined for the page's own origin. */
+export function pageServer(loc: Pick<Location, 'href'> = window.location): URL | undefined {
+  const raw = new URL(loc.href).searchParams.get('server');
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  url.search = '';
+  url.hash = '';
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
 export function serverSettings(token: string, loc: Location = window.location): ServerConnection.ISettings {
-  const base = new URL('./', loc.href);
   // Served from web/dist at the server root, or by Vite in dev: the API lives at the origin root.
-  const baseUrl = `${base.origin}/`;
-  const wsUrl = `${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}/`;
+  const base = pageServer(loc) ?? new URL('/', new URL('./', loc.href).origin);
+  const baseUrl = base.href;
+  const wsUrl = `${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}${base.pathname}`;
   return ServerConnection.makeSettings({
     baseUrl,
     wsUrl,

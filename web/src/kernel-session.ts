@@ -4,6 +4,9 @@
  */
 import { KernelManager, KernelSpecAPI, SessionManager, type Kernel, type ServerConnection, type Session } from '@jupyterlab/services';
 
+/** The kernelspec name of the Nighthawk kernel (`nighthawk-ts kernel install`), also recorded in saved notebooks. */
+export const NIGHTHAWK_KERNEL = 'nighthawk';
+
 export type KernelDisplayStatus = 'no kernel' | 'starting' | 'idle' | 'busy' | 'restarting' | 'disconnected' | 'connecting' | 'dead' | 'unknown';
 
 export class KernelSession {
@@ -39,7 +42,7 @@ export class KernelSession {
     for (const l of this.listeners) l(status);
   }
 
-  /** Connects to the session for `path`, starting one (default kernelspec) when none exists. */
+  /** Connects to the session for `path`, starting one (the `nighthawk` kernelspec, else the default) when none exists. */
   async open(path: string): Promise<void> {
     await this.close();
     await this.sessions.ready;
@@ -48,7 +51,8 @@ export class KernelSession {
     if (existing) session = this.sessions.connectTo({ model: existing });
     else {
       const specs = await KernelSpecAPI.getSpecs(this.settings).catch(() => undefined);
-      const name = specs?.default;
+      // A Jupyter server's default kernel is usually python3; the installed Nighthawk kernelspec wins.
+      const name = specs?.kernelspecs[NIGHTHAWK_KERNEL] ? NIGHTHAWK_KERNEL : specs?.default;
       session = await this.sessions.startNew({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) });
     }
     this.session = session;
