@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ContentsManager, KernelManager, KernelSpecAPI, SessionManager, type Session } from '@jupyterlab/services';
 import WebSocket from 'ws';
 import { NighthawkMime } from '../../shared/mime.js';
-import { serverSettings } from '../../web/src/connection.js';
-import { KernelSession } from '../../web/src/kernel-session.js';
+import { webConnection, webKernelSession } from './web-modules.js';
 import { runCell, type CellRun } from '../support/kernel-client.js';
 import { startJupyterServer, type JupyterServer } from './jupyter-server.js';
 import { installedKernel, type JupyterEnv } from './zmq-fixture.js';
@@ -102,11 +101,11 @@ describe('the kernelspec under Debian jupyter-server, driven by @jupyterlab/serv
     page.searchParams.set('server', server.baseUrl);
     // Node has no WebSocket global for the settings the page would make in a browser.
     (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
-    const settings = serverSettings(server.token, page as unknown as Location);
+    const settings = (await webConnection()).serverSettings(server.token, page);
     expect(settings.baseUrl).toBe(server.baseUrl);
     expect(settings.wsUrl).toBe(server.baseUrl.replace('http:', 'ws:'));
     expect((await KernelSpecAPI.getSpecs(settings)).default).toBe('python3');
-    const web = new KernelSession(settings);
+    const web = await webKernelSession(settings);
     await web.open('notebooks/from-the-web-notebook.ipynb');
     try {
       expect(web.kernel?.name).toBe('nighthawk');

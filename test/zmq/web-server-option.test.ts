@@ -1,7 +1,13 @@
-import { describe, expect, test } from 'vitest';
-import { pageServer, serverSettings } from '../../web/src/connection.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { webConnection, type PageLocation, type WebConnection } from './web-modules.js';
 
-const at = (href: string): Location => ({ href }) as Location;
+const at = (href: string): PageLocation => ({ href });
+let pageServer: WebConnection['pageServer'];
+let serverSettings: WebConnection['serverSettings'];
+
+beforeAll(async () => {
+  ({ pageServer, serverSettings } = await webConnection());
+});
 
 describe('the web notebook server option', () => {
   test('without ?server= the API is the page origin root', () => {
