@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expandHome } from './kernelspec.js';
 import { startZmqKernel, type ZmqKernelOptions } from './zmq-kernel.js';
 
 /** The package root of this build (this file is `<root>/dist/kernel/src/server/zmq/kernel-main.js`). */
@@ -36,6 +37,6 @@ export async function runKernelProcess(options: ZmqKernelOptions): Promise<void>
   process.on('uncaughtException', (error) => {
     process.stderr.write(`Uncaught exception: ${error.stack ?? error.message}\n`);
   });
-  const kernel = await startZmqKernel(options);
+  const kernel = await startZmqKernel({ ...options, dataDir: options.dataDir === undefined ? undefined : expandHome(options.dataDir) });
   await kernel.ready;
 }

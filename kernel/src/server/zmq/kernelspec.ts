@@ -18,7 +18,7 @@ export interface InstallOptions {
   location: SpecLocation;
   name?: string;
   displayName?: string;
-  /** Directory the Session's ledger persists in; passed to `kernel run --data-dir`. */
+  /** Directory the Session's ledger persists in; passed to `kernel run --data-dir` (`~/…` expands per user). */
   dataDir?: string;
   /** The CLI the kernel runs; defaults to the built `cli.js` of this package. */
   cliPath?: string;
@@ -62,7 +62,8 @@ export function builtCliPath(): string {
 export function kernelJson(options: Omit<InstallOptions, 'location'>): KernelJson {
   const cli = options.cliPath ?? builtCliPath();
   const argv = [process.execPath, cli, 'kernel', 'run', '--connection-file', '{connection_file}'];
-  if (options.dataDir) argv.push('--data-dir', path.resolve(options.dataDir));
+  // `~/…` stays literal and is expanded by each kernel under its own user's home (shared JupyterHub images).
+  if (options.dataDir) argv.push('--data-dir', options.dataDir.startsWith('~') ? options.dataDir : path.resolve(options.dataDir));
   return {
     argv,
     display_name: options.displayName ?? DISPLAY_NAME,
@@ -72,6 +73,11 @@ export function kernelJson(options: Omit<InstallOptions, 'location'>): KernelJso
     interrupt_mode: 'signal',
     metadata: { nighthawk: { cli } },
   };
+}
+
+/** `~` and `~/…` under the running user's home directory; other paths unchanged. */
+export function expandHome(dir: string): string {
+  return dir === '~' ? os.homedir() : dir.startsWith('~/') ? path.join(os.homedir(), dir.slice(2)) : dir;
 }
 
 /** Writes the kernelspec directory and returns its path. */
