@@ -38,14 +38,14 @@ async function main(argv: string[]): Promise<void> {
   if (action === 'run') {
     const file = values['connection-file'];
     if (!file) fail('kernel run needs --connection-file');
-    const { runKernelProcess } = await import('./server/zmq/kernel-main.js');
+    const { runKernelProcess } = await import('./server/zmq/index.js');
     await runKernelProcess({ connectionFile: file, dataDir: values['data-dir'], hostModule: values['host-module'] });
     return;
   }
-  const spec = await import('./server/zmq/kernelspec.js');
+  const spec = await import('./server/zmq/index.js');
   const chosen = [values.user, values.system, values.prefix !== undefined].filter(Boolean).length;
   if (chosen > 1) fail('choose one of --user, --prefix and --system');
-  const location: import('./server/zmq/kernelspec.js').SpecLocation =
+  const location: import('./server/zmq/index.js').SpecLocation =
     values.prefix !== undefined ? { kind: 'prefix', prefix: values.prefix } : values.system ? { kind: 'system' } : { kind: 'user' };
   if (action === 'install') {
     const dir = spec.installKernelspec({ location, name: values.name, displayName: values['display-name'], dataDir: values['data-dir'] });

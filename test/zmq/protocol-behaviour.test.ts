@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { installedKernel, runPython, type JupyterEnv } from './zmq-fixture.js';
 
 interface ProtocolReport {
+  heartbeat: { echo: string | null };
   forged_signature: { forged_answered: boolean; signed_answered: boolean };
   interrupt_by_signal: { started: boolean; status: string; ename: string; after: string };
   interrupt_by_message: { started: boolean; interrupt_reply: { status: string } | null; status: string; ename: string };
@@ -29,6 +30,10 @@ beforeAll(async () => {
 afterAll(() => jupyter?.cleanup());
 
 describe('the ZeroMQ kernel through jupyter_client', () => {
+  test('the heartbeat socket echoes a ping', () => {
+    expect(report.heartbeat.echo).toBe('ping-nighthawk');
+  });
+
   test('a message with a forged HMAC signature gets no reply, and the same message signed with the key does', () => {
     expect(report.forged_signature).toEqual({ forged_answered: false, signed_answered: true });
   });

@@ -1,6 +1,6 @@
 """Protocol behaviours of a kernel started through jupyter_client's KernelManager; prints one JSON report.
 
-Checks: forged signatures are dropped (no reply, and the kernel keeps answering), interrupt by signal stops a
+Checks: the heartbeat echoes, forged signatures are dropped (no reply, and the kernel keeps answering), interrupt by signal stops a
 synchronous loop, interrupt_request on control stops an awaiting cell, stdin input_request reaches the client
 and its input_reply answers nh.operatorApproval, restart gives a fresh kernel, and shutdown ends the process.
 Usage: protocol_checks.py <kernel_name>
@@ -38,6 +38,15 @@ def collect(kc, msg_id, timeout=30, on_stdin=None):
         except Empty:
             pass
     return reply, iopub
+
+
+def heartbeat(km):
+    """The hb socket echoes what it is sent."""
+    sock = km.connect_hb()
+    sock.send(b"ping-nighthawk")
+    echoed = sock.recv() if sock.poll(10000) else None
+    sock.close(linger=0)
+    return {"echo": echoed.decode() if echoed else None}
 
 
 def forged_signature(km, kc):
@@ -137,6 +146,7 @@ def main():
     report = {}
     try:
         kc.execute_interactive("0", timeout=60, output_hook=lambda m: None)
+        report["heartbeat"] = heartbeat(km)
         report["forged_signature"] = forged_signature(km, kc)
         report["interrupt_by_signal"] = interrupt_by_signal(km, kc)
         report["interrupt_by_message"] = interrupt_by_message(km, kc)

@@ -1,0 +1,21 @@
+/** Public names of the ZeroMQ Jupyter kernel: the kernel itself, its process entry and the kernelspec installer. */
+export { startZmqKernel, type ZmqKernel, type ZmqKernelOptions } from './zmq-kernel.js';
+export { runKernelProcess } from './kernel-main.js';
+export {
+  DEFAULT_KERNEL_NAME,
+  DISPLAY_NAME,
+  installKernelspec,
+  uninstallKernelspec,
+  kernelJson,
+  kernelsDir,
+  userDataDir,
+  expandHome,
+  type InstallOptions,
+  type KernelJson,
+  type SpecLocation,
+} from './kernelspec.js';
+export { readConnectionFile, ConnectionFileError, type ConnectionInfo } from './connection-file.js';
+export { CellHistory, type HistoryEntry, type HistoryRequest } from './cell-history.js';
+export { helpTarget, withConsoleCells, type ConsoleCells, type PagerPayload } from './console-cells.js';
+export { installCellOutputBridge, type CellOutputTarget } from './cell-output-bridge.js';
+export { logoPng } from './logo-png.js';
