@@ -8,7 +8,7 @@ interface ProtocolReport {
   interrupt_by_message: { started: boolean; interrupt_reply: { status: string } | null; status: string; ename: string };
   operator_approval: { setup: string; prompts: string[]; status: { status: string }; results: string[]; last_run_text: string | null };
   restart: { new_process: boolean; status: string; execution_count: number; marker: string[] };
-  shutdown: { exit_code: number | null };
+  shutdown: { reply: { status: string; restart: boolean } | null; exit_code: number | null };
 }
 
 let jupyter: JupyterEnv;
@@ -60,7 +60,7 @@ describe('the ZeroMQ kernel through jupyter_client', () => {
     expect(report.restart).toEqual({ new_process: true, status: 'ok', execution_count: 1, marker: ["'undefined'"] });
   });
 
-  test('shutdown_request ends the kernel process with exit code 0', () => {
-    expect(report.shutdown.exit_code).toBe(0);
+  test('shutdown_request on control is answered with its restart flag, then the kernel process exits with code 0', () => {
+    expect(report.shutdown).toEqual({ reply: { status: 'ok', restart: true }, exit_code: 0 });
   });
 });

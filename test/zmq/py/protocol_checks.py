@@ -140,6 +140,21 @@ def restart(km, kc):
     return {"new_process": old_pid != new_pid, "status": reply["content"]["status"], "execution_count": reply["content"].get("execution_count"), "marker": results}
 
 
+def shutdown(km, kc):
+    """shutdown_request on control: the reply echoes the restart flag, then the process exits with 0."""
+    process = km.provisioner.process
+    control = km.connect_control()
+    kc.session.send(control, kc.session.msg("shutdown_request", {"restart": True}))
+    reply = kc.session.recv(control)[1]["content"] if control.poll(10000) else None
+    control.close(linger=0)
+    kc.stop_channels()
+    try:
+        code = process.wait(timeout=10)
+    except Exception:
+        code = None
+    return {"reply": reply, "exit_code": code}
+
+
 def main():
     kernel = sys.argv[1]
     km, kc = start_new_kernel(kernel_name=kernel, startup_timeout=60)
@@ -152,10 +167,7 @@ def main():
         report["interrupt_by_message"] = interrupt_by_message(km, kc)
         report["operator_approval"] = operator_approval(km, kc)
         report["restart"] = restart(km, kc)
-        process = km.provisioner.process
-        kc.stop_channels()
-        km.shutdown_kernel(now=False)
-        report["shutdown"] = {"exit_code": process.poll()}
+        report["shutdown"] = shutdown(km, kc)
     finally:
         if km.is_alive():
             km.shutdown_kernel(now=True)
