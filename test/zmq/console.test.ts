@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { installedKernel, runPython, type JupyterEnv } from './zmq-fixture.js';
 
 // Typed one line each at `jupyter console --simple-prompt` (test/zmq/py/console_session.py drives it with pexpect).
-const STEPS = [
+const STEPS: Array<{ code: string; answer_after?: string; answers?: string[] }> = [
   { code: '1 + 1' },
   {
     code:
@@ -16,6 +16,15 @@ const STEPS = [
   { code: 'await calculate()' },
   { code: 'nh.displayLedger({ kind: "operation" })' },
   { code: '?nh.displayLedger' },
+  {
+    code:
+      'const approvalModel = new ScriptedModel([() => ({ toolCalls: [toolCall("nh_evaluate", { expression: "1 + 1" })] }), () => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] })]); ' +
+      'nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: approvalModel }), oversight: { inspectOperation: nh.operatorApproval({ timeoutMs: 20000 }) } });',
+  },
+  { code: 'async function askFirst() { await nh.step({ program: "execute\\nAdd." }); return "done"; }' },
+  // The approval prompts arrive as stdin input_requests; the answers are typed at them.
+  { code: 'await askFirst()', answer_after: 'abort <reason>', answers: ['reject not now|finish instead', 'accept'] },
+  { code: 'nh.displayLedger({ kind: "operation" })' },
 ];
 
 interface Transcript {
@@ -61,5 +70,13 @@ describe('jupyter console --kernel <name>', () => {
 
   test('a `?name` cell pages the signature through the execute_reply payload', () => {
     expect(transcript.steps[5]!.output).toContain('function displayLedger(');
+  });
+
+  test('nh.operatorApproval prompts at the console (stdin input_request) and a typed rejection goes back to the model', () => {
+    const out = transcript.steps[8]!.output;
+    expect(out).toContain('Approve evaluate 1 + 1: pending? accept / reject <reason> / abort <reason>');
+    expect(out).toContain('Approve output nh_output: pending?');
+    expect(out).toContain("Out[9]: 'done'");
+    expect(transcript.steps[9]!.output).toContain('evaluate 1 + 1: rejected — not now (guidance: finish instead)');
   });
 });
