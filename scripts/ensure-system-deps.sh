@@ -3,7 +3,9 @@
 set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
-[ -x /usr/bin/jupyter ] || missing+=(jupyter-client jupyter-server jupyter-console python3-jupyter-kernel-test)
+[ -x /usr/bin/jupyter ] || missing+=(jupyter-client jupyter-server jupyter-console)
+/usr/bin/python3 -c 'import jupyter_kernel_test' 2>/dev/null || missing+=(python3-jupyter-kernel-test)
+/usr/bin/python3 -c 'import pexpect' 2>/dev/null || missing+=(python3-pexpect)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
     echo "Installing system packages: ${missing[*]}"

@@ -120,4 +120,12 @@ const classify = nh.function(async function classify(text: string): Promise<stri
     expect(run.error).toBeUndefined();
     expect(run.result?.['text/plain']).toBe('42');
   });
+
+  test('a function declared in the same cell as an import is approved too', async () => {
+    const run = await runCell(kernel, 'import { z as zz } from "zod";\nasync function withImport() { return zz.string().parse("ok"); }\nnh.activeSession()!.isApproved(withImport)');
+    expect(run.error).toBeUndefined();
+    const check = await runCell(kernel, 'nh.activeSession()!.isApproved(withImport)');
+    expect(check.result?.['text/plain']).toBe('true');
+    expect((await runCell(kernel, 'await withImport()')).result?.['text/plain']).toBe("'ok'");
+  });
 });

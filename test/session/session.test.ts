@@ -151,4 +151,12 @@ describe('Session and SessionFunction', () => {
     const starts = session.ledger.select({ kind: 'dispatch.start' });
     expect(new Set(starts.map((e) => e.runId)).size).toBe(2);
   });
+
+  it('classes a cell declares stay constructible and are not wrapped as SessionFunctions', () => {
+    const session = newSession();
+    class Widget {}
+    const out = cell(session, 'class Widget {}', { Widget });
+    expect(out.Widget).toBeUndefined();
+    expect(new Widget()).toBeInstanceOf(Widget);
+  });
 });

@@ -50,12 +50,32 @@ const INTERRUPTED = 'ERR_SCRIPT_EXECUTION_INTERRUPTED';
 
 class Interrupted extends Error {}
 
-/** The compiler's CommonJS emit opens with `exports.a = exports.b = void 0;` listing every exported name. */
+/**
+ * The compiler's CommonJS emit lists every exported name in `exports.a = exports.b = void 0;` lines;
+ * import helpers can push those lines anywhere near the top, so every line is scanned.
+ */
 function declaredNames(output: string): string[] {
   const names: string[] = [];
-  for (const line of output.split('\n', 8)) {
+  for (const line of output.split('\n')) {
     if (!/^exports\.[\w$]+ = (?:exports\.[\w$]+ = )*void 0;$/.test(line)) continue;
     for (const match of line.matchAll(/exports\.([\w$]+) =/g)) names.push(match[1]!);
+  }
+  return names;
+}
+
+/** Names bound by the cell's import declarations (`import x`, `import { a as b }`, `import * as ns`, `import y = require()`). */
+function importedNames(ts: typeof TS, code: string): Set<string> {
+  const names = new Set<string>();
+  if (!/\bimport\b/.test(code)) return names;
+  const file = ts.createSourceFile('cell.ts', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  for (const statement of file.statements) {
+    if (ts.isImportEqualsDeclaration(statement)) names.add(statement.name.text);
+    if (!ts.isImportDeclaration(statement) || !statement.importClause) continue;
+    const clause = statement.importClause;
+    if (clause.name) names.add(clause.name.text);
+    const bindings = clause.namedBindings;
+    if (bindings && ts.isNamespaceImport(bindings)) names.add(bindings.name.text);
+    if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) names.add(el.name.text);
   }
   return names;
 }
@@ -171,7 +191,9 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
     prevDecl = converted.declOutput ?? '';
     const name = converted.lastExpressionVar;
     const declared: Record<string, unknown> = {};
-    for (const n of declaredNames(output)) if (n !== name && n in locals) declared[n] = locals[n];
+    // Imported bindings are not what this cell declared: they are someone else's code.
+    const imported = importedNames(ts, code);
+    for (const n of declaredNames(output)) if (n !== name && n in locals && !imported.has(n)) declared[n] = locals[n];
     if (name === undefined || !(name in locals)) return { kind: 'ok', value: undefined, declared };
     const value = locals[name];
     delete locals[name];

@@ -37,6 +37,11 @@ export interface SessionCallEvent {
   readonly error?: unknown;
 }
 
+/** Classes are constructed, not called: an adapter would break `new`, so they are never wrapped. */
+function isClass(value: unknown): boolean {
+  return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
+}
+
 export class Session {
   readonly sessionId = newId('ses_');
   #runner: Runner;
@@ -115,7 +120,7 @@ export class Session {
         out[name] = existing;
         continue;
       }
-      if ((value as unknown as Record<symbol, unknown>)[SESSION_FUNCTION] || isGeneratedCallable(value)) continue;
+      if ((value as unknown as Record<symbol, unknown>)[SESSION_FUNCTION] || isGeneratedCallable(value) || isClass(value)) continue;
       this.#approve(value as AnyFunction, 'operator-submission', submission.sourceHash, submission.submissionId);
       out[name] = this.#adapter(value as AnyFunction, name);
     }
