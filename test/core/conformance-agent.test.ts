@@ -1,22 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  AgentExecutor,
   ExecutionError,
   OversightContractError,
   StepAbortedError,
   abortStep,
   accept,
   rejectOperation,
-  run,
-  scope,
-  step,
-  type ModelMessage,
   type Oversight,
 } from '../../kernel/src/index.js';
-import { ScriptedModel, toolCall, type ScriptedTurn } from '../../kernel/src/testing.js';
+import { toolCall } from '../../kernel/src/testing.js';
 import { finish, runAgent, toolMessages } from './helpers.js';
-
 
 describe('conformance: the agent loop', () => {
   it('9. nh_assign to a read binding is invalid input; the value is unchanged and the step continues', async () => {

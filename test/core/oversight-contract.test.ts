@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  AgentExecutor,
   OperationDeliveryError,
   OutputValidationError,
   StepAbortedError,
@@ -10,15 +9,9 @@ import {
   rejectOperation,
   accept,
   rewrite,
-  run,
-  scope,
-  step,
-  type ModelMessage,
-  type Oversight,
 } from '../../kernel/src/index.js';
-import { ScriptedModel, toolCall, type ScriptedTurn } from '../../kernel/src/testing.js';
+import { toolCall } from '../../kernel/src/testing.js';
 import { finish, runAgent, toolMessages } from './helpers.js';
-
 
 describe('oversight contract details', () => {
   it('a refused return expression goes back to the model, which submits another; the value is not evaluated again', async () => {
