@@ -46,8 +46,9 @@ export class Kernel {
     this.attach(process);
   }
 
+  /** Resolves when the kernel takes requests (they queue in it until its compiler has loaded). */
   get ready(): Promise<void> {
-    return this.process.ready;
+    return this.process.accepting;
   }
 
   model(): KernelModel {
@@ -119,7 +120,7 @@ export class Kernel {
     this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
     this.process = this.manager.takeProcess();
     this.attach(this.process);
-    await this.process.ready;
+    await this.process.accepting;
     this.executionState = 'idle';
   }
 

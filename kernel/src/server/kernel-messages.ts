@@ -39,6 +39,8 @@ export type ToKernel =
 /** Kernel process → server. `route: null` is a broadcast (iopub). */
 export type FromKernel =
   | { kind: 'ready' }
+  /** The process takes messages (kernel_info is answered); 'ready' follows once the compiler and host loaded. */
+  | { kind: 'accepting' }
   /** The cell of execute request `msgId` entered its SIGINT-sensitive region. */
   | { kind: 'executing'; msgId: string }
   /** The interrupt message for `msgId` was handled: the kernel was responsive, so no SIGINT is needed. */

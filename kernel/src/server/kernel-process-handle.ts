@@ -61,7 +61,10 @@ function kernelEntry(): string {
 export class KernelProcess {
   readonly child: ChildProcess;
   readonly session = randomUUID();
+  /** Resolves when the compiler and host have loaded (a warm process). */
   readonly ready: Promise<void>;
+  /** Resolves when the process takes messages; requests queue inside it until it is ready. */
+  readonly accepting: Promise<void>;
   onMessage: (route: string | null, msg: KernelMessage<object>) => void = () => {};
   onExecuting: (msgId: string) => void = () => {};
   onInterruptHandled: (msgId: string) => void = () => {};
@@ -76,21 +79,36 @@ export class KernelProcess {
       execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
+    let accept!: () => void;
+    let refuse!: (error: Error) => void;
+    this.accepting = new Promise<void>((resolve, reject) => {
+      accept = resolve;
+      refuse = reject;
+    });
     this.ready = new Promise<void>((resolve, reject) => {
       this.child.on('message', (message: FromKernel) => {
-        if (message.kind === 'ready') resolve();
-        else if (message.kind === 'fatal') reject(new KernelProcessError({ message: `Kernel process failed to start: ${message.message}` }));
-        else if (message.kind === 'message') this.onMessage(message.route, message.msg);
+        if (message.kind === 'accepting') accept();
+        else if (message.kind === 'ready') {
+          accept();
+          resolve();
+        } else if (message.kind === 'fatal') {
+          const error = new KernelProcessError({ message: `Kernel process failed to start: ${message.message}` });
+          refuse(error);
+          reject(error);
+        } else if (message.kind === 'message') this.onMessage(message.route, message.msg);
         else if (message.kind === 'executing') this.onExecuting(message.msgId);
         else if (message.kind === 'interrupt-handled') this.onInterruptHandled(message.msgId);
       });
       this.child.on('exit', (code) => {
         this.exited = true;
-        reject(new KernelProcessError({ message: `Kernel process exited with code ${code} before it was ready` }));
+        const error = new KernelProcessError({ message: `Kernel process exited with code ${code} before it was ready` });
+        refuse(error);
+        reject(error);
         this.onExit(code);
       });
     });
     this.ready.catch(() => {});
+    this.accepting.catch(() => {});
   }
 
   send(message: ToKernel): void {

@@ -8,7 +8,7 @@
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { ClientMessage } from '../../../shared/index.js';
-import type { SourceTransform } from './cell-compiler.js';
+import type { CellCompiler, SourceTransform } from './cell-compiler.js';
 import type { KernelHostFactory } from './kernel-host.js';
 import { noopKernelHost } from './kernel-host.js';
 import type { FromKernel, ToKernel } from './kernel-messages.js';
@@ -52,19 +52,50 @@ async function main(): Promise<void> {
       post({ kind: 'interrupt-handled', msgId: message.msgId });
       return;
     }
-    if (runtime) runtime.handle(message.msg, message.route);
+    if (runtime) handle(message.msg, message.route);
     else pending.push({ msg: message.msg, route: message.route });
   });
+  let firstMessage: ((type: string) => void) | undefined;
+  const handle = (msg: ClientMessage, route: string): void => {
+    runtime!.handle(msg, route);
+    firstMessage?.(msg.header.msg_type);
+  };
 
-  const { factory, transform } = await loadHostModule(config.hostModule);
-  const compiler = createTslabCompiler({ transform });
-  const rt = new KernelRuntime(compiler, (msg, route) => post({ kind: 'message', route, msg }), config.session, (msgId) =>
+  // The runtime exists before the compiler and host load, so the first kernel_info is answered at once
+  // (cold start); every other request waits in its queue until both are ready.
+  let compiler: CellCompiler | undefined;
+  const lazy: CellCompiler = {
+    execute: (source, options) => compiler!.execute(source, options),
+    complete: (source, pos) => compiler!.complete(source, pos),
+    inspect: (source, pos) => compiler!.inspect(source, pos),
+    isComplete: (source) => compiler!.isComplete(source),
+    rebind: (name, value) => compiler!.rebind(name, value),
+    interrupt: () => compiler?.interrupt(),
+    close: () => compiler?.close(),
+  };
+  const rt = new KernelRuntime(lazy, (msg, route) => post({ kind: 'message', route, msg }), config.session, (msgId) =>
     post({ kind: 'executing', msgId }),
   );
-  rt.setHost(await factory(rt, { dataDir: config.dataDir }));
+  // Loading blocks the event loop for about a second, so it starts only once the first kernel_info is
+  // answered (or any other request arrives, or a spare has idled briefly).
+  let begin!: () => void;
+  const opened = new Promise<void>((resolve) => (begin = resolve));
+  const idle = setTimeout(() => begin(), 250);
+  const loading = (async () => {
+    await opened;
+    clearTimeout(idle);
+    const { factory, transform } = await loadHostModule(config.hostModule);
+    compiler = createTslabCompiler({ transform });
+    rt.setHost(await factory(rt, { dataDir: config.dataDir }));
+  })();
+  rt.startWhen(loading);
   rt.captureOutput();
   runtime = rt;
-  for (const { msg, route } of pending.splice(0)) rt.handle(msg, route);
+  firstMessage = (type) => (type === 'kernel_info_request' ? setImmediate(begin) : begin());
+  for (const { msg, route } of pending.splice(0)) handle(msg, route);
+  post({ kind: 'accepting' });
+  await loading;
+  post({ kind: 'ready' });
   // Errors that escape cells (a rejected promise nobody awaited) must not kill the Session.
   process.on('unhandledRejection', (reason) => {
     process.stderr.write(`Unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}\n`);
@@ -72,7 +103,6 @@ async function main(): Promise<void> {
   process.on('uncaughtException', (error) => {
     process.stderr.write(`Uncaught exception: ${error.stack ?? error.message}\n`);
   });
-  post({ kind: 'ready' });
 }
 
 main().catch((error: unknown) => {

@@ -45,6 +45,7 @@ export class KernelRuntime implements KernelChannel {
   readonly session: string;
   private executionCount = 0;
   private queue: Promise<void> = Promise.resolve();
+  private started = true;
   /** Bumped on an error with stop_on_error: executions queued before it are aborted. */
   private abortGeneration = 0;
   private running: Running | undefined;
@@ -63,6 +64,18 @@ export class KernelRuntime implements KernelChannel {
 
   setHost(host: KernelHost): void {
     this.host = host;
+  }
+
+  /**
+   * Holds every queued request until `ready` (the compiler and host have loaded). kernel_info is
+   * answered at once meanwhile: it needs neither, and clients wait for it before anything else.
+   */
+  startWhen(ready: Promise<void>): void {
+    this.started = false;
+    const gate = ready.then(() => {
+      this.started = true;
+    });
+    this.queue = this.queue.then(() => gate);
   }
 
   /** Routes process.stdout/stderr writes (including console) to `stream` messages, and cells' display calls. */
@@ -118,6 +131,10 @@ export class KernelRuntime implements KernelChannel {
     if (type === 'comm_open' || type === 'comm_msg' || type === 'comm_close') return;
     // Other shell requests are answered in order with executions, so a reply never overtakes a cell.
     const channel = msg.channel === 'control' ? 'control' : 'shell';
+    if (!this.started && type === 'kernel_info_request') {
+      this.answer(parent, route, type, msg.content, channel);
+      return;
+    }
     this.queue = this.queue.then(() => this.answer(parent, route, type, msg.content, channel));
   }
 
