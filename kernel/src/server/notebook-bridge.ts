@@ -9,7 +9,7 @@ import {
   type OperationDecision,
   type OperationRequest,
 } from '../core/index.js';
-import type { Ledger, LedgerFilter } from '../harness/index.js';
+import { projectLedger, type Ledger, type LedgerEvent, type LedgerFilter, type SqliteLedgerStore } from '../harness/index.js';
 import { NighthawkMime } from '../../../shared/mime.js';
 import { ApprovalAnswerSchema } from '../../../shared/ui-types.js';
 import type { KernelChannel } from './kernel-host.js';
@@ -17,6 +17,12 @@ import { ledgerEntry, operationLine } from './run-view.js';
 import { activeSession } from '../session/index.js';
 
 let channel: KernelChannel | undefined;
+let persisted: SqliteLedgerStore | undefined;
+
+/** Host-only: the SQLite copy of the Session ledger under the data directory (survives restarts). */
+export function setPersistedLedger(store: SqliteLedgerStore | undefined): void {
+  persisted = store;
+}
 
 /** Host-only: the channel of the kernel this process serves. */
 export function setNotebookChannel(next: KernelChannel | undefined): void {
@@ -28,12 +34,22 @@ function requireChannel(what: string): KernelChannel {
   return channel;
 }
 
-/** Shows the ledger (optionally one run, or a filter of it) as the notebook's ledger view. */
-export function displayLedger(selection: string | LedgerFilter = {}, ledger?: Ledger): number {
-  const source = ledger ?? activeSession()?.ledger;
-  if (!source) throw new Error('displayLedger: no ledger; pass one or run inside the notebook kernel.');
+/**
+ * Shows the ledger (optionally one run, or a filter of it) as the notebook's ledger view. With
+ * `{ persisted: true }` it reads the SQLite copy, which includes runs from before a kernel restart.
+ */
+export function displayLedger(selection: string | LedgerFilter = {}, options: { ledger?: Ledger; persisted?: boolean } = {}): number {
   const filter: LedgerFilter = typeof selection === 'string' ? { runId: selection } : selection;
-  const entries = source.select(filter).map(ledgerEntry);
+  let events: readonly LedgerEvent[];
+  if (options.persisted) {
+    if (!persisted) throw new Error('displayLedger: this kernel has no data directory, so nothing is persisted.');
+    events = projectLedger(persisted.load(filter.runId) as unknown as LedgerEvent[], filter);
+  } else {
+    const source = options.ledger ?? activeSession()?.ledger;
+    if (!source) throw new Error('displayLedger: no ledger; pass one or run inside the notebook kernel.');
+    events = source.select(filter);
+  }
+  const entries = events.map(ledgerEntry);
   const text = entries.slice(-50).map((e) => `#${e.sequence} ${e.kind}${e.status ? ` [${e.status}]` : ''} ${e.summary}`).join('\n');
   requireChannel('displayLedger').display({
     [NighthawkMime.ledger]: { ...(filter.runId ? { runId: filter.runId } : {}), entries },

@@ -12,13 +12,15 @@ import { SqliteLedgerStore } from '../harness/index.js';
 import { OpenAIModelClient } from '../model/index.js';
 import { Session, activeSession, setActiveSession, type Submission } from '../session/index.js';
 import type { KernelChannel, KernelHost, KernelHostContext } from './kernel-host.js';
-import { setNotebookChannel } from './notebook-bridge.js';
+import { setNotebookChannel, setPersistedLedger } from './notebook-bridge.js';
 import { RunDisplays } from './run-displays.js';
 
 /** Until the operator configures one, a model from the environment, or an executor that says how to configure it. */
-function defaultExecutor(): StepExecutor {
+function defaultExecutor(): StepExecutor & { admitsExecutorSteps?: true } {
   if (process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL) return new AgentExecutor({ model: new OpenAIModelClient() });
+  // It never sends a provider request, so it trivially admits its (zero) executor steps.
   return {
+    admitsExecutorSteps: true,
     runStep: async () => {
       throw new UsageError(
         'No model is configured for this Session. Call activeSession().configure({ executor: new AgentExecutor({ model }) }) ' +
@@ -34,7 +36,9 @@ export async function createKernelHost(channel: KernelChannel, context: KernelHo
   setNotebookChannel(channel);
   if (context.dataDir) {
     mkdirSync(context.dataDir, { recursive: true });
-    new SqliteLedgerStore(path.join(context.dataDir, 'ledger.db')).attach(session.ledger);
+    const store = new SqliteLedgerStore(path.join(context.dataDir, 'ledger.db'));
+    store.attach(session.ledger);
+    setPersistedLedger(store);
   }
   new RunDisplays(() => channel).attach(session.ledger);
   let current: Submission | undefined;
