@@ -124,3 +124,18 @@ describe('host seams around Natural executions in a run', () => {
     expect(runner.ledger.select({ kind: 'trace.anomaly' })[0]!.status).toBe('operation_under_gateway_allowance');
   });
 });
+
+describe('failures of core stages the executor never sees', () => {
+  it('an unresolved read binding inside a run is a NaturalExecutionError with exactly one start and end event', async () => {
+    const { runner, model } = scriptedRunner([]);
+    const error = await runner.run(async () => step({ program: 'execute\nUse <missing>.' })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NaturalExecutionError);
+    expect((error as NaturalExecutionError).failure).toBe('failed');
+    expect((error as NaturalExecutionError).cause).toMatchObject({ bindingName: 'missing' });
+    expect(runner.ledger.select({ kind: ['execution.start', 'execution.end'] }).map((e) => [e.kind, e.status])).toEqual([
+      ['execution.start', undefined],
+      ['execution.end', 'failed'],
+    ]);
+    expect(model.requestCount).toBe(0);
+  });
+});

@@ -30,7 +30,21 @@ export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
   const state = requireState('A Natural block');
   const program = parseProgram(spec.program);
   const stepId = spec.stepId ?? 'natural-block';
-  const { locals, inputBindings } = resolveLocals(program, spec, state.taskReferences);
+  let resolved: ReturnType<typeof resolveLocals>;
+  try {
+    resolved = resolveLocals(program, spec, state.taskReferences);
+  } catch (error) {
+    // The step fails before any executor sees it; it still gets its one terminal record.
+    const failed = new StepContext({
+      stepId, runId: state.runId, parent: state.stepContext, program, locals: Object.create(null) as Record<string, unknown>,
+      references: state.taskReferences, inputBindings: {}, bindingSchemas: {}, returnSchema: spec.returns, allowedOutcomes: [],
+      oversight: state.oversight, errorTypes: {}, signal: state.signal ?? NEVER_ABORTED,
+    });
+    const finish = makeFinisher(failed, performance.now());
+    await finish('failed', undefined, {}, {}, false, error);
+    throw translate(failed, error, finish.record);
+  }
+  const { locals, inputBindings } = resolved;
   const references = spec.references ? { ...state.taskReferences, ...spec.references } : state.taskReferences;
   const bindingSchemas = resolveWriteSchemas(program, spec, locals);
   const allowed = allowedOutcomes(program, {

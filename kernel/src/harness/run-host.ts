@@ -210,6 +210,12 @@ export class RunHost implements HostHandle {
   }
 
   async #onStepFinished(finished: StepFinished): Promise<void> {
+    if (!this.inflight.has(finished.executionId) && !this.ledger.hasTerminal('execution.end', finished.executionId)) {
+      // A core stage failed before the host executor saw this execution (e.g. a read binding did not resolve).
+      const parentId = finished.parentExecutionId ?? currentHostFrame()?.submitterId ?? this.runId;
+      this.inflight.set(finished.executionId, parentId);
+      this.ledger.append(this.runId, { kind: 'execution.start', subjectId: finished.executionId, parentId, data: { stepId: finished.stepId } });
+    }
     this.#endExecution(finished.executionId, finished.status, {
       stepId: finished.stepId,
       outcomeKind: finished.outcomeKind,
