@@ -138,7 +138,9 @@ export class Runner {
         auditStoreDurable: this.#options.perimeterAuditStore?.durable ?? null,
       },
     });
-    options.signal?.addEventListener('abort', () => host.abort.abort(options.signal!.reason), { once: true });
+    const forwardAbort = () => host.abort.abort(options.signal!.reason);
+    if (options.signal?.aborted) forwardAbort();
+    else options.signal?.addEventListener('abort', forwardAbort, { once: true });
     const context: RunContext = {
       runId,
       signal: host.abort.signal,
@@ -202,6 +204,11 @@ export class Runner {
       return value;
     };
     const result = Promise.race([settle(), terminated]);
+    // A caller's long-lived signal must not keep every finished run reachable.
+    void result.then(
+      () => options.signal?.removeEventListener('abort', forwardAbort),
+      () => options.signal?.removeEventListener('abort', forwardAbort),
+    );
     return {
       runId,
       result,
