@@ -5,5 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-system-deps.sh
 [ -d node_modules ] || npm install --no-audit --no-fund
 npm run --silent build
-npx tsc -p web/tsconfig.json --noEmit
+node node_modules/typescript/bin/tsc -p web/tsconfig.json --noEmit
 npx vitest run "$@"

@@ -17,7 +17,7 @@ let fx: KernelServerFixture;
 let kernel: Kernel.IKernelConnection;
 
 beforeAll(async () => {
-  if (!existsSync(hostModule)) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+  if (!existsSync(hostModule)) execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
   fx = await startKernelServer({ spareKernels: 0, kernelCwd: root, hostModule, dataDir });
   kernel = await fx.kernels.startNew();
   await kernel.info;

@@ -75,11 +75,12 @@ export function askText(title: string, label: string, initial: string): Promise<
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
 
 export function toast(message: string): void {
-  let el = document.getElementById('toast');
-  if (!el) {
-    el = h('div', { id: 'toast', class: 'toast', role: 'status', 'aria-live': 'polite' });
-    document.body.appendChild(el);
+  let found = document.getElementById('toast');
+  if (!found) {
+    found = h('div', { id: 'toast', class: 'toast', role: 'status', 'aria-live': 'polite' });
+    document.body.appendChild(found);
   }
+  const el = found;
   el.textContent = message;
   el.classList.add('visible');
   if (toastTimer) clearTimeout(toastTimer);
