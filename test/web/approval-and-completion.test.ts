@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { NighthawkMime } from '../../shared/mime.js';
 import { ApprovalAnswerSchema, type ApprovalPayload } from '../../shared/ui-types.js';
-import { startFakeJupyterServer, type FakeJupyterServer } from '../support/web-fake-jupyter-server.js';
-import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot, tempNotebooksDir } from './web-harness.js';
+import { fakeNotebookSuite, openNotebook, screenshot } from './web-harness.js';
 
 const token = 'approval-token';
 
@@ -16,37 +12,24 @@ const approval: ApprovalPayload = {
 };
 
 describe('web notebook: operator approval, kernel completions and hover', () => {
-  let server: FakeJupyterServer;
-  let browser: Browser;
   const answers: string[] = [];
-
-  beforeAll(async () => {
-    const staticDir = await buildWebApp();
-    const dir = await tempNotebooksDir();
-    await fs.writeFile(path.join(dir, 'approve.ipynb'), notebookJson([{ source: 'await notifyCustomer();' }, { source: '' }]));
-    server = await startFakeJupyterServer({
-      token,
-      notebooksDir: dir,
-      staticDir,
-      script: async (ctx) => {
+  const suite = fakeNotebookSuite({
+    token,
+    notebooks: {
+      'approve.ipynb': [{ source: 'await notifyCustomer();' }, { source: '' }],
+    },
+    script: async (ctx) => {
         if (!ctx.code.includes('notifyCustomer')) return;
         ctx.display({ [NighthawkMime.approval]: approval, 'text/plain': approval.prompt });
         const answer = await ctx.input('approval req-1');
         answers.push(answer);
         ctx.stream('stdout', `operator said ${JSON.parse(answer).kind}\n`);
       },
-    });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('answers the approval prompt with a reject-operation JSON reply carrying reason and guidance', async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
-    await openNotebook(page, server.url, token, 'approve.ipynb');
+    const page = await suite.browser.newPage({ viewport: { width: 1100, height: 700 } });
+    await openNotebook(page, suite.server.url, token, 'approve.ipynb');
     await page.getByRole('button', { name: 'Run all cells' }).click();
     const form = page.getByRole('form', { name: 'operator approval' });
     await form.waitFor();
@@ -69,28 +52,28 @@ describe('web notebook: operator approval, kernel completions and hover', () => 
   });
 
   it('offers completions from the kernel complete_reply in the editor', async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
-    await openNotebook(page, server.url, token, 'approve.ipynb');
+    const page = await suite.browser.newPage({ viewport: { width: 1100, height: 700 } });
+    await openNotebook(page, suite.server.url, token, 'approve.ipynb');
     await page.locator('.cell').nth(1).locator('.editor-host').click();
     await page.locator('.cell').nth(1).locator('.monaco-editor.focused').waitFor();
     await page.keyboard.type('led');
     await page.keyboard.press('Control+Space');
     await page.locator('.suggest-widget .monaco-list-row', { hasText: 'ledger' }).waitFor();
     await screenshot(page, 'kernel-completions');
-    expect(server.received.some((f) => f.header.msg_type === 'complete_request' && f.content.code === 'led' && f.content.cursor_pos === 3)).toBe(true);
+    expect(suite.server.received.some((f) => f.header.msg_type === 'complete_request' && f.content.code === 'led' && f.content.cursor_pos === 3)).toBe(true);
     await page.close();
   });
 
   it('shows hover text from the kernel inspect_reply', async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
-    await openNotebook(page, server.url, token, 'approve.ipynb');
+    const page = await suite.browser.newPage({ viewport: { width: 1100, height: 700 } });
+    await openNotebook(page, suite.server.url, token, 'approve.ipynb');
     await page.locator('.cell').nth(1).locator('.editor-host').click();
     await page.locator('.cell').nth(1).locator('.monaco-editor.focused').waitFor();
     await page.keyboard.type('ledger;');
     await page.keyboard.press('Escape');
     await page.locator('.cell').nth(1).locator('.view-line span', { hasText: 'ledger' }).first().hover();
     await page.locator('.monaco-hover', { hasText: 'const ledger: Ledger' }).waitFor();
-    expect(server.received.some((f) => f.header.msg_type === 'inspect_request' && f.content.code === 'ledger;')).toBe(true);
+    expect(suite.server.received.some((f) => f.header.msg_type === 'inspect_request' && f.content.code === 'ledger;')).toBe(true);
     await page.close();
   });
 });

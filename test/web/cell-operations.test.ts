@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startFakeJupyterServer, type FakeJupyterServer } from '../support/web-fake-jupyter-server.js';
-import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot, tempNotebooksDir } from './web-harness.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { fakeNotebookSuite, openNotebook, screenshot } from './web-harness.js';
 
 const token = 'cells-token';
 
@@ -11,26 +8,18 @@ const outputs = (page: Page) =>
   page.locator('.cell').evaluateAll((cells) => cells.map((c) => c.querySelector('.output-execute_result')?.textContent?.trim() ?? ''));
 
 describe('web notebook: run above/below, merge, split and restart', () => {
-  let server: FakeJupyterServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const staticDir = await buildWebApp();
-    const dir = await tempNotebooksDir();
-    await fs.writeFile(path.join(dir, 'cells.ipynb'), notebookJson([{ source: '"a1"' }, { source: '"b2"' }, { source: '"c3"' }]));
-    // The scripted kernel answers every cell with its own source as the result.
-    server = await startFakeJupyterServer({ token, notebooksDir: dir, staticDir, script: (ctx) => ctx.result({ 'text/plain': ctx.code }) });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  // The scripted kernel answers every cell with its own source as the result.
+  const suite = fakeNotebookSuite({
+    token,
+    notebooks: {
+      'cells.ipynb': [{ source: '"a1"' }, { source: '"b2"' }, { source: '"c3"' }],
+    },
+    script: (ctx) => ctx.result({ 'text/plain': ctx.code }),
   });
 
   it('runs the cells above, then this cell and below, then merges, splits and restarts', { timeout: 90_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await openNotebook(page, server.url, token, 'cells.ipynb');
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, suite.server.url, token, 'cells.ipynb');
     await page.locator('.cell').nth(1).locator('.editor-host').click();
     await page.getByRole('button', { name: 'Run cells above' }).click();
     await page.locator('.cell').nth(0).locator('.output-execute_result').waitFor();

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startFakeJupyterServer, type FakeJupyterServer } from '../support/web-fake-jupyter-server.js';
-import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot, tempNotebooksDir } from './web-harness.js';
+import type { Page } from 'playwright-core';
+import { fakeNotebookSuite, notebookJson, openNotebook, screenshot } from './web-harness.js';
 
 const token = 'draft-token';
 
@@ -22,53 +21,43 @@ async function typeInCell(page: Page, index: number, text: string): Promise<void
 }
 
 describe('web notebook: drafts in IndexedDB', () => {
-  let server: FakeJupyterServer;
-  let browser: Browser;
-  let dir: string;
-
-  beforeAll(async () => {
-    const staticDir = await buildWebApp();
-    dir = await tempNotebooksDir();
-    await fs.writeFile(path.join(dir, 'draft.ipynb'), notebookJson([{ source: 'const x = 1;' }]));
-    await fs.writeFile(path.join(dir, 'conflict.ipynb'), notebookJson([{ source: 'const y = 1;' }]));
-    server = await startFakeJupyterServer({ token, notebooksDir: dir, staticDir, script: () => {} });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const suite = fakeNotebookSuite({
+    token,
+    notebooks: {
+      'draft.ipynb': [{ source: 'const x = 1;' }],
+      'conflict.ipynb': [{ source: 'const y = 1;' }],
+    },
   });
 
   it('restores unsaved typing after the page is killed without saving', async () => {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1100, height: 700 } });
     const first = await context.newPage();
-    await openNotebook(first, server.url, token, 'draft.ipynb');
+    await openNotebook(first, suite.server.url, token, 'draft.ipynb');
     await typeInCell(first, 0, '\nconst unsaved = "kept";');
     await first.close({ runBeforeUnload: false });
 
     const second = await context.newPage();
     // The token is per tab (sessionStorage), so the new tab gets it in the URL again.
-    await openNotebook(second, server.url, token, 'draft.ipynb');
+    await openNotebook(second, suite.server.url, token, 'draft.ipynb');
     await expect(cellText(second, 0)).resolves.toContain('const unsaved = "kept";');
     await second.locator('.dirty-mark:not([hidden])').waitFor();
     await second.locator('.toast', { hasText: 'Restored unsaved edits' }).waitFor();
-    const disk = await fs.readFile(path.join(dir, 'draft.ipynb'), 'utf8');
+    const disk = await fs.readFile(path.join(suite.dir, 'draft.ipynb'), 'utf8');
     expect(disk).not.toContain('unsaved');
     await screenshot(second, 'draft-restored');
     await context.close();
   });
 
   it('asks keep mine / take disk when the file changed on disk under a draft', async () => {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1100, height: 700 } });
     const first = await context.newPage();
-    await openNotebook(first, server.url, token, 'conflict.ipynb');
+    await openNotebook(first, suite.server.url, token, 'conflict.ipynb');
     await typeInCell(first, 0, '\nconst mine = 2;');
     await first.close({ runBeforeUnload: false });
-    await fs.writeFile(path.join(dir, 'conflict.ipynb'), notebookJson([{ source: 'const fromDisk = 3;' }]));
+    await fs.writeFile(path.join(suite.dir, 'conflict.ipynb'), notebookJson([{ source: 'const fromDisk = 3;' }]));
 
     const second = await context.newPage();
-    await second.goto(`${server.url}/?token=${token}&path=conflict.ipynb`);
+    await second.goto(`${suite.server.url}/?token=${token}&path=conflict.ipynb`);
     const dialog = second.getByRole('dialog');
     await dialog.waitFor();
     await expect(dialog.textContent()).resolves.toContain('changed on disk');
@@ -79,9 +68,9 @@ describe('web notebook: drafts in IndexedDB', () => {
 
     await second.close({ runBeforeUnload: false });
 
-    await fs.writeFile(path.join(dir, 'conflict.ipynb'), notebookJson([{ source: 'const fromDiskAgain = 4;' }]));
+    await fs.writeFile(path.join(suite.dir, 'conflict.ipynb'), notebookJson([{ source: 'const fromDiskAgain = 4;' }]));
     const third = await context.newPage();
-    await third.goto(`${server.url}/?token=${token}&path=conflict.ipynb`);
+    await third.goto(`${suite.server.url}/?token=${token}&path=conflict.ipynb`);
     await third.getByRole('dialog').getByRole('button', { name: 'Take disk' }).click();
     await third.locator('body[data-ready="true"]').waitFor();
     await expect(cellText(third, 0)).resolves.toContain('const fromDiskAgain = 4;');

@@ -1,35 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { startFakeJupyterServer, type FakeJupyterServer } from '../support/web-fake-jupyter-server.js';
-import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot, tempNotebooksDir } from './web-harness.js';
+import { fakeNotebookSuite, openNotebook, screenshot } from './web-harness.js';
 
 const token = 'save-token';
 
 describe('web notebook: editing and saving', () => {
-  let server: FakeJupyterServer;
-  let browser: Browser;
-  let dir: string;
-
-  beforeAll(async () => {
-    const staticDir = await buildWebApp();
-    dir = await tempNotebooksDir();
-    await fs.writeFile(path.join(dir, 'edit-me.ipynb'), notebookJson([{ source: 'const a = 1;' }, { source: 'const b = 2;' }]));
-    await fs.writeFile(path.join(dir, 'other.ipynb'), notebookJson([{ source: 'other' }]));
-    server = await startFakeJupyterServer({ token, notebooksDir: dir, staticDir, script: () => {} });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const suite = fakeNotebookSuite({
+    token,
+    notebooks: {
+      'edit-me.ipynb': [{ source: 'const a = 1;' }, { source: 'const b = 2;' }],
+      'other.ipynb': [{ source: 'other' }],
+    },
   });
 
   it('saves an edit with Ctrl-S as nbformat 4.5 and shows it again after a reload', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await openNotebook(page, server.url, token, 'edit-me.ipynb');
+    await openNotebook(page, suite.server.url, token, 'edit-me.ipynb');
     await expect(page.locator('.file-list .file').allTextContents()).resolves.toEqual(['edit-me.ipynb', 'other.ipynb']);
     // The token left the address bar once stored.
     expect(page.url()).not.toContain('token=');
@@ -41,7 +29,7 @@ describe('web notebook: editing and saving', () => {
     await page.locator('body[data-draft-state="clean"]').waitFor();
     await page.locator('.dirty-mark[hidden]').waitFor({ state: 'attached' });
 
-    const saved = JSON.parse(await fs.readFile(path.join(dir, 'edit-me.ipynb'), 'utf8')) as { nbformat: number; nbformat_minor: number; cells: Array<{ id: string; source: string[] }> };
+    const saved = JSON.parse(await fs.readFile(path.join(suite.dir, 'edit-me.ipynb'), 'utf8')) as { nbformat: number; nbformat_minor: number; cells: Array<{ id: string; source: string[] }> };
     expect(saved.nbformat).toBe(4);
     expect(saved.nbformat_minor).toBe(5);
     expect(saved.cells[1]!.id).toBe('cell-1');
@@ -56,9 +44,9 @@ describe('web notebook: editing and saving', () => {
   });
 
   it('uses command-mode shortcuts: B inserts below, M makes markdown, Shift-Enter renders and advances, D D deletes', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await openNotebook(page, server.url, token, 'other.ipynb');
+    await openNotebook(page, suite.server.url, token, 'other.ipynb');
     await expect(page.locator('.cell').count()).resolves.toBe(1);
     await page.locator('.cells').focus();
     await page.keyboard.press('b');

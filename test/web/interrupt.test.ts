@@ -1,42 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { startFakeJupyterServer, type FakeJupyterServer } from '../support/web-fake-jupyter-server.js';
-import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot, tempNotebooksDir } from './web-harness.js';
+import { describe, expect, it } from 'vitest';
+import { fakeNotebookSuite, openNotebook, screenshot } from './web-harness.js';
 
 const token = 'interrupt-token';
 
 describe('web notebook: interrupting a long cell', () => {
-  let server: FakeJupyterServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const staticDir = await buildWebApp();
-    const dir = await tempNotebooksDir();
-    await fs.writeFile(path.join(dir, 'long.ipynb'), notebookJson([{ source: 'await waitForever();' }, { source: 'console.log("after");' }]));
-    server = await startFakeJupyterServer({
-      token,
-      notebooksDir: dir,
-      staticDir,
-      script: async (ctx) => {
+  const suite = fakeNotebookSuite({
+    token,
+    notebooks: {
+      'long.ipynb': [{ source: 'await waitForever();' }, { source: 'console.log("after");' }],
+    },
+    script: async (ctx) => {
         if (ctx.code.includes('after')) return ctx.stream('stdout', 'after ran\n');
         ctx.stream('stdout', 'working…\n');
         // Runs until the kernel is interrupted through the REST API.
         await new Promise<void>((resolve) => ctx.interrupted.addEventListener('abort', () => resolve()));
       },
-    });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('shows the running cell with elapsed time, interrupts it, and drops the queued cells', async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 600 } });
-    await openNotebook(page, server.url, token, 'long.ipynb');
+    const page = await suite.browser.newPage({ viewport: { width: 1100, height: 600 } });
+    await openNotebook(page, suite.server.url, token, 'long.ipynb');
     await page.getByRole('button', { name: 'Run all cells' }).click();
     const first = page.locator('.cell').nth(0);
     await first.locator('.output-stdout', { hasText: 'working' }).waitFor();
@@ -51,7 +34,7 @@ describe('web notebook: interrupting a long cell', () => {
     await page.locator('.cell[data-run-state="running"], .cell[data-run-state="queued"]').first().waitFor({ state: 'detached' });
     await expect(first.locator('.prompt').textContent()).resolves.toBe('[1]:');
     await expect(page.locator('.cell').nth(1).locator('.outputs').textContent()).resolves.toBe('');
-    expect(server.interruptCount()).toBe(1);
+    expect(suite.server.interruptCount()).toBe(1);
     await screenshot(page, 'interrupt-done');
     await page.close();
   });

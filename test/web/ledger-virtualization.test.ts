@@ -1,41 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { NighthawkMime } from '../../shared/mime.js';
-import { startFakeJupyterServer, type FakeJupyterServer } from '../support/web-fake-jupyter-server.js';
 import { bigLedger, LEDGER_ENTRIES } from './ledger-fixture.js';
-import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot, tempNotebooksDir } from './web-harness.js';
+import { fakeNotebookSuite, openNotebook, screenshot } from './web-harness.js';
 
 const token = 'ledger-token';
 const ENTRIES = LEDGER_ENTRIES;
 
 describe('web notebook: ledger view', () => {
-  let server: FakeJupyterServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const staticDir = await buildWebApp();
-    const dir = await tempNotebooksDir();
-    await fs.writeFile(path.join(dir, 'ledger.ipynb'), notebookJson([{ source: 'showLedger(run)' }]));
-    const ledger = bigLedger();
-    server = await startFakeJupyterServer({
-      token,
-      notebooksDir: dir,
-      staticDir,
-      script: (ctx) => ctx.display({ [NighthawkMime.ledger]: ledger, 'text/plain': `ledger with ${ENTRIES} entries` }),
-    });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+  const ledgerPayload = bigLedger();
+  const suite = fakeNotebookSuite({
+    token,
+    notebooks: {
+      'ledger.ipynb': [{ source: 'showLedger(run)' }],
+    },
+    script: (ctx) => ctx.display({ [NighthawkMime.ledger]: ledgerPayload, 'text/plain': `ledger with ${ENTRIES} entries` }),
   });
 
   it('keeps the DOM bounded while scrolling 10,000 entries, and filters by status, run and text', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await openNotebook(page, server.url, token, 'ledger.ipynb');
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, suite.server.url, token, 'ledger.ipynb');
     await page.getByRole('button', { name: 'Run all cells' }).click();
     const ledger = page.locator('.nh-ledger');
     const rows = ledger.locator('.nh-ledger-rows .nh-ledger-row');

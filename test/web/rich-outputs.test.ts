@@ -1,28 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { NighthawkMime } from '../../shared/mime.js';
-import { startFakeJupyterServer, ScriptedKernelError, type FakeJupyterServer } from '../support/web-fake-jupyter-server.js';
-import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot, tempNotebooksDir } from './web-harness.js';
+import { ScriptedKernelError } from '../support/web-fake-jupyter-server.js';
+import { fakeNotebookSuite, openNotebook, screenshot } from './web-harness.js';
 
 const token = 'rich-token';
 // A 1×1 PNG.
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 describe('web notebook: output rendering', () => {
-  let server: FakeJupyterServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const staticDir = await buildWebApp();
-    const dir = await tempNotebooksDir();
-    await fs.writeFile(path.join(dir, 'rich.ipynb'), notebookJson([{ source: 'showEverything()' }, { source: 'fail()' }]));
-    server = await startFakeJupyterServer({
-      token,
-      notebooksDir: dir,
-      staticDir,
-      script: (ctx) => {
+  const suite = fakeNotebookSuite({
+    token,
+    notebooks: {
+      'rich.ipynb': [{ source: 'showEverything()' }, { source: 'fail()' }],
+    },
+    script: (ctx) => {
         if (ctx.code.includes('fail')) throw new ScriptedKernelError('TypeError', 'x is not a function', ['\x1b[31mTypeError\x1b[0m: x is not a function', '    at <cell>:1:1']);
         ctx.stream('stdout', 'first ');
         ctx.stream('stdout', 'second\n');
@@ -37,18 +28,11 @@ describe('web notebook: output rendering', () => {
         ctx.display({ [NighthawkMime.run]: { runId: 'broken' }, 'text/plain': 'fallback for a malformed run payload' });
         ctx.display({ 'application/x-unknown': 'whatever', 'text/plain': 'plain fallback' });
       },
-    });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('renders streams merged, sanitized HTML, images, markdown, JSON, project types and text fallbacks', async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
-    await openNotebook(page, server.url, token, 'rich.ipynb');
+    const page = await suite.browser.newPage({ viewport: { width: 1100, height: 1000 } });
+    await openNotebook(page, suite.server.url, token, 'rich.ipynb');
     await page.getByRole('button', { name: 'Run all cells' }).click();
     const cell = page.locator('.cell').nth(0);
     await cell.locator('.output', { hasText: 'plain fallback' }).waitFor();
@@ -75,8 +59,8 @@ describe('web notebook: output rendering', () => {
   });
 
   it('creates and renames notebooks from the file list', async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
-    await openNotebook(page, server.url, token, 'rich.ipynb');
+    const page = await suite.browser.newPage({ viewport: { width: 1100, height: 700 } });
+    await openNotebook(page, suite.server.url, token, 'rich.ipynb');
     await page.getByRole('button', { name: 'New notebook' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('File name').fill('fresh');

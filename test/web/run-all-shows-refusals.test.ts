@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { NighthawkMime } from '../../shared/mime.js';
 import type { RunPayload } from '../../shared/ui-types.js';
-import { startFakeJupyterServer, type FakeJupyterServer } from '../support/web-fake-jupyter-server.js';
-import { buildWebApp, launchChromium, notebookJson, openNotebook, screenshot, tempNotebooksDir } from './web-harness.js';
+import { fakeNotebookSuite, openNotebook, screenshot } from './web-harness.js';
 
 const token = 'run-all-token';
 
@@ -29,39 +25,27 @@ function run(status: RunPayload['status'], withSkipped: boolean): RunPayload {
 }
 
 describe('web notebook: run all', () => {
-  let server: FakeJupyterServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const [staticDir, dir] = await Promise.all([buildWebApp(), tempNotebooksDir()]);
-    await fs.writeFile(path.join(dir, 'getting-started.ipynb'), notebookJson([
+  const suite = fakeNotebookSuite({
+    token,
+    notebooks: {
+      'getting-started.ipynb': [
       { type: 'markdown', source: '# Triage demo\nRuns an agent whose **delete** is refused.' },
       { source: 'const issue = { title: "Crash on save" };' },
       { source: 'await triageIssue(issue);' },
-    ]));
-    server = await startFakeJupyterServer({
-      token,
-      notebooksDir: dir,
-      staticDir,
-      script: async (ctx) => {
+    ],
+    },
+    script: async (ctx) => {
         if (!ctx.code.includes('triageIssue')) return;
         const bundle = (p: RunPayload) => ({ [NighthawkMime.run]: p, 'text/plain': `run ${p.runId} ${p.status}` });
         ctx.display(bundle(run('running', false)), 'run-1');
         ctx.updateDisplay(bundle(run('completed', true)), 'run-1');
         ctx.stream('stdout', 'done\n');
       },
-    });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('shows a rejected operation with reason and guidance, and the skipped sibling linked to it', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await openNotebook(page, server.url, token);
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, suite.server.url, token);
     await expect(page.locator('.nb-title').textContent()).resolves.toBe('getting-started.ipynb');
     await page.getByRole('button', { name: 'Run all cells' }).click();
     const rejected = page.locator('.nh-op[data-operation-id="op-2"]');

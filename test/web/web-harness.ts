@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startFakeJupyterServer, type FakeJupyterServer, type KernelScript } from '../support/web-fake-jupyter-server.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const CHROMIUM = '/usr/bin/chromium';
@@ -82,4 +84,45 @@ export async function openNotebook(page: Page, baseUrl: string, token: string, n
   await page.goto(`${baseUrl}/?${query.toString()}`);
   await page.locator('body[data-ready="true"]').waitFor();
   await page.locator('.kernel-status[data-status="idle"]').waitFor();
+}
+
+export type NotebookCells = Parameters<typeof notebookJson>[0];
+
+export interface FakeNotebookSuite {
+  readonly server: FakeJupyterServer;
+  readonly browser: Browser;
+  /** The notebooks directory the scripted server serves. */
+  readonly dir: string;
+}
+
+/**
+ * Registers the shared setup of a browser suite against the scripted Jupyter server: the built app,
+ * a temporary notebooks directory holding `notebooks`, the server running `script`, and chromium.
+ */
+export function fakeNotebookSuite(options: { token: string; notebooks: Record<string, NotebookCells>; script?: KernelScript }): FakeNotebookSuite {
+  let server: FakeJupyterServer | undefined;
+  let browser: Browser | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    const [staticDir, notebooksDir] = await Promise.all([buildWebApp(), tempNotebooksDir()]);
+    for (const [name, cells] of Object.entries(options.notebooks)) await fs.writeFile(path.join(notebooksDir, name), notebookJson(cells));
+    dir = notebooksDir;
+    server = await startFakeJupyterServer({ token: options.token, notebooksDir, staticDir, script: options.script ?? (() => {}) });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get browser() {
+      return browser!;
+    },
+    get dir() {
+      return dir!;
+    },
+  };
 }
