@@ -155,4 +155,11 @@ describe('executing cells through @jupyterlab/services', () => {
     expect(run.error?.evalue).toContain("Cannot find name 'beforeRestart'");
     expect((await runCell(kernel, '1+1')).result?.['text/plain']).toBe('2');
   });
+
+  test('shorthand properties may name values from earlier cells, whatever the host', async () => {
+    await runCell(kernel, 'const fromEarlierCell = 41;');
+    const run = await runCell(kernel, '({ fromEarlierCell }).fromEarlierCell + 1');
+    expect(run.error).toBeUndefined();
+    expect(run.result?.['text/plain']).toBe('42');
+  });
 });

@@ -7,7 +7,6 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { AgentExecutor, UsageError, mayContainNaturalBlocks, transformNaturalBlocks, type StepExecutor } from '../core/index.js';
-import { expandShorthandProperties } from './cell-shorthand.js';
 import { SqliteLedgerStore } from '../harness/index.js';
 import { OpenAIModelClient } from '../model/index.js';
 import { Session, activeSession, setActiveSession, type Submission } from '../session/index.js';
@@ -54,13 +53,8 @@ export async function createKernelHost(channel: KernelChannel, context: KernelHo
   };
 }
 
-/**
- * The cell pre-transform: shorthand properties are spelled out (the cell compiler rewrites names
- * defined in earlier cells, but not inside `{ name }`), then Natural blocks in cells become step
- * calls on this library instance.
- */
+/** The cell pre-transform: Natural blocks in cells become step calls on this library instance. */
 export function transformCell(source: string): { code: string } {
-  source = expandShorthandProperties(source);
   if (!mayContainNaturalBlocks(source)) return { code: source };
   const result = transformNaturalBlocks(source, { fileName: 'cell.ts', runtimeModule: 'nighthawk-ts', externalNames: [] });
   const errors = result.diagnostics.filter((d) => d.severity === 'error');

@@ -9,6 +9,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import type * as TS from 'typescript';
 import type { CellCompiler, CellOutcome, CompletionResult, ExecuteOptions, InspectionResult, SourceTransform } from './cell-compiler.js';
+import { expandShorthandProperties } from './cell-shorthand.js';
 import { createLineMap } from './cell-lines.js';
 import { runtimeError, typeScriptError } from './cell-errors.js';
 import { findPackageSelf, installSelfReference } from './self-reference.js';
@@ -147,7 +148,8 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
   async function run(source: string, { executionCount, onStart }: ExecuteOptions): Promise<CellOutcome> {
     let code: string;
     try {
-      code = transform(source).code;
+      // tslab rewrites earlier cells' names but not `{ name }` shorthands; spelled out, they resolve.
+      code = expandShorthandProperties(transform(source).code);
     } catch (error) {
       return runtimeError(error, undefined, executionCount);
     }
