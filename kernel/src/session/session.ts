@@ -27,16 +27,6 @@ export interface SessionOptions extends RunnerOptions {
   readonly oversight?: RunOptions['oversight'];
 }
 
-/** What the Session observed about one call (for notebook display). */
-export interface SessionCallEvent {
-  readonly kind: 'call-start' | 'call-end';
-  readonly functionName: string;
-  readonly runId: string;
-  readonly fresh: boolean;
-  readonly status?: 'completed' | 'failed';
-  readonly error?: unknown;
-}
-
 /** Classes are constructed, not called: an adapter would break `new`, so they are never wrapped. */
 function isClass(value: unknown): boolean {
   return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
@@ -51,7 +41,6 @@ export class Session {
   readonly #adapters = new WeakMap<object, SessionFunction>();
   readonly #submissions = new Map<string, Submission>();
   readonly #owners = new Set<BackgroundOwner>();
-  readonly #listeners = new Set<(event: SessionCallEvent) => void>();
   #closed = false;
 
   constructor(options: SessionOptions) {
@@ -148,12 +137,6 @@ export class Session {
     return this.evidenceFor(fn) !== undefined;
   }
 
-  /** Observes SessionFunction calls (the kernel shows them inline). */
-  onCall(listener: (event: SessionCallEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-
   /** Registers the owner of background work a cell started. */
   registerOwner(owner: BackgroundOwner): () => void {
     this.#operatorOnly('registerOwner');
@@ -189,50 +172,20 @@ export class Session {
     this.#approvals.set(fn, Object.freeze({ route, sourceHash, submissionId, approvedAt: Date.now() }));
   }
 
-  #emit(event: SessionCallEvent): void {
-    for (const l of this.#listeners) {
-      try {
-        l(event);
-      } catch {
-        // observers never affect calls
-      }
-    }
-  }
-
   #adapter(fn: AnyFunction, name: string): SessionFunction {
     const existing = this.#adapters.get(fn);
     if (existing) return existing;
     const session = this;
     const adapter = async function (this: unknown, ...args: never[]): Promise<unknown> {
       if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: name });
-      const frame = currentHostFrame();
-      if (frame) {
-        // Interior call: join the caller's run under the caller's authority.
-        session.#emit({ kind: 'call-start', functionName: name, runId: frame.host.runId, fresh: false });
-        try {
-          const value = await fn.apply(this, args);
-          session.#emit({ kind: 'call-end', functionName: name, runId: frame.host.runId, fresh: false, status: 'completed' });
-          return value;
-        } catch (error) {
-          session.#emit({ kind: 'call-end', functionName: name, runId: frame.host.runId, fresh: false, status: 'failed', error });
-          throw error;
-        }
-      }
-      const handle = session.#runner.start(async () => fn.apply(this, args), {
+      // Interior call: join the caller's run under the caller's authority.
+      if (currentHostFrame()) return fn.apply(this, args);
+      return session.#runner.run(async () => fn.apply(this, args), {
         grant: session.#grant,
         label: name,
         ...(session.#options.policy ? { policy: session.#options.policy } : {}),
         ...(session.#options.oversight ? { oversight: session.#options.oversight } : {}),
       });
-      session.#emit({ kind: 'call-start', functionName: name, runId: handle.runId, fresh: true });
-      try {
-        const value = await handle.result;
-        session.#emit({ kind: 'call-end', functionName: name, runId: handle.runId, fresh: true, status: 'completed' });
-        return value;
-      } catch (error) {
-        session.#emit({ kind: 'call-end', functionName: name, runId: handle.runId, fresh: true, status: 'failed', error });
-        throw error;
-      }
     } as unknown as SessionFunction;
     Object.defineProperty(adapter, 'name', { value: name });
     Object.defineProperty(adapter, 'sessionFunctionName', { value: name });
