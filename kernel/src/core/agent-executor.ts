@@ -77,14 +77,10 @@ const builtins: readonly Handler[] = [
 ];
 
 function previewPayload(value: unknown, limits: PromptLimits): { value: unknown; truncated?: true } {
-  const { text, truncated } = previewValue(value, limits.toolResultMaxTokens);
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text) as unknown;
-  } catch {
-    // A preview cut mid-structure is shown as its text.
-  }
-  return truncated ? { value: parsed, truncated: true } : { value: parsed };
+  const { text, truncated, json } = previewValue(value, limits.toolResultMaxTokens);
+  // A preview cut mid-structure has no structure left: the model sees its text.
+  const shown = json !== undefined ? json : text;
+  return truncated ? { value: shown, truncated: true } : { value: shown };
 }
 
 export class AgentExecutor implements StepExecutor {

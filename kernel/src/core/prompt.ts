@@ -34,9 +34,10 @@ export const SNIPPED = '<snipped>';
 
 /**
  * A JSON preview bounded to `maxTokens`. Cycles, functions, errors and unreadable values are
- * replaced by sentinels; accessors are never invoked. Returns the text and whether it was cut.
+ * replaced by sentinels; accessors are never invoked. Returns the text, whether anything was cut,
+ * and (unless the text itself had to be cut) the structure it serialises.
  */
-export function previewValue(value: unknown, maxTokens: number): { text: string; truncated: boolean } {
+export function previewValue(value: unknown, maxTokens: number): { text: string; truncated: boolean; json?: unknown } {
   const maxChars = Math.max(8, maxTokens * 4);
   const seen = new Set<object>();
   let budget = maxChars * 2; // bound the work, not only the output
@@ -83,12 +84,16 @@ export function previewValue(value: unknown, maxTokens: number): { text: string;
     }
   };
   let text: string;
+  let json: unknown;
   try {
-    text = JSON.stringify(toJsonable(value, 0)) ?? 'undefined';
+    json = toJsonable(value, 0);
+    text = JSON.stringify(json) ?? 'undefined';
   } catch {
+    json = '<nonserializable>';
     text = '"<nonserializable>"';
   }
-  if (text.length <= maxChars) return { text, truncated: elided };
+  // `json` is the structure `text` serialises, so callers embedding it need not parse the text back.
+  if (text.length <= maxChars) return { text, truncated: elided, json };
   return { text: text.slice(0, maxChars - 1) + '…', truncated: true };
 }
 
