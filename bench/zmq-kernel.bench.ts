@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { report } from './stats.js';
 import { ensureBuilt } from '../kernel/src/server/nb-build.js';
+import { isolatedJupyterEnv } from '../test/support/jupyter-env.js';
 
 const N = Number(process.env.BENCH_N ?? 500);
 const COLD = Number(process.env.BENCH_COLD ?? 5);
@@ -31,14 +32,7 @@ ensureBuilt(progress);
 const dir = mkdtempSync(path.join(tmpdir(), 'nh-zmq-bench-'));
 const prefix = path.join(dir, 'prefix');
 const kernels = path.join(prefix, 'share', 'jupyter', 'kernels');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  JUPYTER_PATH: path.join(prefix, 'share', 'jupyter'),
-  JUPYTER_RUNTIME_DIR: path.join(dir, 'runtime'),
-  JUPYTER_DATA_DIR: path.join(dir, 'data'),
-  JUPYTER_CONFIG_DIR: path.join(dir, 'config'),
-  PYDEVD_DISABLE_FILE_VALIDATION: '1',
-};
+const env = isolatedJupyterEnv(dir);
 
 function driver(kernel: string, n: number, cold: number): DriverResult {
   const out = execFileSync('/usr/bin/python3', [path.join(root, 'test', 'zmq', 'py', 'roundtrip_bench.py'), kernel, String(n), String(cold)], { env, cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });

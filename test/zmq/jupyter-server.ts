@@ -4,10 +4,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { ServerConnection } from '@jupyterlab/services';
 import WebSocket from 'ws';
 import { PYTHON, root, type JupyterEnv } from './zmq-fixture.js';
+import { freePort } from '../support/free-port.js';
 
 export interface JupyterServer {
   baseUrl: string;
@@ -15,17 +15,6 @@ export interface JupyterServer {
   settings: ServerConnection.ISettings;
   log(): string;
   stop(): Promise<void>;
-}
-
-/** jupyter-server 1.x cannot report the port it picked for port 0, so one is reserved and released first. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export async function startJupyterServer(jupyter: JupyterEnv): Promise<JupyterServer> {

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from '../../kernel/src/server/nb-build.js';
+import { isolatedJupyterEnv } from '../support/jupyter-env.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const pyDir = path.join(root, 'test', 'zmq', 'py');
@@ -36,16 +37,7 @@ export async function installedKernel(options: { name?: string; extraInstallArgs
   const prefix = path.join(dir, 'prefix');
   const kernelName = options.name ?? 'nighthawk-test';
   for (const sub of ['runtime', 'data', 'config', 'ipython']) mkdirSync(path.join(dir, sub), { recursive: true });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    JUPYTER_PATH: path.join(prefix, 'share', 'jupyter'),
-    JUPYTER_RUNTIME_DIR: path.join(dir, 'runtime'),
-    JUPYTER_DATA_DIR: path.join(dir, 'data'),
-    JUPYTER_CONFIG_DIR: path.join(dir, 'config'),
-    IPYTHONDIR: path.join(dir, 'ipython'),
-    PYDEVD_DISABLE_FILE_VALIDATION: '1',
-    NIGHTHAWK_KERNEL_NAME: kernelName,
-  };
+  const env = isolatedJupyterEnv(dir, { IPYTHONDIR: path.join(dir, 'ipython'), NIGHTHAWK_KERNEL_NAME: kernelName });
   delete env['PYTHONPATH'];
   delete env['VIRTUAL_ENV'];
   await run(process.execPath, [builtCli, 'kernel', 'install', '--prefix', prefix, '--name', kernelName, ...(options.extraInstallArgs ?? [])], { env, cwd: root });
