@@ -94,7 +94,9 @@ async function main(): Promise<void> {
   firstMessage = (type) => (type === 'kernel_info_request' ? setImmediate(begin) : begin());
   for (const { msg, route } of pending.splice(0)) handle(msg, route);
   post({ kind: 'accepting' });
-  await loading;
+  await loading.catch((error: unknown) => {
+    process.stderr.write(`Kernel start failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  });
   post({ kind: 'ready' });
   // Errors that escape cells (a rejected promise nobody awaited) must not kill the Session.
   process.on('unhandledRejection', (reason) => {

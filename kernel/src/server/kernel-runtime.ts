@@ -46,6 +46,7 @@ export class KernelRuntime implements KernelChannel {
   private executionCount = 0;
   private queue: Promise<void> = Promise.resolve();
   private started = true;
+  private startError: Error | undefined;
   /** Bumped on an error with stop_on_error: executions queued before it are aborted. */
   private abortGeneration = 0;
   private running: Running | undefined;
@@ -72,9 +73,16 @@ export class KernelRuntime implements KernelChannel {
    */
   startWhen(ready: Promise<void>): void {
     this.started = false;
-    const gate = ready.then(() => {
-      this.started = true;
-    });
+    // A failed load leaves the kernel answering every request with that error instead of hanging.
+    const gate = ready.then(
+      () => {
+        this.started = true;
+      },
+      (cause: unknown) => {
+        this.started = true;
+        this.startError = Object.assign(new Error(`the kernel could not load its compiler or host: ${cause instanceof Error ? cause.message : String(cause)}`), { name: 'KernelStartError' });
+      },
+    );
     this.queue = this.queue.then(() => gate);
   }
 
@@ -141,6 +149,7 @@ export class KernelRuntime implements KernelChannel {
   private answer(parent: MessageHeader, route: string, type: string, content: JsonObject, channel: 'shell' | 'control'): void {
     this.iopub('status', { execution_state: 'busy' }, parent);
     try {
+      if (this.startError && type !== 'kernel_info_request') throw this.startError;
       this.reply(parent, route, this.replyContent(type, content), channel);
     } catch (error) {
       this.reply(parent, route, { status: 'error', ...errorContent('KernelError', (error as Error).message) }, channel);
@@ -198,6 +207,7 @@ export class KernelRuntime implements KernelChannel {
     let scope: CellScope | undefined;
     let failure: ErrorContent | undefined;
     try {
+      if (this.startError) throw this.startError;
       await this.host?.submitCell(code, submission);
       const outcome = await this.compiler.execute(code, { executionCount: count, onStart: () => this.onExecuting(parent.msg_id) });
       if (outcome.kind === 'ok') {
