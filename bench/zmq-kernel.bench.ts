@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { report } from './stats.js';
-import { ensureBuilt } from '../kernel/src/server/nb-build.js';
+import { ensureBuilt } from '../kernel/src/server/runner/nb-build.js';
 import { isolatedJupyterEnv } from '../test/support/jupyter-env.js';
 
 const N = Number(process.env.BENCH_N ?? 500);

@@ -55,6 +55,33 @@ describe('architecture: dependencies point inward', () => {
     expect(violations).toEqual([]);
   });
 
+  it('server/ sub-folders import each other only in the allowed directions, through their index', () => {
+    const server = path.join(root, 'kernel', 'src', 'server');
+    const SUB = ['kernel', 'display', 'api', 'runner', 'zmq'] as const;
+    type Sub = (typeof SUB)[number];
+    const SUB_ALLOWED: Record<Sub, readonly Sub[]> = { kernel: [], display: ['kernel'], api: ['kernel'], zmq: ['kernel'], runner: ['api', 'kernel'] };
+    const subOf = (file: string): Sub | undefined => {
+      const first = path.relative(server, file).split(path.sep)[0] as Sub;
+      return SUB.includes(first) ? first : undefined;
+    };
+    const violations: string[] = [];
+    expect(readdirSync(server).filter((name) => name.endsWith('.ts')).sort()).toEqual(['index.ts', 'main.ts']);
+    for (const sub of SUB) expect(statSync(path.join(server, sub, 'index.ts')).isFile()).toBe(true);
+    for (const file of files(server)) {
+      const from = subOf(file);
+      if (!from) continue;
+      for (const spec of imports(file)) {
+        if (!spec.startsWith('.')) continue;
+        const target = path.resolve(path.dirname(file), spec);
+        const to = subOf(target);
+        if (!to || to === from) continue;
+        if (!SUB_ALLOWED[from].includes(to)) violations.push(`${path.relative(root, file)} imports server/${to}: ${spec}`);
+        else if (path.relative(path.join(server, to), target) !== 'index.js') violations.push(`${path.relative(root, file)} bypasses server/${to}/index.ts: ${spec}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+
   it('shared/ imports only zod and itself; web/ imports shared/ but never kernel/', () => {
     const violations: string[] = [];
     for (const file of files(path.join(root, 'shared'))) {

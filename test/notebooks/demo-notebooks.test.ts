@@ -6,8 +6,8 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startNotebookRunner, type NotebookRunner } from '../../kernel/src/server/nb-runner.js';
-import type { NotebookDocument } from '../../kernel/src/server/nb-format.js';
+import { startNotebookRunner, type NotebookRunner } from '../../kernel/src/server/runner/nb-runner.js';
+import type { NotebookDocument } from '../../kernel/src/server/runner/nb-format.js';
 import { NighthawkMime } from '../../shared/mime.js';
 import { cellWith, displaysOf, errorsIn, resultOf, runsOf, stdoutOf } from './support.js';
 

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { OUTPUT_TOOL_NAME } from '../../kernel/src/index.js';
-import { runNotebook } from '../../kernel/src/server/nb-runner.js';
+import { runNotebook } from '../../kernel/src/server/runner/nb-runner.js';
 import { completion, startOpenAIServer, toolCall, type ChatRequestBody, type ScriptedReply } from '../support/openai-server.js';
 import { toolResults } from '../support/openai-seed-000.js';
 

@@ -1,5 +1,5 @@
 /** Reading executed notebooks in tests: cells by source, outputs by kind, the run payloads shown inline. */
-import type { NotebookCell, NotebookDocument, NotebookOutput } from '../../kernel/src/server/nb-format.js';
+import type { NotebookCell, NotebookDocument, NotebookOutput } from '../../kernel/src/server/runner/nb-format.js';
 import { NighthawkMime } from '../../shared/mime.js';
 import type { RunPayload } from '../../shared/ui-types.js';
 

@@ -10,7 +10,7 @@ import { startKernelServer, type KernelServerFixture } from '../support/kernel-s
 import { runCell } from '../support/kernel-client.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const hostModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'session-host.js');
+const hostModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'nighthawk-data-'));
 
 let fx: KernelServerFixture;

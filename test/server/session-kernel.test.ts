@@ -10,7 +10,7 @@ import { runCell } from '../support/kernel-client.js';
 
 // The real notebook configuration: the built library is the host module and what cells import.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const hostModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'session-host.js');
+const hostModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
 
 let fx: KernelServerFixture;
 let kernel: Kernel.IKernelConnection;

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startServer, type NighthawkServer } from '../../kernel/src/server/index.js';
-import { builtHostModule } from '../../kernel/src/server/nb-build.js';
-import { serializeNotebook } from '../../kernel/src/server/nb-format.js';
-import { runNotebook } from '../../kernel/src/server/nb-runner.js';
+import { builtHostModule } from '../../kernel/src/server/runner/nb-build.js';
+import { serializeNotebook } from '../../kernel/src/server/runner/nb-format.js';
+import { runNotebook } from '../../kernel/src/server/runner/nb-runner.js';
 import { buildWebApp, launchChromium, openNotebook, repoRoot, screenshot } from './web-harness.js';
 
 describe('an executed demo notebook in the web notebook', () => {

@@ -11,7 +11,7 @@ let kernel: Kernel.IKernelConnection;
 
 beforeAll(async () => {
   ensureKernelBuilt();
-  fx = await startKernelServer({ spareKernels: 0, kernelCwd: root, hostModule: path.join(root, 'dist', 'kernel', 'src', 'server', 'session-host.js') });
+  fx = await startKernelServer({ spareKernels: 0, kernelCwd: root, hostModule: path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js') });
   kernel = await fx.kernels.startNew();
   await kernel.info;
 }, 120_000);

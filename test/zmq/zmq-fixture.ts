@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBuilt } from '../../kernel/src/server/nb-build.js';
+import { ensureBuilt } from '../../kernel/src/server/runner/nb-build.js';
 import { isolatedJupyterEnv } from '../support/jupyter-env.js';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,9 +1,24 @@
-/** Public names of the kernel server. */
-export { startServer, type NighthawkServer, type ServerOptions } from './server.js';
-export type { CellCompiler, CellOutcome, CompletionResult, ExecuteOptions, InspectionResult, SourceTransform } from './cell-compiler.js';
-export { createTslabCompiler, type TslabCompilerOptions } from './tslab-compiler.js';
+/** Public names of the kernel server (composed from its sub-folders). */
+export { startServer, ContentsStore, type NighthawkServer, type ServerOptions, type ChannelStats } from './api/index.js';
 export {
+  createTslabCompiler,
   noopKernelHost,
+  KernelRuntime,
+  KernelManager,
+  Kernel,
+  KERNEL_NAME,
+  MIME_BUNDLE,
+  valueToBundle,
+  InputRequestError,
+  KernelProcessError,
+  RequestRefusedError,
+  type CellCompiler,
+  type CellOutcome,
+  type CompletionResult,
+  type ExecuteOptions,
+  type InspectionResult,
+  type SourceTransform,
+  type TslabCompilerOptions,
   type CellResult,
   type CellScope,
   type CellSubmission,
@@ -13,11 +28,7 @@ export {
   type KernelHost,
   type KernelHostContext,
   type KernelHostFactory,
-} from './kernel-host.js';
-export { KernelRuntime } from './kernel-runtime.js';
-export type { KernelProcessConfig } from './kernel-process.js';
-export { KernelManager, Kernel, KERNEL_NAME, type KernelManagerOptions } from './kernel-manager.js';
-export { ContentsStore } from './contents.js';
-export { MIME_BUNDLE, valueToBundle } from './value-bundle.js';
-export { InputRequestError, KernelProcessError, RequestRefusedError, type InputFailure } from './errors.js';
-export type { ChannelStats } from './channels.js';
+  type KernelProcessConfig,
+  type KernelManagerOptions,
+  type InputFailure,
+} from './kernel/index.js';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startServer } from './server.js';
+import { startServer } from './api/index.js';
 
 const USAGE = `Usage: npm start -- [--port 8888] [--host 127.0.0.1] [--token T] [--notebook-dir ./notebooks]
                  [--data-dir ./.nighthawk] [--static-dir ./web/dist] [--host-module M]
@@ -28,7 +28,7 @@ function openBrowser(url: string): void {
 /** The Session host built next to this file, when present (the kernel then hosts a Session). */
 function defaultHostModule(): string | undefined {
   const here = fileURLToPath(import.meta.url);
-  const candidate = path.join(path.dirname(here), here.endsWith('.ts') ? 'session-host.ts' : 'session-host.js');
+  const candidate = path.join(path.dirname(here), 'display', here.endsWith('.ts') ? 'session-host.ts' : 'session-host.js');
   return here.endsWith('.js') && existsSync(candidate) ? candidate : undefined;
 }
 

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as TS from 'typescript';
-import type { CellCompiler, CellOutcome, ExecuteOptions } from '../cell-compiler.js';
+import type { CellCompiler, CellOutcome, ExecuteOptions } from '../kernel/index.js';
 
 const HELP = /^\s*(?:\?{1,2}\s*([\w$][\w$.]*)|([\w$][\w$.]*)\s*\?{1,2})\s*$/;
 

@@ -1,16 +1,16 @@
 /** Loads the kernel host module: the Session host of this build unless another module is named. */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SourceTransform } from '../cell-compiler.js';
-import { noopKernelHost, type KernelHostFactory } from '../kernel-host.js';
+import type { SourceTransform } from '../kernel/index.js';
+import { noopKernelHost, type KernelHostFactory } from '../kernel/index.js';
 
 export interface HostModule {
   factory: KernelHostFactory;
   transform?: SourceTransform;
 }
 
-/** `../session-host.js` beside this file: in the build, the module the library's cells import too. */
-export const DEFAULT_HOST_MODULE = new URL('../session-host.js', import.meta.url).href;
+/** `../display/session-host.js` beside this file: in the build, the module the library's cells import too. */
+export const DEFAULT_HOST_MODULE = new URL('../display/session-host.js', import.meta.url).href;
 
 /** `'none'` runs cells with no host (no Session); a path or bare specifier names another module. */
 export async function loadHostModule(specifier: string | undefined): Promise<HostModule> {

@@ -17,5 +17,5 @@ export {
 export { readConnectionFile, ConnectionFileError, type ConnectionInfo } from './connection-file.js';
 export { CellHistory, type HistoryEntry, type HistoryRequest } from './cell-history.js';
 export { helpTarget, withConsoleCells, type ConsoleCells, type PagerPayload } from './console-cells.js';
-export { installCellOutputBridge, type CellOutputTarget } from './cell-output-bridge.js';
+export { installCellOutputBridge, type CellOutputTarget } from '../kernel/index.js';
 export { logoPng } from './logo-png.js';

@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
 import { ClientMessageSchema } from '../../../../shared/index.js';
-import { createTslabCompiler } from '../tslab-compiler.js';
-import { KERNEL_INFO, KernelRuntime } from '../kernel-runtime.js';
-import { makeMessage, replyType } from '../kernel-messages.js';
+import { createTslabCompiler } from '../kernel/index.js';
+import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
+import { makeMessage, replyType } from '../kernel/index.js';
 import { readConnectionFile } from './connection-file.js';
 import { CellHistory, HistoryRequestSchema } from './cell-history.js';
 import { withConsoleCells, type ConsoleCells } from './console-cells.js';

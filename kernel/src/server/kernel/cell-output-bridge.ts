@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { MimeBundle } from '../../../../shared/index.js';
-import type { DisplayOptions } from '../kernel-host.js';
+import type { DisplayOptions } from './kernel-host.js';
 
 export interface CellOutputTarget {
   display(bundle: MimeBundle, options?: DisplayOptions): void;

@@ -13,10 +13,10 @@ import {
   SaveContentsBodySchema,
   StartKernelBodySchema,
   type KernelSpec,
-} from '../../../shared/index.js';
+} from '../../../../shared/index.js';
 import type { ContentsStore } from './contents.js';
-import { RequestRefusedError } from './errors.js';
-import { KERNEL_NAME, type KernelManager } from './kernel-manager.js';
+import { RequestRefusedError } from '../kernel/index.js';
+import { KERNEL_NAME, type KernelManager } from '../kernel/index.js';
 import type { SessionRegistry } from './sessions.js';
 
 export interface ApiContext {

@@ -12,7 +12,7 @@ import { KernelManager, ServerConnection, type Kernel } from '@jupyterlab/servic
 import WebSocket from 'ws';
 import { builtHostModule, ensureBuilt, packageRoot } from './nb-build.js';
 import { OutputCollector, firstLine, readNotebook, sourceText, type NotebookCell, type NotebookDocument, type NotebookOutput } from './nb-format.js';
-import { startServer, type NighthawkServer } from './server.js';
+import { startServer, type NighthawkServer } from '../api/index.js';
 
 export interface CellReport {
   /** Position among all cells (markdown included), 0-based: the index the notebook file uses. */

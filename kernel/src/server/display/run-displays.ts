@@ -3,9 +3,9 @@
  * updated in place (update_display_data by display_id) as executions and operations finish. The
  * run.end update is sent synchronously, so a cell's output always ends with the terminal status.
  */
-import type { Ledger, LedgerEvent } from '../harness/index.js';
-import { NighthawkMime } from '../../../shared/mime.js';
-import type { KernelChannel } from './kernel-host.js';
+import type { Ledger, LedgerEvent } from '../../harness/index.js';
+import { NighthawkMime } from '../../../../shared/mime.js';
+import type { KernelChannel } from '../kernel/index.js';
 import { RunView } from './run-view.js';
 
 export class RunDisplays {

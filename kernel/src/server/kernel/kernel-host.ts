@@ -3,7 +3,7 @@
  * every cell's source before it runs (operator-approved source) and `afterCell` with its result; the host
  * publishes display data and asks the operator questions through the `KernelChannel` it is given.
  */
-import type { MimeBundle } from '../../../shared/index.js';
+import type { MimeBundle } from '../../../../shared/index.js';
 
 export interface CellSubmission {
   cellId: string | undefined;

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { NighthawkError } from '../core/index.js';
+import { NighthawkError } from '../../core/index.js';
 import { packageRoot } from './nb-build.js';
 import { serializeNotebook } from './nb-format.js';
 import { startNotebookRunner, type CellReport, type NotebookRunResult } from './nb-runner.js';

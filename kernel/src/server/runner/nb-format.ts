@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { UsageError } from '../core/index.js';
+import { UsageError } from '../../core/index.js';
 
 export type MimeBundle = Record<string, unknown>;
 

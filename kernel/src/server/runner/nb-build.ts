@@ -6,16 +6,16 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KernelProcessError } from './errors.js';
+import { KernelProcessError } from '../kernel/index.js';
 
 /** The repository root (the package whose `exports` cells import). */
 export function packageRoot(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 }
 
 /** The Session host module inside the built library. */
 export function builtHostModule(root = packageRoot()): string {
-  return path.join(root, 'dist', 'kernel', 'src', 'server', 'session-host.js');
+  return path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
 }
 
 function newestMtime(dir: string): number {

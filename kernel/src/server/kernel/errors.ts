@@ -1,5 +1,5 @@
 /** Errors of the kernel server. All extend NighthawkError (core/errors.ts; core has no index.ts yet). */
-import { NighthawkError } from '../core/index.js';
+import { NighthawkError } from '../../core/index.js';
 
 export type InputFailure = 'timeout' | 'interrupted' | 'cell-finished' | 'no-cell' | 'stdin-not-allowed' | 'already-pending';
 

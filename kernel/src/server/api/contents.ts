@@ -5,9 +5,9 @@
  */
 import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { CheckpointModel, ContentsModel } from '../../../shared/index.js';
-import { NotebookSchema, emptyNotebook } from '../../../shared/index.js';
-import { RequestRefusedError } from './errors.js';
+import type { CheckpointModel, ContentsModel } from '../../../../shared/index.js';
+import { NotebookSchema, emptyNotebook } from '../../../../shared/index.js';
+import { RequestRefusedError } from '../kernel/index.js';
 
 const refuse = (status: number, message: string): never => {
   throw new RequestRefusedError({ status, message });

@@ -6,11 +6,11 @@
  */
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { AgentExecutor, UsageError, mayContainNaturalBlocks, transformNaturalBlocks, type StepExecutor } from '../core/index.js';
-import { SqliteLedgerStore } from '../harness/index.js';
-import { OpenAIModelClient } from '../model/index.js';
-import { Session, activeSession, setActiveSession, type Submission } from '../session/index.js';
-import type { KernelChannel, KernelHost, KernelHostContext } from './kernel-host.js';
+import { AgentExecutor, UsageError, mayContainNaturalBlocks, transformNaturalBlocks, type StepExecutor } from '../../core/index.js';
+import { SqliteLedgerStore } from '../../harness/index.js';
+import { OpenAIModelClient } from '../../model/index.js';
+import { Session, activeSession, setActiveSession, type Submission } from '../../session/index.js';
+import type { KernelChannel, KernelHost, KernelHostContext } from '../kernel/index.js';
 import { setNotebookChannel, setPersistedLedger } from './notebook-bridge.js';
 import { RunDisplays } from './run-displays.js';
 

@@ -1,7 +1,7 @@
 /** Builders for kernel messages and the IPC envelope between the server and a kernel process. */
 import { randomUUID } from 'node:crypto';
-import type { Channel, ClientMessage, JsonObject, KernelMessage, MessageHeader, ParentHeader } from '../../../shared/index.js';
-import { PROTOCOL_VERSION } from '../../../shared/index.js';
+import type { Channel, ClientMessage, JsonObject, KernelMessage, MessageHeader, ParentHeader } from '../../../../shared/index.js';
+import { PROTOCOL_VERSION } from '../../../../shared/index.js';
 
 export function makeHeader(msgType: string, session: string): MessageHeader {
   return {

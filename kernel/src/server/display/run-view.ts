@@ -3,13 +3,13 @@
  * operations), ledger rows, and the text/plain fallbacks other frontends show. Pure functions of the
  * ledger, so a view rebuilt after a restart equals the live one.
  */
-import type { LedgerEvent } from '../harness/index.js';
+import type { LedgerEvent } from '../../harness/index.js';
 import type {
   ExecutionPayload,
   LedgerEntryPayload,
   OperationPayload,
   RunPayload,
-} from '../../../shared/ui-types.js';
+} from '../../../../shared/ui-types.js';
 
 type Data = Record<string, unknown>;
 const asData = (v: unknown): Data => (v && typeof v === 'object' ? (v as Data) : {});

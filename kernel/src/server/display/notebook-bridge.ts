@@ -8,13 +8,13 @@ import {
   rejectOperation,
   type OperationDecision,
   type OperationRequest,
-} from '../core/index.js';
-import { projectLedger, type Ledger, type LedgerEvent, type LedgerFilter, type SqliteLedgerStore } from '../harness/index.js';
-import { NighthawkMime } from '../../../shared/mime.js';
-import { ApprovalAnswerSchema } from '../../../shared/ui-types.js';
-import type { KernelChannel } from './kernel-host.js';
+} from '../../core/index.js';
+import { projectLedger, type Ledger, type LedgerEvent, type LedgerFilter, type SqliteLedgerStore } from '../../harness/index.js';
+import { NighthawkMime } from '../../../../shared/mime.js';
+import { ApprovalAnswerSchema } from '../../../../shared/ui-types.js';
+import type { KernelChannel } from '../kernel/index.js';
 import { ledgerEntry, operationLine } from './run-view.js';
-import { activeSession } from '../session/index.js';
+import { activeSession } from '../../session/index.js';
 
 let channel: KernelChannel | undefined;
 let persisted: SqliteLedgerStore | undefined;

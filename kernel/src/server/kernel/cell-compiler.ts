@@ -2,7 +2,7 @@
  * The project's interface to a TypeScript cell engine. The kernel only talks to this; the tslab-based
  * implementation sits behind it so the engine can be replaced.
  */
-import type { MimeBundle } from '../../../shared/index.js';
+import type { MimeBundle } from '../../../../shared/index.js';
 
 /** Applied to each cell's source before compilation (the Natural-block transform plugs in here). */
 export type SourceTransform = (source: string) => { code: string };

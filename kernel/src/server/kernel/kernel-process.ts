@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import type { ClientMessage } from '../../../shared/index.js';
+import type { ClientMessage } from '../../../../shared/index.js';
 import type { CellCompiler, SourceTransform } from './cell-compiler.js';
 import type { KernelHostFactory } from './kernel-host.js';
 import { noopKernelHost } from './kernel-host.js';

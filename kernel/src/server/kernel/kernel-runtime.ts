@@ -3,13 +3,13 @@
  * kernel messages. Executions are serialised; console and process output during a cell become `stream`
  * messages; the host sees every cell before it runs and may display data or ask for input meanwhile.
  */
-import type { ClientMessage, ErrorContent, JsonObject, KernelMessage, MessageHeader, MimeBundle, ParentHeader } from '../../../shared/index.js';
-import { RequestContentSchemas, PROTOCOL_VERSION } from '../../../shared/index.js';
+import type { ClientMessage, ErrorContent, JsonObject, KernelMessage, MessageHeader, MimeBundle, ParentHeader } from '../../../../shared/index.js';
+import { RequestContentSchemas, PROTOCOL_VERSION } from '../../../../shared/index.js';
 import type { CellCompiler } from './cell-compiler.js';
 import { InputRequestError } from './errors.js';
 import type { CellResult, CellScope, DisplayOptions, InputOptions, KernelChannel, KernelHost } from './kernel-host.js';
 import { makeMessage, replyType } from './kernel-messages.js';
-import { installCellOutputBridge } from './zmq/cell-output-bridge.js';
+import { installCellOutputBridge } from './cell-output-bridge.js';
 
 export type Send = (msg: KernelMessage<object>, route: string | null) => void;
 

@@ -4,10 +4,10 @@
  * oversized, no header) is dropped and logged. Only validated messages reach the kernel process.
  */
 import type { WebSocket } from 'ws';
-import type { ClientMessage, MessageHeader } from '../../../shared/index.js';
-import { ClientMessageSchema, MessageHeaderSchema, RequestContentSchemas, isRequestType } from '../../../shared/index.js';
-import type { Kernel } from './kernel-manager.js';
-import { makeMessage, replyType } from './kernel-messages.js';
+import type { ClientMessage, MessageHeader } from '../../../../shared/index.js';
+import { ClientMessageSchema, MessageHeaderSchema, RequestContentSchemas, isRequestType } from '../../../../shared/index.js';
+import type { Kernel } from '../kernel/index.js';
+import { makeMessage, replyType } from '../kernel/index.js';
 import { FrameError, decodeFrame, encodeFrame } from './ws-frames.js';
 
 export interface ChannelStats {

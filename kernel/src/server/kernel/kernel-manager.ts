@@ -5,7 +5,7 @@
  * iopub is broadcast to every connection of the kernel.
  */
 import { randomUUID } from 'node:crypto';
-import type { ClientMessage, ExecutionState, KernelMessage, KernelModel, MessageHeader } from '../../../shared/index.js';
+import type { ClientMessage, ExecutionState, KernelMessage, KernelModel, MessageHeader } from '../../../../shared/index.js';
 import { makeMessage, replyType } from './kernel-messages.js';
 import { KernelProcess } from './kernel-process-handle.js';
 

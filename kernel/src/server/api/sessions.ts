@@ -1,8 +1,8 @@
 /** /api/sessions: path → kernel bindings as notebook documents use them. Kept in memory. */
 import { randomUUID } from 'node:crypto';
-import type { CreateSessionBody, SessionModel } from '../../../shared/index.js';
-import { RequestRefusedError } from './errors.js';
-import type { KernelManager } from './kernel-manager.js';
+import type { CreateSessionBody, SessionModel } from '../../../../shared/index.js';
+import { RequestRefusedError } from '../kernel/index.js';
+import type { KernelManager } from '../kernel/index.js';
 
 interface SessionRecord {
   id: string;

@@ -3,7 +3,7 @@
  * value is plain JSON data, or the bundle a value supplies itself through `MIME_BUNDLE`.
  */
 import { inspect } from 'node:util';
-import type { MimeBundle } from '../../../shared/index.js';
+import type { MimeBundle } from '../../../../shared/index.js';
 
 /** A value with a method under this symbol renders itself: `[MIME_BUNDLE]() => MimeBundle`. */
 export const MIME_BUNDLE = Symbol.for('nighthawk.mimeBundle');

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { KernelMessage } from '../../../shared/index.js';
+import type { KernelMessage } from '../../../../shared/index.js';
 import { KernelProcessError } from './errors.js';
 import type { KernelProcessConfig } from './kernel-process.js';
 import type { FromKernel, ToKernel } from './kernel-messages.js';
@@ -31,7 +31,7 @@ function kernelEntry(): string {
   if (bundledEntry) return bundledEntry;
   const require = createRequire(import.meta.url);
   const esbuild = require('esbuild') as typeof import('esbuild');
-  const root = path.resolve(path.dirname(here), '..', '..', '..');
+  const root = path.resolve(path.dirname(here), '..', '..', '..', '..');
   const result = esbuild.buildSync({
     entryPoints: [path.join(path.dirname(here), 'kernel-process.ts')],
     bundle: true,

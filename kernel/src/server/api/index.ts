@@ -1,0 +1,4 @@
+/** The Jupyter server API: REST, kernel WebSocket channels, contents and sessions, static files, request checks. */
+export { startServer, type NighthawkServer, type ServerOptions } from './server.js';
+export { ContentsStore } from './contents.js';
+export type { ChannelStats } from './channels.js';
