@@ -5,7 +5,7 @@
  * dispatch refuses to start or resume afterwards.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { newId, NighthawkError } from '../core/index.js';
+import { isNaturalFunction, newId, NighthawkError } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -46,7 +46,8 @@ async function settleConfirmation(service: ConfinementService | undefined, reque
   return await confirmationNow(service, request);
 }
 
-const isAsyncFunction = (fn: Function): boolean => (fn as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] === 'AsyncFunction';
+/** Exports whose call contract is a promise: async functions and Natural functions. */
+const isAsyncFunction = (fn: Function): boolean => (fn as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] === 'AsyncFunction' || isNaturalFunction(fn);
 
 /** A live node: generated code may run only while `terminal` is false and it is the current node. */
 interface LiveNode {
