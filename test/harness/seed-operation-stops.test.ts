@@ -106,6 +106,25 @@ describe('seed 001: "Explicit step aborts, rejected perimeter effects, inspectio
     expect(operationData(events[3]!).abortReason).toContain(new InspectorDeadlineError({ hook: 'inspectOperation', deadlineMs: 50, executionId: 'x' }).name);
   });
 
+  it('a step-commit inspector that misses its host deadline fails the step and nothing is committed', async () => {
+    const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'out', expression: '5' }), finish()] })], { inspectorDeadlineMs: 50 });
+    const outcome = await within(
+      runner.run(async () => step({ program: 'execute\nSet <:out>.', writes: { out: z.number() } }), { oversight: { inspectStepCommit: () => new Promise(() => undefined) } }).catch((e: unknown) => e),
+      3_000,
+    );
+    expect((outcome as NaturalExecutionError).failure).toBe('inspection_failed');
+    expect(sequence(runner.ledger.events())).toEqual([
+      'run.entry',
+      'execution.start',
+      'operation:completed',
+      'operation:completed',
+      'trace.anomaly:inspector_deadline_exceeded',
+      'execution.end:failed',
+      'run.end:failed',
+    ]);
+    expect(runner.ledger.select({ kind: 'execution.end' })[0]!.data).toMatchObject({ committed: {} });
+  });
+
   it('terminate() does not wait for a hung inspector: the step ends, and the run ends once cessation is established', async () => {
     const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: '1' }), finish()] })]);
     let inspecting!: () => void;
@@ -180,6 +199,21 @@ describe('seed 000: "Host stops and exhausted limits remain effective even if an
     expect((error as NaturalExecutionError).cause).toBeInstanceOf(StepAbortedError);
     expect(sequence(runner.ledger.events())).toEqual(['run.entry', 'execution.start', 'operation:completed', 'operation:completed', 'execution.end:aborted', 'run.end:failed']);
     expect(runner.ledger.select({ kind: 'execution.end' })[0]!.data).toMatchObject({ committed: {} });
+  });
+
+  it('an exhausted operation allocation is effective although an output was accepted earlier in that response', async () => {
+    const { runner } = scriptedRunner([() => ({ toolCalls: [finish(), toolCall('nh_evaluate', { expression: '1' })] })]);
+    const error = await runner.run(async () => step({ program: 'execute\nFinish.' }), { allocation: { maxOperationsPerResponse: 1 } }).catch((e: unknown) => e);
+    expect((error as NaturalExecutionError).failure).toBe('allocation_exhausted');
+    expect(sequence(runner.ledger.events())).toEqual([
+      'run.entry',
+      'execution.start',
+      'operation:completed',
+      'allocation.exhausted:operations-per-response',
+      'operation:aborted',
+      'execution.end:aborted',
+      'run.end:failed',
+    ]);
   });
 
   it('operations beyond the per-response allocation are refused with a typed allocation_exhausted record', async () => {
