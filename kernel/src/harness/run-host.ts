@@ -240,6 +240,15 @@ export class RunHost implements HostHandle {
 
   #inspectOperation(request: OperationRequest): OperationDecision | Promise<OperationDecision> {
     if (this.state !== 'running') return abortStep('the run is terminating; interior operations are refused');
+    // Operations are consumption too: admitted against the opaque allocation after argument
+    // validation and before any inspector or body (seed 000), per response and per run.
+    try {
+      this.allocation.admitOperation(request.executionId, this.observation !== 'aggregate');
+    } catch (error) {
+      if (!(error instanceof AllocationExhaustedError)) throw error;
+      this.#exhausted(error, request.executionId, request.operationId);
+      return abortStep('allocation_exhausted');
+    }
     const frame = currentHostFrame();
     if (frame?.allowance?.active) {
       this.recordAnomaly('operation_under_gateway_allowance', { operationId: request.operationId, holder: frame.allowance.holder }, request.executionId);
@@ -256,15 +265,6 @@ export class RunHost implements HostHandle {
           'Write the expression directly with the locals and references in scope, or call a granted capability.',
         );
       }
-    }
-    // Operations are consumption too: admitted against the opaque allocation after argument
-    // validation and before any inspector or body (seed 000), per response and per run.
-    try {
-      this.allocation.admitOperation(request.executionId, this.observation !== 'aggregate');
-    } catch (error) {
-      if (!(error instanceof AllocationExhaustedError)) throw error;
-      this.#exhausted(error, request.executionId, request.operationId);
-      return abortStep('allocation_exhausted');
     }
     const app = this.#app?.inspectOperation;
     return app ? this.#withinDeadline('inspectOperation', () => app(request), request.executionId) : { kind: 'accept' };
