@@ -85,11 +85,12 @@ describe('guarded generators in generated code', () => {
     ['a generator method', 'export const o = { *g() { yield 1; } };'],
     ['an async generator method', 'class A { async *g() { yield 1; } }\nexport function make(): unknown { return new A(); }'],
     ['a generator lambda', 'export function f(): unknown { const g = function* () { yield 1; }; return g; }'],
+    ['a coroutine method', 'export const o = { async load(): Promise<number> { return 1; } };'],
   ])('%s is still rejected at validation, before anything runs', async (_label, text) => {
     const { runner } = scriptedRunner([]);
     const error = await runner.run((ctx) => ctx.dispatch({ language: 'typescript', intent: 'define', source: text })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GeneratedSourceRejectedError);
-    expect((error as GeneratedSourceRejectedError).violations.map((v) => v.rule)).toContain('generator');
+    expect((error as GeneratedSourceRejectedError).violations.map((v) => v.rule)).toEqual([text.includes('async load') ? 'coroutine-method' : 'generator']);
     expect(sequence(runner.ledger.events())).toEqual(['run.entry', 'dispatch.start:materialization', 'dispatch.end:rejected', 'run.end:failed']);
   });
 });

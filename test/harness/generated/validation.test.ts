@@ -59,6 +59,17 @@ describe('export kinds', () => {
   });
 
   it.each([
+    ['an async method of an object literal', 'export const o = { async load() { return 1; } };'],
+    ['an async method of a private class', 'class A { async load() { return 1; } }\nexport function f() { return new A(); }'],
+  ])('%s is rejected as a coroutine method (seed 001)', (_label, source) => {
+    expect(rules(ts(source))).toEqual(['coroutine-method']);
+  });
+
+  it('async arrow functions held by properties are not methods and stay allowed', () => {
+    expect(validateGeneratedSource(ts('export const o = { load: async () => 1 };')).ok).toBe(true);
+  });
+
+  it.each([
     ['a generator declaration', 'export function* g() { yield 1; }', 'function'],
     ['an async generator declaration', 'export async function* g() { yield 1; }', 'function'],
   ])('%s is accepted: it is compiled to a guarded proxy', (_label, source, kind) => {
