@@ -20,16 +20,17 @@ describe('detective in-process audit of direct effects', () => {
     expect(runner.ledger.select({ kind: 'trace.anomaly' })[0]!.data).toMatchObject({ anomalyKind: 'unmediated_perimeter_effect', effect: 'fs.writeFileSync' });
   });
 
-  it('a model expression that opens a socket or spawns a process fails that operation and is recorded', async () => {
+  it('a model expression that opens a socket or spawns a process is refused, recorded, and ends its step', async () => {
     const { runner } = scriptedRunner([
       () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'net.connect(9, "127.0.0.1")' }), toolCall('nh_evaluate', { expression: 'cp.spawnSync("true")' }), finish()] }),
     ]);
     const net = await import('node:net');
     const cp = await import('node:child_process');
-    await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { references: { net, cp } } });
+    const error = await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { references: { net, cp } } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ failure: 'perimeter_refused' });
     const effects = runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => (e.data as { effect: string }).effect);
-    expect(effects).toEqual(['net.Socket.connect', 'child_process.spawnSync']);
-    expect(runner.ledger.select({ kind: 'operation' }).map((e) => e.status)).toEqual(['failed', 'failed', 'completed']);
+    expect(effects).toEqual(['net.Socket.connect']);
+    expect(runner.ledger.select({ kind: 'operation' }).map((e) => e.status)).toEqual(['aborted', 'skipped', 'skipped']);
   });
 
   it('an admitted perimeter capability may write; the same code outside a run is unaffected', async () => {

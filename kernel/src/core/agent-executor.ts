@@ -323,7 +323,13 @@ function parseArguments(text: unknown, schema: ZodType): { ok: true; args: Recor
   } catch (e) {
     return { ok: false, error: new ArgumentError(`Arguments are not valid JSON: ${describeError(e, 200)}`) };
   }
-  const parsed = schema.safeParse(raw);
+  let parsed: ReturnType<ZodType['safeParse']>;
+  try {
+    parsed = schema.safeParse(raw);
+  } catch (thrown) {
+    // Seed 000: an exception from an argument validator fails only its operation.
+    return { ok: false, error: thrown instanceof Error ? thrown : new ArgumentError(`Argument validation threw ${describeError(thrown, 200)}`) };
+  }
   if (!parsed.success) {
     return {
       ok: false,

@@ -146,13 +146,11 @@ export class StepContext {
    * TerminalOperationErrors end the step and are thrown.
    */
   async runOperation<T>(request: OperationRequest, body: () => T | Promise<T>): Promise<OperationResult<T>> {
-    if (this.#terminal) throw this.#terminalError;
-    if (this.signal.aborted) {
-      this.endStep(this.signal.reason ?? new StepAbortedError({ subject: 'operation', reason: 'cancelled', stepId: this.stepId }));
-      throw this.#terminalError;
-    }
     const startedAt = Date.now();
     const t0 = performance.now();
+    // Every proposed operation gets exactly one record, also one cut off by a stop before it began.
+    this.checkHostStop();
+    if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
     const inspect = this.oversight?.inspectOperation;
     if (inspect) {
       let raw: unknown;
@@ -186,6 +184,9 @@ export class StepContext {
       const out = body();
       value = out instanceof Promise ? await out : (out as T);
     } catch (error) {
+      // A stop that arrived during the body (host stop, rejected perimeter effect) wins over its failure.
+      this.checkHostStop();
+      if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
       const record = this.#record(request, 'failed', startedAt, t0, { failure: toFailure(error) });
       this.#failedErrors.set(request.operationId, error);
       if (isNighthawkError(error) && error.kind === 'terminal-operation') {
@@ -204,9 +205,32 @@ export class StepContext {
       await this.#deliver(record);
       return { status: 'failed', error, record };
     }
+    // The host ended the step while the body ran (a rejected perimeter effect inside it): cut off.
+    if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
     const record = this.#record(request, 'completed', startedAt, t0, {});
     await this.#deliver(record);
+    // Seed 000: host stops remain effective even after an output candidate was accepted.
+    this.checkHostStop();
+    if (this.#terminal) throw this.#terminalError;
     return { status: 'completed', value, record };
+  }
+
+  /** Ends the step for a host stop once the step's signal has aborted (the first terminal error wins). */
+  checkHostStop(): void {
+    if (this.#terminal || !this.signal.aborted) return;
+    const reason: unknown = this.signal.reason;
+    this.endStep(
+      reason instanceof StepAbortedError
+        ? reason
+        : new StepAbortedError({ subject: 'operation', reason: `host stop: ${describeError(reason ?? 'cancelled')}`, stepId: this.stepId, cause: reason }),
+    );
+  }
+
+  /** Records an operation the step's stop cut off as aborted, then propagates the stop. */
+  async #endCutOff(request: OperationRequest, startedAt: number, t0: number): Promise<never> {
+    const record = this.#record(request, 'aborted', startedAt, t0, { abortReason: stopReason(this.#terminalError) });
+    await this.#deliver(record);
+    throw this.#terminalError;
   }
 
   /** Records an operation that never ran because an earlier sibling was refused. */
@@ -324,6 +348,11 @@ export class StepContext {
       throw this.#terminalError;
     }
   }
+}
+
+function stopReason(error: unknown): string {
+  if (error instanceof StepAbortedError) return error.reason;
+  return describeError(error);
 }
 
 function toFailure(error: unknown): OperationFailure {

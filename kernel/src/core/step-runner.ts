@@ -81,13 +81,15 @@ async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => 
       signal: ctx.signal,
     });
   } catch (error) {
-    // An abort recorded in the step wins over whatever the executor threw afterwards.
+    // An abort recorded in the step (or a host stop) wins over whatever the executor threw afterwards.
+    ctx.checkHostStop();
     const terminal = ctx.isTerminal ? ctx.terminalError : error;
     await finish(statusOf(terminal), undefined, {}, {}, false, terminal);
     throw translate(ctx, terminal, finish.record);
   }
   let raised: { error: unknown } | undefined;
   try {
+    ctx.checkHostStop();
     if (ctx.isTerminal) throw ctx.terminalError; // seed 000: success cannot replace the stop
     const proposed = validateCandidate(ctx, candidate);
     const decided = await inspectCommit(ctx, proposed);

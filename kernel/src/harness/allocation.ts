@@ -13,6 +13,10 @@ export interface AllocationLimits {
   readonly maxCost: number;
   readonly maxNaturalExecutions?: number;
   readonly maxDispatches?: number;
+  /** Operations (expressions, assignments, tool calls, outputs) admitted per run. */
+  readonly maxOperations: number;
+  /** Operations admitted from one model response (executors whose steps the host observes). */
+  readonly maxOperationsPerResponse: number;
   readonly costOf?: (usage: Partial<Usage>) => number;
 }
 
@@ -20,6 +24,8 @@ export const DEFAULT_ALLOCATION: AllocationLimits = Object.freeze({
   maxDepth: 8,
   maxExecutorSteps: 200,
   maxCost: 2_000_000,
+  maxOperations: 5_000,
+  maxOperationsPerResponse: 128,
 });
 
 const defaultCost = (u: Partial<Usage>) => (u.inputTokens ?? 0) + (u.outputTokens ?? 0);
@@ -31,6 +37,9 @@ export class Allocation {
   #cost = 0;
   #executions = 0;
   #dispatches = 0;
+  #operations = 0;
+  /** Operations admitted since the latest executor step of each execution (one model response). */
+  readonly #responseOperations = new Map<string, number>();
   #exhausted: AllocationResource | undefined;
 
   constructor(runId: string, limits: Partial<AllocationLimits> = {}) {
@@ -76,6 +85,25 @@ export class Allocation {
     if (depth > this.#limits.maxDepth) this.#refuse('recursion-depth');
     if (this.#limits.maxDispatches !== undefined && this.#dispatches >= this.#limits.maxDispatches) this.#refuse('dispatches');
     this.#dispatches++;
+  }
+
+  /** Admits one operation of `executionId`; `perResponse` counts it against the current response too. */
+  admitOperation(executionId: string, perResponse: boolean): void {
+    const inResponse = this.#responseOperations.get(executionId) ?? 0;
+    if (perResponse && inResponse >= this.#limits.maxOperationsPerResponse) this.#refuse('operations-per-response');
+    if (this.#operations >= this.#limits.maxOperations) this.#refuse('operations');
+    this.#operations++;
+    if (perResponse) this.#responseOperations.set(executionId, inResponse + 1);
+  }
+
+  /** A new model response of `executionId` begins (after its executor step was admitted). */
+  startResponse(executionId: string): void {
+    this.#responseOperations.set(executionId, 0);
+  }
+
+  /** Forgets the per-response count of an execution that has ended. */
+  releaseExecution(executionId: string): void {
+    this.#responseOperations.delete(executionId);
   }
 
   /** Reports metered usage after a request. */

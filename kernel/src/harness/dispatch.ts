@@ -5,7 +5,7 @@
  * dispatch refuses to start or resume afterwards.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { newId, NighthawkError } from '../core/index.js';
+import { isNaturalFunction, newId, NighthawkError } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -18,7 +18,36 @@ import {
   type GrantedDependency,
 } from './generated/index.js';
 import type { RunHost } from './run-host.js';
-import type { ConfinementService } from './termination.js';
+import type { ConfinementRequest, ConfinementService } from './termination.js';
+
+type ConfirmationAnswer = { readonly confirmed: boolean; readonly detail: string };
+
+const UNCONFIGURED: ConfirmationAnswer = { confirmed: true, detail: 'in-process regime' };
+
+/** Asks the service; a synchronous answer stays synchronous so synchronous exports can be confirmed. */
+function confirmationNow(service: ConfinementService | undefined, request: ConfinementRequest): ConfirmationAnswer | Promise<ConfirmationAnswer> {
+  if (!service) return UNCONFIGURED;
+  let raw: boolean | Promise<boolean>;
+  try {
+    raw = service.confirm(request);
+  } catch (error) {
+    return { confirmed: false, detail: `confirm threw: ${String((error as Error)?.message ?? error)}` };
+  }
+  if (raw instanceof Promise) {
+    return raw.then(
+      (value) => (value === true ? { confirmed: true, detail: 'confirmed' } : { confirmed: false, detail: 'not confirmed' }),
+      (error: unknown) => ({ confirmed: false, detail: `confirm rejected: ${String((error as Error)?.message ?? error)}` }),
+    );
+  }
+  return raw === true ? { confirmed: true, detail: 'confirmed' } : { confirmed: false, detail: 'not confirmed' };
+}
+
+async function settleConfirmation(service: ConfinementService | undefined, request: ConfinementRequest): Promise<ConfirmationAnswer> {
+  return await confirmationNow(service, request);
+}
+
+/** Exports whose call contract is a promise: async functions and Natural functions. */
+const isAsyncFunction = (fn: Function): boolean => (fn as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] === 'AsyncFunction' || isNaturalFunction(fn);
 
 /** A live node: generated code may run only while `terminal` is false and it is the current node. */
 interface LiveNode {
@@ -74,29 +103,14 @@ export class Dispatcher {
     const proposal = Object.freeze({ ...parsed.proposal });
     const definitionId = definitionIdOf(proposal);
     const nodeId = newId('dsp_');
-    if (this.#confinement) {
-      let confirmed = false;
-      try {
-        confirmed = (await this.#confinement.confirm({ runId: host.runId, nodeId, definitionId })) === true;
-      } catch {
-        confirmed = false;
-      }
-      if (!confirmed) {
-        host.recordAnomaly('confinement_unconfirmed', { nodeId, definitionId, confinementIdentity: this.#confinement.identity }, parentId);
-        throw new DispatchRejectedError({ reason: 'confinement-unconfirmed', detail: `the external boundary '${this.#confinement.identity}' did not confirm this dispatch` });
-      }
-    }
+    const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId, node: 'materialization' };
+    this.#requireConfirmation(request, await settleConfirmation(this.#confinement, request), parentId);
+    if (host.state !== 'running') throw new DispatchRejectedError({ reason: 'run-closed', detail: 'the run is not admitting interior operations' });
     this.#admit(frame, nodeId, parentId);
     const materializationId = newId('def_');
     const originalDefinitionId = options.originalDefinitionId ?? definitionId;
-    host.ledger.append(host.runId, {
-      kind: 'dispatch.start',
-      subjectId: nodeId,
-      parentId,
-      status: 'materialization',
-      data: { intent: proposal.intent, language: proposal.language, definitionId, materializationId, originalDefinitionId, source: proposal.source, dependencies: proposal.dependencies ?? [], confinementIdentity: this.#confinement?.identity ?? null },
-    });
     const node: LiveNode = { nodeId, materializationId, terminal: false };
+    this.#start(node, parentId, 'materialization', { intent: proposal.intent, language: proposal.language, definitionId, materializationId, originalDefinitionId, source: proposal.source, dependencies: proposal.dependencies ?? [] });
     let materialization: Materialization;
     try {
       const compiled = liveNodes.run(node, () =>
@@ -115,12 +129,10 @@ export class Dispatcher {
       );
       materialization = Object.freeze({ nodeId, definitionId, materializationId, originalDefinitionId, exports: compiled.exports, proposal });
     } catch (error) {
-      node.terminal = true;
-      host.ledger.append(host.runId, { kind: 'dispatch.end', subjectId: nodeId, parentId, status: 'rejected', data: { error } });
+      host.endDispatch(nodeId, 'rejected', { error });
       throw error;
     }
-    node.terminal = true;
-    host.ledger.append(host.runId, { kind: 'dispatch.end', subjectId: nodeId, parentId, status: 'completed', data: { exports: Object.keys(materialization.exports), materializationId } });
+    host.endDispatch(nodeId, 'completed', { exports: Object.keys(materialization.exports), materializationId });
     if (proposal.intent !== 'define-and-invoke') return materialization;
     const invoke = this.#invokers.get(materialization.exports[proposal.entry!] as object)!;
     return { ...materialization, invocation: invoke(undefined, [...(proposal.args ?? [])]) };
@@ -133,10 +145,28 @@ export class Dispatcher {
       this.#host.allocation.admitDispatch((frame?.depth ?? 0) + 1);
     } catch (error) {
       if (error instanceof AllocationExhaustedError) {
-        this.#host.ledger.append(this.#host.runId, { kind: 'allocation.exhausted', subjectId: nodeId, parentId, status: error.resource, data: { resource: error.resource } });
+        this.#host.append({ kind: 'allocation.exhausted', subjectId: nodeId, parentId, status: error.resource, data: { resource: error.resource } });
       }
       throw error;
     }
+  }
+
+  /** Records an admitted node's start and registers it as an active branch of the run. */
+  #start(node: LiveNode, parentId: string, status: 'materialization' | 'invocation', data: Record<string, unknown>): void {
+    const host = this.#host;
+    host.activeDispatches.set(node.nodeId, { parentId, close: () => (node.terminal = true) });
+    host.append({ kind: 'dispatch.start', subjectId: node.nodeId, parentId, status, data: { ...data, confinementIdentity: this.#confinement?.identity ?? null } });
+  }
+
+  /**
+   * Seed 002: with confinement configured every dispatch node needs its confirmation before generated
+   * execution begins; a missing one rejects the node and records no admitted dispatch event.
+   */
+  #requireConfirmation(request: ConfinementRequest, answer: ConfirmationAnswer, parentId: string): void {
+    const confinement = this.#confinement;
+    if (!confinement || answer.confirmed) return;
+    this.#host.recordAnomaly('confinement_unconfirmed', { nodeId: request.nodeId, node: request.node, definitionId: request.definitionId, confinementIdentity: confinement.identity, detail: answer.detail }, parentId);
+    throw new DispatchRejectedError({ reason: 'confinement-unconfirmed', detail: `the external boundary '${confinement.identity}' did not confirm this ${request.node} node (${answer.detail})` });
   }
 
   #frameFor(frame: HostFrame | undefined, nodeId: string): HostFrame {
@@ -172,13 +202,31 @@ export class Dispatcher {
         throw new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` });
       }
       const nodeId = newId('dsp_');
+      const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId: ids.definitionId, node: 'invocation', exportName: name };
+      const answer = confirmationNow(dispatcher.#confinement, request);
+      if (answer instanceof Promise) {
+        // An asynchronous confirmation can only precede an export whose call contract is a promise.
+        if (!isAsyncFunction(fn)) {
+          answer.catch(() => undefined);
+          dispatcher.#requireConfirmation(request, { confirmed: false, detail: 'a synchronous export needs a synchronous confirmation' }, frame.submitterId);
+        }
+        const value = answer.then((settled) => {
+          dispatcher.#requireConfirmation(request, settled, frame.submitterId);
+          return runFrom(frame, thisArg, args, nodeId).value;
+        });
+        return { nodeId, value };
+      }
+      dispatcher.#requireConfirmation(request, answer, frame.submitterId);
+      return runFrom(frame, thisArg, args, nodeId);
+    };
+    const runFrom = (frame: HostFrame, thisArg: unknown, args: unknown[], nodeId: string): { nodeId: string; value: unknown } => {
+      if (host.state !== 'running' || frame.host !== host) {
+        throw new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` });
+      }
       dispatcher.#admit(frame, nodeId, frame.submitterId);
-      host.ledger.append(host.runId, { kind: 'dispatch.start', subjectId: nodeId, parentId: frame.submitterId, status: 'invocation', data: { export: name, ...ids, arguments: args } });
       const node: LiveNode = { nodeId, materializationId: ids.materializationId, terminal: false };
-      const end = (status: 'completed' | 'failed', data: Record<string, unknown>) => {
-        node.terminal = true;
-        host.ledger.append(host.runId, { kind: 'dispatch.end', subjectId: nodeId, parentId: frame.submitterId, status, data });
-      };
+      dispatcher.#start(node, frame.submitterId, 'invocation', { export: name, ...ids, arguments: args });
+      const end = (status: 'completed' | 'failed', data: Record<string, unknown>) => host.endDispatch(nodeId, status, data);
       let result: unknown;
       try {
         result = liveNodes.run(node, () => runInFrame(dispatcher.#frameFor(frame, nodeId), () => fn.apply(thisArg, args)));

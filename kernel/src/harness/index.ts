@@ -55,6 +55,7 @@ export {
   AllocationExhaustedError,
   CapabilityRefusedError,
   GrantWideningError,
+  InspectorDeadlineError,
   NaturalExecutionError,
   RunRejectedError,
   RunTerminatedError,
@@ -63,7 +64,7 @@ export {
   type CapabilityRefusalReason,
   type NaturalExecutionFailure,
 } from './run-errors.js';
-export { RunHost, type ExecutorStepObservation, type RunState } from './run-host.js';
+export { DEFAULT_INSPECTOR_DEADLINE_MS, RunHost, type ExecutorStepObservation, type RunState } from './run-host.js';
 export {
   Runner,
   currentExecutorStepAdmission,
@@ -73,7 +74,7 @@ export {
   type RunnerOptions,
   type RunOptions,
 } from './runner.js';
-export { cooperativeTermination, type ConfinementService, type TerminationReport, type TerminationService, type TerminationTarget } from './termination.js';
+export { cooperativeTermination, type ConfinementRequest, type ConfinementService, type TerminationReport, type TerminationService, type TerminationTarget } from './termination.js';
 export { DispatchRejectedError, Dispatcher, type DispatchOutcome, type Materialization } from './dispatch.js';
 export { generatedIdentityOf, isGeneratedCallable, type GeneratedIdentity } from './generated-registry.js';
 export * from './generated/index.js';

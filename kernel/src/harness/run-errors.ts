@@ -39,7 +39,7 @@ export class CapabilityRefusedError extends NighthawkError {
   }
 }
 
-export type AllocationResource = 'recursion-depth' | 'executor-steps' | 'cost' | 'natural-executions' | 'dispatches';
+export type AllocationResource = 'recursion-depth' | 'executor-steps' | 'cost' | 'natural-executions' | 'dispatches' | 'operations' | 'operations-per-response';
 
 /** The run's opaque allocation refused a request. The affected write set is not committed. */
 export class AllocationExhaustedError extends NighthawkError {
@@ -52,7 +52,18 @@ export class AllocationExhaustedError extends NighthawkError {
   }
 }
 
-export type NaturalExecutionFailure = 'raised' | 'failed' | 'aborted' | 'allocation_exhausted' | 'mediation_bypass' | 'trace_anomaly' | 'terminated';
+export type NaturalExecutionFailure =
+  | 'raised'
+  | 'failed'
+  | 'aborted'
+  | 'allocation_exhausted'
+  | 'mediation_bypass'
+  | 'trace_anomaly'
+  | 'terminated'
+  /** A rejected perimeter effect (footprint outside the policy, or an unmediated direct effect) ended it. */
+  | 'perimeter_refused'
+  /** An application inspector missed its host deadline. */
+  | 'inspection_failed';
 
 /**
  * Inside a run every Natural execution failure surfaces as this one class (seed 001). The error a
@@ -98,13 +109,46 @@ export class RunTerminatedError extends NighthawkError {
   }
 }
 
-/** The composition returned while interior branches were still active; its value is not accepted. */
+/**
+ * The composition returned (or threw) while interior branches were still active; its value is not
+ * accepted. `ceased` tells whether the termination mechanism established their cessation: only then
+ * is the run end recorded; otherwise the run stays open (no run end) until `finalize()` succeeds.
+ */
 export class ActiveBranchesError extends NighthawkError {
   readonly runId: string;
   readonly activeExecutions: readonly string[];
-  constructor(options: { runId: string; activeExecutions: readonly string[] }) {
-    super('branches-active-at-run-end', `Run ${options.runId} ended with ${options.activeExecutions.length} interior branch(es) still active; join every branch before returning.`);
+  readonly activeDispatches: readonly string[];
+  readonly ceased: boolean;
+  constructor(options: { runId: string; activeExecutions: readonly string[]; activeDispatches?: readonly string[]; ceased?: boolean; cause?: unknown }) {
+    const count = options.activeExecutions.length + (options.activeDispatches?.length ?? 0);
+    const ceased = options.ceased === true;
+    super(
+      'branches-active-at-run-end',
+      `Run ${options.runId} reached its end with ${count} interior branch(es) still active; its value is not accepted. ` +
+        (ceased ? 'The termination mechanism established their cessation and the run end is recorded. ' : 'Their cessation is not established, so the run has no run end yet (call finalize() once they have stopped). ') +
+        'Join every branch (await every dispatched export and step) before returning.',
+      { cause: options.cause },
+    );
     this.runId = options.runId;
     this.activeExecutions = options.activeExecutions;
+    this.activeDispatches = options.activeDispatches ?? [];
+    this.ceased = ceased;
+  }
+}
+
+/** An application inspector did not decide within its host deadline: an inspection failure, terminal for the step. */
+export class InspectorDeadlineError extends NighthawkError {
+  readonly hook: 'inspectOperation' | 'inspectStepCommit';
+  readonly deadlineMs: number;
+  readonly executionId: string;
+  constructor(options: { hook: InspectorDeadlineError['hook']; deadlineMs: number; executionId: string }) {
+    super(
+      'inspector-deadline',
+      `Inspector ${options.hook} did not decide within its host deadline of ${options.deadlineMs} ms (execution ${options.executionId}); ` +
+        'the step ended as an inspection failure. Make the inspector settle, or raise RunnerOptions.inspectorDeadlineMs.',
+    );
+    this.hook = options.hook;
+    this.deadlineMs = options.deadlineMs;
+    this.executionId = options.executionId;
   }
 }

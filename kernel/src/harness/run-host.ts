@@ -6,9 +6,12 @@
 import {
   abortStep,
   currentState,
+  describeError,
+  StepAbortedError,
   rejectOperation,
   scope,
   UsageMeter,
+  type AbortStep,
   type OperationDecision,
   type OperationFinished,
   type OperationRequest,
@@ -18,6 +21,7 @@ import {
   type StepCommitDecision,
   type StepExecutor,
   type StepFinished,
+  type StepContext,
   type StepRequest,
   type ToolSpec,
 } from '../core/index.js';
@@ -28,16 +32,20 @@ import type { Dispatcher } from './dispatch.js';
 import type { Capability } from './capability.js';
 import type { Authority } from './grant.js';
 import { currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
-import type { Ledger } from './ledger.js';
+import type { Ledger, LedgerAppend, LedgerEvent } from './ledger.js';
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
+  InspectorDeadlineError,
   NaturalExecutionError,
   RunTerminatedError,
   type NaturalExecutionFailure,
 } from './run-errors.js';
+
+/** Default host deadline for an application inspector: generous, so only a hung one misses it. */
+export const DEFAULT_INSPECTOR_DEADLINE_MS = 120_000;
 
 export type ExecutorStepObservation = 'adapter' | 'custom-admission' | 'aggregate';
 export type RunState = 'running' | 'terminating' | 'terminated' | 'ended';
@@ -51,6 +59,15 @@ export interface RunHostInit {
   readonly observation: ExecutorStepObservation;
   readonly auditStore: PerimeterAuditStore | undefined;
   readonly appOversight: Oversight | undefined;
+  /** Host deadline for each application inspector decision (default DEFAULT_INSPECTOR_DEADLINE_MS). */
+  readonly inspectorDeadlineMs?: number;
+}
+
+/** A dispatch node that has started and has no terminal event yet. */
+export interface ActiveDispatch {
+  readonly parentId: string;
+  /** Marks the node terminal so its generated code refuses to start or resume. */
+  close(): void;
 }
 
 export class RunHost implements HostHandle {
@@ -63,6 +80,10 @@ export class RunHost implements HostHandle {
   state: RunState = 'running';
   /** Natural executions started and not yet terminal: executionId → parent id. */
   readonly inflight = new Map<string, string>();
+  /** Dispatch nodes started and not yet terminal: nodeId → node. */
+  readonly activeDispatches = new Map<string, ActiveDispatch>();
+  readonly #contexts = new Map<string, StepContext>();
+  readonly #inspectorDeadlineMs: number;
   readonly #delegate: StepExecutor;
   readonly #auditStore: PerimeterAuditStore | undefined;
   readonly #app: Oversight | undefined;
@@ -84,6 +105,7 @@ export class RunHost implements HostHandle {
     this.#delegate = init.delegate;
     this.#auditStore = init.auditStore;
     this.#app = init.appOversight;
+    this.#inspectorDeadlineMs = init.inspectorDeadlineMs ?? DEFAULT_INSPECTOR_DEADLINE_MS;
     for (const cap of init.authority.capabilities.values()) this.#toolFor(cap);
     this.oversight = Object.freeze({
       inspectOperation: (r: OperationRequest) => this.#inspectOperation(r),
@@ -100,9 +122,54 @@ export class RunHost implements HostHandle {
     return [...authority.capabilities.values()].map((c) => this.#toolFor(c));
   }
 
+  /** True once the run's terminal event is recorded: nothing of this run is recorded after it. */
+  get ended(): boolean {
+    return this.state === 'ended' || this.state === 'terminated';
+  }
+
+  /** Appends an event of this run; after the run end nothing is appended (the fact is dropped). */
+  append(entry: LedgerAppend): LedgerEvent | undefined {
+    if (this.ended) return undefined;
+    return this.ledger.append(this.runId, entry);
+  }
+
   recordAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void {
-    if (this.state === 'ended' || this.state === 'terminated') return;
-    this.ledger.append(this.runId, { kind: 'trace.anomaly', subjectId: this.runId, parentId: parentId ?? this.runId, status: anomalyKind, data: { anomalyKind, ...detail } });
+    this.append({ kind: 'trace.anomaly', subjectId: this.runId, parentId: parentId ?? this.runId, status: anomalyKind, data: { anomalyKind, ...detail } });
+    if (anomalyKind === 'unmediated_perimeter_effect') {
+      this.#refusePerimeterEffect(parentId, `unmediated perimeter effect ${String(detail.effect)}`, undefined);
+    }
+  }
+
+  /** Records a dispatch node's terminal event once; later attempts (or any after the run end) change nothing. */
+  endDispatch(nodeId: string, status: string, data: Record<string, unknown>): void {
+    const active = this.activeDispatches.get(nodeId);
+    if (!active) return;
+    this.activeDispatches.delete(nodeId);
+    active.close();
+    if (this.ledger.hasTerminal('dispatch.end', nodeId)) return;
+    this.append({ kind: 'dispatch.end', subjectId: nodeId, parentId: active.parentId, status, data });
+  }
+
+  /** Every Natural execution and dispatch node that has no terminal event yet. */
+  activeBranches(): string[] {
+    return [...this.inflight.keys(), ...this.activeDispatches.keys()];
+  }
+
+  /**
+   * Seed 001: rejected perimeter effects are terminal. The Natural execution the effect was submitted
+   * from (directly, or through dispatch nodes under it) ends, even if the refusal is caught inside.
+   */
+  #refusePerimeterEffect(submitterId: string | undefined, reason: string, cause: unknown): void {
+    let id = submitterId;
+    for (let hops = 0; id !== undefined && hops < 64; hops++) {
+      const ctx = this.#contexts.get(id);
+      if (ctx) {
+        this.#failures.set(ctx.executionId, 'perimeter_refused');
+        ctx.endStep(new StepAbortedError({ subject: 'operation', reason: `rejected perimeter effect: ${reason}`, stepId: ctx.stepId, cause }));
+        return;
+      }
+      id = this.activeDispatches.get(id)?.parentId;
+    }
   }
 
   // --- capability gateway -------------------------------------------------------------------
@@ -113,19 +180,26 @@ export class RunHost implements HostHandle {
     const authority = frame?.host === this ? frame.authority : this.rootAuthority;
     const parentId = executionId ?? frame?.submitterId ?? this.runId;
     const refuse = (reason: CapabilityRefusedError['reason'], detail: string, cause?: unknown): never => {
-      this.ledger.append(this.runId, { kind: 'capability.refused', subjectId: name, parentId, status: reason, data: { capability: name, reason, detail } });
-      throw new CapabilityRefusedError({ capability: name, reason, detail, cause });
+      this.append({ kind: 'capability.refused', subjectId: name, parentId, status: reason, data: { capability: name, reason, detail } });
+      const error = new CapabilityRefusedError({ capability: name, reason, detail, cause });
+      if (reason === 'footprint-outside-policy') this.#refusePerimeterEffect(parentId, error.message, error);
+      throw error;
     };
     if (this.state !== 'running') refuse('run-closed', 'the run is no longer admitting interior operations');
     const cap = authority.capabilities.get(name);
     if (!cap) return refuse('not-granted', 'it is not in the grant in force here');
-    const parsed = cap.request.safeParse(rawArgs);
+    let parsed: ReturnType<typeof cap.request.safeParse>;
+    try {
+      parsed = cap.request.safeParse(rawArgs);
+    } catch (thrown) {
+      return refuse('invalid-request', `its request validator threw ${describeError(thrown, 200)}`, thrown);
+    }
     if (!parsed.success) return refuse('invalid-request', parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
     const outside = outsidePolicy(cap.footprint, authority.policy);
     if (outside.length) return refuse('footprint-outside-policy', `its footprint includes ${outside.join(', ')}, which the effective perimeter policy does not permit`);
     const context = { runId: this.runId, executionId, signal: this.abort.signal };
     const record = (status: string, extra: Record<string, unknown>) =>
-      this.ledger.append(this.runId, { kind: 'capability.call', subjectId: name, parentId, status, data: { capability: name, footprint: cap.footprint, arguments: parsed.data, ...extra } });
+      this.append({ kind: 'capability.call', subjectId: name, parentId, status, data: { capability: name, footprint: cap.footprint, arguments: parsed.data, ...extra } });
     try {
       let result: unknown;
       if (cap.footprint.length > 0) {
@@ -166,6 +240,15 @@ export class RunHost implements HostHandle {
 
   #inspectOperation(request: OperationRequest): OperationDecision | Promise<OperationDecision> {
     if (this.state !== 'running') return abortStep('the run is terminating; interior operations are refused');
+    // Operations are consumption too: admitted against the opaque allocation after argument
+    // validation and before any inspector or body (seed 000), per response and per run.
+    try {
+      this.allocation.admitOperation(request.executionId, this.observation !== 'aggregate');
+    } catch (error) {
+      if (!(error instanceof AllocationExhaustedError)) throw error;
+      this.#exhausted(error, request.executionId, request.operationId);
+      return abortStep('allocation_exhausted');
+    }
     const frame = currentHostFrame();
     if (frame?.allowance?.active) {
       this.recordAnomaly('operation_under_gateway_allowance', { operationId: request.operationId, holder: frame.allowance.holder }, request.executionId);
@@ -184,11 +267,50 @@ export class RunHost implements HostHandle {
       }
     }
     const app = this.#app?.inspectOperation;
-    return app ? app(request) : { kind: 'accept' };
+    return app ? this.#withinDeadline('inspectOperation', () => app(request), request.executionId) : { kind: 'accept' };
+  }
+
+  /**
+   * Runs an application inspector under the host deadline and the run's stop: missing the deadline is
+   * an inspection failure (terminal for the step, recorded), and a stop never waits for a hung inspector.
+   */
+  #withinDeadline<T>(hook: 'inspectOperation' | 'inspectStepCommit', decide: () => T | Promise<T>, executionId: string): T | Promise<T | AbortStep> {
+    const out = decide();
+    if (!(out instanceof Promise)) return out;
+    return new Promise<T | AbortStep>((resolve, reject) => {
+      const signal = this.abort.signal;
+      const settle = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onStop);
+      };
+      const onStop = () => {
+        settle();
+        resolve(abortStep(`the run is stopping: ${describeError(signal.reason)}`));
+      };
+      const timer = setTimeout(() => {
+        settle();
+        const error = new InspectorDeadlineError({ hook, deadlineMs: this.#inspectorDeadlineMs, executionId });
+        this.#failures.set(executionId, 'inspection_failed');
+        this.recordAnomaly('inspector_deadline_exceeded', { hook, deadlineMs: this.#inspectorDeadlineMs }, executionId);
+        reject(error);
+      }, this.#inspectorDeadlineMs);
+      if (signal.aborted) return onStop();
+      signal.addEventListener('abort', onStop, { once: true });
+      out.then(
+        (value) => {
+          settle();
+          resolve(value);
+        },
+        (error: unknown) => {
+          settle();
+          reject(error);
+        },
+      );
+    });
   }
 
   async #onOperationFinished(finished: OperationFinished): Promise<void> {
-    this.ledger.append(this.runId, { kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
+    this.append({ kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
     await this.#app?.onOperationFinished?.(finished);
   }
 
@@ -206,7 +328,7 @@ export class RunHost implements HostHandle {
       }
     }
     const app = this.#app?.inspectStepCommit;
-    return app ? await app(commit) : { kind: 'accept' };
+    return app ? await this.#withinDeadline('inspectStepCommit', () => app(commit), commit.executionId) : { kind: 'accept' };
   }
 
   async #onStepFinished(finished: StepFinished): Promise<void> {
@@ -214,7 +336,7 @@ export class RunHost implements HostHandle {
       // A core stage failed before the host executor saw this execution (e.g. a read binding did not resolve).
       const parentId = finished.parentExecutionId ?? currentHostFrame()?.submitterId ?? this.runId;
       this.inflight.set(finished.executionId, parentId);
-      this.ledger.append(this.runId, { kind: 'execution.start', subjectId: finished.executionId, parentId, data: { stepId: finished.stepId } });
+      this.append({ kind: 'execution.start', subjectId: finished.executionId, parentId, data: { stepId: finished.stepId } });
     }
     this.#endExecution(finished.executionId, finished.status, {
       stepId: finished.stepId,
@@ -233,20 +355,22 @@ export class RunHost implements HostHandle {
     const parentId = this.inflight.get(executionId);
     this.inflight.delete(executionId);
     this.#meters.delete(executionId);
+    this.#contexts.delete(executionId);
+    this.allocation.releaseExecution(executionId);
     if (this.ledger.hasTerminal('execution.end', executionId)) return;
-    this.ledger.append(this.runId, { kind: 'execution.end', subjectId: executionId, parentId, status, data });
+    this.append({ kind: 'execution.end', subjectId: executionId, parentId, status, data });
   }
 
-  #exhausted(error: AllocationExhaustedError, executionId: string): void {
+  #exhausted(error: AllocationExhaustedError, executionId: string, operationId?: string): void {
     this.#failures.set(executionId, 'allocation_exhausted');
-    this.ledger.append(this.runId, { kind: 'allocation.exhausted', subjectId: executionId, parentId: this.inflight.get(executionId), status: error.resource, data: { resource: error.resource } });
+    this.append({ kind: 'allocation.exhausted', subjectId: executionId, parentId: this.inflight.get(executionId), status: error.resource, data: { resource: error.resource, ...(operationId ? { operationId } : {}) } });
   }
 
   #translate(error: unknown, finished: StepFinished): unknown {
     if (error instanceof NaturalExecutionError) return error;
     const failure: NaturalExecutionFailure =
       this.#failures.get(finished.executionId) ??
-      (error instanceof AllocationExhaustedError ? 'allocation_exhausted' : error instanceof RunTerminatedError ? 'terminated' : finished.status === 'raised' ? 'raised' : finished.status === 'aborted' ? 'aborted' : 'failed');
+      (error instanceof AllocationExhaustedError ? 'allocation_exhausted' : causedBy(error, RunTerminatedError) ? 'terminated' : finished.status === 'raised' ? 'raised' : finished.status === 'aborted' ? 'aborted' : 'failed');
     const requestedType = finished.status === 'raised' && error instanceof Error ? error.constructor.name : undefined;
     return new NaturalExecutionError({ executionId: finished.executionId, stepId: finished.stepId, failure, ...(requestedType ? { requestedType } : {}), cause: error });
   }
@@ -257,7 +381,8 @@ export class RunHost implements HostHandle {
     const frame = currentHostFrame();
     const parentId = ctx.parent?.executionId ?? frame?.submitterId ?? this.runId;
     this.inflight.set(ctx.executionId, parentId);
-    this.ledger.append(this.runId, { kind: 'execution.start', subjectId: ctx.executionId, parentId, data: { stepId: ctx.stepId, program: ctx.program.text, inputBindings: ctx.inputBindings } });
+    this.#contexts.set(ctx.executionId, ctx);
+    this.append({ kind: 'execution.start', subjectId: ctx.executionId, parentId, data: { stepId: ctx.stepId, program: ctx.program.text, inputBindings: ctx.inputBindings } });
     const fail = (failure: NaturalExecutionFailure, cause: unknown, recordEnd: boolean): never => {
       this.#failures.set(ctx.executionId, failure);
       if (recordEnd) this.#endExecution(ctx.executionId, 'failed', { stepId: ctx.stepId, failure, error: cause });
@@ -294,6 +419,7 @@ export class RunHost implements HostHandle {
               if (this.state !== 'running') throw new RunTerminatedError({ runId: this.runId, ceased: false, reason: 'terminating' });
               try {
                 this.allocation.admitExecutorStep();
+                this.allocation.startResponse(ctx.executionId);
               } catch (error) {
                 if (error instanceof AllocationExhaustedError) this.#exhausted(error, ctx.executionId);
                 throw error;
@@ -306,4 +432,12 @@ export class RunHost implements HostHandle {
     const nextFrame = frame ? { ...frame, allowance: undefined, submitterId: ctx.executionId } : undefined;
     return withoutAllowance(() => (nextFrame ? runInFrame(nextFrame, inner) : inner()));
   }
+}
+
+/** True when `error` or one of its causes is an instance of `type`. */
+function causedBy(error: unknown, type: abstract new (...args: never[]) => unknown): boolean {
+  for (let e = error, depth = 0; e !== undefined && depth < 8; e = (e as { cause?: unknown })?.cause, depth++) {
+    if (e instanceof type) return true;
+  }
+  return false;
 }

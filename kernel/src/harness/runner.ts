@@ -32,6 +32,11 @@ export interface RunnerOptions {
   readonly allocation?: Partial<AllocationLimits>;
   /** A shared ledger (the Session keeps one for its whole life). */
   readonly ledger?: Ledger;
+  /**
+   * Host deadline for each application inspector decision (default 120 s). Missing it is an
+   * inspection failure: terminal for the step and recorded.
+   */
+  readonly inspectorDeadlineMs?: number;
 }
 
 export interface RunOptions {
@@ -119,7 +124,9 @@ export class Runner {
     const authority = authorityFromGrant(options.grant ?? {}, effective);
     const runId = options.runId ?? newId('run_');
     const allocation = new Allocation(runId, { ...this.#options.allocation, ...options.allocation });
-    const host = new RunHost({ runId, ledger: this.ledger, allocation, authority, delegate: this.#options.executor, observation, auditStore: this.#options.perimeterAuditStore, appOversight: options.oversight });
+    const deadline = this.#options.inspectorDeadlineMs;
+    if (deadline !== undefined && !(Number.isFinite(deadline) && deadline > 0)) throw new RunRejectedError({ reason: 'invalid-options', detail: `inspectorDeadlineMs must be a positive number of milliseconds (got ${String(deadline)})` });
+    const host = new RunHost({ runId, ledger: this.ledger, allocation, authority, delegate: this.#options.executor, observation, auditStore: this.#options.perimeterAuditStore, appOversight: options.oversight, inspectorDeadlineMs: deadline });
     const dispatcher = new Dispatcher(host, this.#options.confinement);
     host.dispatcher = dispatcher;
     installEffectAudit();
@@ -161,7 +168,7 @@ export class Runner {
       recordPartEvent: (part, event) => {
         if (host.state !== 'running') return;
         const frame = currentHostFrame();
-        this.ledger.append(runId, { kind: 'part.event', subjectId: `${part}:${event.kind}`, parentId: frame?.host === host ? frame.submitterId : runId, status: event.kind, data: { part, event } });
+        host.append({ kind: 'part.event', subjectId: `${part}:${event.kind}`, parentId: frame?.host === host ? frame.submitterId : runId, status: event.kind, data: { part, event } });
       },
     };
     let bodySettled = false;
@@ -179,29 +186,39 @@ export class Runner {
     let finishTerminated: ((error: RunTerminatedError) => void) | undefined;
     const terminated = new Promise<never>((_resolve, reject) => (finishTerminated = reject));
     terminated.catch(() => undefined);
+    const termination = this.#options.termination ?? cooperativeTermination;
+    /** The run end a later cessation records: the original failure class is preserved. */
+    let pendingEnd: { status: 'failed' | 'terminated'; data: Record<string, unknown> } = { status: 'terminated', data: { reason: 'terminated by the host' } };
     const settle = async (): Promise<T> => {
-      let value: T;
+      let outcome: { ok: true; value: T } | { ok: false; error: unknown };
       try {
-        value = await body;
+        outcome = { ok: true, value: await body };
       } catch (error) {
-        bodySettled = true;
-        if (host.state === 'terminating') throw new RunTerminatedError({ runId, ceased: false, reason: 'terminated without established cessation' });
-        if (host.state !== 'running') throw error;
-        this.#endRun(host, 'failed', { error });
-        throw error;
+        outcome = { ok: false, error };
       }
       bodySettled = true;
       if (host.state === 'terminating') throw new RunTerminatedError({ runId, ceased: false, reason: 'terminated without established cessation' });
       if (host.state !== 'running') throw new RunTerminatedError({ runId, ceased: true, reason: 'terminated' });
-      if (host.inflight.size > 0) {
-        const active = [...host.inflight.keys()];
-        host.recordAnomaly('branches_active_at_run_end', { activeExecutions: active });
-        const error = new ActiveBranchesError({ runId, activeExecutions: active });
-        this.#endRun(host, 'failed', { error });
+      if (host.activeBranches().length > 0) {
+        // Seed 001: branches active at the run-end seam are a trace anomaly; the value is never accepted
+        // and the run ends only once the termination mechanism establishes their cessation.
+        const activeExecutions = [...host.inflight.keys()];
+        const activeDispatches = [...host.activeDispatches.keys()];
+        host.recordAnomaly('branches_active_at_run_end', { activeExecutions, activeDispatches });
+        host.state = 'terminating';
+        host.abort.abort(new RunTerminatedError({ runId, ceased: false, reason: 'interior branches were active at run end' }));
+        const report = await askTermination(termination, { runId, branches: host.activeBranches(), includesRoot: false });
+        const error = new ActiveBranchesError({ runId, activeExecutions, activeDispatches, ceased: report.ceased === true, cause: outcome.ok ? undefined : outcome.error });
+        pendingEnd = { status: 'failed', data: { error, reason: 'interior branches were active at run end' } };
+        if (report.ceased === true && host.state === 'terminating') this.#recordCessation(host, pendingEnd);
         throw error;
       }
-      this.#endRun(host, 'completed', { result: value });
-      return value;
+      if (!outcome.ok) {
+        this.#endRun(host, 'failed', { error: outcome.error });
+        throw outcome.error;
+      }
+      this.#endRun(host, 'completed', { result: outcome.value });
+      return outcome.value;
     };
     const result = Promise.race([settle(), terminated]);
     // A caller's long-lived signal must not keep every finished run reachable.
@@ -213,39 +230,57 @@ export class Runner {
       runId,
       result,
       terminate: async (reason = 'terminated by the host') => {
-        if (host.state !== 'running') return host.state === 'terminated';
-        host.state = 'terminating';
-        host.abort.abort(new RunTerminatedError({ runId, ceased: false, reason }));
-        const branches = [...host.inflight.keys()];
-        const report = await (this.#options.termination ?? cooperativeTermination).terminate({ runId, branches, includesRoot: !bodySettled });
+        if (host.ended) return host.state === 'terminated';
+        if (host.state === 'running') {
+          host.state = 'terminating';
+          pendingEnd = { status: 'terminated', data: { reason } };
+          host.abort.abort(new RunTerminatedError({ runId, ceased: false, reason }));
+        }
+        const report = await askTermination(termination, { runId, branches: host.activeBranches(), includesRoot: !bodySettled });
         if (report.ceased !== true) return false;
-        this.#finalizeTerminated(host, reason);
+        if (!host.ended) this.#recordCessation(host, pendingEnd);
         finishTerminated?.(new RunTerminatedError({ runId, ceased: true, reason }));
         return true;
       },
       finalize: () => {
-        if (host.state === 'terminated' || host.state === 'ended') return true;
-        if (host.state !== 'terminating' || !bodySettled || host.inflight.size > 0) return false;
-        this.#finalizeTerminated(host, 'finalized after the body unwound');
+        if (host.ended) return true;
+        if (host.state !== 'terminating' || !bodySettled || host.activeBranches().length > 0) return false;
+        this.#recordCessation(host, pendingEnd);
         return true;
       },
     };
   }
 
-  #finalizeTerminated(host: RunHost, reason: string): void {
+  /**
+   * Cessation is established: every affected Natural execution and dispatch node gets its one terminal
+   * event, then the run end; nothing of the run is recorded after it.
+   */
+  #recordCessation(host: RunHost, end: { status: 'failed' | 'terminated'; data: Record<string, unknown> }): void {
+    const reason = typeof end.data.reason === 'string' ? end.data.reason : 'terminated';
     for (const [executionId, parentId] of host.inflight) {
       if (!this.ledger.hasTerminal('execution.end', executionId)) {
-        this.ledger.append(host.runId, { kind: 'execution.end', subjectId: executionId, parentId, status: 'terminated', data: { reason } });
+        host.append({ kind: 'execution.end', subjectId: executionId, parentId, status: 'terminated', data: { reason } });
       }
     }
     host.inflight.clear();
-    host.state = 'terminated';
-    this.ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status: 'terminated', data: { reason } });
+    for (const nodeId of [...host.activeDispatches.keys()]) host.endDispatch(nodeId, 'terminated', { reason });
+    host.state = end.status === 'terminated' ? 'terminated' : 'ended';
+    this.ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status: end.status, data: end.data });
   }
 
   #endRun(host: RunHost, status: 'completed' | 'failed', data: Record<string, unknown>): void {
     host.state = 'ended';
     this.ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
+  }
+}
+
+/** A mechanism that throws or answers malformed establishes nothing. */
+async function askTermination(service: TerminationService, target: { runId: string; branches: readonly string[]; includesRoot: boolean }): Promise<{ ceased: boolean }> {
+  try {
+    const report = await service.terminate(target);
+    return { ceased: report?.ceased === true };
+  } catch {
+    return { ceased: false };
   }
 }
 

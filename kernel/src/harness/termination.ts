@@ -26,10 +26,26 @@ export const cooperativeTermination: TerminationService = Object.freeze({
   },
 });
 
-/** External confinement, when configured, must confirm every dispatch. */
+/** One dispatch node asking for confirmation: the materialization, or one invocation of an export. */
+export interface ConfinementRequest {
+  readonly runId: string;
+  readonly nodeId: string;
+  readonly definitionId: string;
+  readonly node: 'materialization' | 'invocation';
+  /** For invocation nodes: the export being called. */
+  readonly exportName?: string;
+}
+
+/**
+ * External confinement, when configured, must confirm every dispatch node, invocation nodes
+ * included. `confirm` may answer synchronously or with a promise. Materialization nodes and calls of
+ * async exports wait for a promised answer; a synchronous export is entered synchronously (its call
+ * contract is an ordinary return value), so there only a synchronous `true` confirms, and a promise
+ * counts as a missing confirmation. Anything but `true` (false, a throw, a rejection) rejects the node
+ * before generated execution begins.
+ */
 export interface ConfinementService {
-  /** A stable identity of the external boundary, recorded with each dispatch. */
+  /** A stable identity of the external boundary, recorded with each dispatch node. */
   readonly identity: string;
-  /** Resolves true only when the boundary confirms this dispatch; anything else rejects it. */
-  confirm(dispatch: { runId: string; nodeId: string; definitionId: string }): Promise<boolean>;
+  confirm(dispatch: ConfinementRequest): boolean | Promise<boolean>;
 }

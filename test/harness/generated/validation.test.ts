@@ -49,12 +49,31 @@ describe('export kinds', () => {
   });
 
   it.each([
-    ['a generator function', 'export function* g() { yield 1; }'],
-    ['a generator expression', 'export const g = function* () { yield 1; };'],
+    ['a generator expression (a generator lambda)', 'export const g = function* () { yield 1; };'],
+    ['a generator expression passed as a callback', 'export function f() { return [1].map(function* (x) { yield x; }); }'],
     ['a generator method', 'export const o = { *g() { yield 1; } };'],
-    ['an async generator', 'async function* g() { yield 1; }'],
+    ['an async generator method', 'export const o = { async *g() { yield 1; } };'],
+    ['a generator method of a private class', 'class A { *g() { yield 1; } }\nexport function f() { return new A(); }'],
   ])('%s is rejected as generator', (_label, source) => {
     expect(rules(ts(source))).toContain('generator');
+  });
+
+  it.each([
+    ['an async method of an object literal', 'export const o = { async load() { return 1; } };'],
+    ['an async method of a private class', 'class A { async load() { return 1; } }\nexport function f() { return new A(); }'],
+  ])('%s is rejected as a coroutine method (seed 001)', (_label, source) => {
+    expect(rules(ts(source))).toEqual(['coroutine-method']);
+  });
+
+  it('async arrow functions held by properties are not methods and stay allowed', () => {
+    expect(validateGeneratedSource(ts('export const o = { load: async () => 1 };')).ok).toBe(true);
+  });
+
+  it.each([
+    ['a generator declaration', 'export function* g() { yield 1; }', 'function'],
+    ['an async generator declaration', 'export async function* g() { yield 1; }', 'function'],
+  ])('%s is accepted: it is compiled to a guarded proxy', (_label, source, kind) => {
+    expect(validateGeneratedSource(ts(source))).toEqual({ ok: true, exports: [{ name: 'g', kind, line: 1 }] });
   });
 
   it.each([

@@ -19,7 +19,7 @@ import {
   type RuntimeSpelling,
 } from './errors.js';
 import type { ExportInfo, ExportKind } from './export-rules.js';
-import { GUARD_NAME, RESUME_NAME, SITE_CODES, WRAP_NAME, guardTransformer } from './guard-transform.js';
+import { GEN_NAME, GUARD_NAME, RESUME_NAME, SITE_CODES, WRAP_NAME, guardTransformer } from './guard-transform.js';
 import { SHADOW_NAMES, createRuntimeShadows } from './runtime-shadows.js';
 import { analyzeProposal, diagnosticViolations, sourceFileName, type ValidateOptions } from './validate.js';
 import { isRawDynamicExecutionRule, sortViolations, type Violation } from './violation.js';
@@ -123,6 +123,7 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
     guard(2);
     return value;
   };
+  const generator = (inner: Generator | AsyncGenerator, isAsync: number): object => guardedIterator(inner, isAsync === 1, () => guard(2));
   const wrappers = new Map<GeneratedFunction, GeneratedFunction>();
   const wrapperSet = new WeakSet<GeneratedFunction>();
   const wrap = (name: string, value: unknown): unknown => {
@@ -145,11 +146,11 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
     resolveModule: options.resolveModule,
   });
   const moduleExports: Record<string, unknown> = {};
-  const params = [...SHADOW_NAMES, 'exports', GUARD_NAME, RESUME_NAME, WRAP_NAME, ...declared.map((d) => d.name)];
+  const params = [...SHADOW_NAMES, 'exports', GUARD_NAME, RESUME_NAME, WRAP_NAME, GEN_NAME, ...declared.map((d) => d.name)];
   // The outer function is sloppy so `eval` can be a parameter; the module body runs strict inside it.
   const body = `return (function () {\n${output.outputText}\n}).call(undefined);`;
   const evaluate = vm.compileFunction(body, params, { filename: `nighthawk-generated/${definitionId.slice(7, 19)}.js` });
-  evaluate(...shadows, moduleExports, guard, resume, wrap, ...declared.map((d) => options.dependencies[d.name]));
+  evaluate(...shadows, moduleExports, guard, resume, wrap, generator, ...declared.map((d) => options.dependencies[d.name]));
 
   const exports: Record<string, unknown> = Object.create(null);
   const exportInfo = analysis.exports.map((info) => {
@@ -160,6 +161,35 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
   });
   Object.freeze(moduleExports);
   return { definitionId, exports: Object.freeze(exports), exportInfo };
+}
+
+/**
+ * The host proxy of a generated generator: next, throw and return consult the guard before the
+ * generator resumes, so one that escapes its dispatch can neither start nor resume afterwards.
+ * Async refusals arrive as rejected promises, as every async-iterator result does.
+ */
+function guardedIterator(inner: Generator | AsyncGenerator, isAsync: boolean, check: () => void): object {
+  type Method = 'next' | 'throw' | 'return';
+  const resume = (method: Method, value: unknown): unknown => {
+    if (!isAsync) {
+      check();
+      return (inner as Generator)[method](value as never);
+    }
+    try {
+      check();
+    } catch (refusal) {
+      return Promise.reject(refusal);
+    }
+    return (inner as AsyncGenerator)[method](value as never);
+  };
+  const proxy = {
+    next: (value?: unknown) => resume('next', value),
+    throw: (error?: unknown) => resume('throw', error),
+    return: (value?: unknown) => resume('return', value),
+  };
+  Object.defineProperty(proxy, isAsync ? Symbol.asyncIterator : Symbol.iterator, { value: () => proxy });
+  Object.defineProperty(proxy, Symbol.toStringTag, { value: isAsync ? 'AsyncGenerator' : 'Generator' });
+  return Object.freeze(proxy);
 }
 
 function unwrapFor(wrappers: ReadonlyMap<GeneratedFunction, GeneratedFunction>, wrapper: unknown): unknown {

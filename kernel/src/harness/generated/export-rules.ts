@@ -62,7 +62,7 @@ export function analyzeExports(sourceFile: ts.SourceFile, naturalFunctionNames: 
   // First pass: what each top-level local is, so `export { x }` and `export default x` can be classified.
   for (const statement of sourceFile.statements) {
     if (ts.isFunctionDeclaration(statement) && statement.name)
-      locals.set(statement.name.text, { kind: hasModifier(statement, ts.SyntaxKind.AsyncKeyword) ? 'async-function' : 'function' });
+      locals.set(statement.name.text, { kind: hasModifier(statement, ts.SyntaxKind.AsyncKeyword) && !statement.asteriskToken ? 'async-function' : 'function' });
     else if (ts.isClassDeclaration(statement) && statement.name) locals.set(statement.name.text, { kind: 'class' });
     else if (ts.isVariableStatement(statement)) {
       for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) locals.set(d.name.text, classify(d.initializer));
@@ -86,9 +86,10 @@ export function analyzeExports(sourceFile: ts.SourceFile, naturalFunctionNames: 
     const isDefault = hasModifier(statement, ts.SyntaxKind.DefaultKeyword);
     if (exported && hasModifier(statement, ts.SyntaxKind.DeclareKeyword)) continue;
     if (ts.isFunctionDeclaration(statement) && exported) {
-      if (statement.asteriskToken) continue; // reported by the generator rule
       const local = statement.name?.text;
-      add(statement, isDefault ? 'default' : (local ?? 'default'), locals.get(local ?? '') ?? { kind: hasModifier(statement, ts.SyntaxKind.AsyncKeyword) ? 'async-function' : 'function' }, local);
+      // A generator (also an async one) returns its guarded iterator synchronously: a plain function export.
+      const kind = hasModifier(statement, ts.SyntaxKind.AsyncKeyword) && !statement.asteriskToken ? 'async-function' : 'function';
+      add(statement, isDefault ? 'default' : (local ?? 'default'), locals.get(local ?? '') ?? { kind }, local);
     } else if (ts.isClassDeclaration(statement) && exported) {
       add(statement, isDefault ? 'default' : (statement.name?.text ?? 'default'), { kind: 'class' }, undefined);
     } else if (ts.isVariableStatement(statement) && exported) {

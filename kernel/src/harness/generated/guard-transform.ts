@@ -7,9 +7,11 @@
  *  - parameter defaults, destructuring defaults and class field initializers (initializer), which run
  *    before a body's first statement.
  * Normal resumption runs through `__nh_resume(await x)`; exceptional resumption throws at the await and
- * can only land in a guarded handler or leave the function. Generators are rejected by validation,
- * so no other resumption points exist. Function exports are rebound to their host wrappers at the end
- * of the module, so sibling calls inside the module enter dispatch too.
+ * can only land in a guarded handler or leave the function. Every generator and async generator
+ * declaration becomes an ordinary function that returns a host proxy (`__nh_gen`) over the original
+ * generator, whose next/throw/return consult the guard before resuming it (seed 001); validation
+ * rejects generator expressions and methods, so no other resumption points exist. Function exports
+ * are rebound to their host wrappers at the end of the module, so sibling calls enter dispatch too.
  */
 import ts from 'typescript';
 import { GuardSite } from './errors.js';
@@ -17,6 +19,7 @@ import { GuardSite } from './errors.js';
 export const GUARD_NAME = '__nh_guard';
 export const RESUME_NAME = '__nh_resume';
 export const WRAP_NAME = '__nh_wrap';
+export const GEN_NAME = '__nh_gen';
 
 /** Site codes passed to the guard; numbers keep the injected calls short. */
 export const SITE_CODES = [GuardSite.entry, GuardSite.handler, GuardSite.resume, GuardSite.initializer] as const;
@@ -47,7 +50,30 @@ export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): t
       return undefined;
     };
 
+    /**
+     * `function* g(p) { body }` → `function g(p) { guard; return __nh_gen(function* () { body }.apply(this, arguments), async) }`.
+     * Parameters still bind at call time, as for a generator; the body keeps its own entry guard.
+     */
+    const guardedGenerator = (node: ts.FunctionDeclaration): ts.FunctionDeclaration => {
+      const visited = ts.visitEachChild(node, visit, context);
+      const isAsync = hasModifier(visited, ts.SyntaxKind.AsyncKeyword);
+      const inner = f.createFunctionExpression(
+        isAsync ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined,
+        f.createToken(ts.SyntaxKind.AsteriskToken),
+        undefined,
+        undefined,
+        [],
+        undefined,
+        visited.body!,
+      );
+      const started = f.createCallExpression(f.createPropertyAccessExpression(f.createParenthesizedExpression(inner), 'apply'), undefined, [f.createThis(), f.createIdentifier('arguments')]);
+      const proxied = f.createCallExpression(f.createIdentifier(GEN_NAME), undefined, [started, f.createNumericLiteral(isAsync ? 1 : 0)]);
+      const modifiers = (ts.getModifiers(visited) ?? []).filter((m) => m.kind !== ts.SyntaxKind.AsyncKeyword);
+      return f.updateFunctionDeclaration(visited, modifiers, undefined, visited.name, visited.typeParameters, visited.parameters, undefined, f.createBlock([guardStmt(ENTRY), f.createReturnStatement(proxied)], true));
+    };
+
     const visit = (node: ts.Node): ts.Node | ts.Node[] => {
+      if (ts.isFunctionDeclaration(node) && node.asteriskToken && node.body) return guardedGenerator(node);
       if (ts.isBlock(node)) {
         const site = blockSite(node);
         const visited = ts.visitEachChild(node, visit, context);
@@ -117,6 +143,10 @@ function letForExportedLocals(f: ts.NodeFactory, statement: ts.VariableStatement
   if ((list.flags & ts.NodeFlags.Const) === 0) return statement;
   if (!list.declarations.some((d) => ts.isIdentifier(d.name) && exportedLocals.has(d.name.text))) return statement;
   return f.updateVariableStatement(statement, statement.modifiers, f.createVariableDeclarationList(list.declarations, ts.NodeFlags.Let));
+}
+
+function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+  return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 }
 
 function isDirective(statement: ts.Statement): boolean {

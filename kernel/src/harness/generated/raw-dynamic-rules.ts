@@ -162,8 +162,11 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
     if (ts.isNewExpression(node)) return checkNew(node);
     if (ts.isWithStatement(node)) return flag(node, 'with-statement', "'with' evaluates names chosen at run time.");
     if (ts.isDebuggerStatement(node)) return flag(node, 'debugger', "'debugger' is not allowed in generated source.");
-    if ((ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isMethodDeclaration(node)) && node.asteriskToken)
-      return flag(node, 'generator', 'Generator functions and methods cannot be guarded across resumption; use ordinary or async functions.');
+    // Generator declarations are compiled to guarded proxies; expressions (generator lambdas) and methods are not (seed 001).
+    if ((ts.isFunctionExpression(node) || ts.isMethodDeclaration(node)) && node.asteriskToken)
+      return flag(node, 'generator', 'Generator function expressions and generator methods are not allowed; declare the generator with a function* declaration.');
+    if (ts.isMethodDeclaration(node) && node.modifiers?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword))
+      return flag(node, 'coroutine-method', 'Async (coroutine) methods are not allowed in generated source; use an async function declaration.');
     if (ts.isAwaitExpression(node) && functionDepth === 0) return flag(node, 'top-level-await', 'Top-level await is not supported; module evaluation is synchronous.');
     if (ts.isForOfStatement(node) && node.awaitModifier && functionDepth === 0) return flag(node, 'top-level-await', 'Top-level for-await is not supported.');
     if (ts.isVariableDeclarationList(node) && (node.flags & ts.NodeFlags.Using) !== 0)

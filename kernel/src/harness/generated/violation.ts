@@ -18,6 +18,7 @@ export const ViolationRule = {
   argumentsCallee: 'arguments-callee',
   debuggerStatement: 'debugger',
   generator: 'generator',
+  coroutineMethod: 'coroutine-method',
   topLevelAwait: 'top-level-await',
   unsupportedSyntax: 'unsupported-syntax',
   classExport: 'class-export',
