@@ -1,11 +1,11 @@
 /**
- * Runtime context on AsyncLocalStorage: `run()` starts an independent run, `scope()` narrows or
+ * Runtime context (a private async context, never a store on the async resource): `run()` starts an independent run, `scope()` narrows or
  * extends it. State objects are immutable; entering a scope creates a new one and exiting restores
  * the enclosing one (never `enterWith`).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { UsageError } from './errors.js';
 import { newId } from './ids.js';
+import { PrivateAsyncContext } from './private-context.js';
 import type { Oversight } from './oversight.js';
 import type { OutcomeKind } from './program.js';
 import type { StepExecutor } from './step.js';
@@ -46,7 +46,7 @@ export interface RuntimeState {
   readonly extensions: Readonly<Record<symbol, unknown>>;
 }
 
-const storage = new AsyncLocalStorage<RuntimeState>();
+const storage = new PrivateAsyncContext<RuntimeState>();
 
 export interface CoreRunOptions {
   runId?: string;

@@ -4,8 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { newId, NighthawkError } from '../core/index.js';
+import { newId, NighthawkError, PrivateAsyncContext } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -27,7 +26,7 @@ interface LiveNode {
   terminal: boolean;
 }
 
-const liveNodes = new AsyncLocalStorage<LiveNode>();
+const liveNodes = new PrivateAsyncContext<LiveNode>();
 
 export interface Materialization {
   readonly nodeId: string;

@@ -6,6 +6,7 @@
 import {
   abortStep,
   currentState,
+  isCoreRecord,
   rejectOperation,
   scope,
   UsageMeter,
@@ -28,6 +29,7 @@ import type { Dispatcher } from './dispatch.js';
 import type { Capability } from './capability.js';
 import type { Authority } from './grant.js';
 import { currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
+import { HostIntegrityError } from './integrity-errors.js';
 import type { Ledger } from './ledger.js';
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
@@ -51,6 +53,8 @@ export interface RunHostInit {
   readonly observation: ExecutorStepObservation;
   readonly auditStore: PerimeterAuditStore | undefined;
   readonly appOversight: Oversight | undefined;
+  /** Receives anomalies observed after run end (the run's ledger record is closed then). */
+  readonly lateAnomaly?: (anomalyKind: string, detail: Record<string, unknown>, parentId: string | undefined) => void;
 }
 
 export class RunHost implements HostHandle {
@@ -66,6 +70,7 @@ export class RunHost implements HostHandle {
   readonly #delegate: StepExecutor;
   readonly #auditStore: PerimeterAuditStore | undefined;
   readonly #app: Oversight | undefined;
+  readonly #late: RunHostInit['lateAnomaly'];
   readonly #failures = new Map<string, NaturalExecutionFailure>();
   readonly #meters = new Map<string, UsageMeter>();
   readonly #toolCapability = new Map<ToolSpec, string>();
@@ -84,15 +89,24 @@ export class RunHost implements HostHandle {
     this.#delegate = init.delegate;
     this.#auditStore = init.auditStore;
     this.#app = init.appOversight;
+    this.#late = init.lateAnomaly;
     for (const cap of init.authority.capabilities.values()) this.#toolFor(cap);
+    // The oversight object is reachable from interior code (it is the run's oversight), so each seam
+    // accepts only what the core's operation engine and step runner created.
     this.oversight = Object.freeze({
-      inspectOperation: (r: OperationRequest) => this.#inspectOperation(r),
-      onOperationFinished: (f: OperationFinished) => this.#onOperationFinished(f),
-      inspectStepCommit: (c: StepCommit) => this.#inspectStepCommit(c),
-      onStepFinished: (f: StepFinished) => this.#onStepFinished(f),
+      inspectOperation: (r: OperationRequest) => this.#inspectOperation(this.#genuine('inspectOperation', r)),
+      onOperationFinished: (f: OperationFinished) => this.#onOperationFinished(this.#genuine('onOperationFinished', f)),
+      inspectStepCommit: (c: StepCommit) => this.#inspectStepCommit(this.#genuine('inspectStepCommit', c)),
+      onStepFinished: (f: StepFinished) => this.#onStepFinished(this.#genuine('onStepFinished', f)),
       translateStepFailure: (e: unknown, f: StepFinished) => this.#translate(e, f),
     });
     this.executor = Object.freeze({ runStep: (request: StepRequest) => this.#runStep(request) });
+  }
+
+  #genuine<T>(seam: string, value: T): T {
+    if (isCoreRecord(value)) return value;
+    this.recordAnomaly('forged_seam_call', { seam }, currentHostFrame()?.submitterId);
+    throw new HostIntegrityError({ attempt: 'forged-seam-call', detail: `the host seam ${seam} accepts only records the core created` });
   }
 
   /** Tools for the capabilities of an authority (stable identities, so the seam check can recognise them). */
@@ -101,7 +115,10 @@ export class RunHost implements HostHandle {
   }
 
   recordAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void {
-    if (this.state === 'ended' || this.state === 'terminated') return;
+    if (this.state === 'ended' || this.state === 'terminated') {
+      this.#late?.(anomalyKind, detail, parentId);
+      return;
+    }
     this.ledger.append(this.runId, { kind: 'trace.anomaly', subjectId: this.runId, parentId: parentId ?? this.runId, status: anomalyKind, data: { anomalyKind, ...detail } });
   }
 
@@ -256,6 +273,10 @@ export class RunHost implements HostHandle {
     const state = currentState();
     const frame = currentHostFrame();
     const parentId = ctx.parent?.executionId ?? frame?.submitterId ?? this.runId;
+    if (ctx.oversight !== state?.oversight || this.inflight.has(ctx.executionId) || this.ledger.hasTerminal('execution.end', ctx.executionId)) {
+      this.recordAnomaly('foreign_step_context', { stepId: ctx.stepId, executionId: ctx.executionId }, frame?.submitterId ?? this.runId);
+      throw new HostIntegrityError({ attempt: 'foreign-step-context', detail: 'the host executor runs only fresh steps created under the host oversight' });
+    }
     this.inflight.set(ctx.executionId, parentId);
     this.ledger.append(this.runId, { kind: 'execution.start', subjectId: ctx.executionId, parentId, data: { stepId: ctx.stepId, program: ctx.program.text, inputBindings: ctx.inputBindings } });
     const fail = (failure: NaturalExecutionFailure, cause: unknown, recordEnd: boolean): never => {
