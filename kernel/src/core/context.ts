@@ -6,6 +6,7 @@
 import { UsageError } from './errors.js';
 import { newId } from './ids.js';
 import { PrivateAsyncContext } from './private-context.js';
+import { outsideOperationBody } from './operation-body.js';
 import type { Oversight } from './oversight.js';
 import type { OutcomeKind } from './program.js';
 import type { StepExecutor } from './step.js';
@@ -159,7 +160,7 @@ function deriveState(parent: RuntimeState, options: ScopeOptions): RuntimeState 
 export function withStepContext<T>(stepContext: StepContext, fn: () => T): T {
   const parent = storage.getStore();
   if (!parent) throw new UsageError('A Natural step must run inside run(executor, fn).');
-  return storage.run(Object.freeze({ ...parent, stepContext }), fn);
+  return storage.run(Object.freeze({ ...parent, stepContext }), () => outsideOperationBody(fn));
 }
 
 /** The current runtime state, or undefined outside a run. */

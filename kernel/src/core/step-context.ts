@@ -16,6 +16,7 @@ import {
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
 import { newId } from './ids.js';
 import { markCoreRecord } from './provenance.js';
+import { runOperationBody } from './operation-body.js';
 import type {
   OperationFailure,
   OperationFinished,
@@ -192,7 +193,7 @@ export class StepContext {
     }
     let value: T;
     try {
-      const out = body();
+      const out = runOperationBody(body);
       value = out instanceof Promise ? await out : (out as T);
     } catch (error) {
       const record = this.#record(request, 'failed', startedAt, t0, { failure: toFailure(error) });

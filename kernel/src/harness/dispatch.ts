@@ -67,7 +67,10 @@ export class Dispatcher {
     const host = this.#host;
     const frame = currentHostFrame();
     const parentId = frame?.submitterId ?? host.runId;
-    if (host.state !== 'running') throw new DispatchRejectedError({ reason: 'run-closed', detail: 'the run is not admitting interior operations' });
+    if (host.state !== 'running') {
+      host.recordAnomaly('dispatch_after_run_closed', {}, parentId);
+      throw new DispatchRejectedError({ reason: 'run-closed', detail: 'the run is not admitting interior operations' });
+    }
     const parsed = parseCodeProposal(value);
     if (!parsed.ok) throw new DispatchRejectedError({ reason: 'invalid-proposal', detail: parsed.issues.join('; ') });
     const proposal = Object.freeze({ ...parsed.proposal });
@@ -168,6 +171,7 @@ export class Dispatcher {
     const invoke = (thisArg: unknown, args: unknown[]): { nodeId: string; value: unknown } => {
       const frame = currentHostFrame();
       if (host.state !== 'running' || frame?.host !== host) {
+        host.recordAnomaly('generated_export_outside_run', { export: name, definitionId: ids.definitionId }, frame?.host === host ? frame.submitterId : undefined);
         throw new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` });
       }
       const nodeId = newId('dsp_');

@@ -3,6 +3,13 @@
  * `Set.prototype.add.call` change it; these keep their entries in a private field, are frozen, and
  * are not Set/Map instances, so no built-in mutator accepts them. Policies and authorities use them.
  */
+// Membership checks decide authority: they use the intrinsics captured at load, not whatever
+// Set.prototype / Map.prototype hold later.
+const apply = Reflect.apply;
+const setHas = Set.prototype.has;
+const mapHas = Map.prototype.has;
+const mapGet = Map.prototype.get;
+
 export class FrozenSet<T> implements ReadonlySet<T> {
   readonly #set: Set<T>;
   constructor(values: Iterable<T>) {
@@ -13,7 +20,7 @@ export class FrozenSet<T> implements ReadonlySet<T> {
     return this.#set.size;
   }
   has(value: T): boolean {
-    return this.#set.has(value);
+    return apply(setHas, this.#set, [value]) as boolean;
   }
   forEach(fn: (value: T, key: T, set: ReadonlySet<T>) => void, thisArg?: unknown): void {
     for (const v of this.#set) fn.call(thisArg, v, v, this);
@@ -43,10 +50,10 @@ export class FrozenMap<K, V> implements ReadonlyMap<K, V> {
     return this.#map.size;
   }
   get(key: K): V | undefined {
-    return this.#map.get(key);
+    return apply(mapGet, this.#map, [key]) as V | undefined;
   }
   has(key: K): boolean {
-    return this.#map.has(key);
+    return apply(mapHas, this.#map, [key]) as boolean;
   }
   forEach(fn: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
     for (const [k, v] of this.#map) fn.call(thisArg, v, k, this);

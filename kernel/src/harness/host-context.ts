@@ -7,6 +7,7 @@
  */
 import { PrivateAsyncContext } from '../core/index.js';
 import type { Authority } from './grant.js';
+import { HostIntegrityError } from './integrity-errors.js';
 
 export interface GatewayAllowance {
   readonly holder: string;
@@ -70,6 +71,34 @@ export async function withAllowance<T>(holder: string, fn: () => T | Promise<T>)
   } finally {
     Allowance.expire(allowance);
   }
+}
+
+/**
+ * Runs a host-infrastructure call (the perimeter audit store) under an allowance that expires when
+ * it returns or, for a promise, settles. Synchronous, so the host's own store writes stay sync.
+ */
+export function asHostInfrastructure<T>(holder: string, fn: () => T): T {
+  const frame = frames.getStore();
+  if (!frame) return fn();
+  const allowance = new Allowance(holder);
+  let result: T;
+  try {
+    result = frames.run(Object.freeze({ ...frame, allowance }), fn);
+  } catch (error) {
+    Allowance.expire(allowance);
+    throw error;
+  }
+  if (result instanceof Promise) return result.finally(() => Allowance.expire(allowance)) as T;
+  Allowance.expire(allowance);
+  return result;
+}
+
+/** Interior code (no live allowance) may not open or write a perimeter audit store. */
+export function refuseAuditStoreInRun(operation: string): void {
+  const frame = interiorWithoutAllowance();
+  if (!frame) return;
+  frame.host.recordAnomaly('audit_store_in_run', { operation }, frame.submitterId);
+  throw new HostIntegrityError({ attempt: 'audit-store-in-run', detail: `${operation} is host infrastructure; a run's interior may not open or write a perimeter audit store` });
 }
 
 /** Runs `fn` with no gateway allowance (every Natural execution starts this way). */

@@ -45,7 +45,7 @@ export { Allocation, DEFAULT_ALLOCATION, type AllocationLimits } from './allocat
 export { defineCapability, type Capability, type CapabilityContext } from './capability.js';
 export { installEffectAudit } from './effect-audit.js';
 export { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
-export { insideHostFrame, refuseInteriorControl, withAllowance, withoutAllowance, type GatewayAllowance } from './host-context.js';
+export { insideHostFrame, refuseInteriorControl, withoutAllowance, type GatewayAllowance } from './host-context.js';
 export { Ledger, LedgerEventKind, projectLedger, type LedgerAppend, type LedgerEvent, type LedgerFilter, type LedgerListener } from './ledger.js';
 export { SqliteLedgerStore, type PersistedLedgerEvent } from './ledger-store.js';
 export { LedgerView, type LedgerReader } from './ledger-view.js';

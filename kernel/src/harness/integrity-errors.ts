@@ -4,6 +4,10 @@ import { NighthawkError } from '../core/index.js';
 export type IntegrityAttempt =
   /** Runner.run/start (or Session.runner) reached from inside a host frame. */
   | 'nested-run'
+  /** Interior code opened or wrote a perimeter audit store. */
+  | 'audit-store-in-run'
+  /** Host-infrastructure admission used from inside an operation body. */
+  | 'admission-from-operation'
   /** An append through a read-only ledger view. */
   | 'ledger-append'
   /** A ledger append for a run whose run.end is already recorded. */

@@ -6,6 +6,7 @@
 import {
   abortStep,
   currentState,
+  insideOperationBody,
   isCoreRecord,
   rejectOperation,
   scope,
@@ -28,7 +29,7 @@ import type { Allocation } from './allocation.js';
 import type { Dispatcher } from './dispatch.js';
 import type { Capability } from './capability.js';
 import type { Authority } from './grant.js';
-import { currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
+import { asHostInfrastructure, currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
 import type { Ledger } from './ledger.js';
 import { outsidePolicy } from './perimeter.js';
@@ -149,7 +150,7 @@ export class RunHost implements HostHandle {
         if (!this.#auditStore) return refuse('audit-store-failed', 'no perimeter audit store is configured');
         const attempt = createPerimeterAttempt({ runId: this.runId, capability: name, footprint: cap.footprint, arguments: parsed.data, ...(executionId ? { executionId } : {}) });
         try {
-          result = await admitPerimeterEffect(this.#auditStore, attempt, () => withAllowance(name, () => cap.run(parsed.data, context)));
+          result = await admitPerimeterEffect(hostInfrastructureStore(this.#auditStore), attempt, () => withAllowance(name, () => cap.run(parsed.data, context)));
         } catch (error) {
           if (error instanceof PerimeterAttemptNotRecordedError) return refuse('audit-store-failed', 'the attempt record could not be persisted, so the effect was not attempted', error);
           throw error;
@@ -296,6 +297,13 @@ export class RunHost implements HostHandle {
       this.recordAnomaly('ungranted_tool', { tools: ungranted }, ctx.executionId);
       fail('trace_anomaly', new Error(`tool(s) visible without a grant: ${ungranted.join(', ')}`), false);
     }
+    // A granted tool re-exposed inside an attenuated scope is ambient authority there.
+    const inForce = frame?.host === this ? frame.authority : this.rootAuthority;
+    const ambient = (state?.tools ?? []).filter((t) => { const c = this.#toolCapability.get(t); return c !== undefined && !inForce.capabilities.has(c); }).map((t) => t.name);
+    if (ambient.length) {
+      this.recordAnomaly('ambient_tool', { tools: ambient }, ctx.executionId);
+      fail('trace_anomaly', new Error(`tool(s) visible outside the authority in force: ${ambient.join(', ')}`), false);
+    }
     let depth = 1;
     for (let p = ctx.parent; p; p = p.parent) depth++;
     depth += frame?.host === this ? frame.depth : 0;
@@ -320,11 +328,30 @@ export class RunHost implements HostHandle {
                 throw error;
               }
             },
-            request: (send) => withAllowance('model-request', send),
+            request: (send) => {
+              // The executor's seam: code an operation runs (an expression, a tool) never gets it.
+              if (insideOperationBody()) {
+                this.recordAnomaly('admission_from_operation', { executionId: ctx.executionId }, ctx.executionId);
+                throw new HostIntegrityError({ attempt: 'admission-from-operation', detail: 'the executor-step admission runs provider requests only; an operation body may not use it' });
+              }
+              return withAllowance('model-request', send);
+            },
             observe: (usage) => this.allocation.observe(usage),
           };
     const inner = () => scope({ usageMeter: meter, requestAdmission: admission }, () => this.#delegate.runStep(request));
     const nextFrame = frame ? { ...frame, allowance: undefined, submitterId: ctx.executionId } : undefined;
     return withoutAllowance(() => (nextFrame ? runInFrame(nextFrame, inner) : inner()));
   }
+}
+
+/** The host's own audit-store calls run as host infrastructure (interior calls are refused by the store). */
+function hostInfrastructureStore(store: PerimeterAuditStore): PerimeterAuditStore {
+  return Object.freeze({
+    durable: store.durable,
+    recordAttempt: (a: Parameters<PerimeterAuditStore['recordAttempt']>[0]) => asHostInfrastructure('perimeter-audit', () => store.recordAttempt(a)),
+    recordCompletion: (c: Parameters<PerimeterAuditStore['recordCompletion']>[0]) => asHostInfrastructure('perimeter-audit', () => store.recordCompletion(c)),
+    get: (id: string) => store.get(id),
+    list: (filter?: Parameters<PerimeterAuditStore['list']>[0]) => store.list(filter),
+    close: () => store.close(),
+  });
 }

@@ -3,13 +3,13 @@
  * allocation, observation mode), records the run-entry event, runs the composition in the caller's
  * process and event loop, and records exactly one run-end event.
  */
-import { AgentExecutor, currentState, newId, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
+import { AgentExecutor, currentState, insideOperationBody, newId, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
 import { installEffectAudit } from './effect-audit.js';
 import { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
 import { Dispatcher, type DispatchOutcome } from './dispatch.js';
-import { currentHostFrame, runInFrame, withAllowance } from './host-context.js';
+import { currentHostFrame, refuseInteriorControl, runInFrame, withAllowance } from './host-context.js';
 import { generatedIdentityOf } from './generated-registry.js';
 import { HostIntegrityError } from './integrity-errors.js';
 import { Ledger, type LedgerEvent, type LedgerFilter } from './ledger.js';
@@ -318,6 +318,10 @@ export function currentExecutorStepAdmission(): { request<T>(send: () => Promise
   const info = { stepId: ctx.stepId, executionId: ctx.executionId, requestIndex: 0 };
   return {
     async request<T>(send: () => Promise<T>): Promise<T> {
+      if (insideOperationBody()) {
+        refuseInteriorControl('currentExecutorStepAdmission().request');
+        throw new HostIntegrityError({ attempt: 'admission-from-operation', detail: 'the executor-step admission runs provider requests only; an operation body may not use it' });
+      }
       await admission.admit(info);
       return admission.request ? admission.request(send) : withAllowance('model-request', send);
     },
