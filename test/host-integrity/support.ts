@@ -50,6 +50,8 @@ export interface AttackResult {
   /** How the run ended for its caller. */
   readonly runOutcome: string;
   readonly auditPath: string;
+  /** Executions or dispatch nodes without exactly one terminal event. */
+  readonly badTerminals: readonly string[];
 }
 
 /** Wraps the attack body so each place can run it and report its result. */
@@ -79,7 +81,13 @@ export function expectContained(result: AttackResult & { baseline: AttackResult 
   expectFn(result.auditRows, 'SQLite audit rows').toEqual(result.baseline.auditRows);
   expectFn(result.egressCalls).toEqual([{ target: 'real' }]);
   expectFn(result.runOutcome).toBe(result.baseline.runOutcome);
-  if (anomaly !== undefined) expectFn(result.anomalies, `anomalies (outcome: ${result.outcome})`).toContain(anomaly);
+  expectFn(result.badTerminals, 'subjects without exactly one terminal event').toEqual([]);
+  if (anomaly === undefined) return;
+  // An earlier refusal (a stricter dispatch validation or expression rule) stops the attempt before the
+  // seam this case targets; it must still have left evidence.
+  const refusedEarlier = /^(refused-at-dispatch|not-reported \(rejected)/.test(result.outcome);
+  if (refusedEarlier && !result.anomalies.includes(anomaly)) expectFn(result.anomalies.length, `anomalies (outcome: ${result.outcome})`).toBeGreaterThan(0);
+  else expectFn(result.anomalies, `anomalies (outcome: ${result.outcome})`).toContain(anomaly);
 }
 
 async function runCase(place: Place, body: string, options: AttackOptions): Promise<AttackResult> {
@@ -142,8 +150,16 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
       await (dispatched.invocation!.value as Promise<unknown>);
     }
   };
+  // A proposal refused before it ran (a stricter validation rule) is a contained attempt too.
+  const runAttackContained = async (): Promise<void> => {
+    try {
+      await runAttack();
+    } catch (error) {
+      probe.outcome = `refused-at-dispatch:${(error as Error).name}`;
+    }
+  };
   const bodyFn = async function composition(): Promise<string> {
-    await runAttack();
+    await runAttackContained();
     await realWork();
     return 'done';
   };
@@ -154,21 +170,37 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
   } catch (error) {
     runOutcome = `threw:${(error as Error).name}`;
   }
-  const outcome = typeof probe.outcome === 'string' ? probe.outcome : `not-reported (${expressionFailure(session)})`;
+  // Timers an attack left behind fire after the run ended; their refusals land in the Session's record.
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  const reported = typeof probe.outcome === 'string' ? probe.outcome : `not-reported (${expressionFailure(session)})`;
+  // Work an attack scheduled for later reports through probe.late.
+  const outcome = probe.late === 'BREACH' ? 'BREACH (later)' : reported;
   const runId = session.ledger.select({ kind: 'run.entry' }).at(-1)!.runId;
   const events = session.ledger.select({ runId });
   const anomalies = [
     ...events.filter((e) => e.kind === 'trace.anomaly').map((e) => String(e.status)),
-    ...session.anomalies.map((a) => a.anomalyKind),
+    ...((session as { anomalies?: readonly { anomalyKind: string }[] }).anomalies ?? []).map((a) => a.anomalyKind),
   ];
+  // Governance facts: what was admitted, which capabilities ran with what, how the run ended.
   const projection = events
-    .filter((e) => e.kind !== 'trace.anomaly' && e.kind !== 'capability.refused' && e.kind !== 'operation')
-    .map((e) => `${e.kind}:${e.status ?? ''}${e.kind === 'capability.call' ? `:${JSON.stringify((e.data as { arguments?: unknown }).arguments)}` : ''}`);
+    .filter((e) => GOVERNANCE.has(e.kind))
+    .map((e) => `${e.kind}:${e.status ?? ''}:${JSON.stringify(e.kind === 'capability.call' ? (e.data as { arguments?: unknown }).arguments : e.kind === 'run.entry' ? withoutLabel(e.data) : null)}`);
+  const terminals = new Map<string, number>();
+  for (const e of events) if (e.kind === 'execution.end' || e.kind === 'dispatch.end' || e.kind === 'run.end') terminals.set(e.subjectId, (terminals.get(e.subjectId) ?? 0) + 1);
+  for (const e of events) if (e.kind === 'execution.start' || e.kind === 'dispatch.start') terminals.set(e.subjectId, terminals.get(e.subjectId) ?? 0);
+  const badTerminals = [...terminals].filter(([, n]) => n !== 1).map(([id]) => id);
   store.close();
   const db = new Database(auditPath, { readonly: true });
   const auditRows = (db.prepare('SELECT a.capability, a.arguments, c.status FROM perimeter_attempt a LEFT JOIN perimeter_completion c ON c.attempt_id = a.attempt_id ORDER BY a.sequence').all() as Record<string, unknown>[]).map((r) => `${String(r.capability)}:${String(r.arguments)}:${String(r.status)}`);
   db.close();
-  return { outcome, session, runId, events, anomalies, projection, auditRows, egressCalls, runOutcome, auditPath };
+  return { outcome, session, runId, events, anomalies, projection, auditRows, egressCalls, runOutcome, auditPath, badTerminals };
+}
+
+const GOVERNANCE: ReadonlySet<string> = new Set(['run.entry', 'capability.call', 'allocation.exhausted', 'run.end']);
+
+function withoutLabel(data: unknown): unknown {
+  const { label: _label, ...rest } = data as Record<string, unknown>;
+  return rest;
 }
 
 /** Why an attack expression reported nothing (its operation was refused or failed). */

@@ -10,6 +10,8 @@ export type IntegrityAttempt =
   | 'admission-from-operation'
   /** An append through a read-only ledger view. */
   | 'ledger-append'
+  /** A ledger subscription from inside a run. */
+  | 'ledger-subscribe'
   /** A ledger append for a run whose run.end is already recorded. */
   | 'append-after-run-end'
   /** A host oversight seam called with a request or record the core did not create. */
