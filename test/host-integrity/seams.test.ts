@@ -145,6 +145,18 @@ describe('approval only of observed definitions', () => {
     expect(session.anomalies.filter((a) => a.anomalyKind === 'unobserved_definition').map((a) => a.detail.name)).toEqual(['a', 'b', 'c']);
   });
 
+  it('trusted-import registration refuses a generated closure and a bound function', async () => {
+    const session = newSession();
+    const { make } = session.materialized(session.submit('async function make() {}'), {
+      make: async () => (await nh.currentDispatcher().dispatch({ language: 'javascript', intent: 'define-and-invoke', entry: 'make', source: 'export function make() { return (x) => x * 2; }' })).invocation!.value,
+    });
+    const closure = (await make!()) as (x: number) => number;
+    const hash = nh.hashSource('reviewed');
+    expect(() => session.registerImported(closure, { reviewedSourceHash: hash })).toThrow(nh.SubmissionRefusedError);
+    expect(() => session.registerImported(Math.max.bind(Math), { reviewedSourceHash: hash })).toThrow(nh.SubmissionRefusedError);
+    expect(session.registerImported(function reviewed() { return 1; }, { reviewedSourceHash: hash }).sessionFunctionName).toBe('reviewed');
+  });
+
   it('a function the cell source defines is approved as operator submission', () => {
     const session = newSession();
     const adapters = session.materialized(session.submit('const triage = async (t: string) => t;\nfunction plain() {}'), { triage: async (t: string) => t, plain: () => undefined });

@@ -201,7 +201,9 @@ export class Session {
   registerImported<F extends AnyFunction>(fn: F, options: { name?: string; reviewedSourceHash: string }): SessionFunction<F> {
     this.#operatorOnly('registerImported');
     if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
-    if (isGeneratedCallable(fn)) throw new SubmissionRefusedError({ reason: 'not-source-text', detail: 'generated callables are never approved by registration' });
+    if (isGeneratedCallable(fn) || neverOperatorDefined(fn)) {
+      throw new SubmissionRefusedError({ reason: 'not-source-text', detail: 'generated, bound or native callables are never approved by registration' });
+    }
     if (!/^[0-9a-f]{64}$/.test(options.reviewedSourceHash)) throw new TypeError('reviewedSourceHash must be a sha256 hex digest of the reviewed source.');
     this.#approve(fn, 'trusted-import', options.reviewedSourceHash, newId('imp_'));
     return this.#adapter(fn, options.name ?? fn.name) as SessionFunction<F>;
