@@ -453,3 +453,38 @@ export const reopenCases: AttackCase[] = [
     places: ['expression', 'session-function'],
   },
 ];
+
+export const approvalCases: AttackCase[] = [
+  {
+    id: 'approval: submit a cell and materialize a generated closure from inside a run',
+    body: `
+      const out = await nh.currentDispatcher().dispatch({ language: 'javascript', intent: 'define-and-invoke', entry: 'make', source: 'export function make() { return (x) => x; }' });
+      const closure = out.invocation.value;
+      const submission = probe.session.submit('function approved(x) { return x; }');
+      probe.session.materialized(submission, { approved: closure });
+      return 'BREACH: submitted from inside the run';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'approval: register a generated closure as a trusted import from inside a run',
+    body: `
+      const out = await nh.currentDispatcher().dispatch({ language: 'javascript', intent: 'define-and-invoke', entry: 'make', source: 'export function make() { return (x) => x; }' });
+      probe.session.registerImported(out.invocation.value, { reviewedSourceHash: nh.hashSource('claimed review') });
+      return 'BREACH: registered from inside the run';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'operator controls: install another Session as the active one from inside a run',
+    body: `
+      nh.setActiveSession(undefined);
+      return 'BREACH: replaced the active session';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'operator controls: close the Session (and its admission evidence) from inside a run',
+    body: `
+      await probe.session.close();
+      return 'BREACH: closed the session';`,
+    anomaly: 'operator_control_in_run',
+  },
+];
