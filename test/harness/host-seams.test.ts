@@ -1,3 +1,4 @@
+import { withAllowance } from '../../kernel/src/harness/host-context.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -9,7 +10,6 @@ import {
   defineTool,
   scope,
   step,
-  withAllowance,
   evaluateExpression,
   type StepExecutor,
 } from '../../kernel/src/index.js';

@@ -1,11 +1,12 @@
 /**
- * Runtime context on AsyncLocalStorage: `run()` starts an independent run, `scope()` narrows or
+ * Runtime context (a private async context, never a store on the async resource): `run()` starts an independent run, `scope()` narrows or
  * extends it. State objects are immutable; entering a scope creates a new one and exiting restores
  * the enclosing one (never `enterWith`).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { UsageError } from './errors.js';
 import { newId } from './ids.js';
+import { PrivateAsyncContext } from './private-context.js';
+import { outsideOperationBody } from './operation-body.js';
 import type { Oversight } from './oversight.js';
 import type { OutcomeKind } from './program.js';
 import type { StepExecutor } from './step.js';
@@ -46,7 +47,7 @@ export interface RuntimeState {
   readonly extensions: Readonly<Record<symbol, unknown>>;
 }
 
-const storage = new AsyncLocalStorage<RuntimeState>();
+const storage = new PrivateAsyncContext<RuntimeState>();
 
 export interface CoreRunOptions {
   runId?: string;
@@ -159,7 +160,7 @@ function deriveState(parent: RuntimeState, options: ScopeOptions): RuntimeState 
 export function withStepContext<T>(stepContext: StepContext, fn: () => T): T {
   const parent = storage.getStore();
   if (!parent) throw new UsageError('A Natural step must run inside run(executor, fn).');
-  return storage.run(Object.freeze({ ...parent, stepContext }), fn);
+  return storage.run(Object.freeze({ ...parent, stepContext }), () => outsideOperationBody(fn));
 }
 
 /** The current runtime state, or undefined outside a run. */

@@ -32,6 +32,9 @@ export {
   type StepAbortSubject,
 } from './errors.js';
 export { compileExpression, parseTargetPath } from './expression.js';
+export { PrivateAsyncContext } from './private-context.js';
+export { isCoreRecord } from './provenance.js';
+export { insideOperationBody } from './operation-body.js';
 export { newId } from './ids.js';
 export type {
   JsonSchema,

@@ -2,6 +2,7 @@
  * Oversight hooks and decisions (seed 000). Decisions are returned values, never exceptions.
  * Anything an inspector returns is validated here; a throw or an invalid value fails closed.
  */
+import { isProxy } from 'node:util/types';
 import type { OperationFinished, OperationRequest } from './operation.js';
 import type { StepOutcome, StepCommit, StepFinished } from './step.js';
 
@@ -76,39 +77,82 @@ function nonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.trim().length > 0;
 }
 
-/** Returns the decision if it is a valid OperationDecision, otherwise a description of what is wrong. */
+/**
+ * Reads the named fields of an inspector's return value exactly once, as own data properties, into
+ * a host-owned record. A Proxy or an accessor could answer differently on each read (for example
+ * `reject-operation` to validation and `accept` to the branch that runs the body), so both fail
+ * closed; inherited fields do not count.
+ */
+function readOnce(value: object, fields: readonly string[]): Record<string, unknown> | string {
+  if (isProxy(value)) return 'a Proxy is not a decision; return the value of accept(), rejectOperation(), abortStep() or rewrite()';
+  const out: Record<string, unknown> = {};
+  for (const name of fields) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, name);
+    if (descriptor === undefined) continue;
+    if (!('value' in descriptor)) return `decision field '${name}' is an accessor; decisions must be plain data`;
+    out[name] = descriptor.value;
+  }
+  return out;
+}
+
+/** A plain frozen copy of an object's own data properties, read once (rewrite bindings and outcomes). */
+function plainCopy(value: object, what: string): Readonly<Record<string, unknown>> | string {
+  if (isProxy(value)) return `${what} is a Proxy; pass a plain object`;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key)!;
+    if (!('value' in descriptor)) return `${what} field '${key}' is an accessor; pass plain data`;
+    out[key] = descriptor.value;
+  }
+  return Object.freeze(out);
+}
+
+/** Returns a host-owned copy of a valid OperationDecision, otherwise a description of what is wrong. */
 export function checkOperationDecision(value: unknown): OperationDecision | string {
   if (typeof value !== 'object' || value === null) return `expected a decision object, got ${describeValue(value)}`;
-  const d = value as Record<string, unknown>;
+  const d = readOnce(value, ['kind', 'reason', 'guidance']);
+  if (typeof d === 'string') return d;
   switch (d.kind) {
     case 'accept':
-      return value as Accept;
+      return ACCEPT;
     case 'reject-operation':
       if (!nonEmptyString(d.reason)) return 'RejectOperation needs a non-empty reason';
       if (d.guidance !== undefined && typeof d.guidance !== 'string') return 'RejectOperation guidance must be a string';
-      return value as RejectOperation;
+      return Object.freeze({ kind: 'reject-operation', reason: d.reason, guidance: d.guidance as string | undefined });
     case 'abort-step':
       if (!nonEmptyString(d.reason)) return 'AbortStep needs a non-empty reason';
-      return value as AbortStep;
+      return Object.freeze({ kind: 'abort-step', reason: d.reason });
     default:
       return `'${String(d.kind)}' is not an operation decision (accept, reject-operation or abort-step)`;
   }
 }
 
-/** Returns the decision if it is a valid StepCommitDecision, otherwise a description of what is wrong. */
+/** Returns a host-owned copy of a valid StepCommitDecision, otherwise a description of what is wrong. */
 export function checkStepCommitDecision(value: unknown): StepCommitDecision | string {
   if (typeof value !== 'object' || value === null) return `expected a decision object, got ${describeValue(value)}`;
-  const d = value as Record<string, unknown>;
+  const d = readOnce(value, ['kind', 'reason', 'outcome', 'bindings']);
+  if (typeof d === 'string') return d;
   switch (d.kind) {
     case 'accept':
-      return value as Accept;
+      return ACCEPT;
     case 'abort-step':
       if (!nonEmptyString(d.reason)) return 'AbortStep needs a non-empty reason';
-      return value as AbortStep;
-    case 'rewrite':
+      return Object.freeze({ kind: 'abort-step', reason: d.reason });
+    case 'rewrite': {
       if (d.outcome === undefined && d.bindings === undefined) return 'Rewrite must change the outcome or the bindings';
       if (d.bindings !== undefined && (typeof d.bindings !== 'object' || d.bindings === null)) return 'Rewrite bindings must be an object';
-      return value as Rewrite;
+      if (d.outcome !== undefined && (typeof d.outcome !== 'object' || d.outcome === null)) return 'Rewrite outcome must be an object';
+      const bindings = d.bindings === undefined ? undefined : plainCopy(d.bindings as object, 'Rewrite bindings');
+      if (typeof bindings === 'string') return bindings;
+      const outcome = d.outcome === undefined ? undefined : plainCopy(d.outcome as object, 'Rewrite outcome');
+      if (typeof outcome === 'string') return outcome;
+      return Object.freeze({
+        kind: 'rewrite',
+        outcome: outcome as StepOutcome | undefined,
+        bindings,
+        reason: typeof d.reason === 'string' ? d.reason : undefined,
+      });
+    }
     default:
       return `'${String(d.kind)}' is not a step-commit decision (accept, rewrite or abort-step)`;
   }

@@ -15,6 +15,8 @@ import {
 } from './errors.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
 import { newId } from './ids.js';
+import { markCoreRecord } from './provenance.js';
+import { runOperationBody } from './operation-body.js';
 import type {
   OperationFailure,
   OperationFinished,
@@ -73,10 +75,11 @@ export class StepContext {
   readonly bindingSchemas: Readonly<Record<string, ZodType>>;
   readonly returnSchema: ZodType | undefined;
   readonly allowedOutcomes: readonly OutcomeKind[];
-  readonly oversight: Oversight | undefined;
   readonly errorTypes: Readonly<Record<string, new (message?: string) => unknown>>;
   readonly signal: AbortSignal;
   readonly operations: OperationFinished[] = [];
+  // Private so no expression or executor that reaches the step context can clear or replace it.
+  readonly #oversight: Oversight | undefined;
   readonly assignedBindingNames = new Set<string>();
   readonly dirtyBindingNames = new Set<string>();
   revision = 0;
@@ -98,9 +101,16 @@ export class StepContext {
     this.bindingSchemas = init.bindingSchemas;
     this.returnSchema = init.returnSchema;
     this.allowedOutcomes = init.allowedOutcomes;
-    this.oversight = init.oversight;
+    this.#oversight = init.oversight;
     this.errorTypes = init.errorTypes;
     this.signal = init.signal;
+    // No own property may shadow the oversight getter, and the prototype cannot be swapped.
+    Object.preventExtensions(this);
+  }
+
+  /** The oversight fixed when the step started. */
+  get oversight(): Oversight | undefined {
+    return this.#oversight;
   }
 
   /** The error that ended this step (abort, contract violation, delivery failure), if any. */
@@ -123,14 +133,14 @@ export class StepContext {
 
   /** Builds a frozen request for an operation about to be proposed. */
   newRequest(kind: OperationKind, fields: Partial<Omit<OperationRequest, 'operationId' | 'kind' | 'stepId' | 'executionId' | 'runId'>> = {}): OperationRequest {
-    return Object.freeze({
+    return markCoreRecord(Object.freeze({
       operationId: newId('op_'),
       kind,
       stepId: this.stepId,
       executionId: this.executionId,
       runId: this.runId,
       ...fields,
-    });
+    }));
   }
 
   /** Marks the step as ended. The first terminal error wins; later ones are dropped. */
@@ -151,7 +161,7 @@ export class StepContext {
     // Every proposed operation gets exactly one record, also one cut off by a stop before it began.
     this.checkHostStop();
     if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
-    const inspect = this.oversight?.inspectOperation;
+    const inspect = this.#oversight?.inspectOperation;
     if (inspect) {
       let raw: unknown;
       try {
@@ -181,7 +191,7 @@ export class StepContext {
     }
     let value: T;
     try {
-      const out = body();
+      const out = runOperationBody(body);
       value = out instanceof Promise ? await out : (out as T);
     } catch (error) {
       // A stop that arrived during the body (host stop, rejected perimeter effect) wins over its failure.
@@ -333,12 +343,12 @@ export class StepContext {
       startedAt,
       durationMs: performance.now() - t0,
     });
-    this.operations.push(record);
+    this.operations.push(markCoreRecord(record));
     return record;
   }
 
   async #deliver(record: OperationFinished): Promise<void> {
-    const deliver = this.oversight?.onOperationFinished;
+    const deliver = this.#oversight?.onOperationFinished;
     if (!deliver) return;
     try {
       const out = deliver(record);

@@ -16,6 +16,7 @@ import {
   UsageError,
   describeError,
 } from './errors.js';
+import { markCoreRecord } from './provenance.js';
 import { checkStepCommitDecision, type Oversight } from './oversight.js';
 import { allowedOutcomes, parseProgram, type NaturalProgram, type OutcomeKind } from './program.js';
 import type { StepCandidate, StepCommit, StepFinished, StepOutcome, StepStatus } from './step.js';
@@ -175,7 +176,7 @@ async function inspectCommit(
 ): Promise<{ rewritten: boolean; candidate: StepCandidate }> {
   const inspect = ctx.oversight?.inspectStepCommit;
   if (!inspect) return { rewritten: false, candidate: proposed };
-  const commit: StepCommit = Object.freeze({
+  const commit: StepCommit = markCoreRecord(Object.freeze({
     stepId: ctx.stepId,
     executionId: ctx.executionId,
     runId: ctx.runId,
@@ -185,7 +186,7 @@ async function inspectCommit(
     bindings: Object.freeze({ ...proposed.bindings }),
     allowedOutcomes: ctx.allowedOutcomes,
     failedOperations: Object.freeze(ctx.failedOperations),
-  });
+  }));
   let raw: unknown;
   try {
     raw = inspect(commit);
@@ -221,7 +222,7 @@ function makeFinisher(ctx: StepContext, t0: number): Finisher {
   const finish = (async (status, outcomeKind, proposed, committed, rewritten, error) => {
     if (finish.done) return;
     finish.done = true;
-    const record: StepFinished = Object.freeze({
+    const record: StepFinished = markCoreRecord(Object.freeze({
       stepId: ctx.stepId,
       executionId: ctx.executionId,
       parentExecutionId: ctx.parent?.executionId,
@@ -235,7 +236,7 @@ function makeFinisher(ctx: StepContext, t0: number): Finisher {
       failedOperations: Object.freeze(ctx.failedOperations),
       error,
       durationMs: performance.now() - t0,
-    });
+    }));
     finish.record = record;
     await deliverStepFinished(ctx.oversight, record);
   }) as Finisher;

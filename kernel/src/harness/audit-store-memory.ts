@@ -3,6 +3,7 @@
  * process. Selecting it explicitly declares a configuration that does not satisfy the durability
  * obligation of seed 002; use `SqlitePerimeterAuditStore` (or a platform store) for real runs.
  */
+import { refuseAuditStoreInRun } from './host-context.js';
 import {
   parsePerimeterAttempt,
   parsePerimeterAuditFilter,
@@ -28,6 +29,7 @@ export class InMemoryPerimeterAuditStore implements PerimeterAuditStore {
   #closed = false;
 
   recordAttempt(attempt: PerimeterAttempt): void {
+    refuseAuditStoreInRun('InMemoryPerimeterAuditStore.recordAttempt');
     this.#open('recordAttempt');
     const parsed = parsePerimeterAttempt(attempt);
     if (this.#rows.has(parsed.attemptId)) {
@@ -37,6 +39,7 @@ export class InMemoryPerimeterAuditStore implements PerimeterAuditStore {
   }
 
   recordCompletion(completion: PerimeterCompletion): void {
+    refuseAuditStoreInRun('InMemoryPerimeterAuditStore.recordCompletion');
     this.#open('recordCompletion');
     const parsed = parsePerimeterCompletion(completion);
     const row = this.#rows.get(parsed.attemptId);
@@ -71,6 +74,7 @@ export class InMemoryPerimeterAuditStore implements PerimeterAuditStore {
   }
 
   close(): void {
+    refuseAuditStoreInRun('InMemoryPerimeterAuditStore.close');
     this.#closed = true;
   }
 

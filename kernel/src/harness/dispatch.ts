@@ -4,8 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { isNaturalFunction, newId, NighthawkError } from '../core/index.js';
+import { isNaturalFunction, newId, NighthawkError, PrivateAsyncContext } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -56,7 +55,7 @@ interface LiveNode {
   terminal: boolean;
 }
 
-const liveNodes = new AsyncLocalStorage<LiveNode>();
+const liveNodes = new PrivateAsyncContext<LiveNode>();
 
 export interface Materialization {
   readonly nodeId: string;
@@ -97,7 +96,10 @@ export class Dispatcher {
     const host = this.#host;
     const frame = currentHostFrame();
     const parentId = frame?.submitterId ?? host.runId;
-    if (host.state !== 'running') throw new DispatchRejectedError({ reason: 'run-closed', detail: 'the run is not admitting interior operations' });
+    if (host.state !== 'running') {
+      host.recordAnomaly('dispatch_after_run_closed', {}, parentId);
+      throw new DispatchRejectedError({ reason: 'run-closed', detail: 'the run is not admitting interior operations' });
+    }
     const parsed = parseCodeProposal(value);
     if (!parsed.ok) throw new DispatchRejectedError({ reason: 'invalid-proposal', detail: parsed.issues.join('; ') });
     const proposal = Object.freeze({ ...parsed.proposal });
@@ -199,6 +201,7 @@ export class Dispatcher {
     const invoke = (thisArg: unknown, args: unknown[]): { nodeId: string; value: unknown } => {
       const frame = currentHostFrame();
       if (host.state !== 'running' || frame?.host !== host) {
+        host.recordAnomaly('generated_export_outside_run', { export: name, definitionId: ids.definitionId }, frame?.host === host ? frame.submitterId : undefined);
         throw new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` });
       }
       const nodeId = newId('dsp_');

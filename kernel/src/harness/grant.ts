@@ -4,8 +4,9 @@
  */
 import type { Capability } from './capability.js';
 import { GrantWideningError } from './run-errors.js';
-import { intersectPolicies, outsidePolicy, type PerimeterPolicy } from './perimeter.js';
+import { intersectPolicies, outsidePolicy, perimeterPolicy, type PerimeterPolicy } from './perimeter.js';
 import type { PerimeterClass } from './audit-store.js';
+import { FrozenMap } from './frozen-collections.js';
 
 export interface Grant {
   readonly capabilities?: readonly Capability<never, unknown>[] | readonly Capability[];
@@ -25,7 +26,7 @@ export function authorityFromGrant(grant: Grant, policy: PerimeterPolicy): Autho
     if (capabilities.has(c.name) && capabilities.get(c.name) !== c) throw new TypeError(`Two different capabilities are named '${c.name}'.`);
     capabilities.set(c.name, c);
   }
-  return Object.freeze({ capabilities, references: Object.freeze({ ...(grant.references ?? {}) }), policy });
+  return Object.freeze({ capabilities: new FrozenMap(capabilities), references: Object.freeze({ ...(grant.references ?? {}) }), policy });
 }
 
 /**
@@ -37,11 +38,11 @@ export function attenuate(parent: Authority, request: { capabilities?: readonly 
   const missing = names.filter((n) => !parent.capabilities.has(n));
   const wider = request.policy ? outsidePolicy(request.policy, parent.policy) : [];
   if (missing.length || wider.length) throw new GrantWideningError({ capabilities: missing, perimeterClasses: wider });
-  const capabilities = new Map(names.map((n) => [n, parent.capabilities.get(n)!] as const));
+  const capabilities = new FrozenMap(names.map((n) => [n, parent.capabilities.get(n)!] as const));
   const refNames = request.references ?? Object.keys(parent.references);
   const missingRefs = refNames.filter((n) => !(n in parent.references));
   if (missingRefs.length) throw new GrantWideningError({ capabilities: missingRefs.map((r) => `reference:${r}`), perimeterClasses: [] });
   const references = Object.freeze(Object.fromEntries(refNames.map((n) => [n, parent.references[n]])));
-  const policy = request.policy ? intersectPolicies(parent.policy, new Set(request.policy)) : parent.policy;
+  const policy = request.policy ? intersectPolicies(parent.policy, perimeterPolicy(request.policy)) : parent.policy;
   return Object.freeze({ capabilities, references, policy });
 }

@@ -1,15 +1,33 @@
 /**
- * Host context on AsyncLocalStorage: which run host (if any) owns the current interior execution,
- * the authority in force, and whether a gateway allowance is active. Allowances carry an `active`
- * flag that is cleared on return, failure or cancellation, so contexts copied into timers or tasks
- * during the gateway call lose the allowance when it ends.
+ * Host context: which run host (if any) owns the current interior execution, the authority in
+ * force, and whether a gateway allowance is active. Frames live in a private async context (never
+ * on the async resource, so `executionAsyncResource()` reveals nothing) and are frozen values.
+ * Allowances expire when the gateway call settles, so contexts copied into timers or tasks during
+ * the call lose the allowance when it ends. Nothing exported from the package returns a frame.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { PrivateAsyncContext } from '../core/index.js';
 import type { Authority } from './grant.js';
+import { HostIntegrityError } from './integrity-errors.js';
 
 export interface GatewayAllowance {
   readonly holder: string;
-  active: boolean;
+  readonly active: boolean;
+}
+
+/** An allowance whose `active` flag only the gateway that granted it can clear. */
+class Allowance implements GatewayAllowance {
+  readonly holder: string;
+  #active = true;
+  constructor(holder: string) {
+    this.holder = holder;
+    Object.freeze(this);
+  }
+  get active(): boolean {
+    return this.#active;
+  }
+  static expire(allowance: Allowance): void {
+    allowance.#active = false;
+  }
 }
 
 export interface HostFrame {
@@ -27,33 +45,67 @@ export interface HostHandle {
   recordAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void;
 }
 
-const frames = new AsyncLocalStorage<HostFrame>();
+const frames = new PrivateAsyncContext<HostFrame>();
 
+/** Harness-internal: the frame in force (never exported from the package). */
 export function currentHostFrame(): HostFrame | undefined {
   return frames.getStore();
 }
 
+/** True while interior code of a host-established run is executing (operator controls refuse then). */
+export function insideHostFrame(): boolean {
+  return frames.getStore() !== undefined;
+}
+
 export function runInFrame<T>(frame: HostFrame, fn: () => T): T {
-  return frames.run(frame, fn);
+  return frames.run(Object.isFrozen(frame) ? frame : Object.freeze({ ...frame }), fn);
 }
 
 /** Runs `fn` as host infrastructure under a gateway allowance that expires when it settles. */
 export async function withAllowance<T>(holder: string, fn: () => T | Promise<T>): Promise<T> {
   const frame = frames.getStore();
   if (!frame) return await fn();
-  const allowance: GatewayAllowance = { holder, active: true };
+  const allowance = new Allowance(holder);
   try {
-    return await frames.run({ ...frame, allowance }, fn);
+    return await frames.run(Object.freeze({ ...frame, allowance }), fn);
   } finally {
-    allowance.active = false;
+    Allowance.expire(allowance);
   }
+}
+
+/**
+ * Runs a host-infrastructure call (the perimeter audit store) under an allowance that expires when
+ * it returns or, for a promise, settles. Synchronous, so the host's own store writes stay sync.
+ */
+export function asHostInfrastructure<T>(holder: string, fn: () => T): T {
+  const frame = frames.getStore();
+  if (!frame) return fn();
+  const allowance = new Allowance(holder);
+  let result: T;
+  try {
+    result = frames.run(Object.freeze({ ...frame, allowance }), fn);
+  } catch (error) {
+    Allowance.expire(allowance);
+    throw error;
+  }
+  if (result instanceof Promise) return result.finally(() => Allowance.expire(allowance)) as T;
+  Allowance.expire(allowance);
+  return result;
+}
+
+/** Interior code (no live allowance) may not open or write a perimeter audit store. */
+export function refuseAuditStoreInRun(operation: string): void {
+  const frame = interiorWithoutAllowance();
+  if (!frame) return;
+  frame.host.recordAnomaly('audit_store_in_run', { operation }, frame.submitterId);
+  throw new HostIntegrityError({ attempt: 'audit-store-in-run', detail: `${operation} is host infrastructure; a run's interior may not open or write a perimeter audit store` });
 }
 
 /** Runs `fn` with no gateway allowance (every Natural execution starts this way). */
 export function withoutAllowance<T>(fn: () => T): T {
   const frame = frames.getStore();
   if (!frame || !frame.allowance) return fn();
-  return frames.run({ ...frame, allowance: undefined }, fn);
+  return frames.run(Object.freeze({ ...frame, allowance: undefined }), fn);
 }
 
 /** True when interior code is running under an active host and no live allowance. */
@@ -62,4 +114,13 @@ export function interiorWithoutAllowance(): HostFrame | undefined {
   if (!frame) return undefined;
   if (frame.allowance?.active) return undefined;
   return frame;
+}
+
+/**
+ * Records that interior code reached an operator-only control (the caller then throws). The only
+ * thing it can write is that one anomaly kind, in the run whose interior is executing.
+ */
+export function refuseInteriorControl(control: string, anomalyKind: 'operator_control_in_run' | 'ledger_append_refused' = 'operator_control_in_run'): void {
+  const frame = frames.getStore();
+  frame?.host.recordAnomaly(anomalyKind, { control }, frame.submitterId);
 }

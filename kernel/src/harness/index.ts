@@ -45,9 +45,11 @@ export { Allocation, DEFAULT_ALLOCATION, type AllocationLimits } from './allocat
 export { defineCapability, type Capability, type CapabilityContext } from './capability.js';
 export { installEffectAudit } from './effect-audit.js';
 export { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
-export { currentHostFrame, withAllowance, withoutAllowance, type GatewayAllowance } from './host-context.js';
+export { insideHostFrame, refuseInteriorControl, withoutAllowance, type GatewayAllowance } from './host-context.js';
 export { Ledger, LedgerEventKind, projectLedger, type LedgerAppend, type LedgerEvent, type LedgerFilter, type LedgerListener } from './ledger.js';
 export { SqliteLedgerStore, type PersistedLedgerEvent } from './ledger-store.js';
+export { LedgerView, type LedgerReader } from './ledger-view.js';
+export { HostIntegrityError, type IntegrityAttempt } from './integrity-errors.js';
 export { ALL_PERIMETER_CLASSES, intersectPolicies, outsidePolicy, perimeterPolicy, type PerimeterPolicy } from './perimeter.js';
 export { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 export {
@@ -67,7 +69,9 @@ export {
 export { DEFAULT_INSPECTOR_DEADLINE_MS, RunHost, type ExecutorStepObservation, type RunState } from './run-host.js';
 export {
   Runner,
+  createRunLedger,
   currentExecutorStepAdmission,
+  type LateAnomaly,
   type Composition,
   type RunContext,
   type RunHandle,

@@ -3,7 +3,8 @@
  * platform policy (only perimeter attempt/completion records carry a durability obligation).
  */
 import Database from 'better-sqlite3';
-import type { Ledger, LedgerEvent, LedgerEventKind } from './ledger.js';
+import type { LedgerEvent, LedgerEventKind } from './ledger.js';
+import type { LedgerReader } from './ledger-view.js';
 import { toJSONSafe } from './snapshot.js';
 
 export interface PersistedLedgerEvent extends Omit<LedgerEvent, 'data'> {
@@ -33,7 +34,7 @@ export class SqliteLedgerStore {
   }
 
   /** Persists every event the ledger appends from now on; returns the unsubscribe function. */
-  attach(ledger: Ledger): () => void {
+  attach(ledger: LedgerReader): () => void {
     for (const e of ledger.events()) this.write(e);
     return ledger.subscribe((e) => this.write(e));
   }

@@ -5,6 +5,7 @@
  * compositions; they get read-only projections).
  */
 import { newId, UsageError } from '../core/index.js';
+import { HostIntegrityError } from './integrity-errors.js';
 import { snapshot, type Snapshot, type SnapshotOptions } from './snapshot.js';
 
 export const LedgerEventKind = {
@@ -81,6 +82,10 @@ export class Ledger {
 
   /** Appends one event for `runId`. A second terminal event for the same subject is refused. */
   append(runId: string, entry: LedgerAppend): LedgerEvent {
+    // A finished run's record is closed: nothing, not even a host seam, adds to it after run.end.
+    if (this.#terminated.has(`run.end:${runId}`) && entry.kind !== 'run.end') {
+      throw new HostIntegrityError({ attempt: 'append-after-run-end', detail: `run ${runId} has ended; its ledger record is closed` });
+    }
     const terminal = TERMINAL.has(entry.kind);
     if (terminal) {
       const key = `${entry.kind}:${entry.subjectId}`;

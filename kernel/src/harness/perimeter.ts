@@ -3,6 +3,7 @@
  * at run entry; a composition may only narrow it, and the effective policy is the intersection.
  */
 import { PerimeterClass } from './audit-store.js';
+import { FrozenSet } from './frozen-collections.js';
 
 export { PerimeterClass };
 
@@ -12,12 +13,13 @@ export type PerimeterPolicy = ReadonlySet<PerimeterClass>;
 
 /** A frozen policy from a list of classes (unknown names are a TypeError at definition time). */
 export function perimeterPolicy(classes: Iterable<PerimeterClass>): PerimeterPolicy {
-  const set = new Set<PerimeterClass>();
+  const list: PerimeterClass[] = [];
   for (const c of classes) {
     if (!ALL_PERIMETER_CLASSES.includes(c)) throw new TypeError(`Unknown perimeter class '${String(c)}'; use ${ALL_PERIMETER_CLASSES.join(', ')}.`);
-    set.add(c);
+    list.push(c);
   }
-  return Object.freeze(set);
+  // A private-field set: neither `add` nor `Set.prototype.add.call` can widen a policy later.
+  return new FrozenSet(list);
 }
 
 /** The intersection of two policies (narrowing never widens). */

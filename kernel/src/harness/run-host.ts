@@ -8,6 +8,8 @@ import {
   currentState,
   describeError,
   StepAbortedError,
+  insideOperationBody,
+  isCoreRecord,
   rejectOperation,
   scope,
   UsageMeter,
@@ -31,7 +33,8 @@ import type { Allocation } from './allocation.js';
 import type { Dispatcher } from './dispatch.js';
 import type { Capability } from './capability.js';
 import type { Authority } from './grant.js';
-import { currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
+import { asHostInfrastructure, currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
+import { HostIntegrityError } from './integrity-errors.js';
 import type { Ledger, LedgerAppend, LedgerEvent } from './ledger.js';
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
@@ -61,6 +64,8 @@ export interface RunHostInit {
   readonly appOversight: Oversight | undefined;
   /** Host deadline for each application inspector decision (default DEFAULT_INSPECTOR_DEADLINE_MS). */
   readonly inspectorDeadlineMs?: number;
+  /** Receives anomalies observed after run end (the run's ledger record is closed then). */
+  readonly lateAnomaly?: (anomalyKind: string, detail: Record<string, unknown>, parentId: string | undefined) => void;
 }
 
 /** A dispatch node that has started and has no terminal event yet. */
@@ -87,6 +92,7 @@ export class RunHost implements HostHandle {
   readonly #delegate: StepExecutor;
   readonly #auditStore: PerimeterAuditStore | undefined;
   readonly #app: Oversight | undefined;
+  readonly #late: RunHostInit['lateAnomaly'];
   readonly #failures = new Map<string, NaturalExecutionFailure>();
   readonly #meters = new Map<string, UsageMeter>();
   readonly #toolCapability = new Map<ToolSpec, string>();
@@ -106,15 +112,24 @@ export class RunHost implements HostHandle {
     this.#auditStore = init.auditStore;
     this.#app = init.appOversight;
     this.#inspectorDeadlineMs = init.inspectorDeadlineMs ?? DEFAULT_INSPECTOR_DEADLINE_MS;
+    this.#late = init.lateAnomaly;
     for (const cap of init.authority.capabilities.values()) this.#toolFor(cap);
+    // The oversight object is reachable from interior code (it is the run's oversight), so each seam
+    // accepts only what the core's operation engine and step runner created.
     this.oversight = Object.freeze({
-      inspectOperation: (r: OperationRequest) => this.#inspectOperation(r),
-      onOperationFinished: (f: OperationFinished) => this.#onOperationFinished(f),
-      inspectStepCommit: (c: StepCommit) => this.#inspectStepCommit(c),
-      onStepFinished: (f: StepFinished) => this.#onStepFinished(f),
+      inspectOperation: (r: OperationRequest) => this.#inspectOperation(this.#genuine('inspectOperation', r)),
+      onOperationFinished: (f: OperationFinished) => this.#onOperationFinished(this.#genuine('onOperationFinished', f)),
+      inspectStepCommit: (c: StepCommit) => this.#inspectStepCommit(this.#genuine('inspectStepCommit', c)),
+      onStepFinished: (f: StepFinished) => this.#onStepFinished(this.#genuine('onStepFinished', f)),
       translateStepFailure: (e: unknown, f: StepFinished) => this.#translate(e, f),
     });
     this.executor = Object.freeze({ runStep: (request: StepRequest) => this.#runStep(request) });
+  }
+
+  #genuine<T>(seam: string, value: T): T {
+    if (isCoreRecord(value)) return value;
+    this.recordAnomaly('forged_seam_call', { seam }, currentHostFrame()?.submitterId);
+    throw new HostIntegrityError({ attempt: 'forged-seam-call', detail: `the host seam ${seam} accepts only records the core created` });
   }
 
   /** Tools for the capabilities of an authority (stable identities, so the seam check can recognise them). */
@@ -134,6 +149,10 @@ export class RunHost implements HostHandle {
   }
 
   recordAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void {
+    if (this.ended) {
+      this.#late?.(anomalyKind, detail, parentId);
+      return;
+    }
     this.append({ kind: 'trace.anomaly', subjectId: this.runId, parentId: parentId ?? this.runId, status: anomalyKind, data: { anomalyKind, ...detail } });
     if (anomalyKind === 'unmediated_perimeter_effect') {
       this.#refusePerimeterEffect(parentId, `unmediated perimeter effect ${String(detail.effect)}`, undefined);
@@ -206,7 +225,7 @@ export class RunHost implements HostHandle {
         if (!this.#auditStore) return refuse('audit-store-failed', 'no perimeter audit store is configured');
         const attempt = createPerimeterAttempt({ runId: this.runId, capability: name, footprint: cap.footprint, arguments: parsed.data, ...(executionId ? { executionId } : {}) });
         try {
-          result = await admitPerimeterEffect(this.#auditStore, attempt, () => withAllowance(name, () => cap.run(parsed.data, context)));
+          result = await admitPerimeterEffect(hostInfrastructureStore(this.#auditStore), attempt, () => withAllowance(name, () => cap.run(parsed.data, context)));
         } catch (error) {
           if (error instanceof PerimeterAttemptNotRecordedError) return refuse('audit-store-failed', 'the attempt record could not be persisted, so the effect was not attempted', error);
           throw error;
@@ -380,6 +399,10 @@ export class RunHost implements HostHandle {
     const state = currentState();
     const frame = currentHostFrame();
     const parentId = ctx.parent?.executionId ?? frame?.submitterId ?? this.runId;
+    if (ctx.oversight !== state?.oversight || this.inflight.has(ctx.executionId) || this.ledger.hasTerminal('execution.end', ctx.executionId)) {
+      this.recordAnomaly('foreign_step_context', { stepId: ctx.stepId, executionId: ctx.executionId }, frame?.submitterId ?? this.runId);
+      throw new HostIntegrityError({ attempt: 'foreign-step-context', detail: 'the host executor runs only fresh steps created under the host oversight' });
+    }
     this.inflight.set(ctx.executionId, parentId);
     this.#contexts.set(ctx.executionId, ctx);
     this.append({ kind: 'execution.start', subjectId: ctx.executionId, parentId, data: { stepId: ctx.stepId, program: ctx.program.text, inputBindings: ctx.inputBindings } });
@@ -399,6 +422,13 @@ export class RunHost implements HostHandle {
     if (ungranted.length) {
       this.recordAnomaly('ungranted_tool', { tools: ungranted }, ctx.executionId);
       fail('trace_anomaly', new Error(`tool(s) visible without a grant: ${ungranted.join(', ')}`), false);
+    }
+    // A granted tool re-exposed inside an attenuated scope is ambient authority there.
+    const inForce = frame?.host === this ? frame.authority : this.rootAuthority;
+    const ambient = (state?.tools ?? []).filter((t) => { const c = this.#toolCapability.get(t); return c !== undefined && !inForce.capabilities.has(c); }).map((t) => t.name);
+    if (ambient.length) {
+      this.recordAnomaly('ambient_tool', { tools: ambient }, ctx.executionId);
+      fail('trace_anomaly', new Error(`tool(s) visible outside the authority in force: ${ambient.join(', ')}`), false);
     }
     let depth = 1;
     for (let p = ctx.parent; p; p = p.parent) depth++;
@@ -425,7 +455,14 @@ export class RunHost implements HostHandle {
                 throw error;
               }
             },
-            request: (send) => withAllowance('model-request', send),
+            request: (send) => {
+              // The executor's seam: code an operation runs (an expression, a tool) never gets it.
+              if (insideOperationBody()) {
+                this.recordAnomaly('admission_from_operation', { executionId: ctx.executionId }, ctx.executionId);
+                throw new HostIntegrityError({ attempt: 'admission-from-operation', detail: 'the executor-step admission runs provider requests only; an operation body may not use it' });
+              }
+              return withAllowance('model-request', send);
+            },
             observe: (usage) => this.allocation.observe(usage),
           };
     const inner = () => scope({ usageMeter: meter, requestAdmission: admission }, () => this.#delegate.runStep(request));
@@ -440,4 +477,16 @@ function causedBy(error: unknown, type: abstract new (...args: never[]) => unkno
     if (e instanceof type) return true;
   }
   return false;
+}
+
+/** The host's own audit-store calls run as host infrastructure (interior calls are refused by the store). */
+function hostInfrastructureStore(store: PerimeterAuditStore): PerimeterAuditStore {
+  return Object.freeze({
+    durable: store.durable,
+    recordAttempt: (a: Parameters<PerimeterAuditStore['recordAttempt']>[0]) => asHostInfrastructure('perimeter-audit', () => store.recordAttempt(a)),
+    recordCompletion: (c: Parameters<PerimeterAuditStore['recordCompletion']>[0]) => asHostInfrastructure('perimeter-audit', () => store.recordCompletion(c)),
+    get: (id: string) => store.get(id),
+    list: (filter?: Parameters<PerimeterAuditStore['list']>[0]) => store.list(filter),
+    close: () => store.close(),
+  });
 }

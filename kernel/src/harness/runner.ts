@@ -3,15 +3,17 @@
  * allocation, observation mode), records the run-entry event, runs the composition in the caller's
  * process and event loop, and records exactly one run-end event.
  */
-import { AgentExecutor, currentState, newId, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
+import { AgentExecutor, currentState, insideOperationBody, newId, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
 import { installEffectAudit } from './effect-audit.js';
 import { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
 import { Dispatcher, type DispatchOutcome } from './dispatch.js';
-import { currentHostFrame, runInFrame, withAllowance } from './host-context.js';
+import { currentHostFrame, refuseInteriorControl, runInFrame, withAllowance } from './host-context.js';
 import { generatedIdentityOf } from './generated-registry.js';
+import { HostIntegrityError } from './integrity-errors.js';
 import { Ledger, type LedgerEvent, type LedgerFilter } from './ledger.js';
+import { LedgerView } from './ledger-view.js';
 import { intersectPolicies, perimeterPolicy } from './perimeter.js';
 import { ActiveBranchesError, RunRejectedError, RunTerminatedError } from './run-errors.js';
 import { RunHost, type ExecutorStepObservation } from './run-host.js';
@@ -86,14 +88,42 @@ export interface RunHandle<T> {
 
 export type Composition<T> = (context: RunContext) => Promise<T>;
 
+/** A refused attempt observed after its run ended (the run's ledger record is closed then). */
+export interface LateAnomaly {
+  readonly runId: string;
+  readonly anomalyKind: string;
+  readonly parentId: string | undefined;
+  readonly detail: Readonly<Record<string, unknown>>;
+  readonly at: number;
+}
+
 export class Runner {
-  readonly ledger: Ledger;
+  // The writer: only this Runner and its RunHosts append. Callers get the read-only view.
+  readonly #ledger: Ledger;
+  readonly #view: LedgerView;
   readonly #options: RunnerOptions;
+  readonly #late: LateAnomaly[] = [];
 
   constructor(options: RunnerOptions) {
     if (!options?.executor || typeof options.executor.runStep !== 'function') throw new RunRejectedError({ reason: 'invalid-options', detail: 'Runner needs a step executor.' });
-    this.#options = options;
-    this.ledger = options.ledger ?? new Ledger({ describeCallable: describeGenerated });
+    // Policy by value: nothing the caller keeps a reference to changes what later runs are admitted with.
+    this.#options = Object.freeze({
+      ...options,
+      ...(options.platformPolicy ? { platformPolicy: Object.freeze([...options.platformPolicy]) } : {}),
+      ...(options.allocation ? { allocation: Object.freeze({ ...options.allocation }) } : {}),
+    });
+    this.#ledger = options.ledger ?? createRunLedger();
+    this.#view = new LedgerView(this.#ledger);
+  }
+
+  /** A read-only view of this Runner's ledger (select, events, subscribe). */
+  get ledger(): LedgerView {
+    return this.#view;
+  }
+
+  /** Refused attempts observed after their run ended, oldest first (a frozen copy). */
+  get anomalies(): readonly LateAnomaly[] {
+    return Object.freeze(this.#late.slice());
   }
 
   /** How executor steps of this runner's executor are observed (recorded at every run entry). */
@@ -110,6 +140,12 @@ export class Runner {
 
   /** Starts a run; the handle can terminate it. Entry checks throw synchronously, before admission. */
   start<T>(composition: Composition<T>, options: RunOptions = {}): RunHandle<T> {
+    const outer = currentHostFrame();
+    if (outer) {
+      // A run's interior may not admit a new run: it would hold authority admitted from inside.
+      outer.host.recordAnomaly('nested_run_refused', { label: options.label ?? null }, outer.submitterId);
+      throw new HostIntegrityError({ attempt: 'nested-run', detail: 'a run cannot be started from inside a run; use the enclosing run (ctx.attenuate narrows it)' });
+    }
     const platform = perimeterPolicy(this.#options.platformPolicy ?? []);
     const effective = options.policy ? intersectPolicies(platform, perimeterPolicy(options.policy)) : platform;
     if (effective.size > 0 && !this.#options.perimeterAuditStore) {
@@ -119,21 +155,30 @@ export class Runner {
     if (observation === 'aggregate' && !this.#options.acceptsAggregateExecutorAccounting) {
       throw new RunRejectedError({ reason: 'aggregate-accounting-not-accepted', detail: 'the executor does not admit its steps and the platform has not set acceptsAggregateExecutorAccounting' });
     }
-    const outer = currentHostFrame();
-    // A run started from inside another run's interior starts from no authority of its own beyond its grant.
     const authority = authorityFromGrant(options.grant ?? {}, effective);
     const runId = options.runId ?? newId('run_');
     const allocation = new Allocation(runId, { ...this.#options.allocation, ...options.allocation });
     const deadline = this.#options.inspectorDeadlineMs;
     if (deadline !== undefined && !(Number.isFinite(deadline) && deadline > 0)) throw new RunRejectedError({ reason: 'invalid-options', detail: `inspectorDeadlineMs must be a positive number of milliseconds (got ${String(deadline)})` });
-    const host = new RunHost({ runId, ledger: this.ledger, allocation, authority, delegate: this.#options.executor, observation, auditStore: this.#options.perimeterAuditStore, appOversight: options.oversight, inspectorDeadlineMs: deadline });
+    const host = new RunHost({
+      runId,
+      ledger: this.#ledger,
+      allocation,
+      authority,
+      delegate: this.#options.executor,
+      observation,
+      auditStore: this.#options.perimeterAuditStore,
+      appOversight: oversightByValue(options.oversight),
+      inspectorDeadlineMs: deadline,
+      lateAnomaly: (anomalyKind, detail, parentId) => this.#late.push(Object.freeze({ runId, anomalyKind, parentId, detail: Object.freeze({ ...detail }), at: Date.now() })),
+    });
     const dispatcher = new Dispatcher(host, this.#options.confinement);
     host.dispatcher = dispatcher;
     installEffectAudit();
-    this.ledger.append(runId, {
+    this.#ledger.append(runId, {
       kind: 'run.entry',
       subjectId: runId,
-      parentId: outer?.submitterId,
+      parentId: undefined,
       data: {
         label: options.label,
         grant: { capabilities: [...authority.capabilities.values()].map((c) => ({ name: c.name, footprint: c.footprint })), references: Object.keys(authority.references) },
@@ -163,7 +208,7 @@ export class Runner {
           scope({ replaceTools: host.toolsFor(narrowed), replaceTaskReferences: { ...narrowed.references } }, () => fn()),
         );
       },
-      history: (filter) => this.ledger.select({ ...filter, runId }),
+      history: (filter) => this.#ledger.select({ ...filter, runId }),
       dispatch: (proposal, dispatchOptions) => dispatcher.dispatch(proposal, dispatchOptions),
       recordPartEvent: (part, event) => {
         if (host.state !== 'running') return;
@@ -258,19 +303,19 @@ export class Runner {
   #recordCessation(host: RunHost, end: { status: 'failed' | 'terminated'; data: Record<string, unknown> }): void {
     const reason = typeof end.data.reason === 'string' ? end.data.reason : 'terminated';
     for (const [executionId, parentId] of host.inflight) {
-      if (!this.ledger.hasTerminal('execution.end', executionId)) {
+      if (!this.#ledger.hasTerminal('execution.end', executionId)) {
         host.append({ kind: 'execution.end', subjectId: executionId, parentId, status: 'terminated', data: { reason } });
       }
     }
     host.inflight.clear();
     for (const nodeId of [...host.activeDispatches.keys()]) host.endDispatch(nodeId, 'terminated', { reason });
     host.state = end.status === 'terminated' ? 'terminated' : 'ended';
-    this.ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status: end.status, data: end.data });
+    this.#ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status: end.status, data: end.data });
   }
 
   #endRun(host: RunHost, status: 'completed' | 'failed', data: Record<string, unknown>): void {
     host.state = 'ended';
-    this.ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
+    this.#ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
   }
 }
 
@@ -282,6 +327,18 @@ async function askTermination(service: TerminationService, target: { runId: stri
   } catch {
     return { ceased: false };
   }
+}
+
+/** The ledger a Runner or Session creates for itself (generated callables recorded by definition identity). */
+export function createRunLedger(): Ledger {
+  return new Ledger({ describeCallable: describeGenerated });
+}
+
+/** A frozen copy of the application's hooks, taken once at run entry. */
+function oversightByValue(oversight: Oversight | undefined): Oversight | undefined {
+  if (!oversight) return undefined;
+  const { inspectOperation, inspectStepCommit, onOperationFinished, onStepFinished, translateStepFailure } = oversight;
+  return Object.freeze({ inspectOperation, inspectStepCommit, onOperationFinished, onStepFinished, translateStepFailure });
 }
 
 /**
@@ -297,6 +354,10 @@ export function currentExecutorStepAdmission(): { request<T>(send: () => Promise
   const info = { stepId: ctx.stepId, executionId: ctx.executionId, requestIndex: 0 };
   return {
     async request<T>(send: () => Promise<T>): Promise<T> {
+      if (insideOperationBody()) {
+        refuseInteriorControl('currentExecutorStepAdmission().request');
+        throw new HostIntegrityError({ attempt: 'admission-from-operation', detail: 'the executor-step admission runs provider requests only; an operation body may not use it' });
+      }
       await admission.admit(info);
       return admission.request ? admission.request(send) : withAllowance('model-request', send);
     },

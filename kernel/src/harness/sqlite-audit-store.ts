@@ -4,6 +4,7 @@
  * file after the process dies (even by SIGKILL) shows every record that was returned. The guarantee is
  * only as good as the filesystem's honouring of fsync; no library check certifies the deployment.
  */
+import { refuseAuditStoreInRun } from './host-context.js';
 import Database from 'better-sqlite3';
 import { UsageError } from '../core/index.js';
 import {
@@ -80,6 +81,7 @@ export class SqlitePerimeterAuditStore implements PerimeterAuditStore {
   readonly #selectMany: Database.Statement<[Record<string, unknown>], EntryRow>;
 
   constructor(options: SqlitePerimeterAuditStoreOptions) {
+    refuseAuditStoreInRun('SqlitePerimeterAuditStore(open)');
     const path = options.path;
     if (path === '' || path === ':memory:' || path.startsWith('file::memory:')) {
       throw new UsageError('SqlitePerimeterAuditStore needs a file path; an in-memory database is not durable.');
@@ -123,6 +125,7 @@ export class SqlitePerimeterAuditStore implements PerimeterAuditStore {
   }
 
   recordAttempt(attempt: PerimeterAttempt): void {
+    refuseAuditStoreInRun('SqlitePerimeterAuditStore.recordAttempt');
     this.#ensureOpen('recordAttempt');
     const a = parsePerimeterAttempt(attempt);
     storage('recordAttempt', () => {
@@ -147,6 +150,7 @@ export class SqlitePerimeterAuditStore implements PerimeterAuditStore {
   }
 
   recordCompletion(completion: PerimeterCompletion): void {
+    refuseAuditStoreInRun('SqlitePerimeterAuditStore.recordCompletion');
     this.#ensureOpen('recordCompletion');
     const c = parsePerimeterCompletion(completion);
     storage('recordCompletion', () => {
@@ -190,6 +194,7 @@ export class SqlitePerimeterAuditStore implements PerimeterAuditStore {
 
   /** Idempotent. Later calls to any other method throw `PerimeterAuditStoreUnavailableError` (closed). */
   close(): void {
+    refuseAuditStoreInRun('SqlitePerimeterAuditStore.close');
     if (this.#db.open) storage('close', () => this.#db.close());
   }
 

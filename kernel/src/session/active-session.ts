@@ -2,7 +2,7 @@
  * The Session a notebook kernel hosts. The kernel sets it once at start-up; cells read it through
  * the library (`activeSession()`), which is the same live instance the kernel holds.
  */
-import { currentHostFrame } from '../harness/index.js';
+import { insideHostFrame, refuseInteriorControl } from '../harness/index.js';
 import { OperatorControlError } from './errors.js';
 import type { Session } from './session.js';
 
@@ -15,6 +15,9 @@ export function activeSession(): Session | undefined {
 
 /** Host-only: installs the Session the kernel hosts. Refused from inside a run. */
 export function setActiveSession(session: Session | undefined): void {
-  if (currentHostFrame()) throw new OperatorControlError({ control: 'setActiveSession' });
+  if (insideHostFrame()) {
+    refuseInteriorControl('setActiveSession');
+    throw new OperatorControlError({ control: 'setActiveSession' });
+  }
   active = session;
 }

@@ -6,9 +6,22 @@
  * joins that run under the caller's authority.
  */
 import { newId } from '../core/index.js';
-import { Runner, currentHostFrame, isGeneratedCallable, type Grant, type Ledger, type RunnerOptions, type RunOptions } from '../harness/index.js';
+import {
+  Runner,
+  createRunLedger,
+  insideHostFrame,
+  isGeneratedCallable,
+  refuseInteriorControl,
+  type Grant,
+  type LateAnomaly,
+  type Ledger,
+  type LedgerView,
+  type RunnerOptions,
+  type RunOptions,
+} from '../harness/index.js';
 import { hashSource, type ApprovalEvidence, type ApprovalRoute, type Submission } from './approval.js';
 import { observeOwner, type BackgroundOwner, type OwnerObservation } from './background-owner.js';
+import { definedCallableNames, neverOperatorDefined } from './observed-definitions.js';
 import { OperatorControlError, SessionClosedError, SessionExitBlockedError, SubmissionRefusedError } from './errors.js';
 
 const SESSION_FUNCTION = Symbol.for('nighthawk.session-function');
@@ -32,11 +45,53 @@ function isClass(value: unknown): boolean {
   return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
 }
 
+/** A refused attempt the Session recorded outside any open run ledger. */
+export interface SessionAnomaly {
+  readonly runId: string | undefined;
+  readonly anomalyKind: string;
+  readonly detail: Readonly<Record<string, unknown>>;
+  readonly at: number;
+}
+
+/** Policy by value: a frozen copy of the grant, so a caller's array or object cannot widen it later. */
+function grantByValue(grant: Grant | undefined): Grant {
+  return Object.freeze({
+    capabilities: Object.freeze([...((grant?.capabilities ?? []) as readonly unknown[])]) as Grant['capabilities'],
+    references: Object.freeze({ ...(grant?.references ?? {}) }),
+  });
+}
+
+function optionsByValue(options: SessionOptions): SessionOptions {
+  const { oversight } = options;
+  return Object.freeze({
+    ...options,
+    grant: grantByValue(options.grant),
+    ...(options.policy ? { policy: Object.freeze([...options.policy]) } : {}),
+    ...(options.platformPolicy ? { platformPolicy: Object.freeze([...options.platformPolicy]) } : {}),
+    ...(options.allocation ? { allocation: Object.freeze({ ...options.allocation }) } : {}),
+    ...(oversight
+      ? {
+          oversight: Object.freeze({
+            inspectOperation: oversight.inspectOperation,
+            inspectStepCommit: oversight.inspectStepCommit,
+            onOperationFinished: oversight.onOperationFinished,
+            onStepFinished: oversight.onStepFinished,
+            translateStepFailure: oversight.translateStepFailure,
+          }),
+        }
+      : {}),
+  });
+}
+
 export class Session {
   readonly sessionId = newId('ses_');
   #runner: Runner;
   #grant: Grant;
   #options: SessionOptions;
+  // The ledger writer: handed to each Runner this Session creates, never to a caller.
+  readonly #ledger: Ledger;
+  readonly #runners: Runner[] = [];
+  readonly #anomalies: SessionAnomaly[] = [];
   readonly #approvals = new WeakMap<object, ApprovalEvidence>();
   readonly #adapters = new WeakMap<object, SessionFunction>();
   readonly #submissions = new Map<string, Submission>();
@@ -44,18 +99,36 @@ export class Session {
   #closed = false;
 
   constructor(options: SessionOptions) {
-    this.#options = options;
-    this.#runner = new Runner(options);
-    this.#grant = options.grant ?? {};
+    this.#options = optionsByValue(options);
+    this.#ledger = options.ledger ?? createRunLedger();
+    this.#runner = this.#newRunner();
+    this.#grant = this.#options.grant!;
   }
 
-  /** The Runner that starts this Session's runs (replaced by `configure`, which keeps the ledger). */
+  #newRunner(): Runner {
+    const runner = new Runner({ ...this.#options, ledger: this.#ledger });
+    this.#runners.push(runner);
+    return runner;
+  }
+
+  /**
+   * Operator control: the Runner that starts this Session's runs (replaced by `configure`, which
+   * keeps the ledger). Refused from inside a run, where it would admit authority from the interior.
+   */
   get runner(): Runner {
+    this.#operatorOnly('runner');
     return this.#runner;
   }
 
-  get ledger(): Ledger {
+  /** A read-only view of the Session's ledger. */
+  get ledger(): LedgerView {
     return this.#runner.ledger;
+  }
+
+  /** Refused attempts recorded outside an open run ledger (after run end, or at approval), oldest first. */
+  get anomalies(): readonly SessionAnomaly[] {
+    const late = this.#runners.flatMap((r) => r.anomalies.map((a: LateAnomaly) => ({ runId: a.runId, anomalyKind: a.anomalyKind, detail: a.detail, at: a.at })));
+    return Object.freeze([...late, ...this.#anomalies].sort((a, b) => a.at - b.at));
   }
 
   /**
@@ -65,9 +138,9 @@ export class Session {
   configure(options: Partial<SessionOptions>): void {
     this.#operatorOnly('configure');
     if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
-    this.#options = { ...this.#options, ...options };
-    this.#runner = new Runner({ ...this.#options, ledger: this.#runner.ledger });
-    this.#grant = this.#options.grant ?? {};
+    this.#options = optionsByValue({ ...this.#options, ...options });
+    this.#runner = this.#newRunner();
+    this.#grant = this.#options.grant!;
   }
 
   get closed(): boolean {
@@ -75,7 +148,9 @@ export class Session {
   }
 
   #operatorOnly(control: string): void {
-    if (currentHostFrame()) throw new OperatorControlError({ control });
+    if (!insideHostFrame()) return;
+    refuseInteriorControl(control);
+    throw new OperatorControlError({ control });
   }
 
   /**
@@ -102,6 +177,7 @@ export class Session {
       throw new SubmissionRefusedError({ reason: 'not-materialized-by-submission', detail: 'unknown submission: only the object submit() returned is accepted' });
     }
     const out: Record<string, SessionFunction> = {};
+    const defined = definedCallableNames(submission.source);
     for (const [name, value] of Object.entries(declared)) {
       if (typeof value !== 'function') continue;
       const existing = this.#adapters.get(value);
@@ -109,7 +185,12 @@ export class Session {
         out[name] = existing;
         continue;
       }
-      if ((value as unknown as Record<symbol, unknown>)[SESSION_FUNCTION] || isGeneratedCallable(value) || isClass(value)) continue;
+      if ((value as unknown as Record<symbol, unknown>)[SESSION_FUNCTION] || isClass(value)) continue;
+      if (isGeneratedCallable(value) || !defined.has(name) || neverOperatorDefined(value)) {
+        // Binding an existing value is not a definition: nothing is approved, and the attempt is evidence.
+        this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind: 'unobserved_definition', detail: Object.freeze({ name, submissionId: submission.submissionId, generated: isGeneratedCallable(value) }), at: Date.now() }));
+        continue;
+      }
       this.#approve(value as AnyFunction, 'operator-submission', submission.sourceHash, submission.submissionId);
       out[name] = this.#adapter(value as AnyFunction, name);
     }
@@ -120,7 +201,9 @@ export class Session {
   registerImported<F extends AnyFunction>(fn: F, options: { name?: string; reviewedSourceHash: string }): SessionFunction<F> {
     this.#operatorOnly('registerImported');
     if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
-    if (isGeneratedCallable(fn)) throw new SubmissionRefusedError({ reason: 'not-source-text', detail: 'generated callables are never approved by registration' });
+    if (isGeneratedCallable(fn) || neverOperatorDefined(fn)) {
+      throw new SubmissionRefusedError({ reason: 'not-source-text', detail: 'generated, bound or native callables are never approved by registration' });
+    }
     if (!/^[0-9a-f]{64}$/.test(options.reviewedSourceHash)) throw new TypeError('reviewedSourceHash must be a sha256 hex digest of the reviewed source.');
     this.#approve(fn, 'trusted-import', options.reviewedSourceHash, newId('imp_'));
     return this.#adapter(fn, options.name ?? fn.name) as SessionFunction<F>;
@@ -179,7 +262,7 @@ export class Session {
     const adapter = async function (this: unknown, ...args: never[]): Promise<unknown> {
       if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: name });
       // Interior call: join the caller's run under the caller's authority.
-      if (currentHostFrame()) return fn.apply(this, args);
+      if (insideHostFrame()) return fn.apply(this, args);
       return session.#runner.run(async () => fn.apply(this, args), {
         grant: session.#grant,
         label: name,

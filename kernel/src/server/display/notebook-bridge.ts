@@ -9,7 +9,7 @@ import {
   type OperationDecision,
   type OperationRequest,
 } from '../../core/index.js';
-import { projectLedger, type Ledger, type LedgerEvent, type LedgerFilter, type SqliteLedgerStore } from '../../harness/index.js';
+import { projectLedger, type LedgerReader, type LedgerEvent, type LedgerFilter, type SqliteLedgerStore } from '../../harness/index.js';
 import { NighthawkMime } from '../../../../shared/mime.js';
 import { ApprovalAnswerSchema } from '../../../../shared/ui-types.js';
 import type { KernelChannel } from '../kernel/index.js';
@@ -38,7 +38,7 @@ function requireChannel(what: string): KernelChannel {
  * Shows the ledger (optionally one run, or a filter of it) as the notebook's ledger view. With
  * `{ persisted: true }` it reads the SQLite copy, which includes runs from before a kernel restart.
  */
-export function displayLedger(selection: string | LedgerFilter = {}, options: { ledger?: Ledger; persisted?: boolean } = {}): number {
+export function displayLedger(selection: string | LedgerFilter = {}, options: { ledger?: LedgerReader; persisted?: boolean } = {}): number {
   const filter: LedgerFilter = typeof selection === 'string' ? { runId: selection } : selection;
   let events: readonly LedgerEvent[];
   if (options.persisted) {

@@ -3,7 +3,7 @@
  * updated in place (update_display_data by display_id) as executions and operations finish. The
  * run.end update is sent synchronously, so a cell's output always ends with the terminal status.
  */
-import type { Ledger, LedgerEvent } from '../../harness/index.js';
+import type { LedgerEvent, LedgerReader } from '../../harness/index.js';
 import { NighthawkMime } from '../../../../shared/mime.js';
 import type { KernelChannel } from '../kernel/index.js';
 import { RunView } from './run-view.js';
@@ -19,7 +19,7 @@ export class RunDisplays {
   }
 
   /** Subscribes to a ledger; returns the unsubscribe function. */
-  attach(ledger: Ledger): () => void {
+  attach(ledger: LedgerReader): () => void {
     return ledger.subscribe((event) => this.apply(event));
   }
 

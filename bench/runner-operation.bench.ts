@@ -1,0 +1,73 @@
+/**
+ * Per-operation host overhead on the product's real path: inside a Runner, with the host oversight,
+ * the capability/tool projection and every operation recorded as a ledger snapshot (target p50 <
+ * 0.03 ms), beside the core-only figure measured in the same process; and the 10th vs the 200th
+ * operation of one step (target: flat, the ledger and history must not be copied per operation).
+ */
+import { AgentExecutor, Runner, accept, run, scope, step, type OperationRequest } from '../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../kernel/src/testing.js';
+import { percentile, report } from './stats.js';
+
+const OPS = 200;
+const STEPS = 60;
+
+let counter = 0;
+const work = (n: number) => (counter += n);
+const inspectOperation = (_r: OperationRequest) => accept();
+
+function scripted(stamps: number[]): ScriptedModel {
+  return new ScriptedModel((_messages, info) => {
+    stamps.push(performance.now());
+    if (stamps.length > OPS) return { toolCalls: [toolCall(info.outputTools[0]!.name, { result: { kind: 'pass' } })] };
+    return { toolCalls: [toolCall('nh_evaluate', { expression: 'work(1)' })] };
+  });
+}
+
+function deltas(stamps: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let i = 1; i < stamps.length; i++) out.push(stamps[i]! - stamps[i - 1]!);
+  return out;
+}
+
+async function coreStep(): Promise<number[]> {
+  const stamps: number[] = [];
+  await run(new AgentExecutor({ model: scripted(stamps), maxRequestsPerStep: OPS + 5 }), () =>
+    scope({ taskReferences: { work }, oversight: { inspectOperation } }, () => step({ program: 'execute\nWork.' })),
+  );
+  return deltas(stamps);
+}
+
+async function main(): Promise<void> {
+  // One Runner (one growing ledger) for every step, as in a long-lived Session.
+  let current: number[] = [];
+  const executor = new AgentExecutor({
+    model: new ScriptedModel((_m, info) => {
+      current.push(performance.now());
+      if (current.length > OPS) return { toolCalls: [toolCall(info.outputTools[0]!.name, { result: { kind: 'pass' } })] };
+      return { toolCalls: [toolCall('nh_evaluate', { expression: 'work(1)' })] };
+    }),
+    maxRequestsPerStep: OPS + 5,
+  });
+  const runner = new Runner({ executor, allocation: { maxExecutorSteps: OPS + 10 } });
+  const perOp: number[] = [];
+  const tenth: number[] = [];
+  const last: number[] = [];
+  const core: number[] = [];
+  for (let s = 0; s < STEPS + 5; s++) {
+    current = [];
+    await runner.run(async () => step({ program: 'execute\nWork.', references: { work } }), { grant: { references: { work } }, oversight: { inspectOperation } });
+    const d = deltas(current);
+    const c = await coreStep();
+    if (s < 5) continue; // warm-up
+    perOp.push(...d);
+    tenth.push(d[9]!);
+    last.push(d[OPS - 1]!);
+    core.push(...c);
+  }
+  report('harness.runner_operation_overhead', perOp, core);
+  report('harness.runner_operation_200th_vs_10th', last, tenth);
+  const growth = percentile(last, 50) / percentile(tenth, 50);
+  console.log(`# runner+ledger per-op p50 ${percentile(perOp, 50).toFixed(4)} ms (target < 0.03) beside core-only ${percentile(core, 50).toFixed(4)} ms; 200th/10th p50 ratio ${growth.toFixed(2)} (target <= 1.5); ledger events ${runner.ledger.size}`);
+}
+
+await main();

@@ -1,0 +1,74 @@
+/**
+ * Read-only collections that really are read-only. `Object.freeze(new Set())` still lets `add` and
+ * `Set.prototype.add.call` change it; these keep their entries in a private field, are frozen, and
+ * are not Set/Map instances, so no built-in mutator accepts them. Policies and authorities use them.
+ */
+// Membership checks decide authority: they use the intrinsics captured at load, not whatever
+// Set.prototype / Map.prototype hold later.
+const apply = Reflect.apply;
+const setHas = Set.prototype.has;
+const mapHas = Map.prototype.has;
+const mapGet = Map.prototype.get;
+
+export class FrozenSet<T> implements ReadonlySet<T> {
+  readonly #set: Set<T>;
+  constructor(values: Iterable<T>) {
+    this.#set = new Set(values);
+    Object.freeze(this);
+  }
+  get size(): number {
+    return this.#set.size;
+  }
+  has(value: T): boolean {
+    return apply(setHas, this.#set, [value]) as boolean;
+  }
+  forEach(fn: (value: T, key: T, set: ReadonlySet<T>) => void, thisArg?: unknown): void {
+    for (const v of this.#set) fn.call(thisArg, v, v, this);
+  }
+  entries(): SetIterator<[T, T]> {
+    return this.#set.entries();
+  }
+  keys(): SetIterator<T> {
+    return this.#set.keys();
+  }
+  values(): SetIterator<T> {
+    return this.#set.values();
+  }
+  [Symbol.iterator](): SetIterator<T> {
+    return this.#set.values();
+  }
+}
+Object.freeze(FrozenSet.prototype);
+
+export class FrozenMap<K, V> implements ReadonlyMap<K, V> {
+  readonly #map: Map<K, V>;
+  constructor(entries: Iterable<readonly [K, V]>) {
+    this.#map = new Map(entries);
+    Object.freeze(this);
+  }
+  get size(): number {
+    return this.#map.size;
+  }
+  get(key: K): V | undefined {
+    return apply(mapGet, this.#map, [key]) as V | undefined;
+  }
+  has(key: K): boolean {
+    return apply(mapHas, this.#map, [key]) as boolean;
+  }
+  forEach(fn: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.#map) fn.call(thisArg, v, k, this);
+  }
+  entries(): MapIterator<[K, V]> {
+    return this.#map.entries();
+  }
+  keys(): MapIterator<K> {
+    return this.#map.keys();
+  }
+  values(): MapIterator<V> {
+    return this.#map.values();
+  }
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.#map.entries();
+  }
+}
+Object.freeze(FrozenMap.prototype);

@@ -1,0 +1,28 @@
+/** Refusals of attempts to write governance state from inside a run (issue 12's host integrity). */
+import { NighthawkError } from '../core/index.js';
+
+export type IntegrityAttempt =
+  /** Runner.run/start (or Session.runner) reached from inside a host frame. */
+  | 'nested-run'
+  /** Interior code opened or wrote a perimeter audit store. */
+  | 'audit-store-in-run'
+  /** Host-infrastructure admission used from inside an operation body. */
+  | 'admission-from-operation'
+  /** An append through a read-only ledger view. */
+  | 'ledger-append'
+  /** A ledger subscription from inside a run. */
+  | 'ledger-subscribe'
+  /** A ledger append for a run whose run.end is already recorded. */
+  | 'append-after-run-end'
+  /** A host oversight seam called with a request or record the core did not create. */
+  | 'forged-seam-call'
+  /** A step executor handed a step context that does not carry the host oversight, or one it already saw. */
+  | 'foreign-step-context';
+
+export class HostIntegrityError extends NighthawkError {
+  readonly attempt: IntegrityAttempt;
+  constructor(options: { attempt: IntegrityAttempt; detail: string }) {
+    super('host-integrity', `Refused (${options.attempt}): ${options.detail}`);
+    this.attempt = options.attempt;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Read-only views of a ledger. `Runner.ledger` and `Session.ledger` hand out a view (select,
+ * project, subscribe); the append capability stays with the Ledger itself, which only the Runner
+ * and its RunHosts hold. A view keeps the ledger in a private field and is frozen, so nothing that
+ * reaches a view (an expression, generated code, a SessionFunction body) can reach `append`.
+ */
+import { insideHostFrame, refuseInteriorControl } from './host-context.js';
+import { HostIntegrityError } from './integrity-errors.js';
+import type { Ledger, LedgerEvent, LedgerEventKind, LedgerFilter, LedgerListener } from './ledger.js';
+
+/** What readers of a ledger use: the view and the Ledger both provide it. */
+export type LedgerReader = Pick<Ledger, 'size' | 'events' | 'select' | 'subscribe' | 'hasTerminal'>;
+
+export class LedgerView implements LedgerReader {
+  readonly #ledger: Ledger;
+
+  constructor(ledger: Ledger) {
+    this.#ledger = ledger;
+    Object.freeze(this);
+  }
+
+  get size(): number {
+    return this.#ledger.size;
+  }
+
+  events(): readonly LedgerEvent[] {
+    return this.#ledger.events();
+  }
+
+  select(filter?: LedgerFilter): readonly LedgerEvent[] {
+    return this.#ledger.select(filter);
+  }
+
+  /** Listeners observe appended events; a throwing listener cannot undo or block one. Operator-only. */
+  subscribe(listener: LedgerListener): () => void {
+    // A listener runs inside every later append, host seams included: operators observe, runs do not
+    // (a run reads its own history through its context).
+    if (insideHostFrame()) {
+      refuseInteriorControl('ledger.subscribe');
+      throw new HostIntegrityError({ attempt: 'ledger-subscribe', detail: 'subscribing to the ledger is an operator control; a run reads its history through its context' });
+    }
+    return this.#ledger.subscribe(listener);
+  }
+
+  hasTerminal(kind: LedgerEventKind, subjectId: string): boolean {
+    return this.#ledger.hasTerminal(kind, subjectId);
+  }
+
+  /** Always refused: a view cannot write. Reached from a run's interior, the attempt is recorded there. */
+  append(..._args: unknown[]): never {
+    refuseInteriorControl('ledger.append', 'ledger_append_refused');
+    throw new HostIntegrityError({ attempt: 'ledger-append', detail: 'a ledger view is read-only; only the run host appends' });
+  }
+}
+Object.freeze(LedgerView.prototype);

@@ -1,0 +1,29 @@
+/**
+ * Attacker cases from the three places (see support.ts): each must be refused or inert, leave the
+ * ledger's governance record and the SQLite audit database exactly as the real run produced them,
+ * and leave a trace anomaly naming the attempt (in the run, or in the Session's record after run end).
+ */
+import { describe, expect, it } from 'vitest';
+import { approvalCases, asyncContextCases, auditCases, authorityCases, ledgerCases, reachCases, reopenCases, type AttackCase } from './cases.js';
+import { PLACES, attack, expectContained } from './support.js';
+
+function suite(name: string, cases: readonly AttackCase[]): void {
+  describe(name, () => {
+    for (const c of cases) {
+      for (const place of c.places ?? PLACES) {
+        it(`${c.id} — from ${place}`, async () => {
+          const result = await attack(place, c.body);
+          expectContained(result, c.anomaly, expect);
+        });
+      }
+    }
+  });
+}
+
+suite('reaching host state through async context', asyncContextCases);
+suite('reaching host state through globals, symbols, prototypes, getters, closures and errors', reachCases);
+suite('appending, mutating or deleting ledger events', ledgerCases);
+suite('widening authority, forging seams and the gateway allowance, replacing oversight', authorityCases);
+suite('reaching or damaging the perimeter audit store', auditCases);
+suite('reopening a finished run', reopenCases);
+suite('getting a generated closure approved, operator controls', approvalCases);

@@ -1,0 +1,490 @@
+/**
+ * The attacks. Each body is plain JavaScript run from every place it applies to (see support.ts),
+ * with `nh` and `probe` in scope; it returns `BREACH…` only if it reached host state it must not.
+ * Bodies avoid the textual raw-dynamic rule on purpose: these are attempts that rule does not stop.
+ */
+import type { Place } from './support.js';
+
+export interface AttackCase {
+  readonly id: string;
+  readonly body: string;
+  /** The trace anomaly that must name the attempt. */
+  readonly anomaly: string;
+  /** Places the case runs from (default: all three). */
+  readonly places?: readonly Place[];
+}
+
+/** After a reach attempt found nothing, the attacker falls back to the public ledger handle. */
+const FORGE_RUN_END = `
+  const publicLedger = probe.session.ledger;
+  const endRunId = publicLedger.select({ kind: 'run.entry' }).at(-1).runId;
+  publicLedger.append(endRunId, { kind: 'run.end', subjectId: endRunId, status: 'completed' });
+  return 'BREACH: forged run.end through the public ledger';`;
+
+/** Looks through an object graph for anything shaped like host state. */
+const HUNT = `
+  const found = [];
+  const seen = new Set();
+  const hostish = (v) => { try { return !!v && typeof v === 'object' && (v instanceof nh.RunHost || v instanceof nh.Ledger || v instanceof nh.SqlitePerimeterAuditStore || v instanceof nh.InMemoryPerimeterAuditStore || (Object.hasOwn(v, 'host') && Object.hasOwn(v, 'authority')) || Object.hasOwn(v, 'rootAuthority')); } catch { return false; } };
+  const hunt = (o, depth, path) => {
+    if (!o || typeof o !== 'object' || seen.has(o) || depth > 3) return;
+    seen.add(o);
+    let keys = [];
+    try { keys = Reflect.ownKeys(o); } catch { return; }
+    for (const k of keys) {
+      let v;
+      try { v = o[k]; } catch { continue; }
+      if (hostish(v)) found.push(path + '.' + String(k));
+      hunt(v, depth + 1, path + '.' + String(k));
+    }
+  };`;
+
+const AH = `const ah = process.getBuiltinModule('node:async_hooks');`;
+
+export const asyncContextCases: AttackCase[] = [
+  {
+    id: 'async_hooks: walk executionAsyncResource() and its symbol-keyed stores for the run host',
+    body: `${AH}${HUNT}
+      hunt(ah.executionAsyncResource(), 0, 'resource');
+      if (found.length) return 'BREACH: ' + found.join(',');
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'async_hooks: walk the resource of an awaited continuation',
+    body: `${AH}${HUNT}
+      await null;
+      await new Promise((r) => setImmediate(r));
+      hunt(ah.executionAsyncResource(), 0, 'resource');
+      if (found.length) return 'BREACH: ' + found.join(',');
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'async_hooks: clear every store on the resource, then use an operator control as if outside the run',
+    body: `${AH}
+      const r = ah.executionAsyncResource();
+      // Only the context stores: rewriting Node's own async ids would abort the process, not the run.
+      for (const k of Object.getOwnPropertySymbols(r)) if (String(k).includes('ResourceStore')) { try { r[k] = undefined; } catch {} }
+      probe.session.configure({ platformPolicy: ['egress', 'destructive', 'durable_write_back'] });
+      return 'BREACH: configure accepted after clearing the context';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'async_hooks: swap every store for a forged frame, then take the Runner',
+    body: `${AH}
+      const r = ah.executionAsyncResource();
+      const forged = Object.freeze({ host: undefined, authority: { capabilities: new Map(), references: {}, policy: new Set(['egress', 'destructive']) } });
+      for (const k of Object.getOwnPropertySymbols(r)) if (String(k).includes('ResourceStore')) { try { r[k] = forged; } catch {} }
+      const runner = probe.session.runner;
+      return 'BREACH: got the runner ' + typeof runner;`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'async_hooks: a createHook of its own collects resources the host creates later',
+    body: `${AH}${HUNT}
+      const collected = [];
+      const hook = ah.createHook({ init(_id, _type, _trigger, resource) { collected.push(resource); } }).enable();
+      try { await new Promise((r) => setTimeout(r, 5)); } finally { hook.disable(); }
+      for (const res of collected) hunt(res, 0, 'hooked');
+      if (found.length) return 'BREACH: ' + found.join(',');
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+    // A generated hook callback is guarded: Node calls it for every resource in every context, the guard
+    // refuses outside its dispatch, and a throwing hook ends the process (forbidding async_hooks to
+    // generated code is the raw-dynamic rule's job).
+    places: ['expression', 'session-function'],
+  },
+  {
+    id: 'async_hooks: an AsyncLocalStorage snapshot of the run replayed later carries no host state',
+    body: `${AH}${HUNT}
+      const snap = ah.AsyncLocalStorage.snapshot();
+      const inner = snap(() => ah.executionAsyncResource());
+      hunt(inner, 0, 'snapshot');
+      if (found.length) return 'BREACH: ' + found.join(',');
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+];
+
+export const reachCases: AttackCase[] = [
+  {
+    id: 'globalThis: search every global for a run host, ledger or authority',
+    body: `${HUNT}
+      for (const k of Reflect.ownKeys(globalThis)) { let v; try { v = globalThis[String(k)]; } catch { continue; } if (hostish(v)) found.push(String(k)); }
+      if (found.length) return 'BREACH: ' + found.join(',');
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'symbols: registered nighthawk symbols on the library and the Session lead to no writer',
+    body: `${HUNT}
+      for (const target of [nh, probe.session, probe.session.ledger]) hunt(target, 0, 'target');
+      const marks = Object.getOwnPropertySymbols(probe.session).concat(Object.getOwnPropertySymbols(probe.session.ledger));
+      if (found.length || marks.length) return 'BREACH: ' + found.concat(marks.map(String)).join(',');
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'prototypes: replace the view prototype append with the real writer',
+    body: `
+      const proto = Object.getPrototypeOf(probe.session.ledger);
+      try { proto.append = function () { return 'patched'; }; } catch {}
+      try { Object.defineProperty(probe.session.ledger, 'append', { value: () => 'patched' }); } catch {}
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'prototypes: Set.prototype.add on the authority policy (via a Runner getter)',
+    body: `
+      const runner = probe.session.runner;
+      Set.prototype.add.call(runner.platformPolicy, 'destructive');
+      return 'BREACH: reached the policy';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'getters: Session.runner.run with a wider grant from inside a run',
+    body: `
+      await probe.session.runner.run(async () => 'nested', { grant: { capabilities: probe.grant.capabilities }, policy: ['egress', 'destructive'] });
+      return 'BREACH: nested run admitted';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'getters: a Runner built from inside the run refuses to start a wider one',
+    body: `
+      const runner = new nh.Runner({ executor: { runStep: async () => ({ outcome: { kind: 'pass' }, bindings: {} }) }, platformPolicy: ['egress', 'destructive'], acceptsAggregateExecutorAccounting: true, perimeterAuditStore: new nh.InMemoryPerimeterAuditStore() });
+      await runner.run(async () => 'nested', { grant: { capabilities: probe.grant.capabilities } });
+      return 'BREACH: nested run admitted';`,
+    anomaly: 'nested_run_refused',
+  },
+  {
+    id: 'getters: Runner.start of a new Runner with the Session grant',
+    body: `
+      const runner = new nh.Runner({ executor: { runStep: async () => ({}) }, acceptsAggregateExecutorAccounting: true });
+      runner.start(async () => 'nested');
+      return 'BREACH: nested run started';`,
+    anomaly: 'nested_run_refused',
+  },
+  {
+    id: 'getters: ledger events and their data are frozen snapshots',
+    body: `
+      const events = probe.session.ledger.events();
+      try { events.push({ kind: 'run.end' }); } catch {}
+      try { events[0].status = 'forged'; } catch {}
+      try { events[0].data.grant.capabilities.push({ name: 'evil' }); } catch {}
+      const again = probe.session.ledger.events();
+      if (again[0].status === 'forged' || JSON.stringify(again[0].data).includes('evil')) return 'BREACH: mutated a recorded event';
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'getters: select() results cannot be spliced or deleted',
+    body: `
+      const view = probe.session.ledger;
+      const sel = view.select({});
+      try { Array.prototype.splice.call(sel, 0, sel.length); } catch {}
+      try { delete sel[0]; } catch {}
+      if (view.select({}).length === 0) return 'BREACH: deleted events';
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'closures: subscribe a ledger listener that forges run.end when the real one arrives',
+    body: `
+      const view = probe.session.ledger;
+      const runId = view.select({ kind: 'run.entry' }).at(-1).runId;
+      view.subscribe((e) => { if (e.kind === 'run.end') { try { view.append(runId, { kind: 'run.end', subjectId: runId + '_2', status: 'forged' }); probe.late = 'BREACH'; } catch (err) { probe.late = err.name; } } });
+      return 'BREACH: listener installed from inside the run';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'error objects: walk the cause chain and own properties of host errors',
+    body: `${HUNT}
+      const errors = [];
+      try { probe.session.ledger.append('x', { kind: 'run.end', subjectId: 'x' }); } catch (e) { errors.push(e); }
+      try { probe.session.configure({}); } catch (e) { errors.push(e); }
+      for (const e of errors) { hunt(e, 0, 'error'); for (let c = e; c; c = c.cause) hunt(c, 0, 'cause'); }
+      if (found.length) return 'BREACH: ' + found.join(',');
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'error objects: Error.prepareStackTrace exposes this/function of the host frames that called the attack',
+    body: `${HUNT}
+      const original = Error.prepareStackTrace;
+      const frames = [];
+      Error.prepareStackTrace = (_e, callSites) => callSites;
+      try { const sites = new Error('probe').stack; for (const s of sites) { frames.push(s.getThis()); frames.push(s.getFunction()); } } finally { Error.prepareStackTrace = original; }
+      for (const f of frames) { if (hostish(f)) found.push('frame'); hunt(f, 0, 'frame'); }
+      if (found.length) return 'BREACH: ' + found.join(',');
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+];
+
+export const ledgerCases: AttackCase[] = [
+  {
+    id: 'ledger: append a forged run.end through Session.ledger',
+    body: FORGE_RUN_END,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'ledger: append a forged capability.call to cover an effect',
+    body: `
+      const view = probe.session.ledger;
+      const runId = view.select({ kind: 'run.entry' }).at(-1).runId;
+      view.append(runId, { kind: 'capability.call', subjectId: 'send_report', status: 'completed', data: { arguments: { target: 'covered' } } });
+      return 'BREACH: forged capability record';`,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'ledger: Ledger.prototype.append applied to the view',
+    body: `
+      const view = probe.session.ledger;
+      const runId = view.select({ kind: 'run.entry' }).at(-1).runId;
+      try { nh.Ledger.prototype.append.call(view, runId, { kind: 'run.end', subjectId: runId, status: 'completed' }); return 'BREACH: appended through the prototype'; } catch {}
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'ledger: keep the view and append after the run ended (timer)',
+    body: `
+      const view = probe.session.ledger;
+      const runId = view.select({ kind: 'run.entry' }).at(-1).runId;
+      setTimeout(() => { try { view.append(runId, { kind: 'trace.anomaly', subjectId: runId, status: 'forged' }); probe.late = 'BREACH'; } catch (e) { probe.late = e.name; } }, 5);
+      return 'timer set';`,
+    anomaly: 'ledger_append_refused',
+    places: ['expression', 'session-function'],
+  },
+  {
+    id: 'ledger: stash the view in globalThis and reopen the finished run from a later turn',
+    body: `
+      globalThis.__stash_view = probe.session.ledger;
+      setTimeout(() => { const v = globalThis.__stash_view; delete globalThis.__stash_view; const id = v.select({ kind: 'run.entry' }).at(-1).runId; try { v.append(id, { kind: 'run.end', subjectId: id, status: 'completed' }); probe.late = 'BREACH'; } catch (e) { probe.late = e.name; } }, 5);
+      return 'stashed';`,
+    anomaly: 'ledger_append_refused',
+    places: ['expression', 'session-function'],
+  },
+  {
+    id: 'ledger: delete or redefine the view methods',
+    body: `
+      const view = probe.session.ledger;
+      try { delete view.select; } catch {}
+      try { Object.defineProperty(view, 'select', { value: () => [] }); } catch {}
+      try { Object.setPrototypeOf(view, { append() { return 'mine'; } }); } catch {}
+      if (view.select({}).length === 0) return 'BREACH: replaced select';
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+];
+
+const WIDE = `['egress', 'destructive', 'durable_write_back']`;
+
+export const authorityCases: AttackCase[] = [
+  {
+    id: 'grant: Session.configure with a wider grant from inside a run',
+    body: `
+      probe.session.configure({ grant: { capabilities: probe.grant.capabilities, references: {} }, platformPolicy: ${WIDE} });
+      return 'BREACH: configure accepted';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'policy: push into the platform policy array, then take the Runner',
+    body: `
+      probe.platformPolicy.push('destructive');
+      if (probe.policy) probe.policy.push('destructive');
+      const r = probe.session.runner;
+      return 'BREACH: runner ' + typeof r;`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'allocation: raise the default allocation limits, then start a run',
+    body: `
+      try { nh.DEFAULT_ALLOCATION.maxExecutorSteps = 1e9; } catch {}
+      const runner = new nh.Runner({ executor: { runStep: async () => ({}) }, acceptsAggregateExecutorAccounting: true, allocation: { maxExecutorSteps: 1e9 } });
+      await runner.run(async () => 'more');
+      return 'BREACH: a run with a new allocation';`,
+    anomaly: 'nested_run_refused',
+  },
+  {
+    id: 'oversight: replace the inspector on the oversight object the operator configured',
+    body: `
+      probe.oversight.inspectOperation = () => nh.accept();
+      probe.session.configure({ oversight: { inspectOperation: () => nh.accept() } });
+      return 'BREACH: oversight replaced';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'oversight: call the host oversight seam with a forged operation record',
+    body: `
+      const state = nh.currentState();
+      const forged = { request: { operationId: 'op_forged', executionId: 'exe_forged', kind: 'evaluate' }, status: 'completed', sequence: 0, startedAt: 0, durationMs: 0 };
+      await state.oversight.onOperationFinished(forged);
+      return 'BREACH: forged operation record accepted';`,
+    anomaly: 'forged_seam_call',
+  },
+  {
+    id: 'oversight: forge a terminal step record to close an execution it does not own',
+    body: `
+      const state = nh.currentState();
+      await state.oversight.onStepFinished({ stepId: 's', executionId: 'exe_forged', runId: state.runId, status: 'completed', operations: [], failedOperations: [], proposedBindings: {}, committedBindings: {} });
+      return 'BREACH: forged step record accepted';`,
+    anomaly: 'forged_seam_call',
+  },
+  {
+    id: 'oversight: run a forged step context without oversight through the host executor',
+    body: `
+      const state = nh.currentState();
+      const ctx = { stepId: 'forged', executionId: 'exe_forged_ctx', oversight: undefined, program: { text: 'x' }, inputBindings: {}, parent: undefined };
+      await state.executor.runStep({ stepContext: ctx });
+      return 'BREACH: forged step ran';`,
+    anomaly: 'foreign_step_context',
+  },
+  {
+    id: 'oversight: clear the step context oversight (assignment, defineProperty, prototype swap)',
+    body: `
+      const ctx = nh.currentStepContext();
+      if (ctx) {
+        try { ctx.oversight = undefined; } catch {}
+        try { Object.defineProperty(ctx, 'oversight', { value: undefined }); } catch {}
+        try { Object.setPrototypeOf(ctx, {}); } catch {}
+        if (ctx.oversight === undefined) return 'BREACH: oversight cleared';
+      }
+      ${FORGE_RUN_END}`,
+    anomaly: 'ledger_append_refused',
+  },
+  {
+    id: 'gateway: use the executor-step admission to run a direct write as host infrastructure',
+    body: `
+      const fs = process.getBuiltinModule('node:fs');
+      const admission = nh.currentState().requestAdmission;
+      if (!admission || !admission.request) { ${FORGE_RUN_END} }
+      await admission.request(async () => fs.truncateSync(probe.auditPath, 0));
+      return 'BREACH: wrote under the model-request allowance';`,
+    anomaly: 'admission_from_operation',
+    places: ['expression'],
+  },
+  {
+    id: 'gateway: currentExecutorStepAdmission().request from an expression',
+    body: `
+      const fs = process.getBuiltinModule('node:fs');
+      await nh.currentExecutorStepAdmission().request(async () => fs.writeFileSync(probe.auditPath + '-wal', ''));
+      return 'BREACH: wrote under the model-request allowance';`,
+    anomaly: 'operator_control_in_run',
+    places: ['expression'],
+  },
+  {
+    id: 'gateway: forge an allowance by wrapping a write in withoutAllowance/withAllowance names',
+    body: `
+      const fs = process.getBuiltinModule('node:fs');
+      if (typeof nh.withAllowance === 'function') { await nh.withAllowance('forged', () => fs.truncateSync(probe.auditPath, 0)); return 'BREACH: allowance forged'; }
+      await nh.withoutAllowance(() => fs.truncateSync(probe.auditPath, 0));
+      return 'BREACH: direct write';`,
+    anomaly: 'unmediated_perimeter_effect',
+  },
+];
+
+export const auditCases: AttackCase[] = [
+  {
+    id: 'audit store: truncate the SQLite audit database directly',
+    body: `
+      const fs = process.getBuiltinModule('node:fs');
+      fs.truncateSync(probe.auditPath, 0);
+      return 'BREACH: truncated';`,
+    anomaly: 'unmediated_perimeter_effect',
+  },
+  {
+    id: 'audit store: truncate the -wal and -shm files',
+    body: `
+      const fs = process.getBuiltinModule('node:fs');
+      let refused = 0;
+      for (const f of [probe.auditPath + '-wal', probe.auditPath + '-shm']) { try { fs.truncateSync(f, 0); } catch (e) { refused++; } }
+      return refused === 2 ? 'refused' : 'BREACH: truncated ' + (2 - refused);`,
+    anomaly: 'unmediated_perimeter_effect',
+  },
+  {
+    id: 'audit store: unlink the audit database',
+    body: `
+      const fs = process.getBuiltinModule('node:fs');
+      await fs.promises.unlink(probe.auditPath);
+      return 'BREACH: unlinked';`,
+    anomaly: 'unmediated_perimeter_effect',
+  },
+  {
+    id: 'audit store: open a second store on the same file and forge attempt records',
+    body: `
+      const store = new nh.SqlitePerimeterAuditStore({ path: probe.auditPath });
+      store.recordAttempt(nh.createPerimeterAttempt({ runId: 'run_forged', capability: 'send_report', footprint: ['egress'], arguments: { target: 'forged' } }));
+      return 'BREACH: forged audit row';`,
+    anomaly: 'audit_store_in_run',
+  },
+  {
+    id: 'audit store: hunt the live store handle through the Session and library objects',
+    body: `${HUNT}
+      const stores = [];
+      const look = (o, d) => { if (!o || typeof o !== 'object' || d > 3) return; for (const k of Reflect.ownKeys(o)) { let v; try { v = o[k]; } catch { continue; } if (v instanceof nh.SqlitePerimeterAuditStore) stores.push(v); look(v, d + 1); } };
+      look(probe.session, 0); look(probe.session.ledger, 0); look(nh.currentState(), 0);
+      if (stores.length) { stores[0].close(); return 'BREACH: closed the audit store'; }
+      const store = new nh.InMemoryPerimeterAuditStore();
+      store.recordAttempt(nh.createPerimeterAttempt({ runId: 'run_forged', capability: 'send_report', footprint: ['egress'], arguments: { target: 'x' } }));
+      return 'BREACH: wrote an audit record from the interior';`,
+    anomaly: 'audit_store_in_run',
+  },
+];
+
+export const reopenCases: AttackCase[] = [
+  {
+    id: 'reopen: keep the dispatcher and dispatch after the run ended',
+    body: `
+      const dispatcher = nh.currentDispatcher();
+      setTimeout(async () => { try { await dispatcher.dispatch({ language: 'javascript', intent: 'define', source: 'export const x = 1;' }); probe.late = 'BREACH'; } catch (e) { probe.late = e.name; } }, 5);
+      return 'kept';`,
+    anomaly: 'dispatch_after_run_closed',
+    places: ['expression', 'session-function'],
+  },
+  {
+    id: 'reopen: keep a generated export and call it after the run ended',
+    body: `
+      const out = await nh.currentDispatcher().dispatch({ language: 'javascript', intent: 'define', source: 'export function add(a, b) { return a + b; }' });
+      const add = out.exports.add;
+      setTimeout(() => { try { add(1, 2); probe.late = 'BREACH'; } catch (e) { probe.late = e.name; } }, 5);
+      return 'kept';`,
+    anomaly: 'generated_export_outside_run',
+    places: ['expression', 'session-function'],
+  },
+];
+
+export const approvalCases: AttackCase[] = [
+  {
+    id: 'approval: submit a cell and materialize a generated closure from inside a run',
+    body: `
+      const out = await nh.currentDispatcher().dispatch({ language: 'javascript', intent: 'define-and-invoke', entry: 'make', source: 'export function make() { return (x) => x; }' });
+      const closure = out.invocation.value;
+      const submission = probe.session.submit('function approved(x) { return x; }');
+      probe.session.materialized(submission, { approved: closure });
+      return 'BREACH: submitted from inside the run';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'approval: register a generated closure as a trusted import from inside a run',
+    body: `
+      const out = await nh.currentDispatcher().dispatch({ language: 'javascript', intent: 'define-and-invoke', entry: 'make', source: 'export function make() { return (x) => x; }' });
+      probe.session.registerImported(out.invocation.value, { reviewedSourceHash: nh.hashSource('claimed review') });
+      return 'BREACH: registered from inside the run';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'operator controls: install another Session as the active one from inside a run',
+    body: `
+      nh.setActiveSession(undefined);
+      return 'BREACH: replaced the active session';`,
+    anomaly: 'operator_control_in_run',
+  },
+  {
+    id: 'operator controls: close the Session (and its admission evidence) from inside a run',
+    body: `
+      await probe.session.close();
+      return 'BREACH: closed the session';`,
+    anomaly: 'operator_control_in_run',
+  },
+];

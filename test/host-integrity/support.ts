@@ -1,0 +1,214 @@
+/**
+ * The attacker's harness. One attack is a JavaScript function body that receives `nh` (the library's
+ * public module, which any code in a notebook can reach) and `probe` (test-provided facts such as the
+ * audit database path) and returns a short string. It runs from one of three places inside a real
+ * Session run that also does real work (a granted egress capability records to a SQLite audit store):
+ *
+ * - `expression`: a model `nh_evaluate` expression proposed by a scripted model;
+ * - `generated`: generated code dispatched through the host (define-and-invoke);
+ * - `session-function`: the body of an operator-approved SessionFunction.
+ *
+ * `attack()` runs the case and a baseline (the same run with a harmless body) and returns what both
+ * produced, so a test can assert that the ledger and the audit database are exactly what the real
+ * run produced and that a trace anomaly names the attempt.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import * as nh from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+
+export type Place = 'expression' | 'generated' | 'session-function';
+export const PLACES: readonly Place[] = ['expression', 'generated', 'session-function'];
+
+const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
+
+export interface AttackOptions {
+  /** Narrows the Session's composition policy (default: egress permitted). */
+  readonly policy?: readonly nh.PerimeterClass[];
+  /** Extra facts for the attacker. */
+  readonly probe?: Record<string, unknown>;
+}
+
+export interface AttackResult {
+  /** What the attack body returned, or `threw:<ErrorName>: message`. */
+  readonly outcome: string;
+  readonly session: nh.Session;
+  readonly runId: string;
+  /** Every ledger event of the attacked run. */
+  readonly events: readonly nh.LedgerEvent[];
+  /** trace.anomaly kinds of the run plus the Session's late anomaly record. */
+  readonly anomalies: readonly string[];
+  /** The governance projection of the run (no anomalies, refusals or operation records). */
+  readonly projection: readonly string[];
+  /** Rows of the SQLite audit database, read through a separate connection. */
+  readonly auditRows: readonly string[];
+  /** Arguments the egress capability body actually ran with. */
+  readonly egressCalls: readonly unknown[];
+  /** How the run ended for its caller. */
+  readonly runOutcome: string;
+  readonly auditPath: string;
+  /** Executions or dispatch nodes without exactly one terminal event. */
+  readonly badTerminals: readonly string[];
+}
+
+/** Wraps the attack body so each place can run it and report its result. */
+const wrap = (body: string) =>
+  `(async () => { try { probe.outcome = String(await (async (nh, probe) => { ${body} })(nh, probe)); } catch (e) { probe.outcome = 'threw:' + (e && e.name) + ': ' + (e && e.message); } return 'reported'; })()`;
+
+const baselines = new Map<string, Promise<AttackResult>>();
+
+/** Runs the attack and (once per place and options) the same run with a harmless body. */
+export async function attack(place: Place, body: string, options: AttackOptions = {}): Promise<AttackResult & { baseline: AttackResult }> {
+  const key = `${place}:${JSON.stringify(options.policy ?? null)}`;
+  if (!baselines.has(key)) baselines.set(key, runCase(place, 'return "baseline";', options));
+  const baseline = await baselines.get(key)!;
+  const result = await runCase(place, body, options);
+  return { ...result, baseline };
+}
+
+/**
+ * The attack was refused or inert: the run's governance projection (entry, executions, capability
+ * calls, dispatch nodes, run end) and the audit database are exactly the baseline's, the egress
+ * body ran once with the real request, the attack did not report a breach, and (when given) a trace
+ * anomaly of that kind names the attempt.
+ */
+export function expectContained(result: AttackResult & { baseline: AttackResult }, anomaly: string | undefined, expectFn: typeof import('vitest').expect): void {
+  expectFn(result.outcome, 'attack outcome').not.toMatch(/^BREACH/);
+  expectFn(result.projection, 'ledger governance projection').toEqual(result.baseline.projection);
+  expectFn(result.auditRows, 'SQLite audit rows').toEqual(result.baseline.auditRows);
+  expectFn(result.egressCalls).toEqual([{ target: 'real' }]);
+  expectFn(result.runOutcome).toBe(result.baseline.runOutcome);
+  expectFn(result.badTerminals, 'subjects without exactly one terminal event').toEqual([]);
+  if (anomaly === undefined) return;
+  // An earlier refusal (a stricter dispatch validation or expression rule) stops the attempt before the
+  // seam this case targets; it must still have left evidence.
+  const refusedEarlier = /^(refused-at-dispatch|not-reported \(rejected)/.test(result.outcome);
+  if (refusedEarlier && !result.anomalies.includes(anomaly)) expectFn(result.anomalies.length, `anomalies (outcome: ${result.outcome})`).toBeGreaterThan(0);
+  else expectFn(result.anomalies, `anomalies (outcome: ${result.outcome})`).toContain(anomaly);
+}
+
+async function runCase(place: Place, body: string, options: AttackOptions): Promise<AttackResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-integrity-'));
+  const auditPath = join(dir, 'audit.db');
+  const store = new nh.SqlitePerimeterAuditStore({ path: auditPath });
+  const egressCalls: unknown[] = [];
+  const send = nh.defineCapability({
+    name: 'send_report',
+    description: 'Posts a report (egress)',
+    footprint: ['egress'],
+    request: z.object({ target: z.string() }),
+    run: (args) => {
+      egressCalls.push(args);
+      return { sent: args.target };
+    },
+  });
+  const lookup = nh.defineCapability({ name: 'lookup', description: 'Reads a value', request: z.object({ target: z.string() }), run: (a) => ({ found: a.target }) });
+  const policy = options.policy ? [...options.policy] : undefined;
+  const platformPolicy: nh.PerimeterClass[] = ['egress'];
+  const grant = { capabilities: [send, lookup] as nh.Capability[], references: {} as Record<string, unknown> };
+  const oversight = { inspectOperation: (r: nh.OperationRequest) => (r.expression === 'forbidden()' ? nh.rejectOperation('forbidden') : nh.accept()) };
+  // What an attacker in a notebook can reach besides `nh`: the objects the operator built the Session from.
+  const probe: Record<string, unknown> = { auditPath, grant, platformPolicy, policy, oversight, ...(options.probe ?? {}) };
+  grant.references = { nh, probe };
+  const expression = wrap(body);
+  const model = new ScriptedModel((_messages, info) => {
+    const attackTurn = place === 'expression' ? 1 : 0;
+    if (info.requestNumber === attackTurn) return { toolCalls: [toolCall('nh_evaluate', { expression })] };
+    if (info.requestNumber === attackTurn + 1) return { toolCalls: [toolCall('send_report', { target: 'real' })] };
+    return { toolCalls: [finish()] };
+  });
+  const session = new nh.Session({
+    executor: new nh.AgentExecutor({ model, maxRequestsPerStep: 10 }),
+    platformPolicy,
+    perimeterAuditStore: store,
+    grant,
+    oversight,
+    ...(policy ? { policy } : {}),
+  });
+  probe.session = session;
+  const attackFn = new Function('nh', 'probe', `return ${wrap(body)};`) as (n: typeof nh, p: Record<string, unknown>) => Promise<string>;
+  const source = `export function attack() { return ${wrap(body)}; }`;
+  const realWork = async () => {
+    await nh.step({ program: 'execute\nSend the report.' });
+  };
+  const runAttack = async (): Promise<void> => {
+    if (place === 'session-function') await attackFn(nh, probe);
+    else if (place === 'generated') {
+      const dispatched = await nh.currentDispatcher().dispatch({
+        language: 'javascript',
+        intent: 'define-and-invoke',
+        entry: 'attack',
+        source,
+        dependencies: [
+          { name: 'nh', kind: 'reference', type: 'object' },
+          { name: 'probe', kind: 'reference', type: 'object' },
+        ],
+      });
+      await (dispatched.invocation!.value as Promise<unknown>);
+    }
+  };
+  // A proposal refused before it ran (a stricter validation rule) is a contained attempt too.
+  const runAttackContained = async (): Promise<void> => {
+    try {
+      await runAttack();
+    } catch (error) {
+      probe.outcome = `refused-at-dispatch:${(error as Error).name}`;
+    }
+  };
+  const bodyFn = async function composition(): Promise<string> {
+    await runAttackContained();
+    await realWork();
+    return 'done';
+  };
+  const { composition } = session.materialized(session.submit('async function composition() {}'), { composition: bodyFn });
+  let runOutcome: string;
+  try {
+    runOutcome = `returned:${String(await composition!())}`;
+  } catch (error) {
+    runOutcome = `threw:${(error as Error).name}`;
+  }
+  // Timers an attack left behind fire after the run ended; their refusals land in the Session's record.
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  const reported = typeof probe.outcome === 'string' ? probe.outcome : `not-reported (${expressionFailure(session)})`;
+  // Work an attack scheduled for later reports through probe.late.
+  const outcome = probe.late === 'BREACH' ? 'BREACH (later)' : reported;
+  const runId = session.ledger.select({ kind: 'run.entry' }).at(-1)!.runId;
+  const events = session.ledger.select({ runId });
+  const anomalies = [
+    ...events.filter((e) => e.kind === 'trace.anomaly').map((e) => String(e.status)),
+    ...((session as { anomalies?: readonly { anomalyKind: string }[] }).anomalies ?? []).map((a) => a.anomalyKind),
+  ];
+  // Governance facts: what was admitted, which capabilities ran with what, how the run ended.
+  const projection = events
+    .filter((e) => GOVERNANCE.has(e.kind))
+    .map((e) => `${e.kind}:${e.status ?? ''}:${JSON.stringify(e.kind === 'capability.call' ? (e.data as { arguments?: unknown }).arguments : e.kind === 'run.entry' ? withoutLabel(e.data) : null)}`);
+  const terminals = new Map<string, number>();
+  for (const e of events) if (e.kind === 'execution.end' || e.kind === 'dispatch.end' || e.kind === 'run.end') terminals.set(e.subjectId, (terminals.get(e.subjectId) ?? 0) + 1);
+  for (const e of events) if (e.kind === 'execution.start' || e.kind === 'dispatch.start') terminals.set(e.subjectId, terminals.get(e.subjectId) ?? 0);
+  const badTerminals = [...terminals].filter(([, n]) => n !== 1).map(([id]) => id);
+  store.close();
+  const db = new Database(auditPath, { readonly: true });
+  const auditRows = (db.prepare('SELECT a.capability, a.arguments, c.status FROM perimeter_attempt a LEFT JOIN perimeter_completion c ON c.attempt_id = a.attempt_id ORDER BY a.sequence').all() as Record<string, unknown>[]).map((r) => `${String(r.capability)}:${String(r.arguments)}:${String(r.status)}`);
+  db.close();
+  return { outcome, session, runId, events, anomalies, projection, auditRows, egressCalls, runOutcome, auditPath, badTerminals };
+}
+
+const GOVERNANCE: ReadonlySet<string> = new Set(['run.entry', 'capability.call', 'allocation.exhausted', 'run.end']);
+
+function withoutLabel(data: unknown): unknown {
+  const { label: _label, ...rest } = data as Record<string, unknown>;
+  return rest;
+}
+
+/** Why an attack expression reported nothing (its operation was refused or failed). */
+function expressionFailure(session: nh.Session): string {
+  const op = session.ledger.select({ kind: 'operation' })[0];
+  if (!op) return 'no operation';
+  const data = op.data as { status?: string; failure?: { errorClass?: string; message?: string } };
+  return `${String(data.status)}${data.failure ? `: ${data.failure.errorClass}: ${data.failure.message}` : ''}`;
+}
+
+export { nh };
