@@ -27,7 +27,7 @@ describe('detective in-process audit of direct effects', () => {
     const net = await import('node:net');
     const cp = await import('node:child_process');
     await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { references: { net, cp } } });
-    const effects = runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => (e.data as { effect: string }).effect);
+    const effects = runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.data.effect);
     expect(effects).toEqual(['net.Socket.connect', 'child_process.spawnSync']);
     expect(runner.ledger.select({ kind: 'operation' }).map((e) => e.status)).toEqual(['failed', 'failed', 'completed']);
   });

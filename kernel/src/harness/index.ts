@@ -31,6 +31,7 @@ export {
 export { InMemoryPerimeterAuditStore } from './audit-store-memory.js';
 export { SqlitePerimeterAuditStore, type SqlitePerimeterAuditStoreOptions } from './sqlite-audit-store.js';
 export {
+  fromJSONSafe,
   snapshot,
   toJSONSafe,
   type CallableDescriptor,
@@ -46,8 +47,21 @@ export { defineCapability, type Capability, type CapabilityContext } from './cap
 export { installEffectAudit } from './effect-audit.js';
 export { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
 export { currentHostFrame, withAllowance, withoutAllowance, type GatewayAllowance } from './host-context.js';
-export { Ledger, LedgerEventKind, projectLedger, type LedgerAppend, type LedgerEvent, type LedgerFilter, type LedgerListener } from './ledger.js';
-export { SqliteLedgerStore, type PersistedLedgerEvent } from './ledger-store.js';
+export {
+  Ledger,
+  LedgerEventKind,
+  ledgerSearchText,
+  projectLedger,
+  type AppendInput,
+  type LedgerAppend,
+  type LedgerEvent,
+  type LedgerFilter,
+  type LedgerKindFilter,
+  type LedgerListener,
+  type LedgerOptions,
+  type SnapshotOf,
+} from './ledger.js';
+export { SqliteLedgerStore, type LedgerStore, type PersistedLedgerEvent } from './ledger-store.js';
 export { ALL_PERIMETER_CLASSES, intersectPolicies, outsidePolicy, perimeterPolicy, type PerimeterPolicy } from './perimeter.js';
 export { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 export {

@@ -124,7 +124,7 @@ export class RunHost implements HostHandle {
     const outside = outsidePolicy(cap.footprint, authority.policy);
     if (outside.length) return refuse('footprint-outside-policy', `its footprint includes ${outside.join(', ')}, which the effective perimeter policy does not permit`);
     const context = { runId: this.runId, executionId, signal: this.abort.signal };
-    const record = (status: string, extra: Record<string, unknown>) =>
+    const record = (status: 'completed' | 'failed', extra: Record<string, unknown>) =>
       this.ledger.append(this.runId, { kind: 'capability.call', subjectId: name, parentId, status, data: { capability: name, footprint: cap.footprint, arguments: parsed.data, ...extra } });
     try {
       let result: unknown;
@@ -229,7 +229,7 @@ export class RunHost implements HostHandle {
     await this.#app?.onStepFinished?.(finished);
   }
 
-  #endExecution(executionId: string, status: string, data: Record<string, unknown>): void {
+  #endExecution(executionId: string, status: StepFinished['status'], data: Record<string, unknown>): void {
     const parentId = this.inflight.get(executionId);
     this.inflight.delete(executionId);
     this.#meters.delete(executionId);
