@@ -62,6 +62,16 @@ export {
   type SnapshotOf,
 } from './ledger.js';
 export { SqliteLedgerStore, type LedgerStore, type PersistedLedgerEvent } from './ledger-store.js';
+export {
+  LEDGER_EXPORT_FORMAT,
+  LEDGER_EXPORT_VERSION,
+  LedgerImportError,
+  exportLedgerJsonl,
+  importLedgerJsonl,
+  ledgerJsonlLines,
+  type LedgerExportHeader,
+  type LedgerExportSelection,
+} from './ledger-export.js';
 export { ALL_PERIMETER_CLASSES, intersectPolicies, outsidePolicy, perimeterPolicy, type PerimeterPolicy } from './perimeter.js';
 export { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 export {

@@ -188,12 +188,13 @@ export class SqliteLedgerStore implements LedgerStore {
   }
 
   hasTerminal(ledgerId: string, kind: LedgerEventKind, subjectId: string): boolean {
-    this.flush();
+    // Checked on every terminal append: look at the buffer instead of flushing it.
+    if (this.#pending.some(([id, e]) => id === ledgerId && e.kind === kind && e.subjectId === subjectId)) return true;
     return this.#statement('SELECT 1 FROM ledger_events WHERE subject_id = ? AND kind = ? AND ledger_id = ? LIMIT 1').get(subjectId, kind, ledgerId) !== undefined;
   }
 
   hasRun(ledgerId: string, runId: string): boolean {
-    this.flush();
+    if (this.#pending.some(([id, e]) => id === ledgerId && e.runId === runId)) return true;
     return this.#statement('SELECT 1 FROM ledger_events WHERE run_id = ? AND ledger_id = ? LIMIT 1').get(runId, ledgerId) !== undefined;
   }
 

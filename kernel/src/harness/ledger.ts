@@ -223,6 +223,11 @@ export class Ledger {
     return this.#store !== undefined && this.#store.hasTerminal(this.ledgerId, kind, subjectId);
   }
 
+  /** The store this ledger writes to, if any. */
+  get store(): LedgerStore | undefined {
+    return this.#store;
+  }
+
   /** Number of events in this ledger (memory and store). */
   get size(): number {
     return this.#sequence;

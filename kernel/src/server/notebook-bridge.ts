@@ -9,7 +9,7 @@ import {
   type OperationDecision,
   type OperationRequest,
 } from '../core/index.js';
-import { projectLedger, type Ledger, type LedgerEvent, type LedgerFilter, type SqliteLedgerStore } from '../harness/index.js';
+import { type Ledger, type LedgerEvent, type LedgerFilter, type SqliteLedgerStore } from '../harness/index.js';
 import { NighthawkMime } from '../../../shared/mime.js';
 import { ApprovalAnswerSchema } from '../../../shared/ui-types.js';
 import type { KernelChannel } from './kernel-host.js';
@@ -43,7 +43,7 @@ export function displayLedger(selection: string | LedgerFilter = {}, options: { 
   let events: readonly LedgerEvent[];
   if (options.persisted) {
     if (!persisted) throw new Error('displayLedger: this kernel has no data directory, so nothing is persisted.');
-    events = projectLedger(persisted.load(filter.runId) as unknown as LedgerEvent[], filter);
+    events = persisted.select(filter);
   } else {
     const source = options.ledger ?? activeSession()?.ledger;
     if (!source) throw new Error('displayLedger: no ledger; pass one or run inside the notebook kernel.');
