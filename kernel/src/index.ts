@@ -8,3 +8,4 @@ export * from './harness/index.js';
 export * from './parts/index.js';
 export * from './session/index.js';
 export { displayLedger, operatorApproval, parseAnswer, type OperatorApprovalOptions } from './server/notebook-bridge.js';
+export { exportLedgerHtml, ledgerReportHtml, type LedgerReportOptions } from './server/ledger-report.js';
