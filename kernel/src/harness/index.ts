@@ -61,6 +61,15 @@ export {
   type LedgerOptions,
   type SnapshotOf,
 } from './ledger.js';
+export {
+  LEDGER_EVENT_KINDS,
+  LedgerEventKindSchema,
+  LedgerEventSchema,
+  type LedgerEventData,
+  type LedgerEventOf,
+  type LedgerEventRecord,
+  type LedgerEventStatus,
+} from '../../../shared/ledger-events.js';
 export { SqliteLedgerStore, type LedgerStore, type PersistedLedgerEvent } from './ledger-store.js';
 export {
   LEDGER_EXPORT_FORMAT,
