@@ -10,6 +10,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { AgentExecutor, Ledger, ScriptedModel, Session, SqliteLedgerStore, projectLedger, type LedgerEvent } from '../kernel/src/index.js';
+import { ledgerEntry } from '../kernel/src/server/run-view.js';
 import { report, sample } from './stats.js';
 
 v8.setFlagsFromString('--expose-gc');
@@ -152,6 +153,15 @@ async function main(): Promise<void> {
   }, 5);
   const replayedMemory = await sample(50, () => replay(projectLedger(memoryRunEvents, { runId: 'run_0' })), 5);
   report('ledger.million_replay_1000_ops', replayed, replayedMemory);
+
+  // The notebook's unfiltered ledger view: the latest 10,000 events as view rows (payload only; the
+  // browser side is measured by web.bench.ts). Baseline: the same rows from an in-memory array.
+  const latest = ledger.select({ afterSequence: ledger.size - 10_000 });
+  const view = await sample(10, () => {
+    if (ledger.select({ afterSequence: ledger.size - 10_000 }).map(ledgerEntry).length !== 10_000) throw new Error('bad view');
+  }, 2);
+  const viewMemory = await sample(10, () => latest.map(ledgerEntry).length, 2);
+  report('ledger.million_view_latest_10000', view, viewMemory);
 
   store.close();
   rmSync(dir, { recursive: true, force: true });

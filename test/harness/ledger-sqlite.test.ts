@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -109,6 +111,25 @@ describe('a ledger that lives in SQLite', () => {
     expect(resumed.select({ runId: 'run_other' })).toHaveLength(0);
     expect(reopened.ledgerIds()).toEqual([ledger.ledgerId, other.ledgerId]);
     reopened.close();
+  });
+
+  it('a process that exits in the same tick as its appends still leaves them in the store', () => {
+    const path = dbPath();
+    const entry = fileURLToPath(new URL('../../kernel/src/index.ts', import.meta.url));
+    const child = join(dir, 'exit-child.ts');
+    writeFileSync(
+      child,
+      `import { Ledger, SqliteLedgerStore } from ${JSON.stringify(entry)};
+const ledger = new Ledger({ store: new SqliteLedgerStore(${JSON.stringify(path)}) });
+for (let i = 0; i < 3; i++) ledger.append('run_exit', { kind: 'run.end', subjectId: 'run_' + i, status: 'completed', data: { result: i } });
+console.log(ledger.ledgerId);
+process.exit(0);
+`,
+    );
+    const ledgerId = execFileSync(process.execPath, ['--import', 'tsx', child], { encoding: 'utf8' }).trim();
+    const store = new SqliteLedgerStore(path);
+    expect(new Ledger({ store, ledgerId }).select({ runId: 'run_exit' }).map((e) => e.subjectId)).toEqual(['run_0', 'run_1', 'run_2']);
+    store.close();
   });
 
   it('indexes run, kind and status, and searches text with FTS5', () => {

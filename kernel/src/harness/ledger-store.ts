@@ -43,6 +43,24 @@ interface Row {
 // Appends within one tick are written in one transaction; more than this many are written at once.
 const BATCH = 256;
 
+// A process that exits in the tick of an append still writes it: one exit hook flushes every open store.
+const open = new Set<SqliteLedgerStore>();
+let exitHook = false;
+function flushOnExit(store: SqliteLedgerStore): void {
+  open.add(store);
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const s of open) {
+      try {
+        s.flush();
+      } catch {
+        // Exiting: a store that cannot be written now has nothing more to offer.
+      }
+    }
+  });
+}
+
 export class SqliteLedgerStore implements LedgerStore {
   readonly #db: Database.Database;
   readonly #insert: Database.Statement;
@@ -82,6 +100,7 @@ export class SqliteLedgerStore implements LedgerStore {
     this.#insert = this.#db.prepare(
       'INSERT OR IGNORE INTO ledger_events (event_id, run_id, sequence, kind, subject_id, parent_id, status, at, data, ledger_id) VALUES (?,?,?,?,?,?,?,?,?,?)',
     );
+    flushOnExit(this);
     this.#writeBatch = this.#db.transaction((rows: readonly (readonly [string | null, LedgerEvent])[]) => {
       for (const [ledgerId, e] of rows) {
         this.#insert.run(e.eventId, e.runId, e.sequence, e.kind, e.subjectId, e.parentId ?? null, e.status ?? null, e.at, JSON.stringify(toJSONSafe(e.data)), ledgerId);
@@ -235,6 +254,7 @@ export class SqliteLedgerStore implements LedgerStore {
     if (this.#closed) return;
     this.flush();
     this.#closed = true;
+    open.delete(this);
     this.#db.close();
   }
 }
