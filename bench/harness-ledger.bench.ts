@@ -6,7 +6,7 @@
 import { Ledger, projectLedger, type LedgerEvent } from '../kernel/src/index.js';
 import { report, sample } from './stats.js';
 
-const record = (i: number) => ({ request: { operationId: `op_${i}`, kind: 'evaluate', expression: `work(${i})`, stepId: 'bench:1', executionId: `exe_${i >> 3}` }, status: 'completed', sequence: i, durationMs: 0.01 });
+const record = (i: number) => ({ request: { operationId: `op_${i}`, kind: 'evaluate', expression: `work(${i})`, stepId: 'bench:1', executionId: `exe_${i >> 3}`, runId: 'run_bench' }, status: 'completed' as const, sequence: i, startedAt: 0, durationMs: 0.01 });
 
 async function main(): Promise<void> {
   const ledger = new Ledger();
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const early: number[] = [];
   const late: number[] = [];
   for (let s = 0; s < 1000; s++) {
-    for (let k = 0; k < 8; k++) big.append('run_big', { kind: 'operation', subjectId: `op_${s}_${k}`, parentId: `exe_${s}`, status: 'completed', data: { k } });
+    for (let k = 0; k < 8; k++) big.append('run_big', { kind: 'operation', subjectId: `op_${s}_${k}`, parentId: `exe_${s}`, status: 'completed', data: record(s * 8 + k) });
     if (s === 10 || s === 999) {
       const target = s === 10 ? early : late;
       target.push(...(await sample(500, () => big.select({ parentId: `exe_${s}`, kind: 'operation' }))));

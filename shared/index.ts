@@ -3,3 +3,4 @@ export * from './mime.js';
 export * from './protocol.js';
 export * from './nbformat.js';
 export * from './ui-types.js';
+export * from './ledger-events.js';

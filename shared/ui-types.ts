@@ -6,6 +6,7 @@
  */
 // zod/mini: the same schemas at ~5% of the browser bundle cost of classic zod (the web app ships them).
 import * as z from 'zod/mini';
+import { LedgerEventHeaderSchema, LedgerEventKindSchema } from './ledger-events.js';
 
 /** Terminal statuses of an operation (seed 000 literals). */
 export const OperationStatusSchema = z.enum(['completed', 'failed', 'rejected', 'aborted', 'skipped']);
@@ -82,11 +83,14 @@ export const AllocationExhaustedPayloadSchema = z.looseObject({
 });
 export type AllocationExhaustedPayload = z.infer<typeof AllocationExhaustedPayloadSchema>;
 
-/** One row of the ledger view. `at` is an ISO timestamp or epoch milliseconds. */
+/**
+ * One row of the ledger view: the event's header fields (typed by the shared ledger event union, see
+ * ledger-events.ts) and a one-line summary of its data. `at` is an ISO timestamp or epoch milliseconds.
+ */
 export const LedgerEntryPayloadSchema = z.looseObject({
-  sequence: z.number(),
-  runId: z.string(),
-  kind: z.string(),
+  sequence: LedgerEventHeaderSchema.shape.sequence,
+  runId: LedgerEventHeaderSchema.shape.runId,
+  kind: LedgerEventKindSchema,
   status: z.optional(z.string()),
   summary: z.string(),
   parentId: z.optional(z.string()),

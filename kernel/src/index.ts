@@ -7,4 +7,4 @@ export * from './model/index.js';
 export * from './harness/index.js';
 export * from './parts/index.js';
 export * from './session/index.js';
-export { displayLedger, operatorApproval, parseAnswer, type OperatorApprovalOptions } from './server/display/index.js';
+export { displayLedger, exportLedgerHtml, ledgerReportHtml, operatorApproval, parseAnswer, type LedgerReportOptions, type OperatorApprovalOptions } from './server/display/index.js';

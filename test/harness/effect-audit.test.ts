@@ -28,7 +28,7 @@ describe('detective in-process audit of direct effects', () => {
     const cp = await import('node:child_process');
     const error = await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { references: { net, cp } } }).catch((e: unknown) => e);
     expect(error).toMatchObject({ failure: 'perimeter_refused' });
-    const effects = runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => (e.data as { effect: string }).effect);
+    const effects = runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.data.effect);
     expect(effects).toEqual(['net.Socket.connect']);
     expect(runner.ledger.select({ kind: 'operation' }).map((e) => e.status)).toEqual(['aborted', 'skipped', 'skipped']);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Runner, RunRejectedError, step, type StepExecutor, Pass } from '../../kernel/src/index.js';
+import { Runner, RunRejectedError, Session, step, type StepExecutor, Pass } from '../../kernel/src/index.js';
 import { finish, memoryStore, scriptedRunner } from './support.js';
 
 describe('run entry', () => {
@@ -41,5 +41,30 @@ describe('run entry', () => {
     await runner.run(async () => { throw new Error('boom'); }).catch(() => undefined);
     const ends = runner.ledger.select({ kind: 'run.end' });
     expect(ends.map((e) => e.status)).toEqual(['completed', 'failed']);
+  });
+});
+
+describe('one rejection style at run entry', () => {
+  it('runner.run() never throws synchronously: an entry rejection rejects the returned promise', async () => {
+    const { runner } = scriptedRunner([], { platformPolicy: ['egress'] });
+    let result: Promise<unknown> | undefined;
+    expect(() => {
+      result = runner.run(async () => 1);
+    }).not.toThrow();
+    await expect(result).rejects.toBeInstanceOf(RunRejectedError);
+    await expect(result).rejects.toMatchObject({ reason: 'missing-audit-store' });
+    expect(runner.ledger.size).toBe(0);
+  });
+
+  it('a SessionFunction and runner.run() reject the same entry condition the same way', async () => {
+    const custom: StepExecutor = { runStep: async () => ({ outcome: Pass }) };
+    const session = new Session({ executor: custom });
+    const submission = session.submit('async function work() { return 1; }');
+    const { work } = session.materialized(submission, { work: async () => 1 });
+    const viaSession = await work!().then(() => 'resolved', (e: unknown) => e);
+    const viaRunner = await session.runner.run(async () => 1).then(() => 'resolved', (e: unknown) => e);
+    expect(viaSession).toBeInstanceOf(RunRejectedError);
+    expect(viaRunner).toBeInstanceOf(RunRejectedError);
+    expect((viaRunner as RunRejectedError).reason).toBe((viaSession as RunRejectedError).reason);
   });
 });

@@ -87,7 +87,7 @@ describe('policy by value', () => {
     oversight.inspectOperation = () => nh.accept();
     const { agent } = session.materialized(session.submit('async function agent() {}'), { agent: async () => nh.step({ program: 'execute\nGo.' }) });
     await agent!();
-    const entry = session.ledger.select({ kind: 'run.entry' })[0]!.data as { grant: { capabilities: { name: string }[]; references: string[] }; effectivePolicy: string[] };
+    const entry = session.ledger.select({ kind: 'run.entry' })[0]!.data;
     expect(entry.grant.capabilities.map((c) => c.name)).toEqual(['send']);
     expect(entry.grant.references).toEqual(['a']);
     expect(entry.effectivePolicy).toEqual(['egress']);
@@ -102,7 +102,7 @@ describe('policy by value', () => {
     platformPolicy.push('egress');
     allocation.maxExecutorSteps = 1e9;
     await runner.run(async () => 'ok');
-    const entry = runner.ledger.select({ kind: 'run.entry' })[0]!.data as { effectivePolicy: string[]; allocation: { maxExecutorSteps: number } };
+    const entry = runner.ledger.select({ kind: 'run.entry' })[0]!.data;
     expect(entry.effectivePolicy).toEqual([]);
     expect(entry.allocation.maxExecutorSteps).toBe(3);
     const policy = nh.perimeterPolicy(['egress']);

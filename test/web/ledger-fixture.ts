@@ -2,7 +2,7 @@
 import type { LedgerPayload } from '../../shared/ui-types.js';
 
 export const LEDGER_ENTRIES = 10_000;
-const KINDS = ['operation', 'step', 'grant', 'allocation'] as const;
+const KINDS = ['operation', 'execution.start', 'capability.call', 'allocation.exhausted'] as const;
 const STATUSES = ['completed', 'rejected', 'skipped', 'failed'] as const;
 
 /** Runs alternate run-a/run-b; statuses cycle every four entries; entry 7778 holds the word "needle". */

@@ -48,6 +48,7 @@ export type {
 } from './model-client.js';
 export {
   isNaturalFunction,
+  isTransformedNaturalFunction,
   naturalFunction,
   naturalFunction as function,
   step,

@@ -111,7 +111,19 @@ function wrapBlockFunction(fn: AsyncFn, meta: TransformMeta | { bindings?: Recor
     );
   }
   Object.defineProperty(fn, NATURAL, { value: true });
+  if (transformed) transformedByCore.add(fn);
   return fn;
+}
+
+// Identity-keyed and module-private: nothing written onto a function can put it here.
+const transformedByCore = new WeakSet<object>();
+
+/**
+ * True for a Natural function whose definition the block transform compiled (the wrapper call the
+ * transform emitted). The Session records such functions under the `core-transformation` route.
+ */
+export function isTransformedNaturalFunction(value: unknown): boolean {
+  return typeof value === 'function' && transformedByCore.has(value);
 }
 
 /** True for functions created or wrapped by naturalFunction. */

@@ -8,6 +8,7 @@ import { isNaturalFunction, newId, NighthawkError, PrivateAsyncContext } from '.
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
+import type { LedgerAppend } from './ledger.js';
 import {
   compileGenerated,
   definitionIdOf,
@@ -157,7 +158,8 @@ export class Dispatcher {
   #start(node: LiveNode, parentId: string, status: 'materialization' | 'invocation', data: Record<string, unknown>): void {
     const host = this.#host;
     host.activeDispatches.set(node.nodeId, { parentId, close: () => (node.terminal = true) });
-    host.append({ kind: 'dispatch.start', subjectId: node.nodeId, parentId, status, data: { ...data, confinementIdentity: this.#confinement?.identity ?? null } });
+    // The node's fields come from materialize/invoke; the union's per-status shape is checked by its tests.
+    host.append({ kind: 'dispatch.start', subjectId: node.nodeId, parentId, status, data: { ...data, confinementIdentity: this.#confinement?.identity ?? null } as LedgerAppend<'dispatch.start'>['data'] });
   }
 
   /**

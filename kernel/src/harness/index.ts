@@ -31,6 +31,7 @@ export {
 export { InMemoryPerimeterAuditStore } from './audit-store-memory.js';
 export { SqlitePerimeterAuditStore, type SqlitePerimeterAuditStoreOptions } from './sqlite-audit-store.js';
 export {
+  fromJSONSafe,
   snapshot,
   toJSONSafe,
   type CallableDescriptor,
@@ -46,8 +47,40 @@ export { defineCapability, type Capability, type CapabilityContext } from './cap
 export { installEffectAudit } from './effect-audit.js';
 export { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
 export { insideHostFrame, refuseInteriorControl, withoutAllowance, type GatewayAllowance } from './host-context.js';
-export { Ledger, LedgerEventKind, projectLedger, type LedgerAppend, type LedgerEvent, type LedgerFilter, type LedgerListener } from './ledger.js';
-export { SqliteLedgerStore, type PersistedLedgerEvent } from './ledger-store.js';
+export {
+  Ledger,
+  LedgerEventKind,
+  ledgerSearchText,
+  projectLedger,
+  type AppendInput,
+  type LedgerAppend,
+  type LedgerEvent,
+  type LedgerFilter,
+  type LedgerKindFilter,
+  type LedgerListener,
+  type LedgerOptions,
+  type SnapshotOf,
+} from './ledger.js';
+export {
+  LEDGER_EVENT_KINDS,
+  LedgerEventKindSchema,
+  LedgerEventSchema,
+  type LedgerEventData,
+  type LedgerEventOf,
+  type LedgerEventRecord,
+  type LedgerEventStatus,
+} from '../../../shared/ledger-events.js';
+export { SqliteLedgerStore, type LedgerStore, type PersistedLedgerEvent } from './ledger-store.js';
+export {
+  LEDGER_EXPORT_FORMAT,
+  LEDGER_EXPORT_VERSION,
+  LedgerImportError,
+  exportLedgerJsonl,
+  importLedgerJsonl,
+  ledgerJsonlLines,
+  type LedgerExportHeader,
+  type LedgerExportSelection,
+} from './ledger-export.js';
 export { LedgerView, type LedgerReader } from './ledger-view.js';
 export { HostIntegrityError, type IntegrityAttempt } from './integrity-errors.js';
 export { ALL_PERIMETER_CLASSES, intersectPolicies, outsidePolicy, perimeterPolicy, type PerimeterPolicy } from './perimeter.js';

@@ -9,14 +9,27 @@ import { HostIntegrityError } from './integrity-errors.js';
 import type { Ledger, LedgerEvent, LedgerEventKind, LedgerFilter, LedgerListener } from './ledger.js';
 
 /** What readers of a ledger use: the view and the Ledger both provide it. */
-export type LedgerReader = Pick<Ledger, 'size' | 'events' | 'select' | 'subscribe' | 'hasTerminal'>;
+export type LedgerReader = Pick<Ledger, 'ledgerId' | 'size' | 'events' | 'select' | 'subscribe' | 'hasTerminal'>;
 
 export class LedgerView implements LedgerReader {
   readonly #ledger: Ledger;
 
+  /** Typed like `Ledger.select`: a filter naming one kind returns that kind's events. */
+  readonly select: Ledger['select'];
+
   constructor(ledger: Ledger) {
     this.#ledger = ledger;
+    this.select = ((filter?: LedgerFilter) => ledger.select(filter)) as Ledger['select'];
     Object.freeze(this);
+  }
+
+  get ledgerId(): string {
+    return this.#ledger.ledgerId;
+  }
+
+  /** The events still held in memory (the whole ledger without a store). */
+  get window(): readonly LedgerEvent[] {
+    return this.#ledger.window;
   }
 
   get size(): number {
@@ -25,10 +38,6 @@ export class LedgerView implements LedgerReader {
 
   events(): readonly LedgerEvent[] {
     return this.#ledger.events();
-  }
-
-  select(filter?: LedgerFilter): readonly LedgerEvent[] {
-    return this.#ledger.select(filter);
   }
 
   /** Listeners observe appended events; a throwing listener cannot undo or block one. Operator-only. */

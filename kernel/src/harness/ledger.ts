@@ -3,9 +3,16 @@
  * snapshots; every Natural execution, dispatch node and run has exactly one terminal event, and the
  * ledger itself refuses a second one. Only host seams append (the Ledger is never handed to
  * compositions; they get read-only projections).
+ *
+ * Events are typed by kind (the union lives in `shared/ledger-events.ts`). With a `store` the ledger
+ * keeps only a bounded window of recent events in memory and writes every event to the store; reads
+ * that the window cannot answer in full go to the store, so nothing older is lost or hidden.
  */
 import { newId, UsageError } from '../core/index.js';
 import { HostIntegrityError } from './integrity-errors.js';
+import type { LedgerEventData, LedgerEventKind as SharedKind, LedgerEventOf, LedgerEventStatus } from '../../../shared/ledger-events.js';
+import { generatedIdentityOf } from './generated-registry.js';
+import type { LedgerStore } from './ledger-store.js';
 import { snapshot, type Snapshot, type SnapshotOptions } from './snapshot.js';
 
 export const LedgerEventKind = {
@@ -21,33 +28,45 @@ export const LedgerEventKind = {
   traceAnomaly: 'trace.anomaly',
   allocationExhausted: 'allocation.exhausted',
   partEvent: 'part.event',
-} as const;
-export type LedgerEventKind = (typeof LedgerEventKind)[keyof typeof LedgerEventKind];
+} as const satisfies Record<string, SharedKind>;
+export type LedgerEventKind = SharedKind;
 
 const TERMINAL: ReadonlySet<LedgerEventKind> = new Set(['run.end', 'execution.end', 'dispatch.end']);
 
-/** One immutable ledger entry. */
-export interface LedgerEvent {
-  readonly sequence: number;
-  readonly eventId: string;
-  readonly runId: string;
-  readonly kind: LedgerEventKind;
-  /** The execution, dispatch node, run or operation this event is about. */
-  readonly subjectId: string;
-  /** Causal parent (the enclosing execution, dispatch node or run). */
-  readonly parentId: string | undefined;
-  readonly status: string | undefined;
-  readonly at: number;
-  readonly data: Snapshot;
-}
+/**
+ * A schema type as the ledger holds it: read-only all the way down (snapshots are deep-frozen), and
+ * every value the schema leaves open is a `Snapshot`.
+ */
+export type SnapshotOf<T> = unknown extends T
+  ? Snapshot
+  : T extends readonly (infer E)[]
+    ? readonly SnapshotOf<E>[]
+    : T extends object
+      ? { readonly [K in keyof T]: SnapshotOf<T[K]> }
+      : T;
 
-export interface LedgerAppend {
-  readonly kind: LedgerEventKind;
-  readonly subjectId: string;
-  readonly parentId?: string | undefined;
-  readonly status?: string | undefined;
-  readonly data?: unknown;
-}
+/** What an append may pass where the schema has a shape: live values, snapshotted on the way in. */
+export type AppendInput<T> = unknown extends T
+  ? unknown
+  : T extends readonly (infer E)[]
+    ? readonly AppendInput<E>[]
+    : T extends object
+      ? { readonly [K in keyof T as string extends K ? never : K]: AppendInput<T[K]> }
+      : T;
+
+/** One immutable ledger entry; `LedgerEvent<'run.entry'>` narrows `status` and `data` to that kind. */
+export type LedgerEvent<K extends LedgerEventKind = LedgerEventKind> = K extends LedgerEventKind ? SnapshotOf<LedgerEventOf<K>> : never;
+
+/** What a host seam appends: the kind fixes the status and data it may carry. */
+export type LedgerAppend<K extends LedgerEventKind = LedgerEventKind> = K extends LedgerEventKind
+  ? {
+      readonly kind: K;
+      readonly subjectId: string;
+      readonly parentId?: string | undefined;
+      readonly status?: LedgerEventStatus<K>;
+      readonly data?: AppendInput<LedgerEventData<K>>;
+    }
+  : never;
 
 /** Receives each event after it is appended (persistence, live notebook display). */
 export type LedgerListener = (event: LedgerEvent) => void;
@@ -58,42 +77,97 @@ export interface LedgerFilter {
   readonly subjectId?: string;
   readonly parentId?: string;
   readonly status?: string;
-  /** Case-insensitive text match over kind, status, ids and the JSON of the data. */
+  /**
+   * Case-insensitive text match over kind, status, ids and the JSON of the data. In memory it is a
+   * substring match; a store-backed ledger answers it with full-text search, which matches terms at
+   * the start of words (`op_12` finds `op_123`, `p_12` does not).
+   */
   readonly text?: string;
   readonly afterSequence?: number;
   readonly limit?: number;
 }
 
+/** A filter whose `kind` names one kind or a list of kinds: `select` returns those kinds' event types. */
+export type LedgerKindFilter<K extends LedgerEventKind> = LedgerFilter & { readonly kind: K | readonly K[] };
+
+export interface LedgerOptions {
+  readonly describeCallable?: SnapshotOptions['describeCallable'];
+  /** Writes every event as it is appended; reads go to it for whatever the window does not hold. */
+  readonly store?: LedgerStore;
+  /** With a store: how many recent events stay in memory (default 2,000). */
+  readonly window?: number;
+  /** With a store: continue the ledger with this id (after a restart) instead of starting a new one. */
+  readonly ledgerId?: string;
+}
+
 const SNAPSHOT_BOUNDS: SnapshotOptions = { maxDepth: 12, maxNodes: 2_000, maxEntries: 200, maxStringLength: 20_000 };
+const DEFAULT_WINDOW = 2_000;
+
+/** Ledger snapshots record generated callables by definition identity, not by name. */
+export function describeGenerated(fn: Function): { definitionId: string; name?: string } | undefined {
+  const identity = generatedIdentityOf(fn);
+  return identity ? { definitionId: identity.definitionId, name: identity.exportName } : undefined;
+}
 
 export class Ledger {
-  readonly #events: LedgerEvent[] = [];
+  /** Identifies this ledger's events in a shared store. */
+  readonly ledgerId: string;
+  readonly readOnly: boolean;
+  readonly #store: LedgerStore | undefined;
+  readonly #window: number;
+  /** Every event without a store; the most recent `#window` events with one. */
+  #events: LedgerEvent[] = [];
+  #sequence = 0;
   readonly #terminated = new Set<string>();
-  // Indexes keep per-subject and per-parent projections flat as the ledger grows.
+  // Indexes keep per-subject and per-parent projections flat as the ledger grows (memory-only ledgers).
   readonly #byParent = new Map<string, LedgerEvent[]>();
   readonly #bySubject = new Map<string, LedgerEvent[]>();
   readonly #byRun = new Map<string, LedgerEvent[]>();
+  /** Store mode: runs begun in this ledger whose run.entry is still in the window. */
+  readonly #windowRuns = new Map<string, number>();
   readonly #listeners = new Set<LedgerListener>();
   readonly #describeCallable: SnapshotOptions['describeCallable'];
 
-  constructor(options: { describeCallable?: SnapshotOptions['describeCallable'] } = {}) {
-    this.#describeCallable = options.describeCallable;
+  constructor(options: LedgerOptions = {}) {
+    this.#describeCallable = options.describeCallable ?? describeGenerated;
+    this.#store = options.store;
+    this.readOnly = false;
+    if (options.window !== undefined && (!Number.isInteger(options.window) || options.window < 1)) {
+      throw new UsageError(`Ledger window must be a positive integer (got ${String(options.window)}).`);
+    }
+    if (!this.#store && (options.window !== undefined || options.ledgerId !== undefined)) {
+      throw new UsageError('Ledger `window` and `ledgerId` need a `store`: without one every event stays in memory.');
+    }
+    this.#window = options.window ?? DEFAULT_WINDOW;
+    this.ledgerId = options.ledgerId ?? newId('ldg_');
+    if (this.#store) this.#sequence = this.#store.lastSequence(this.ledgerId);
+  }
+
+  /**
+   * A read-only ledger holding exactly `events` (for example an imported export): `select` and
+   * projections work as usual, `append` is refused.
+   */
+  static readOnly(events: readonly LedgerEvent[], options: { ledgerId?: string } = {}): Ledger {
+    const ledger = new Ledger();
+    for (const event of events) ledger.#remember(event);
+    ledger.#sequence = events.length ? events[events.length - 1]!.sequence : 0;
+    Object.defineProperty(ledger, 'readOnly', { value: true });
+    if (options.ledgerId) Object.defineProperty(ledger, 'ledgerId', { value: options.ledgerId });
+    return ledger;
   }
 
   /** Appends one event for `runId`. A second terminal event for the same subject is refused. */
-  append(runId: string, entry: LedgerAppend): LedgerEvent {
+  append<K extends LedgerEventKind>(runId: string, entry: LedgerAppend<K>): LedgerEvent<K> {
+    if (this.readOnly) throw new UsageError('This ledger is read-only (an imported export): nothing can be appended to it.');
     // A finished run's record is closed: nothing, not even a host seam, adds to it after run.end.
-    if (this.#terminated.has(`run.end:${runId}`) && entry.kind !== 'run.end') {
+    if (entry.kind !== 'run.end' && this.#terminated.has(`run.end:${runId}`)) {
       throw new HostIntegrityError({ attempt: 'append-after-run-end', detail: `run ${runId} has ended; its ledger record is closed` });
     }
-    const terminal = TERMINAL.has(entry.kind);
-    if (terminal) {
-      const key = `${entry.kind}:${entry.subjectId}`;
-      if (this.#terminated.has(key)) throw new UsageError(`Ledger already holds the terminal ${entry.kind} event of ${entry.subjectId}.`);
-      this.#terminated.add(key);
+    if (TERMINAL.has(entry.kind)) {
+      if (this.hasTerminal(entry.kind, entry.subjectId)) throw new UsageError(`Ledger already holds the terminal ${entry.kind} event of ${entry.subjectId}.`);
     }
-    const event: LedgerEvent = Object.freeze({
-      sequence: this.#events.length + 1,
+    const event = Object.freeze({
+      sequence: this.#sequence + 1,
       eventId: newId('ev_'),
       runId,
       kind: entry.kind,
@@ -102,11 +176,19 @@ export class Ledger {
       status: entry.status,
       at: Date.now(),
       data: entry.data === undefined ? null : snapshot(entry.data, { ...SNAPSHOT_BOUNDS, describeCallable: this.#describeCallable }),
-    });
-    this.#events.push(event);
-    index(this.#byRun, runId, event);
-    index(this.#bySubject, event.subjectId, event);
-    if (event.parentId !== undefined) index(this.#byParent, event.parentId, event);
+    }) as unknown as LedgerEvent;
+    this.#sequence = event.sequence;
+    if (this.#store) {
+      // A run id this ledger already holds (a resumed ledger) has events the window may not.
+      if (event.kind === 'run.entry' && !this.#windowRuns.has(runId) && !this.#store.hasRun(this.ledgerId, runId)) this.#windowRuns.set(runId, event.sequence);
+      // The store owns durability; the window is a cache of what was just written.
+      this.#store.append(this.ledgerId, event);
+      this.#events.push(event);
+      if (TERMINAL.has(event.kind)) this.#terminated.add(`${event.kind}:${event.subjectId}`);
+      this.#evict();
+    } else {
+      this.#remember(event);
+    }
     for (const listener of this.#listeners) {
       try {
         listener(event);
@@ -114,20 +196,56 @@ export class Ledger {
         // Listeners observe; a failing one must not undo or block an appended fact.
       }
     }
-    return event;
+    return event as LedgerEvent<K>;
+  }
+
+  #remember(event: LedgerEvent): void {
+    this.#events.push(event);
+    if (TERMINAL.has(event.kind)) this.#terminated.add(`${event.kind}:${event.subjectId}`);
+    index(this.#byRun, event.runId, event);
+    index(this.#bySubject, event.subjectId, event);
+    if (event.parentId !== undefined) index(this.#byParent, event.parentId, event);
+  }
+
+  /** Drops the oldest events in chunks, so eviction is amortised O(1) per append. */
+  #evict(): void {
+    const slack = Math.max(64, this.#window >> 2);
+    if (this.#events.length <= this.#window + slack) return;
+    // What leaves memory must already be readable from the store.
+    this.#store?.flush();
+    const dropped = this.#events.splice(0, this.#events.length - this.#window);
+    for (const e of dropped) {
+      if (TERMINAL.has(e.kind)) this.#terminated.delete(`${e.kind}:${e.subjectId}`);
+    }
+    const first = this.#events[0]!.sequence;
+    for (const [runId, entry] of this.#windowRuns) if (entry < first) this.#windowRuns.delete(runId);
   }
 
   /** True once the subject's terminal event of that kind is in the ledger. */
   hasTerminal(kind: LedgerEventKind, subjectId: string): boolean {
-    return this.#terminated.has(`${kind}:${subjectId}`);
+    if (this.#terminated.has(`${kind}:${subjectId}`)) return true;
+    // Older terminal events left the window; the store still answers for them.
+    return this.#store !== undefined && this.#store.hasTerminal(this.ledgerId, kind, subjectId);
   }
 
+  /** The store this ledger writes to, if any. */
+  get store(): LedgerStore | undefined {
+    return this.#store;
+  }
+
+  /** Number of events in this ledger (memory and store). */
   get size(): number {
-    return this.#events.length;
+    return this.#sequence;
   }
 
-  /** A frozen copy of all events, in order. */
+  /** Store mode: the events still held in memory (the most recent ones). */
+  get window(): readonly LedgerEvent[] {
+    return Object.freeze(this.#events.slice());
+  }
+
+  /** A frozen copy of all events, in order. With a store this reads them all back: prefer `select`. */
   events(): readonly LedgerEvent[] {
+    if (this.#store) return this.#store.select({}, this.ledgerId);
     return Object.freeze(this.#events.slice());
   }
 
@@ -137,12 +255,31 @@ export class Ledger {
   }
 
   /** A deterministic filter over the ledger (history projections are never semantic). */
+  select<K extends LedgerEventKind>(filter: LedgerKindFilter<K>): readonly LedgerEvent<K>[];
+  select(filter?: LedgerFilter): readonly LedgerEvent[];
   select(filter: LedgerFilter = {}): readonly LedgerEvent[] {
+    if (this.#store) {
+      const inWindow = this.#fromWindow(filter);
+      return inWindow ?? this.#store.select(filter, this.ledgerId);
+    }
     let candidates: readonly LedgerEvent[] = this.#events;
     if (filter.subjectId !== undefined) candidates = this.#bySubject.get(filter.subjectId) ?? [];
     else if (filter.parentId !== undefined) candidates = this.#byParent.get(filter.parentId) ?? [];
     else if (filter.runId !== undefined) candidates = this.#byRun.get(filter.runId) ?? [];
     return projectLedger(candidates, filter);
+  }
+
+  /** The window answers a filter only when every event it could match is still in memory. */
+  #fromWindow(filter: LedgerFilter): readonly LedgerEvent[] | undefined {
+    if (filter.text !== undefined || this.#events.length === 0) return undefined;
+    const first = this.#events[0]!.sequence;
+    const complete = (filter.afterSequence !== undefined && filter.afterSequence >= first - 1) || (filter.runId !== undefined && this.#windowRuns.has(filter.runId));
+    return complete ? projectLedger(this.#events, filter) : undefined;
+  }
+
+  /** Writes out anything the store buffers. */
+  flush(): void {
+    this.#store?.flush();
   }
 }
 
@@ -153,8 +290,10 @@ function index(map: Map<string, LedgerEvent[]>, key: string, event: LedgerEvent)
 }
 
 /** Filters events; pure and deterministic, usable over persisted events too. */
+export function projectLedger<K extends LedgerEventKind>(events: readonly LedgerEvent[], filter: LedgerKindFilter<K>): readonly LedgerEvent<K>[];
+export function projectLedger(events: readonly LedgerEvent[], filter: LedgerFilter): readonly LedgerEvent[];
 export function projectLedger(events: readonly LedgerEvent[], filter: LedgerFilter): readonly LedgerEvent[] {
-  const kinds = filter.kind === undefined ? undefined : new Set(typeof filter.kind === 'string' ? [filter.kind] : filter.kind);
+  const kinds = filter.kind === undefined ? undefined : new Set<string>(typeof filter.kind === 'string' ? [filter.kind] : filter.kind);
   const text = filter.text?.toLowerCase();
   const out: LedgerEvent[] = [];
   const after = filter.afterSequence ?? 0;
@@ -175,7 +314,8 @@ export function projectLedger(events: readonly LedgerEvent[], filter: LedgerFilt
 
 const textCache = new WeakMap<LedgerEvent, string>();
 
-function matchesText(event: LedgerEvent, needle: string): boolean {
+/** The text a `text` filter searches (lower-cased). */
+export function ledgerSearchText(event: LedgerEvent): string {
   let hay = textCache.get(event);
   if (hay === undefined) {
     let data: string;
@@ -187,5 +327,9 @@ function matchesText(event: LedgerEvent, needle: string): boolean {
     hay = `${event.kind} ${event.status ?? ''} ${event.subjectId} ${event.parentId ?? ''} ${data}`.toLowerCase();
     textCache.set(event, hay);
   }
-  return hay.includes(needle);
+  return hay;
+}
+
+function matchesText(event: LedgerEvent, needle: string): boolean {
+  return ledgerSearchText(event).includes(needle);
 }

@@ -160,7 +160,7 @@ export class RunHost implements HostHandle {
   }
 
   /** Records a dispatch node's terminal event once; later attempts (or any after the run end) change nothing. */
-  endDispatch(nodeId: string, status: string, data: Record<string, unknown>): void {
+  endDispatch(nodeId: string, status: 'completed' | 'failed' | 'rejected' | 'terminated', data: Record<string, unknown>): void {
     const active = this.activeDispatches.get(nodeId);
     if (!active) return;
     this.activeDispatches.delete(nodeId);
@@ -217,7 +217,7 @@ export class RunHost implements HostHandle {
     const outside = outsidePolicy(cap.footprint, authority.policy);
     if (outside.length) return refuse('footprint-outside-policy', `its footprint includes ${outside.join(', ')}, which the effective perimeter policy does not permit`);
     const context = { runId: this.runId, executionId, signal: this.abort.signal };
-    const record = (status: string, extra: Record<string, unknown>) =>
+    const record = (status: 'completed' | 'failed', extra: Record<string, unknown>) =>
       this.append({ kind: 'capability.call', subjectId: name, parentId, status, data: { capability: name, footprint: cap.footprint, arguments: parsed.data, ...extra } });
     try {
       let result: unknown;
@@ -370,7 +370,7 @@ export class RunHost implements HostHandle {
     await this.#app?.onStepFinished?.(finished);
   }
 
-  #endExecution(executionId: string, status: string, data: Record<string, unknown>): void {
+  #endExecution(executionId: string, status: StepFinished['status'], data: Record<string, unknown>): void {
     const parentId = this.inflight.get(executionId);
     this.inflight.delete(executionId);
     this.#meters.delete(executionId);

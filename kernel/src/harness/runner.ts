@@ -10,9 +10,8 @@ import { installEffectAudit } from './effect-audit.js';
 import { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
 import { Dispatcher, type DispatchOutcome } from './dispatch.js';
 import { currentHostFrame, refuseInteriorControl, runInFrame, withAllowance } from './host-context.js';
-import { generatedIdentityOf } from './generated-registry.js';
 import { HostIntegrityError } from './integrity-errors.js';
-import { Ledger, type LedgerEvent, type LedgerFilter } from './ledger.js';
+import { Ledger, describeGenerated, type LedgerEvent, type LedgerFilter } from './ledger.js';
 import { LedgerView } from './ledger-view.js';
 import { intersectPolicies, perimeterPolicy } from './perimeter.js';
 import { ActiveBranchesError, RunRejectedError, RunTerminatedError } from './run-errors.js';
@@ -133,9 +132,18 @@ export class Runner {
     return (e as { admitsExecutorSteps?: unknown }).admitsExecutorSteps === true ? 'custom-admission' : 'aggregate';
   }
 
-  /** Runs a composition to completion and returns its value. */
+  /**
+   * Runs a composition to completion and returns its value. An entry rejection (RunRejectedError)
+   * rejects the returned promise, as a SessionFunction call does: callers handle one failure style.
+   */
   run<T>(composition: Composition<T>, options: RunOptions = {}): Promise<T> {
-    return this.start(composition, options).result;
+    let handle: RunHandle<T>;
+    try {
+      handle = this.start(composition, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return handle.result;
   }
 
   /** Starts a run; the handle can terminate it. Entry checks throw synchronously, before admission. */
@@ -366,8 +374,4 @@ export function currentExecutorStepAdmission(): { request<T>(send: () => Promise
   };
 }
 
-/** Ledger snapshots record generated callables by definition identity, not by name. */
-export function describeGenerated(fn: Function): { definitionId: string; name?: string } | undefined {
-  const identity = generatedIdentityOf(fn);
-  return identity ? { definitionId: identity.definitionId, name: identity.exportName } : undefined;
-}
+export { describeGenerated };

@@ -48,3 +48,38 @@ function convert(value: unknown, depth: number): JsonValue {
     return { $kind: 'unrepresentable', reason: 'value could not be read for persistence' };
   }
 }
+
+/**
+ * The inverse of `toJSONSafe`: a persisted snapshot back in its snapshot form, deep-frozen. Plain objects
+ * with an own `$kind` key never occur in snapshots (they are wrapped as `{ $kind: 'object' }`), so the
+ * tags are unambiguous.
+ */
+export function fromJSONSafe(value: unknown): Snapshot {
+  return revive(value, 0);
+}
+
+function revive(value: unknown, depth: number): Snapshot {
+  if (value === null || typeof value !== 'object') return value as Snapshot;
+  if (depth >= MAX_DEPTH) return Object.freeze({ $kind: 'truncated', reason: 'depth' }) as Snapshot;
+  if (Array.isArray(value)) return Object.freeze(value.map((item) => revive(item, depth + 1)));
+  const record = value as Record<string, unknown>;
+  switch (record.$kind) {
+    case 'undefined':
+      return undefined;
+    case 'bigint':
+      if (typeof record.value === 'string' && /^-?\d+$/.test(record.value)) return BigInt(record.value);
+      break;
+    case 'number':
+      if (typeof record.value === 'string') return record.value === '-0' ? -0 : Number(record.value);
+      break;
+    case 'symbol':
+      return Symbol(typeof record.description === 'string' ? record.description : undefined);
+  }
+  const out: Record<string, Snapshot> = {};
+  for (const key of Object.keys(record)) {
+    const item = revive(record[key], depth + 1);
+    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: false, configurable: false });
+    else out[key] = item;
+  }
+  return Object.freeze(out);
+}

@@ -20,7 +20,7 @@ import {
   unbox,
 } from './snapshot-reflect.js';
 
-export { toJSONSafe, type JsonValue } from './snapshot-json.js';
+export { fromJSONSafe, toJSONSafe, type JsonValue } from './snapshot-json.js';
 
 /** Immutable primitives are kept as they are; `toJSONSafe` tags the ones JSON cannot carry. */
 export type SnapshotPrimitive = null | undefined | boolean | number | string | bigint | symbol;

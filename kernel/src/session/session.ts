@@ -5,8 +5,9 @@
  * operator code starts a fresh run with the Session's run-entry grant; a call from inside a run
  * joins that run under the caller's authority.
  */
-import { newId } from '../core/index.js';
+import { isTransformedNaturalFunction, newId } from '../core/index.js';
 import {
+  RetainedFunction,
   Runner,
   createRunLedger,
   insideHostFrame,
@@ -38,6 +39,11 @@ export interface SessionOptions extends RunnerOptions {
   readonly grant?: Grant;
   readonly policy?: RunOptions['policy'];
   readonly oversight?: RunOptions['oversight'];
+}
+
+function isRetainedAdapter(value: unknown): boolean {
+  const marker = (value as Record<symbol, { provenance?: string } | undefined> | undefined)?.[SESSION_FUNCTION];
+  return marker?.provenance === 'generated';
 }
 
 /** Classes are constructed, not called: an adapter would break `new`, so they are never wrapped. */
@@ -94,6 +100,7 @@ export class Session {
   readonly #anomalies: SessionAnomaly[] = [];
   readonly #approvals = new WeakMap<object, ApprovalEvidence>();
   readonly #adapters = new WeakMap<object, SessionFunction>();
+  readonly #retained = new WeakMap<RetainedFunction, SessionFunction>();
   readonly #submissions = new Map<string, Submission>();
   readonly #owners = new Set<BackgroundOwner>();
   #closed = false;
@@ -191,7 +198,10 @@ export class Session {
         this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind: 'unobserved_definition', detail: Object.freeze({ name, submissionId: submission.submissionId, generated: isGeneratedCallable(value) }), at: Date.now() }));
         continue;
       }
-      this.#approve(value as AnyFunction, 'operator-submission', submission.sourceHash, submission.submissionId);
+      // A Natural function the block transform compiled from this cell corresponds to the submitted
+      // source through that core-owned transformation; any other function through its materialization.
+      const route: ApprovalRoute = isTransformedNaturalFunction(value) ? 'core-transformation' : 'operator-submission';
+      this.#approve(value as AnyFunction, route, submission.sourceHash, submission.submissionId);
       out[name] = this.#adapter(value as AnyFunction, name);
     }
     return out;
@@ -201,12 +211,51 @@ export class Session {
   registerImported<F extends AnyFunction>(fn: F, options: { name?: string; reviewedSourceHash: string }): SessionFunction<F> {
     this.#operatorOnly('registerImported');
     if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
-    if (isGeneratedCallable(fn) || neverOperatorDefined(fn)) {
+    if (isGeneratedCallable(fn) || neverOperatorDefined(fn) || isRetainedAdapter(fn)) {
       throw new SubmissionRefusedError({ reason: 'not-source-text', detail: 'generated, bound or native callables are never approved by registration' });
     }
     if (!/^[0-9a-f]{64}$/.test(options.reviewedSourceHash)) throw new TypeError('reviewedSourceHash must be a sha256 hex digest of the reviewed source.');
     this.#approve(fn, 'trusted-import', options.reviewedSourceHash, newId('imp_'));
     return this.#adapter(fn, options.name ?? fn.name) as SessionFunction<F>;
+  }
+
+  /**
+   * Wraps a RetainedFunction for this Session: a call from operator code starts a fresh run with the
+   * Session's run-entry grant and re-materializes the retained definition there; a call from inside a
+   * run joins that run under the caller's authority. The callable stays generated source: it is never
+   * approved (`isApproved` is false), and closing the Session refuses calls through the adapter while
+   * the RetainedFunction itself stays usable by other host-established runs.
+   */
+  retain<F extends AnyFunction = (...args: unknown[]) => unknown>(retained: RetainedFunction, name?: string): SessionFunction<F> {
+    this.#operatorOnly('retain');
+    if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
+    if (!(retained instanceof RetainedFunction)) throw new TypeError('Session.retain() takes a RetainedFunction (RetainedFunction.retain(materialization, exportName)).');
+    const existing = this.#retained.get(retained);
+    if (existing) return existing as SessionFunction<F>;
+    const label = name ?? retained.exportName;
+    const session = this;
+    const adapter = async function (...args: unknown[]): Promise<unknown> {
+      if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: label });
+      // Interior call: re-materialize in the caller's run, under the caller's authority.
+      if (insideHostFrame()) return retained.invoke(...args);
+      return session.#runner.run(() => retained.invoke(...args), session.#runOptions(label));
+    } as unknown as SessionFunction;
+    Object.defineProperty(adapter, 'name', { value: label });
+    Object.defineProperty(adapter, 'sessionFunctionName', { value: label });
+    // The target is the retained definition, which is never approved.
+    Object.defineProperty(adapter, SESSION_FUNCTION, { value: Object.freeze({ sessionId: this.sessionId, target: retained, provenance: 'generated' }) });
+    this.#retained.set(retained, adapter);
+    this.#adapters.set(adapter, adapter);
+    return adapter as SessionFunction<F>;
+  }
+
+  #runOptions(label: string): RunOptions {
+    return {
+      grant: this.#grant,
+      label,
+      ...(this.#options.policy ? { policy: this.#options.policy } : {}),
+      ...(this.#options.oversight ? { oversight: this.#options.oversight } : {}),
+    };
   }
 
   /** Approval evidence for a callable in this Session (undefined once closed). */
@@ -263,12 +312,7 @@ export class Session {
       if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: name });
       // Interior call: join the caller's run under the caller's authority.
       if (insideHostFrame()) return fn.apply(this, args);
-      return session.#runner.run(async () => fn.apply(this, args), {
-        grant: session.#grant,
-        label: name,
-        ...(session.#options.policy ? { policy: session.#options.policy } : {}),
-        ...(session.#options.oversight ? { oversight: session.#options.oversight } : {}),
-      });
+      return session.#runner.run(async () => fn.apply(this, args), session.#runOptions(name));
     } as unknown as SessionFunction;
     Object.defineProperty(adapter, 'name', { value: name });
     Object.defineProperty(adapter, 'sessionFunctionName', { value: name });

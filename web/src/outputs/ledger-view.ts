@@ -3,6 +3,7 @@
  * viewport exist in the DOM, so 10,000 entries scroll as smoothly as 10. Filters narrow an index list;
  * they never touch the DOM rows directly.
  */
+import type { LedgerEventKind } from '../../../shared/ledger-events.js';
 import type { LedgerEntryPayload, LedgerPayload } from '../../../shared/ui-types.js';
 import { h } from '../dom.js';
 
@@ -67,7 +68,8 @@ export class LedgerView {
 
   private applyFilters(): void {
     const run = this.runFilter.value;
-    const kind = this.kindFilter.value;
+    // Options come from the entries, which the shared schema typed when the payload was parsed.
+    const kind = this.kindFilter.value as LedgerEventKind | '';
     const status = this.statusFilter.value;
     const text = this.textFilter.value.trim().toLowerCase();
     if (text && !this.searchText) {

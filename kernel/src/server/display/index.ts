@@ -3,3 +3,4 @@ export { createKernelHost, transformCell } from './session-host.js';
 export { displayLedger, operatorApproval, parseAnswer, setNotebookChannel, setPersistedLedger, type OperatorApprovalOptions } from './notebook-bridge.js';
 export { RunDisplays } from './run-displays.js';
 export { RunView, ledgerEntry, operationLine, operationPayload } from './run-view.js';
+export { exportLedgerHtml, ledgerReportHtml, type LedgerReportOptions } from './ledger-report.js';

@@ -9,7 +9,7 @@ import {
   type OperationDecision,
   type OperationRequest,
 } from '../../core/index.js';
-import { projectLedger, type LedgerReader, type LedgerEvent, type LedgerFilter, type SqliteLedgerStore } from '../../harness/index.js';
+import { type LedgerReader, type LedgerEvent, type LedgerFilter, type SqliteLedgerStore } from '../../harness/index.js';
 import { NighthawkMime } from '../../../../shared/mime.js';
 import { ApprovalAnswerSchema } from '../../../../shared/ui-types.js';
 import type { KernelChannel } from '../kernel/index.js';
@@ -34,6 +34,8 @@ function requireChannel(what: string): KernelChannel {
   return channel;
 }
 
+const VIEW_LATEST = 10_000;
+
 /**
  * Shows the ledger (optionally one run, or a filter of it) as the notebook's ledger view. With
  * `{ persisted: true }` it reads the SQLite copy, which includes runs from before a kernel restart.
@@ -41,19 +43,25 @@ function requireChannel(what: string): KernelChannel {
 export function displayLedger(selection: string | LedgerFilter = {}, options: { ledger?: LedgerReader; persisted?: boolean } = {}): number {
   const filter: LedgerFilter = typeof selection === 'string' ? { runId: selection } : selection;
   let events: readonly LedgerEvent[];
+  let latestOnly = false;
+  let total = 0;
   if (options.persisted) {
     if (!persisted) throw new Error('displayLedger: this kernel has no data directory, so nothing is persisted.');
-    events = projectLedger(persisted.load(filter.runId) as unknown as LedgerEvent[], filter);
+    events = persisted.select(filter);
   } else {
     const source = options.ledger ?? activeSession()?.ledger;
     if (!source) throw new Error('displayLedger: no ledger; pass one or run inside the notebook kernel.');
-    events = source.select(filter);
+    // A Session ledger can hold millions of events (it lives in SQLite): unfiltered, show the latest.
+    latestOnly = Object.keys(filter).length === 0 && source.size > VIEW_LATEST;
+    events = source.select(latestOnly ? { afterSequence: source.size - VIEW_LATEST } : filter);
+    if (latestOnly) total = source.size;
   }
   const entries = events.map(ledgerEntry);
   const text = entries.slice(-50).map((e) => `#${e.sequence} ${e.kind}${e.status ? ` [${e.status}]` : ''} ${e.summary}`).join('\n');
+  const scope = latestOnly ? ` (the latest of ${total}; pass a filter for older ones)` : '';
   requireChannel('displayLedger').display({
     [NighthawkMime.ledger]: { ...(filter.runId ? { runId: filter.runId } : {}), entries },
-    'text/plain': `ledger: ${entries.length} entries${entries.length > 50 ? ' (last 50 shown)' : ''}\n${text}`,
+    'text/plain': `ledger: ${entries.length} entries${scope}${entries.length > 50 ? ' (last 50 shown)' : ''}\n${text}`,
   });
   return entries.length;
 }

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { AgentExecutor, UsageError, mayContainNaturalBlocks, transformNaturalBlocks, type StepExecutor } from '../../core/index.js';
-import { SqliteLedgerStore } from '../../harness/index.js';
+import { Ledger, SqliteLedgerStore } from '../../harness/index.js';
 import { OpenAIModelClient } from '../../model/index.js';
 import { Session, activeSession, setActiveSession, type Submission } from '../../session/index.js';
 import type { KernelChannel, KernelHost, KernelHostContext } from '../kernel/index.js';
@@ -30,15 +30,19 @@ function defaultExecutor(): StepExecutor & { admitsExecutorSteps?: true } {
 }
 
 export async function createKernelHost(channel: KernelChannel, context: KernelHostContext): Promise<KernelHost> {
-  const session = activeSession() ?? new Session({ executor: defaultExecutor() });
-  setActiveSession(session);
-  setNotebookChannel(channel);
+  let store: SqliteLedgerStore | undefined;
   if (context.dataDir) {
     mkdirSync(context.dataDir, { recursive: true });
-    const store = new SqliteLedgerStore(path.join(context.dataDir, 'ledger.db'));
-    store.attach(session.ledger);
+    store = new SqliteLedgerStore(path.join(context.dataDir, 'ledger.db'));
     setPersistedLedger(store);
   }
+  // With a data directory the Session's ledger lives in SQLite and keeps only a window in memory.
+  const existing = activeSession();
+  const session = existing ?? new Session({ executor: defaultExecutor(), ...(store ? { ledger: new Ledger({ store }) } : {}) });
+  // A Session created before this host writes to no store of ours: persist what its ledger appends.
+  if (store && existing) store.attach(session.ledger);
+  setActiveSession(session);
+  setNotebookChannel(channel);
   new RunDisplays(() => channel).attach(session.ledger);
   let current: Submission | undefined;
   return {
