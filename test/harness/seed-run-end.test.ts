@@ -114,16 +114,22 @@ describe('seed 002: "When the mechanism does not establish cessation, the run do
     await settle();
     expect(handle.finalize()).toBe(true);
     expect(handle.finalize()).toBe(true);
+    // Each refused interior attempt leaves exactly one record naming it: the capability call its typed
+    // refusal, the dispatch (which gets no node) the trace anomaly every refused attempt leaves.
     expect(sequence(runner.ledger.events())).toEqual([
       'run.entry',
       'execution.start',
       'trace.anomaly:branches_active_at_run_end',
       'capability.refused:run-closed',
+      'trace.anomaly:dispatch_after_run_closed',
       'operation:aborted',
       'execution.end:aborted',
       'run.end:failed',
     ]);
     expect(runner.ledger.select({ kind: 'run.end' })[0]!.data).toMatchObject({ error: { name: 'ActiveBranchesError' } });
+    const runId = runner.ledger.select({ kind: 'run.entry' })[0]!.runId;
+    expect(runner.ledger.select({ kind: 'trace.anomaly', status: 'dispatch_after_run_closed' }).map((e) => e.parentId)).toEqual([runId]);
+    expect(runner.ledger.select({ kind: 'dispatch.start' })).toHaveLength(0);
   });
 
   it('a pending dispatch node stays nonterminal and the run has no run end while its cessation is not established', async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { approvalCases, asyncContextCases, auditCases, authorityCases, ledgerCases, reachCases, reopenCases, type AttackCase } from './cases.js';
-import { PLACES, attack, expectContained } from './support.js';
+import { PLACES, attack, expectContained, expectTerminalContained, stoppedBaseline } from './support.js';
 
 function suite(name: string, cases: readonly AttackCase[]): void {
   describe(name, () => {
@@ -13,7 +13,8 @@ function suite(name: string, cases: readonly AttackCase[]): void {
       for (const place of c.places ?? PLACES) {
         it(`${c.id} — from ${place}`, async () => {
           const result = await attack(place, c.body);
-          expectContained(result, c.anomaly, expect);
+          if (c.terminalFrom?.includes(place)) expectTerminalContained(result, await stoppedBaseline(place), c.anomaly, expect);
+          else expectContained(result, c.anomaly, expect);
         });
       }
     }

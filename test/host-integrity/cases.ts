@@ -12,6 +12,12 @@ export interface AttackCase {
   readonly anomaly: string;
   /** Places the case runs from (default: all three). */
   readonly places?: readonly Place[];
+  /**
+   * Places where the refusal is terminal under seed 001 ("rejected perimeter effects ... remain
+   * terminal"): a refused direct perimeter effect from a model expression ends its Natural execution,
+   * so the run stops there instead of finishing like the baseline.
+   */
+  readonly terminalFrom?: readonly Place[];
 }
 
 /** After a reach attempt found nothing, the attacker falls back to the public ledger handle. */
@@ -381,6 +387,7 @@ export const authorityCases: AttackCase[] = [
       await nh.withoutAllowance(() => fs.truncateSync(probe.auditPath, 0));
       return 'BREACH: direct write';`,
     anomaly: 'unmediated_perimeter_effect',
+    terminalFrom: ['expression'],
   },
 ];
 
@@ -392,6 +399,7 @@ export const auditCases: AttackCase[] = [
       fs.truncateSync(probe.auditPath, 0);
       return 'BREACH: truncated';`,
     anomaly: 'unmediated_perimeter_effect',
+    terminalFrom: ['expression'],
   },
   {
     id: 'audit store: truncate the -wal and -shm files',
@@ -401,6 +409,7 @@ export const auditCases: AttackCase[] = [
       for (const f of [probe.auditPath + '-wal', probe.auditPath + '-shm']) { try { fs.truncateSync(f, 0); } catch (e) { refused++; } }
       return refused === 2 ? 'refused' : 'BREACH: truncated ' + (2 - refused);`,
     anomaly: 'unmediated_perimeter_effect',
+    terminalFrom: ['expression'],
   },
   {
     id: 'audit store: unlink the audit database',
@@ -409,6 +418,7 @@ export const auditCases: AttackCase[] = [
       await fs.promises.unlink(probe.auditPath);
       return 'BREACH: unlinked';`,
     anomaly: 'unmediated_perimeter_effect',
+    terminalFrom: ['expression'],
   },
   {
     id: 'audit store: open a second store on the same file and forge attempt records',

@@ -69,6 +69,21 @@ export async function attack(place: Place, body: string, options: AttackOptions 
   return { ...result, baseline };
 }
 
+const stoppedBaselines = new Map<string, Promise<AttackResult>>();
+
+/**
+ * The same run stopped at the attack's point by a harmless refused direct write (to a scratch file, not
+ * the audit database): seed 001 makes a rejected perimeter effect terminal for the Natural execution
+ * it came from, so this is what the real run produces when the attack is refused there.
+ */
+export async function stoppedBaseline(place: Place, options: AttackOptions = {}): Promise<AttackResult> {
+  const key = `${place}:${JSON.stringify(options.policy ?? null)}`;
+  if (!stoppedBaselines.has(key)) stoppedBaselines.set(key, runCase(place, STOPPING_BODY, options));
+  return stoppedBaselines.get(key)!;
+}
+
+const STOPPING_BODY = `process.getBuiltinModule('node:fs').writeFileSync(probe.scratchPath, 'x'); return 'stopped';`;
+
 /**
  * The attack was refused or inert: the run's governance projection (entry, executions, capability
  * calls, dispatch nodes, run end) and the audit database are exactly the baseline's, the egress
@@ -88,6 +103,38 @@ export function expectContained(result: AttackResult & { baseline: AttackResult 
   const refusedEarlier = /^(refused-at-dispatch|not-reported \(rejected)/.test(result.outcome);
   if (refusedEarlier && !result.anomalies.includes(anomaly)) expectFn(result.anomalies.length, `anomalies (outcome: ${result.outcome})`).toBeGreaterThan(0);
   else expectFn(result.anomalies, `anomalies (outcome: ${result.outcome})`).toContain(anomaly);
+}
+
+/**
+ * The attack was refused at a seam whose refusal the seeds make terminal ("rejected perimeter effects
+ * ... remain terminal"): the Natural execution it came from ended `aborted` with `perimeter_refused`,
+ * the named anomaly is parented to that execution, and everything else the run recorded (governance
+ * projection, execution and operation records, audit database, egress calls, the caller's outcome) is
+ * exactly what the same run stopped at that point by a harmless refused write produced. Nothing breached.
+ */
+export function expectTerminalContained(result: AttackResult & { baseline: AttackResult }, stopped: AttackResult, anomaly: string, expectFn: typeof import('vitest').expect): void {
+  expectFn(result.outcome, 'attack outcome').not.toMatch(/^BREACH/);
+  // The stopped baseline really is a terminal stop, distinct from the completed baseline.
+  expectFn(stopped.runOutcome).toBe('threw:NaturalExecutionError');
+  expectFn(stopped.projection).not.toEqual(result.baseline.projection);
+  expectFn(result.projection, 'ledger governance projection').toEqual(stopped.projection);
+  expectFn(withoutAnomalies(result.events), 'ledger records other than anomalies').toEqual(withoutAnomalies(stopped.events));
+  expectFn(result.auditRows, 'SQLite audit rows').toEqual(stopped.auditRows);
+  expectFn(result.egressCalls).toEqual([]);
+  expectFn(result.runOutcome).toBe(stopped.runOutcome);
+  expectFn(result.badTerminals, 'subjects without exactly one terminal event').toEqual([]);
+  const ended = result.events.filter((e) => e.kind === 'execution.end');
+  expectFn(ended.map((e) => `${e.status}:${String((e.data as { failure?: unknown }).failure)}`)).toEqual(['aborted:perimeter_refused']);
+  const named = result.events.filter((e) => e.kind === 'trace.anomaly' && e.status === anomaly);
+  expectFn(named.length, `anomalies (outcome: ${result.outcome})`).toBeGreaterThan(0);
+  expectFn(named[0]!.parentId, 'the anomaly names the execution that ended').toBe(ended[0]!.subjectId);
+  // The first refusal ends the step before anything after it is recorded for the execution.
+  expectFn(result.events.indexOf(named[0]!)).toBeLessThan(result.events.indexOf(ended[0]!));
+}
+
+/** Kind and status of every event but trace anomalies (an attack may try the refused seam more than once). */
+function withoutAnomalies(events: readonly nh.LedgerEvent[]): string[] {
+  return events.filter((e) => e.kind !== 'trace.anomaly').map((e) => `${e.kind}:${e.status ?? ''}`);
 }
 
 async function runCase(place: Place, body: string, options: AttackOptions): Promise<AttackResult> {
@@ -111,7 +158,7 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
   const grant = { capabilities: [send, lookup] as nh.Capability[], references: {} as Record<string, unknown> };
   const oversight = { inspectOperation: (r: nh.OperationRequest) => (r.expression === 'forbidden()' ? nh.rejectOperation('forbidden') : nh.accept()) };
   // What an attacker in a notebook can reach besides `nh`: the objects the operator built the Session from.
-  const probe: Record<string, unknown> = { auditPath, grant, platformPolicy, policy, oversight, ...(options.probe ?? {}) };
+  const probe: Record<string, unknown> = { auditPath, scratchPath: join(dir, 'scratch.txt'), grant, platformPolicy, policy, oversight, ...(options.probe ?? {}) };
   grant.references = { nh, probe };
   const expression = wrap(body);
   const model = new ScriptedModel((_messages, info) => {
