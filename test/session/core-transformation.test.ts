@@ -38,7 +38,7 @@ export async function plain(): Promise<number> { return 1; }
     const runtime = naturalFunction({ name: 'runtime', program: 'execute\nGo.', input: z.object({}), returns: z.string() });
     const imitation = async function summarize() {};
     Object.defineProperty(imitation, Symbol.for('nighthawk.natural-function'), { value: true });
-    const submission = session.submit('const runtime = …; const imitation = …');
+    const submission = session.submit("const runtime = naturalFunction({ name: 'runtime', program: 'execute\\nGo.', input: z.object({}), returns: z.string() });\nconst imitation = async function summarize() {};");
     const adapters = session.materialized(submission, { runtime, imitation });
     expect(session.evidenceFor(adapters.runtime)?.route).toBe('operator-submission');
     expect(session.evidenceFor(adapters.imitation)?.route).toBe('operator-submission');
