@@ -7,6 +7,7 @@ import type { Kernel } from '@jupyterlab/services';
 import { NighthawkMime } from '../../shared/mime.js';
 import { startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
 import { runCell } from '../support/kernel-client.js';
+import { hashSource } from '../../kernel/src/index.js';
 
 // The real notebook configuration: the built library is the host module and what cells import.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -98,7 +99,7 @@ async function askFirst() { await nh.step({ program: "execute\\nAdd." }); return
   });
 
   test('the block form works in cells: a Natural block inside nh.function writes back to a real local', async () => {
-    const define = await runCell(kernel, `const labelModel = new ScriptedModel([
+    const defineSource = `const labelModel = new ScriptedModel([
   () => ({ toolCalls: [toolCall("nh_assign", { target_path: "label", expression: '"urgent"' }), toolCall("nh_output", { result: { kind: "pass" } })] }),
 ]);
 nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: labelModel }), oversight: {} });
@@ -107,8 +108,12 @@ const classify = nh.function(async function classify(text: string): Promise<stri
   \`execute
   Classify <text> into <:label>.\`;
   return label;
-});`);
+});`;
+    const define = await runCell(kernel, defineSource);
     expect(define.error).toBeUndefined();
+    // Approved through the core-owned transformation of exactly this cell's source.
+    const evidence = await runCell(kernel, 'const classifyEvidence = nh.activeSession()!.evidenceFor(classify)!;\n`${classifyEvidence.route} ${classifyEvidence.sourceHash}`');
+    expect(evidence.result?.['text/plain']).toBe(`'core-transformation ${hashSource(defineSource)}'`);
     const run = await runCell(kernel, 'await classify("Server is on fire!")');
     expect(run.error).toBeUndefined();
     expect(run.result?.['text/plain']).toBe("'urgent'");
