@@ -1,7 +1,7 @@
 /**
  * `npm start` entry: serves the Jupyter API and the web notebook on one port and prints the URL with the
  * token. Flags: --port, --host, --token, --notebook-dir, --data-dir, --static-dir, --host-module,
- * --allow-origin (repeatable), --spare-kernels, --no-open.
+ * --allow-origin (repeatable), --allow-host (repeatable), --spare-kernels, --no-open.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { startServer } from './api/index.js';
 
 const USAGE = `Usage: npm start -- [--port 8888] [--host 127.0.0.1] [--token T] [--notebook-dir ./notebooks]
                  [--data-dir ./.nighthawk] [--static-dir ./web/dist] [--host-module M]
-                 [--allow-origin http://localhost:5173] [--spare-kernels 1] [--no-open]`;
+                 [--allow-origin http://localhost:5173] [--allow-host name] [--spare-kernels 1] [--no-open]`;
 
 function openBrowser(url: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
@@ -43,6 +43,7 @@ async function main(): Promise<void> {
       'static-dir': { type: 'string', default: path.join('web', 'dist') },
       'host-module': { type: 'string' },
       'allow-origin': { type: 'string', multiple: true, default: [] },
+      'allow-host': { type: 'string', multiple: true, default: [] },
       'spare-kernels': { type: 'string', default: '1' },
       'no-open': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
     staticDir: path.resolve(values['static-dir']),
     hostModule: values['host-module'] ?? defaultHostModule(),
     allowOrigins: values['allow-origin'],
+    allowHosts: values['allow-host'],
     spareKernels: Number(values['spare-kernels']),
   });
   console.log(`Nighthawk TS notebook server

@@ -12,7 +12,7 @@ import { ContentsStore } from './contents.js';
 import { RequestRefusedError } from '../kernel/index.js';
 import { handleApi } from './http-api.js';
 import { KernelManager } from '../kernel/index.js';
-import { checkHostAndOrigin, generateToken, tokenMatches, type OriginPolicy } from './security.js';
+import { generateToken, hostAndOriginChecker, tokenMatches, type OriginPolicy } from './security.js';
 import { SessionRegistry } from './sessions.js';
 import { serveStatic } from './static-files.js';
 import { V1_PROTOCOL } from './ws-frames.js';
@@ -34,6 +34,8 @@ export interface ServerOptions {
   spareKernels?: number;
   /** Extra browser origins allowed (e.g. the Vite dev server). */
   allowOrigins?: string[];
+  /** Extra Host names accepted besides loopback names and the bound address (exact match). */
+  allowHosts?: string[];
   maxBodyBytes?: number;
   maxMessageBytes?: number;
   log?: (line: string) => void;
@@ -77,7 +79,8 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
   const serverSession = randomUUID();
 
   let port = options.port ?? 8888;
-  const policy: OriginPolicy = { bindHost: host, port: () => port, allowOrigins: options.allowOrigins ?? [] };
+  const policy: OriginPolicy = { bindHost: host, port: () => port, allowOrigins: options.allowOrigins ?? [], allowHosts: options.allowHosts ?? [] };
+  const checkHostAndOrigin = hostAndOriginChecker(policy);
 
   const fail = (res: ServerResponse, status: number, message: string): void => {
     if (res.headersSent) {
@@ -90,7 +93,7 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://placeholder');
-    const refusal = checkHostAndOrigin(req, policy);
+    const refusal = checkHostAndOrigin(req);
     if (refusal) return fail(res, 403, refusal);
     const origin = req.headers.origin;
     if (origin && policy.allowOrigins.includes(origin)) {
@@ -139,7 +142,7 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
     const reject = (status: number, message: string): void => {
       socket.end(`HTTP/1.1 ${status} ${message}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
-    const refusal = checkHostAndOrigin(req, policy);
+    const refusal = checkHostAndOrigin(req);
     if (refusal) return reject(403, 'Forbidden');
     if (!tokenMatches(token, req, url.searchParams)) return reject(403, 'Forbidden');
     const match = /^\/api\/kernels\/([^/]+)\/channels$/.exec(url.pathname);
