@@ -75,6 +75,8 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
   });
   const sessions = new SessionRegistry(kernels);
   const contents = new ContentsStore(notebookDir);
+  const stale = await contents.removeStaleTemporaryFiles();
+  if (stale > 0) log(`removed ${stale} temporary file(s) left by interrupted saves in ${notebookDir}`);
   const api = { kernels, sessions, contents, maxBodyBytes };
   const serverSession = randomUUID();
 
