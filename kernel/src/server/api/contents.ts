@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { CheckpointModel, ContentsModel } from '../../../../shared/index.js';
 import { NotebookSchema, emptyNotebook } from '../../../../shared/index.js';
 import { RequestRefusedError } from '../kernel/index.js';
+import { MAX_JSON_DEPTH, jsonDepthExceeds, parseBoundedJson } from './json-limits.js';
 
 const refuse = (status: number, message: string): never => {
   throw new RequestRefusedError({ status, message });
@@ -82,7 +83,10 @@ export class ContentsStore {
       return this.model(api, stat!, children);
     }
     if (!options.content) return this.model(api, stat!, null);
-    const parsed = NotebookSchema.safeParse(JSON.parse(await fs.readFile(abs, 'utf8')));
+    const text = await fs.readFile(abs, 'utf8');
+    const json = parseBoundedJson(text);
+    if (!json.ok) refuse(422, json.reason === 'too-deep' ? `${api} is nested deeper than ${MAX_JSON_DEPTH} levels` : `${api} is not valid JSON`);
+    const parsed = NotebookSchema.safeParse(json.ok ? json.value : undefined);
     if (!parsed.success) refuse(422, `${api} is not a valid nbformat 4.5 notebook: ${parsed.error.issues[0]?.message ?? ''}`);
     return this.model(api, stat!, parsed.data);
   }
@@ -97,6 +101,7 @@ export class ContentsStore {
     if (body.type !== undefined && body.type !== 'notebook') refuse(400, 'Only notebooks and directories can be saved');
     if (!api.endsWith('.ipynb')) refuse(400, 'Notebook paths must end in .ipynb');
     if (stat?.isDirectory()) refuse(400, `${api} is a directory`);
+    if (jsonDepthExceeds(body.content)) refuse(400, `The notebook is nested deeper than ${MAX_JSON_DEPTH} levels`);
     const parsed = NotebookSchema.safeParse(body.content);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

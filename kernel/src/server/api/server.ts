@@ -9,7 +9,8 @@ import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { attachChannel, type ChannelStats } from './channels.js';
 import { ContentsStore } from './contents.js';
-import { RequestRefusedError } from '../kernel/index.js';
+import { rateLimitedLog } from '../kernel/index.js';
+import { publicError } from './public-errors.js';
 import { handleApi } from './http-api.js';
 import { KernelManager } from '../kernel/index.js';
 import { generateToken, hostAndOriginChecker, tokenMatches, type OriginPolicy } from './security.js';
@@ -59,7 +60,8 @@ export interface NighthawkServer {
 export async function startServer(options: ServerOptions): Promise<NighthawkServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? generateToken();
-  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  // One hostile client must not flood the operator's terminal: similar lines are counted past a burst.
+  const log = rateLimitedLog(options.log ?? ((line: string) => process.stderr.write(line + '\n')));
   const notebookDir = path.resolve(options.notebookDir);
   mkdirSync(notebookDir, { recursive: true });
   const dataDir = options.dataDir === undefined ? undefined : path.resolve(options.dataDir);
@@ -113,9 +115,9 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
       try {
         await handleApi(api, req, res, url.pathname, url.searchParams);
       } catch (error) {
-        if (error instanceof RequestRefusedError) return fail(res, error.status, error.message);
-        log(`api error ${req.method} ${url.pathname}: ${(error as Error).stack ?? String(error)}`);
-        return fail(res, 500, (error as Error).message ?? 'Internal error');
+        const answer = publicError(error, [notebookDir, dataDir, process.cwd()]);
+        if (answer.status >= 500) log(`api error ${req.method} ${url.pathname} [${answer.reference}]: ${(error as Error).stack ?? String(error)}`);
+        return fail(res, answer.status, answer.message);
       }
       return;
     }
@@ -184,6 +186,7 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
       await kernels.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      log.flush();
     },
   };
 }
