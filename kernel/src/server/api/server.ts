@@ -18,6 +18,32 @@ import { SessionRegistry } from './sessions.js';
 import { serveStatic } from './static-files.js';
 import { V1_PROTOCOL } from './ws-frames.js';
 
+/**
+ * Sent with every response. The page runs only its own scripts (no inline script, no eval), talks only to
+ * this origin (REST and WebSocket), and cannot be framed; Monaco needs inline styles and a worker from this
+ * origin. A script that slipped past the output sanitizer would still not run.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "frame-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
 export interface ServerOptions {
   notebookDir: string;
   host?: string;
@@ -97,6 +123,7 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://placeholder');
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     const refusal = checkHostAndOrigin(req);
     if (refusal) return fail(res, 403, refusal);
     const origin = req.headers.origin;
