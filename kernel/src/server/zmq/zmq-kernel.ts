@@ -16,7 +16,7 @@ import { withConsoleCells, type ConsoleCells } from './console-cells.js';
 import { loadHostModule } from './host-module.js';
 import { admitMessage, ReplayGuard } from './message-guard.js';
 import { decode, encode, Signer } from './wire.js';
-import { rateLimitedLog } from '../kernel/index.js';
+import { rateLimitedLog, startSignalWatchdog } from '../kernel/index.js';
 import { bindSockets, type KernelSockets, type RouterName } from './zmq-sockets.js';
 
 export interface ZmqKernelOptions {
@@ -171,6 +171,8 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   // interrupt_mode "signal": Jupyter sends SIGINT. Synchronous cell code is broken by vm's breakOnSigint;
   // this listener stops awaiting cells and keeps the signal from killing the process between cells.
   process.on('SIGINT', interruptRunning);
+  // Code that never yields (a microtask spin, a loop in a timer callback) never lets that listener run.
+  const watchdog = startSignalWatchdog();
 
   // Loading the compiler and the Session host blocks the event loop for about a second (tslab's language
   // service starts synchronously). It starts once the first kernel_info_reply is out (Jupyter clients ask for
@@ -192,6 +194,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     rt.setHost(await factory(rt, { dataDir: options.dataDir }));
     rt.captureOutput();
     runtime = rt;
+    watchdog.ready();
     for (const { msg, route } of pending.splice(0)) rt.handle(msg, route);
   }
   return { ready, close };
