@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { KernelAPI } from '@jupyterlab/services';
+import { startServer } from '../../kernel/src/server/index.js';
 import { clientSettings, startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
 
 let fx: KernelServerFixture;
@@ -84,5 +88,62 @@ describe('Host and Origin', () => {
 
   test('a foreign Host header (DNS rebinding) is refused', async () => {
     expect(await get('/api/kernels', { ...auth(), Host: `evil.example:${fx.server.port}` })).toBe(403);
+  });
+});
+
+describe('Host and Origin by exact match (DNS rebinding)', () => {
+  const auth = () => ({ Authorization: `token ${fx.server.token}` });
+  const port = () => fx.server.port;
+
+  test('a Host that merely starts with 127. is refused on REST and on the WebSocket upgrade', async () => {
+    for (const host of [`127.evil.com:${port()}`, `127.0.0.1.nip.io:${port()}`, `localhost.evil.com:${port()}`, `127.0.0.2:${port()}`]) {
+      expect(await get('/api/kernels', { ...auth(), Host: host }), host).toBe(403);
+      expect(await openSocket(`?token=${fx.server.token}`, { Host: host }), host).toBe(403);
+    }
+  });
+
+  test('an Origin that merely starts with 127. is refused on REST and on the WebSocket upgrade', async () => {
+    for (const origin of [`http://127.0.0.1.nip.io:${port()}`, `http://127.evil.com:${port()}`, `http://localhost.evil.com:${port()}`]) {
+      expect(await get('/api/kernels', { ...auth(), Origin: origin }), origin).toBe(403);
+      expect(await openSocket(`?token=${fx.server.token}`, { Origin: origin }), origin).toBe(403);
+    }
+  });
+
+  test('the loopback names are accepted as Host and Origin at this port, and refused at another port', async () => {
+    for (const name of ['localhost', '127.0.0.1', '[::1]', 'LOCALHOST']) {
+      expect(await get('/api/kernels', { ...auth(), Host: `${name}:${port()}` }), name).toBe(200);
+      expect(await get('/api/kernels', { ...auth(), Origin: `http://${name}:${port()}` }), name).toBe(200);
+      expect(await openSocket(`?token=${fx.server.token}`, { Host: `${name}:${port()}`, Origin: `http://${name}:${port()}` }), name).toBe('open');
+    }
+    expect(await get('/api/kernels', { ...auth(), Host: `localhost:${port() + 1}` })).toBe(403);
+    expect(await get('/api/kernels', { ...auth(), Origin: `http://localhost:${port() + 1}` })).toBe(403);
+    expect(await get('/api/kernels', { ...auth(), Origin: `null` })).toBe(403);
+  });
+
+  test('--allow-host and --allow-origin lists are matched exactly', async () => {
+    const sandbox = mkdtempSync(path.join(tmpdir(), 'nighthawk-allow-'));
+    const server = await startServer({ notebookDir: sandbox, port: 0, spareKernels: 0, log: () => {}, allowHosts: ['notebook.internal'], allowOrigins: ['http://localhost:5173'] });
+    const other = { server };
+    try {
+      const at = (path: string, headers: Record<string, string>): Promise<number> =>
+        new Promise((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port: other.server.port, path, headers: { Authorization: `token ${other.server.token}`, ...headers } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject);
+          req.end();
+        });
+      const p = other.server.port;
+      expect(await at('/api/kernels', { Host: `notebook.internal:${p}` })).toBe(200);
+      expect(await at('/api/kernels', { Host: `notebook.internal.evil.com:${p}` })).toBe(403);
+      expect(await at('/api/kernels', { Host: `notebook.internal:${p}`, Origin: `http://notebook.internal:${p}` })).toBe(200);
+      expect(await at('/api/kernels', { Origin: 'http://localhost:5173' })).toBe(200);
+      expect(await at('/api/kernels', { Origin: 'http://localhost:51730' })).toBe(403);
+      expect(await at('/api/kernels', { Origin: 'http://localhost:5173.evil.com' })).toBe(403);
+    } finally {
+      await server.close();
+      rmSync(sandbox, { recursive: true, force: true });
+    }
   });
 });

@@ -24,6 +24,8 @@ export function clientSettings(server: NighthawkServer, token = server.token): S
     appendToken: true,
     WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
     fetch: globalThis.fetch,
+    // The server refuses state-changing requests without a JSON content type (a string body alone is text/plain).
+    init: { credentials: 'same-origin', headers: { 'Content-Type': 'application/json' } },
   });
 }
 

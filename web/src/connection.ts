@@ -48,5 +48,7 @@ export function serverSettings(token: string, loc: Location = window.location): 
     token,
     // Browsers cannot set headers on a WebSocket, so the token must ride in the URL.
     appendToken: true,
+    // The server refuses state-changing requests without a JSON content type (a string body alone is text/plain).
+    init: { cache: 'no-store', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' } },
   });
 }

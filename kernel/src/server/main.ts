@@ -1,18 +1,18 @@
 /**
  * `npm start` entry: serves the Jupyter API and the web notebook on one port and prints the URL with the
- * token. Flags: --port, --host, --token, --notebook-dir, --data-dir, --static-dir, --host-module,
- * --allow-origin (repeatable), --spare-kernels, --no-open.
+ * token. Flags: --port, --host, --token (prefer NIGHTHAWK_TOKEN or --token-file), --notebook-dir, --data-dir,
+ * --static-dir, --host-module, --allow-origin (repeatable), --allow-host (repeatable), --spare-kernels, --no-open.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startServer } from './api/index.js';
+import { chooseToken, startServer } from './api/index.js';
 
-const USAGE = `Usage: npm start -- [--port 8888] [--host 127.0.0.1] [--token T] [--notebook-dir ./notebooks]
+const USAGE = `Usage: npm start -- [--port 8888] [--host 127.0.0.1] [--token-file F | --token T] [--notebook-dir ./notebooks]
                  [--data-dir ./.nighthawk] [--static-dir ./web/dist] [--host-module M]
-                 [--allow-origin http://localhost:5173] [--spare-kernels 1] [--no-open]`;
+                 [--allow-origin http://localhost:5173] [--allow-host name] [--spare-kernels 1] [--no-open]`;
 
 function openBrowser(url: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
@@ -38,11 +38,13 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '8888' },
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string' },
+      'token-file': { type: 'string' },
       'notebook-dir': { type: 'string', default: 'notebooks' },
       'data-dir': { type: 'string', default: '.nighthawk' },
       'static-dir': { type: 'string', default: path.join('web', 'dist') },
       'host-module': { type: 'string' },
       'allow-origin': { type: 'string', multiple: true, default: [] },
+      'allow-host': { type: 'string', multiple: true, default: [] },
       'spare-kernels': { type: 'string', default: '1' },
       'no-open': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -55,15 +57,18 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got '${values.port}'`);
+  const { token, warning } = chooseToken({ token: values.token, tokenFile: values['token-file'], env: process.env });
+  if (warning) console.error(warning);
   const server = await startServer({
     host: values.host,
     port,
-    token: values.token,
+    token,
     notebookDir: path.resolve(values['notebook-dir']),
     dataDir: path.resolve(values['data-dir']),
     staticDir: path.resolve(values['static-dir']),
     hostModule: values['host-module'] ?? defaultHostModule(),
     allowOrigins: values['allow-origin'],
+    allowHosts: values['allow-host'],
     spareKernels: Number(values['spare-kernels']),
   });
   console.log(`Nighthawk TS notebook server

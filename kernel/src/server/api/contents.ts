@@ -3,11 +3,14 @@
  * visible; every API path is checked segment by segment (no `..`, `.`, dot-files, backslashes, NUL) and then
  * by real path, so symlinks cannot lead outside. Saves are validated as nbformat 4.5 and written atomically.
  */
-import { promises as fs, type Stats } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { constants, promises as fs, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointModel, ContentsModel } from '../../../../shared/index.js';
 import { NotebookSchema, emptyNotebook } from '../../../../shared/index.js';
 import { RequestRefusedError } from '../kernel/index.js';
+import { MAX_JSON_DEPTH, jsonDepthExceeds, parseBoundedJson } from './json-limits.js';
 
 const refuse = (status: number, message: string): never => {
   throw new RequestRefusedError({ status, message });
@@ -80,7 +83,10 @@ export class ContentsStore {
       return this.model(api, stat!, children);
     }
     if (!options.content) return this.model(api, stat!, null);
-    const parsed = NotebookSchema.safeParse(JSON.parse(await fs.readFile(abs, 'utf8')));
+    const text = await fs.readFile(abs, 'utf8');
+    const json = parseBoundedJson(text);
+    if (!json.ok) refuse(422, json.reason === 'too-deep' ? `${api} is nested deeper than ${MAX_JSON_DEPTH} levels` : `${api} is not valid JSON`);
+    const parsed = NotebookSchema.safeParse(json.ok ? json.value : undefined);
     if (!parsed.success) refuse(422, `${api} is not a valid nbformat 4.5 notebook: ${parsed.error.issues[0]?.message ?? ''}`);
     return this.model(api, stat!, parsed.data);
   }
@@ -95,6 +101,7 @@ export class ContentsStore {
     if (body.type !== undefined && body.type !== 'notebook') refuse(400, 'Only notebooks and directories can be saved');
     if (!api.endsWith('.ipynb')) refuse(400, 'Notebook paths must end in .ipynb');
     if (stat?.isDirectory()) refuse(400, `${api} is a directory`);
+    if (jsonDepthExceeds(body.content)) refuse(400, `The notebook is nested deeper than ${MAX_JSON_DEPTH} levels`);
     const parsed = NotebookSchema.safeParse(body.content);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -180,10 +187,95 @@ export class ContentsStore {
     await fs.unlink(file).catch(() => refuse(404, 'No checkpoint'));
   }
 
+  /**
+   * Writes a temporary file beside the target, fsyncs it, renames it over the target and fsyncs the
+   * directory. Every directory on the way is opened from the root without following symlinks, and both
+   * names are then used relative to that open directory (Linux's /proc/self/fd/N names the open directory
+   * itself, like openat), so a directory swapped for a symlink mid-save cannot redirect either file.
+   * A failed save removes its temporary file; one a killed process left behind is removed at start.
+   */
   private async writeAtomic(abs: string, data: string | Buffer): Promise<void> {
-    // Renaming over the target replaces a link itself instead of writing through it.
-    const temp = path.join(path.dirname(abs), `.~${path.basename(abs)}.${process.pid}.${Date.now()}.tmp`);
-    await fs.writeFile(temp, data, { flag: 'wx' });
-    await fs.rename(temp, abs);
+    this.realRoot ??= await fs.realpath(this.root);
+    const rel = path.relative(this.realRoot, abs);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) refuse(400, 'Path outside the notebooks directory');
+    const segments = rel.split(path.sep);
+    const name = segments.pop()!;
+    const dir = await this.openDirectoryBeneath(segments);
+    const temp = `${TEMP_PREFIX}${randomUUID()}${TEMP_SUFFIX}`;
+    const at = (entry: string): string => (dir.viaProc ? `/proc/self/fd/${dir.handle.fd}/${entry}` : path.join(this.realRoot!, ...segments, entry));
+    let written = false;
+    try {
+      const file = await fs.open(at(temp), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+      written = true;
+      try {
+        await file.writeFile(data);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await fs.rename(at(temp), at(name));
+      written = false;
+      await dir.handle.sync().catch(() => undefined); // some file systems cannot fsync a directory
+    } finally {
+      if (written) await fs.unlink(at(temp)).catch(() => undefined);
+      await dir.handle.close();
+    }
   }
+
+  /** Opens `root/segments…` one directory at a time, refusing any symlink on the way. */
+  private async openDirectoryBeneath(segments: string[]): Promise<{ handle: FileHandle; viaProc: boolean }> {
+    let handle = await fs.open(this.realRoot!, constants.O_RDONLY | constants.O_DIRECTORY);
+    const viaProc = await fs.access(`/proc/self/fd/${handle.fd}`).then(
+      () => true,
+      () => false,
+    );
+    for (let i = 0; i < segments.length; i++) {
+      const next = viaProc ? `/proc/self/fd/${handle.fd}/${segments[i]}` : path.join(this.realRoot!, ...segments.slice(0, i + 1));
+      let child: FileHandle;
+      try {
+        child = await fs.open(next, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      } catch (error) {
+        await handle.close();
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return refuse(404, 'Parent directory is missing');
+        return refuse(403, 'A directory on the path is a symbolic link or not a directory');
+      }
+      await handle.close();
+      handle = child;
+    }
+    return { handle, viaProc };
+  }
+
+  /**
+   * Removes temporary files of saves that never finished (the process was killed), anywhere under the
+   * root; symlinked directories are not entered. Called once when the server starts.
+   */
+  async removeStaleTemporaryFiles(): Promise<number> {
+    this.realRoot ??= await fs.realpath(this.root);
+    let removed = 0;
+    const walk = async (dir: string, depth: number): Promise<void> => {
+      if (depth > 32) return;
+      const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full, depth + 1);
+        else if (entry.isFile() && isTemporaryName(entry.name)) {
+          await fs.unlink(full).then(
+            () => removed++,
+            () => undefined,
+          );
+        }
+      }
+    };
+    await walk(this.realRoot, 0);
+    return removed;
+  }
+}
+
+const TEMP_PREFIX = '.~nighthawk-save-';
+const TEMP_SUFFIX = '.tmp';
+
+/** This store's temporary names, and those of earlier versions (`.~NAME.PID.MS.tmp`). */
+function isTemporaryName(name: string): boolean {
+  return (name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX)) || /^\.~.+\.\d+\.\d+\.tmp$/.test(name);
 }

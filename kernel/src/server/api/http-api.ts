@@ -18,6 +18,7 @@ import type { ContentsStore } from './contents.js';
 import { RequestRefusedError } from '../kernel/index.js';
 import { KERNEL_NAME, type KernelManager } from '../kernel/index.js';
 import type { SessionRegistry } from './sessions.js';
+import { MAX_JSON_DEPTH, isJsonContentType, parseBoundedJson } from './json-limits.js';
 
 export interface ApiContext {
   kernels: KernelManager;
@@ -54,11 +55,10 @@ async function readJson<S extends z.ZodType>(req: IncomingMessage, schema: S, ma
   const text = Buffer.concat(chunks).toString('utf8');
   let value: unknown = {};
   if (text.trim() !== '') {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      refuse(400, 'Request body is not valid JSON');
-    }
+    const parsed = parseBoundedJson(text);
+    if (!parsed.ok) {
+      refuse(400, parsed.reason === 'too-deep' ? `Request body is nested deeper than ${MAX_JSON_DEPTH} levels` : 'Request body is not valid JSON');
+    } else value = parsed.value;
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
@@ -95,6 +95,10 @@ function decodeSegments(rest: string): string {
 /** Handles one /api request. `pathname` is the raw (still encoded) URL path. */
 export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
   const method = req.method ?? 'GET';
+  // A cross-site form can send text/plain, urlencoded or multipart bodies without a CORS preflight.
+  if ((method === 'POST' || method === 'PUT' || method === 'PATCH') && !isJsonContentType(req.headers['content-type'])) {
+    refuse(415, `${method} requests must send Content-Type: application/json`);
+  }
   const parts = pathname.split('/').filter(Boolean).slice(1); // drop 'api'
   const [area, id, action, ...extra] = parts;
 

@@ -2,3 +2,4 @@
 export { startServer, type NighthawkServer, type ServerOptions } from './server.js';
 export { ContentsStore } from './contents.js';
 export type { ChannelStats } from './channels.js';
+export { chooseToken, TokenSourceError, TOKEN_ENV, type TokenChoice } from './token-source.js';

@@ -9,13 +9,40 @@ import path from 'node:path';
 import { WebSocketServer } from 'ws';
 import { attachChannel, type ChannelStats } from './channels.js';
 import { ContentsStore } from './contents.js';
-import { RequestRefusedError } from '../kernel/index.js';
+import { rateLimitedLog } from '../kernel/index.js';
+import { publicError } from './public-errors.js';
 import { handleApi } from './http-api.js';
 import { KernelManager } from '../kernel/index.js';
-import { checkHostAndOrigin, generateToken, tokenMatches, type OriginPolicy } from './security.js';
+import { generateToken, hostAndOriginChecker, tokenMatches, type OriginPolicy } from './security.js';
 import { SessionRegistry } from './sessions.js';
 import { serveStatic } from './static-files.js';
 import { V1_PROTOCOL } from './ws-frames.js';
+
+/**
+ * Sent with every response. The page runs only its own scripts (no inline script, no eval), talks only to
+ * this origin (REST and WebSocket), and cannot be framed; Monaco needs inline styles and a worker from this
+ * origin. A script that slipped past the output sanitizer would still not run.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "frame-src 'none'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
 
 export interface ServerOptions {
   notebookDir: string;
@@ -34,6 +61,8 @@ export interface ServerOptions {
   spareKernels?: number;
   /** Extra browser origins allowed (e.g. the Vite dev server). */
   allowOrigins?: string[];
+  /** Extra Host names accepted besides loopback names and the bound address (exact match). */
+  allowHosts?: string[];
   maxBodyBytes?: number;
   maxMessageBytes?: number;
   log?: (line: string) => void;
@@ -57,7 +86,8 @@ export interface NighthawkServer {
 export async function startServer(options: ServerOptions): Promise<NighthawkServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? generateToken();
-  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
+  // One hostile client must not flood the operator's terminal: similar lines are counted past a burst.
+  const log = rateLimitedLog(options.log ?? ((line: string) => process.stderr.write(line + '\n')));
   const notebookDir = path.resolve(options.notebookDir);
   mkdirSync(notebookDir, { recursive: true });
   const dataDir = options.dataDir === undefined ? undefined : path.resolve(options.dataDir);
@@ -73,11 +103,14 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
   });
   const sessions = new SessionRegistry(kernels);
   const contents = new ContentsStore(notebookDir);
+  const stale = await contents.removeStaleTemporaryFiles();
+  if (stale > 0) log(`removed ${stale} temporary file(s) left by interrupted saves in ${notebookDir}`);
   const api = { kernels, sessions, contents, maxBodyBytes };
   const serverSession = randomUUID();
 
   let port = options.port ?? 8888;
-  const policy: OriginPolicy = { bindHost: host, port: () => port, allowOrigins: options.allowOrigins ?? [] };
+  const policy: OriginPolicy = { bindHost: host, port: () => port, allowOrigins: options.allowOrigins ?? [], allowHosts: options.allowHosts ?? [] };
+  const checkHostAndOrigin = hostAndOriginChecker(policy);
 
   const fail = (res: ServerResponse, status: number, message: string): void => {
     if (res.headersSent) {
@@ -90,7 +123,8 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://placeholder');
-    const refusal = checkHostAndOrigin(req, policy);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    const refusal = checkHostAndOrigin(req);
     if (refusal) return fail(res, 403, refusal);
     const origin = req.headers.origin;
     if (origin && policy.allowOrigins.includes(origin)) {
@@ -108,9 +142,9 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
       try {
         await handleApi(api, req, res, url.pathname, url.searchParams);
       } catch (error) {
-        if (error instanceof RequestRefusedError) return fail(res, error.status, error.message);
-        log(`api error ${req.method} ${url.pathname}: ${(error as Error).stack ?? String(error)}`);
-        return fail(res, 500, (error as Error).message ?? 'Internal error');
+        const answer = publicError(error, [notebookDir, dataDir, process.cwd()]);
+        if (answer.status >= 500) log(`api error ${req.method} ${url.pathname} [${answer.reference}]: ${(error as Error).stack ?? String(error)}`);
+        return fail(res, answer.status, answer.message);
       }
       return;
     }
@@ -139,7 +173,7 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
     const reject = (status: number, message: string): void => {
       socket.end(`HTTP/1.1 ${status} ${message}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     };
-    const refusal = checkHostAndOrigin(req, policy);
+    const refusal = checkHostAndOrigin(req);
     if (refusal) return reject(403, 'Forbidden');
     if (!tokenMatches(token, req, url.searchParams)) return reject(403, 'Forbidden');
     const match = /^\/api\/kernels\/([^/]+)\/channels$/.exec(url.pathname);
@@ -179,6 +213,7 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
       await kernels.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      log.flush();
     },
   };
 }

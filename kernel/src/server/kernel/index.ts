@@ -20,3 +20,5 @@ export { makeMessage, replyType } from './kernel-messages.js';
 export { MIME_BUNDLE, valueToBundle } from './value-bundle.js';
 export { installCellOutputBridge, type CellOutputTarget } from './cell-output-bridge.js';
 export { InputRequestError, KernelProcessError, RequestRefusedError, type InputFailure } from './errors.js';
+export { rateLimitedLog, type RateLimitedLog, type RateLimitOptions } from './rate-limited-log.js';
+export { startSignalWatchdog } from './interrupt-watchdog.js';

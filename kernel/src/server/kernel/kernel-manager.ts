@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ClientMessage, ExecutionState, KernelMessage, KernelModel, MessageHeader } from '../../../../shared/index.js';
 import { makeMessage, replyType } from './kernel-messages.js';
 import { KernelProcess } from './kernel-process-handle.js';
+import { InterruptEscalation } from './interrupt-escalation.js';
 
 export const KERNEL_NAME = 'nighthawk';
 /** How long a responsive kernel has to handle an interrupt message before SIGINT is sent. */
@@ -35,6 +36,7 @@ export class Kernel {
   private currentExecute: string | undefined;
   private executingAck: string | undefined;
   private pendingSigint: string | undefined;
+  private readonly escalation = new InterruptEscalation();
   /** Shell requests sent to the kernel process and not yet finished (idle), by msg_id. */
   private readonly pending = new Map<string, { route: string; header: MessageHeader }>();
 
@@ -95,7 +97,14 @@ export class Kernel {
    */
   interrupt(): void {
     const target = this.currentExecute;
-    if (this.process.exited || target === undefined) return;
+    if (this.process.exited) return;
+    // Also with no cell running: a timer callback may be looping; an unhandled interrupt escalates.
+    const stuck = this.process;
+    this.escalation.begin(stuck, () => stuck.kill());
+    if (target === undefined) {
+      this.process.send({ kind: 'interrupt', msgId: '' });
+      return;
+    }
     this.pendingSigint = target;
     this.process.send({ kind: 'interrupt', msgId: target });
     if (this.executingAck === target) this.armSigint(target);
@@ -114,6 +123,7 @@ export class Kernel {
     const old = this.process;
     old.onExit = () => {};
     old.kill();
+    this.escalation.clear();
     this.executionState = 'restarting';
     this.currentExecute = this.executingAck = this.pendingSigint = undefined;
     this.pending.clear();
@@ -138,6 +148,7 @@ export class Kernel {
       if (this.pendingSigint === msgId) this.armSigint(msgId);
     };
     process.onInterruptHandled = (msgId) => {
+      this.escalation.handled(process);
       if (this.pendingSigint === msgId) this.pendingSigint = undefined;
     };
     process.onMessage = (route, msg) => {
@@ -150,7 +161,7 @@ export class Kernel {
       // answer the requests that were in flight so no client waits forever.
       if (this.executionState === 'dead') return;
       process.onExit = () => {};
-      this.failPending(process.session, code);
+      this.failPending(process.session, code, this.escalation.exitReason(process));
       void this.restart().catch(() => {
         this.executionState = 'dead';
       });
@@ -176,9 +187,10 @@ export class Kernel {
     }
   }
 
-  private failPending(session: string, code: number | null): void {
-    const evalue = `The kernel process exited (code ${code}) and is restarting; its state is lost.`;
-    const content = { status: 'error', ename: 'KernelDied', evalue, traceback: [`KernelDied: ${evalue}`] };
+  private failPending(session: string, code: number | null, reason?: string): void {
+    const evalue = reason ?? `The kernel process exited (code ${code}) and is restarting; its state is lost.`;
+    const ename = reason ? 'KernelRestarted' : 'KernelDied';
+    const content = { status: 'error', ename, evalue, traceback: [`${ename}: ${evalue}`] };
     for (const { route, header } of this.pending.values()) {
       this.broadcast(makeMessage('iopub', 'error', { ename: content.ename, evalue, traceback: content.traceback }, header, session));
       this.deliver(route, makeMessage('shell', replyType(header.msg_type), { ...content, execution_count: 0 }, header, session));

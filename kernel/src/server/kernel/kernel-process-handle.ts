@@ -19,6 +19,8 @@ export interface KernelProcessOptions {
 }
 
 let bundledEntry: string | undefined;
+/** The kernel's end of the pipe its interrupt watchdog thread reads. */
+const WATCHDOG_FD = 4;
 
 /**
  * The kernel process script. From built JS it is the sibling file. From TypeScript sources (tests, tsx) it
@@ -70,14 +72,18 @@ export class KernelProcess {
   onInterruptHandled: (msgId: string) => void = () => {};
   onExit: (code: number | null) => void = () => {};
   exited = false;
+  /** The compiler and host have loaded (before that a blocked event loop is the load itself). */
+  warm = false;
 
   constructor(options: KernelProcessOptions) {
-    const execArgv = ['--disable-warning=ExperimentalWarning'];
-    const config: KernelProcessConfig = { session: this.session, hostModule: options.hostModule, dataDir: options.dataDir };
+    // Without forced async-hook checks a loop stopped by the interrupt watchdog (see interrupt-watchdog.ts)
+    // leaves the process running, as long as no async hook is enabled.
+    const execArgv = ['--disable-warning=ExperimentalWarning', '--no-force-async-hooks-checks'];
+    const config: KernelProcessConfig = { session: this.session, hostModule: options.hostModule, dataDir: options.dataDir, watchdogFd: WATCHDOG_FD };
     this.child = fork(kernelEntry(), [JSON.stringify(config)], {
       cwd: options.cwd,
       execArgv,
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'],
     });
     let accept!: () => void;
     let refuse!: (error: Error) => void;
@@ -89,6 +95,7 @@ export class KernelProcess {
       this.child.on('message', (message: FromKernel) => {
         if (message.kind === 'accepting') accept();
         else if (message.kind === 'ready') {
+          this.warm = true;
           accept();
           resolve();
         } else if (message.kind === 'fatal') {
@@ -109,6 +116,13 @@ export class KernelProcess {
     });
     this.ready.catch(() => {});
     this.accepting.catch(() => {});
+  }
+
+  /** Asks the kernel's watchdog thread to stop the JavaScript running on its main thread. */
+  terminateExecution(): void {
+    const line = this.child.stdio[WATCHDOG_FD];
+    if (this.exited || !line || !('write' in line)) return;
+    line.write('T');
   }
 
   send(message: ToKernel): void {

@@ -14,6 +14,7 @@ import { noopKernelHost } from './kernel-host.js';
 import type { FromKernel, ToKernel } from './kernel-messages.js';
 import { KernelRuntime } from './kernel-runtime.js';
 import { createTslabCompiler } from './tslab-compiler.js';
+import { startInterruptWatchdog } from './interrupt-watchdog.js';
 
 export interface KernelProcessConfig {
   session: string;
@@ -23,6 +24,8 @@ export interface KernelProcessConfig {
    */
   hostModule?: string;
   dataDir?: string;
+  /** File descriptor of the pipe the interrupt watchdog thread reads (see interrupt-watchdog.ts). */
+  watchdogFd?: number;
 }
 
 function post(message: FromKernel): void {
@@ -39,6 +42,7 @@ async function loadHostModule(specifier: string | undefined): Promise<{ factory:
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as KernelProcessConfig;
   if (!process.send) throw new Error('kernel-process must be forked with an IPC channel');
+  if (config.watchdogFd !== undefined) startInterruptWatchdog(config.watchdogFd);
   // The 'interrupt' message (naming its cell) stops awaiting cells. SIGINT only breaks synchronous cell code
   // (vm breakOnSigint): the server sends it when this process reported the cell executing but did not handle
   // the message, i.e. it is busy in synchronous code. Elsewhere this listener keeps SIGINT from killing us.

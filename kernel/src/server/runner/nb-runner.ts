@@ -79,6 +79,8 @@ export async function startNotebookRunner(options: NotebookRunnerOptions = {}): 
     appendToken: true,
     WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
     fetch: globalThis.fetch,
+    // The server refuses state-changing requests without a JSON content type (a string body alone is text/plain).
+    init: { credentials: 'same-origin', headers: { 'Content-Type': 'application/json' } },
   });
   const kernels = new KernelManager({ serverSettings: settings });
   return {

@@ -61,7 +61,9 @@ export function builtCliPath(): string {
 
 export function kernelJson(options: Omit<InstallOptions, 'location'>): KernelJson {
   const cli = options.cliPath ?? builtCliPath();
-  const argv = [process.execPath, cli, 'kernel', 'run', '--connection-file', '{connection_file}'];
+  // Without forced async-hook checks, a loop in a timer callback stopped by the interrupt watchdog
+  // (kernel/interrupt-watchdog.ts) leaves the kernel running instead of aborting it.
+  const argv = [process.execPath, '--no-force-async-hooks-checks', cli, 'kernel', 'run', '--connection-file', '{connection_file}'];
   // `~/…` stays literal and is expanded by each kernel under its own user's home (shared JupyterHub images).
   if (options.dataDir) argv.push('--data-dir', options.dataDir.startsWith('~') ? options.dataDir : path.resolve(options.dataDir));
   return {

@@ -9,6 +9,8 @@ export const DELIMITER = Buffer.from('<IDS|MSG>');
 
 export interface WireMessage {
   identities: Buffer[];
+  /** The HMAC as sent (hex); kept for replay detection. */
+  signature: Buffer;
   header: Buffer;
   parentHeader: Buffer;
   metadata: Buffer;
@@ -49,7 +51,7 @@ export function decode(frames: readonly Buffer[], signer: Signer): DecodeResult 
   if (frames.length < at + 6) return { kind: 'malformed', reason: 'fewer than five frames after the delimiter', identities };
   const [signature, header, parentHeader, metadata, content] = frames.slice(at + 1, at + 6) as [Buffer, Buffer, Buffer, Buffer, Buffer];
   if (!signer.verify(signature, [header, parentHeader, metadata, content])) return { kind: 'bad-signature', identities };
-  return { kind: 'ok', message: { identities, header, parentHeader, metadata, content, buffers: frames.slice(at + 6) } };
+  return { kind: 'ok', message: { identities, signature, header, parentHeader, metadata, content, buffers: frames.slice(at + 6) } };
 }
 
 /** Frames for one outgoing message; `prefix` is the routing identities (ROUTER) or the topic (PUB). */

@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
-import { ClientMessageSchema } from '../../../../shared/index.js';
 import { createTslabCompiler } from '../kernel/index.js';
 import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
@@ -15,7 +14,9 @@ import { readConnectionFile } from './connection-file.js';
 import { CellHistory, HistoryRequestSchema } from './cell-history.js';
 import { withConsoleCells, type ConsoleCells } from './console-cells.js';
 import { loadHostModule } from './host-module.js';
+import { admitMessage, ReplayGuard } from './message-guard.js';
 import { decode, encode, Signer } from './wire.js';
+import { rateLimitedLog, startSignalWatchdog } from '../kernel/index.js';
 import { bindSockets, type KernelSockets, type RouterName } from './zmq-sockets.js';
 
 export interface ZmqKernelOptions {
@@ -48,6 +49,8 @@ interface ExecuteRecord {
 export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKernel> {
   const info = readConnectionFile(options.connectionFile);
   const signer = new Signer(info.key);
+  const replays = new ReplayGuard();
+  const log = rateLimitedLog((line) => process.stderr.write(line + '\n'));
   const sockets: KernelSockets = await bindSockets(info);
   const session = randomUUID();
   const history = new CellHistory();
@@ -145,32 +148,31 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   sockets.receive((name: RouterName, frames: Buffer[]) => {
     const decoded = decode(frames, signer);
     if (decoded.kind !== 'ok') {
-      process.stderr.write(`kernel: dropped a ${name} message: ${decoded.kind === 'bad-signature' ? 'invalid signature' : decoded.reason}\n`);
+      log(`kernel: dropped a ${name} message: ${decoded.kind === 'bad-signature' ? 'invalid signature' : decoded.reason}`);
       return;
     }
     const m = decoded.message;
-    let parsed: ReturnType<typeof ClientMessageSchema.safeParse>;
-    try {
-      parsed = ClientMessageSchema.safeParse({
-        channel: name,
-        header: JSON.parse(m.header.toString('utf8')),
-        parent_header: JSON.parse(m.parentHeader.toString('utf8')),
-        metadata: JSON.parse(m.metadata.toString('utf8')),
-        content: JSON.parse(m.content.toString('utf8')),
-      });
-    } catch (error) {
-      process.stderr.write(`kernel: dropped a ${name} message: ${(error as Error).message}\n`);
+    if (replays.replayed(m.signature)) {
+      log(`kernel: dropped a ${name} message: duplicate signature (replayed)`);
       return;
     }
-    if (!parsed.success) {
-      process.stderr.write(`kernel: dropped a ${name} message: ${parsed.error.message}\n`);
+    const admission = admitMessage(name, m);
+    if (admission.kind === 'drop') {
+      log(`kernel: dropped a ${name} message: ${admission.reason}`);
       return;
     }
-    dispatch(parsed.data, routeOf(m.identities));
+    if (admission.kind === 'refuse') {
+      const error = { status: 'error', ename: admission.ename, evalue: admission.evalue, traceback: [`${admission.ename}: ${admission.evalue}`] };
+      void answerHere({ channel: admission.channel, header: admission.header, parent_header: {}, metadata: {}, content: {} }, routeOf(m.identities), error);
+      return;
+    }
+    dispatch(admission.message, routeOf(m.identities));
   });
   // interrupt_mode "signal": Jupyter sends SIGINT. Synchronous cell code is broken by vm's breakOnSigint;
   // this listener stops awaiting cells and keeps the signal from killing the process between cells.
   process.on('SIGINT', interruptRunning);
+  // Code that never yields (a microtask spin, a loop in a timer callback) never lets that listener run.
+  const watchdog = startSignalWatchdog();
 
   // Loading the compiler and the Session host blocks the event loop for about a second (tslab's language
   // service starts synchronously). It starts once the first kernel_info_reply is out (Jupyter clients ask for
@@ -192,6 +194,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     rt.setHost(await factory(rt, { dataDir: options.dataDir }));
     rt.captureOutput();
     runtime = rt;
+    watchdog.ready();
     for (const { msg, route } of pending.splice(0)) rt.handle(msg, route);
   }
   return { ready, close };

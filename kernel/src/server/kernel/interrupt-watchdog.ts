@@ -1,0 +1,90 @@
+/**
+ * Stops JavaScript that never yields to the event loop, from a thread that still runs: a cell spinning in
+ * microtasks (`for (;;) { await null; }`) or a timer callback looping forever blocks the main thread, so
+ * neither the interrupt message nor a SIGINT listener can run, and vm's breakOnSigint covers only the
+ * synchronous part of a cell. This worker owns its own event loop; when the server writes to the watchdog
+ * pipe it opens an inspector session on the main thread's isolate and sends `Runtime.terminateExecution`.
+ * V8 unwinds the running JavaScript and resumes the event loop, where the queued interrupt message ends
+ * the cell. The session is opened only then, so an idle kernel carries no debugger connection.
+ *
+ * Measured on Node 20 (test/server/interrupt-loops.test.ts, test/zmq/interrupt-loops.test.ts): microtask
+ * spins and timer-callback loops stop with the kernel's state kept, in forked kernels and in the ZeroMQ
+ * kernel with its Session host; both run with --no-force-async-hooks-checks. In some states with async hooks
+ * enabled (a fresh kernel whose cell just used AsyncLocalStorage) unwinding aborts Node instead; the server
+ * then restarts the kernel and the waiting cells' KernelRestarted error says so (interrupt-escalation.ts).
+ */
+import { Worker } from 'node:worker_threads';
+
+// CommonJS source evaluated in the worker (a file next to this one would not exist in the bundled entry).
+// Two triggers: a pipe from the server (forked kernels), or SIGINT to the process group (the ZeroMQ kernel,
+// which jupyter_client interrupts with killpg): a helper process in the group reports it, and the main
+// thread is stopped only if its heartbeat has not moved for STALL_MS since (else its own handler ran).
+const WATCHDOG_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const inspector = require('node:inspector');
+const net = require('node:net');
+const { spawn } = require('node:child_process');
+const terminate = () => {
+  const session = new inspector.Session();
+  try {
+    session.connectToMainThread();
+    session.post('Runtime.terminateExecution', () => session.disconnect());
+  } catch (error) {
+    process.stderr.write('interrupt watchdog: ' + (error && error.message) + '\\n');
+  }
+};
+if (workerData.fd !== undefined) {
+  const line = new net.Socket({ fd: workerData.fd, readable: true, writable: false });
+  line.on('data', terminate);
+  line.on('error', () => {});
+} else {
+  const beat = new Float64Array(workerData.heartbeat);
+  const helper = spawn(process.execPath, ['-e', workerData.helper], { stdio: ['ignore', 'pipe', 'ignore'] });
+  helper.stdout.on('data', () => {
+    const seen = beat[0];
+    setTimeout(() => {
+      if (beat[1] === 1 && beat[0] === seen) terminate();
+    }, workerData.stallMs);
+  });
+  helper.on('error', () => {});
+}
+`;
+
+// Runs in the helper process: reports each SIGINT on stdout and exits with its parent.
+const SIGNAL_HELPER = `
+process.on('SIGINT', () => process.stdout.write('I'));
+const parent = process.ppid;
+setInterval(() => { try { process.kill(parent, 0); } catch { process.exit(0); } if (process.ppid !== parent) process.exit(0); }, 1000);
+`;
+
+/** How long the main thread's heartbeat must stand still after a SIGINT before its JavaScript is stopped. */
+const STALL_MS = 1_000;
+
+/** Starts the watchdog reading `fd` (a pipe from the server); it never keeps the process alive. */
+export function startInterruptWatchdog(fd: number): void {
+  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { fd }, stdout: false, stderr: false });
+  worker.on('error', (error) => process.stderr.write(`interrupt watchdog stopped: ${error.message}\n`));
+  worker.unref();
+}
+
+/**
+ * Starts the SIGINT-triggered watchdog (for a kernel interrupted by signal). Returns `ready()`, to call once
+ * the compiler has loaded: before that a still heartbeat is the load itself, not a stuck cell.
+ */
+export function startSignalWatchdog(): { ready(): void } {
+  const heartbeat = new SharedArrayBuffer(16);
+  const beat = new Float64Array(heartbeat);
+  const tick = (): void => {
+    beat[0] = Date.now();
+  };
+  tick();
+  setInterval(tick, 100).unref();
+  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { heartbeat, helper: SIGNAL_HELPER, stallMs: STALL_MS }, stdout: false, stderr: false });
+  worker.on('error', (error) => process.stderr.write(`interrupt watchdog stopped: ${error.message}\n`));
+  worker.unref();
+  return {
+    ready: () => {
+      beat[1] = 1;
+    },
+  };
+}

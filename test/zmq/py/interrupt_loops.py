@@ -1,0 +1,84 @@
+"""Interrupting loops that never yield, through jupyter_client (SIGINT to the kernel's process group).
+
+For each loop kind: the cell's reply after km.interrupt_kernel(), and whether an earlier cell's value is kept.
+Usage: interrupt_loops.py <kernel_name>; prints one JSON report.
+"""
+import json
+import sys
+import time
+from queue import Empty
+
+from jupyter_client.manager import start_new_kernel
+
+
+def wait_for_stream(kc, msg_id, text, timeout=30):
+    deadline = time.time() + timeout
+    seen = ""
+    while time.time() < deadline:
+        try:
+            msg = kc.get_iopub_msg(timeout=1)
+        except Empty:
+            continue
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+            seen += msg["content"]["text"]
+            if text in seen:
+                return True
+    return False
+
+
+def reply_for(kc, msg_id, timeout=30):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            msg = kc.get_shell_msg(timeout=1)
+        except Empty:
+            continue
+        if msg["parent_header"].get("msg_id") == msg_id:
+            return {"status": msg["content"]["status"], "ename": msg["content"].get("ename")}
+    return None
+
+
+def value_of(kc, code):
+    out = []
+
+    def hook(m):
+        if m["msg_type"] == "execute_result":
+            out.append(m["content"]["data"]["text/plain"])
+
+    kc.execute_interactive(code, timeout=30, output_hook=hook)
+    return out[0] if out else None
+
+
+def spin(km, kc, code):
+    msg_id = kc.execute('console.log("started"); ' + code)
+    started = wait_for_stream(kc, msg_id, "started")
+    time.sleep(0.3)
+    km.interrupt_kernel()
+    return {"started": started, "reply": reply_for(kc, msg_id), "alive": km.is_alive()}
+
+
+def main():
+    km, kc = start_new_kernel(kernel_name=sys.argv[1], startup_timeout=60)
+    report = {}
+    try:
+        kc.execute_interactive("let kept = 41", timeout=60, output_hook=lambda m: None)
+        report["await_null"] = spin(km, kc, "for (;;) { await null; }")
+        report["await_null_kept"] = value_of(kc, "kept + 1") if km.is_alive() else None
+        report["promise_resolve"] = spin(km, kc, "for (;;) { await Promise.resolve(); }")
+        report["promise_resolve_kept"] = value_of(kc, "kept + 1") if km.is_alive() else None
+        kc.execute_interactive("setTimeout(() => { while (true) {} }, 200)", timeout=30, output_hook=lambda m: None)
+        time.sleep(0.8)
+        msg_id = kc.execute("kept + 1")
+        time.sleep(0.5)
+        km.interrupt_kernel()
+        report["timer"] = {"reply": reply_for(kc, msg_id), "alive": km.is_alive()}
+        report["timer_kept"] = value_of(kc, "kept + 1") if km.is_alive() else None
+    finally:
+        kc.stop_channels()
+        if km.is_alive():
+            km.shutdown_kernel(now=True)
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
