@@ -41,11 +41,19 @@ export class NotebookView implements CellHost {
     if (model.cells.length === 0) model.cells.push(newCell());
     this.cells = model.cells.map((c) => this.makeView(c));
     this.element.replaceChildren(...this.cells.map((c) => c.element));
-    this.element.addEventListener('keydown', (ev) => this.onKeyDown(ev));
+    // Listening on the document: a click on a gutter, rendered markdown, an output or a toolbar button
+    // moves focus off the cell list, and command-mode keys must keep working there (JupyterLab does).
+    document.addEventListener('keydown', this.keyListener);
     this.element.addEventListener('mousedown', (ev) => {
-      const target = (ev.target as HTMLElement).closest<HTMLElement>('.cell');
+      const clicked = ev.target as HTMLElement;
+      const target = clicked.closest<HTMLElement>('.cell');
       const index = this.cells.findIndex((c) => c.element === target);
-      if (index >= 0 && index !== this.active) this.select(index, this.mode === 'edit' && this.cells[index]!.isEditing ? 'edit' : 'command');
+      if (index < 0) return;
+      // A click outside the editor (gutter, output, rendered markdown) selects the cell in command mode.
+      const inEditor = !!clicked.closest('.editor-host');
+      if (!inEditor) {
+        if (index !== this.active || this.mode === 'edit') this.select(index, 'command', false);
+      } else if (index !== this.active) this.select(index, this.mode === 'edit' && this.cells[index]!.isEditing ? 'edit' : 'command');
     });
     this.select(0, 'command', false);
   }
@@ -177,8 +185,10 @@ export class NotebookView implements CellHost {
   }
 
   /** Command-mode shortcuts (Jupyter's defaults). Edit-mode keys are Monaco actions on each cell. */
+  private readonly keyListener = (ev: KeyboardEvent): void => this.onKeyDown(ev);
+
   private onKeyDown(ev: KeyboardEvent): void {
-    if (this.mode !== 'command' || ev.target !== this.element) return;
+    if (this.mode !== 'command' || ev.defaultPrevented || !this.element.isConnected || !commandTarget(ev)) return;
     const key = ev.key;
     const mod = ev.ctrlKey || ev.metaKey;
     const double = (k: string): boolean => {
@@ -191,7 +201,6 @@ export class NotebookView implements CellHost {
     else if (key === 'Enter' && mod) this.host.run([this.activeCell!]);
     else if (key === 'Enter' && ev.altKey) this.host.run([this.activeCell!], 'insert');
     else if (key === 'Enter') this.select(this.active, 'edit');
-    else if (mod && key.toLowerCase() === 's') this.host.save();
     else if (mod || ev.altKey) handled = false;
     else if (key === 'ArrowUp' || key === 'k') this.select(this.active - 1, 'command');
     else if (key === 'ArrowDown' || key === 'j') this.select(this.active + 1, 'command');
@@ -209,7 +218,20 @@ export class NotebookView implements CellHost {
   }
 
   dispose(): void {
+    document.removeEventListener('keydown', this.keyListener);
     this.observer.disconnect();
     for (const cell of this.cells) cell.dispose();
   }
+}
+
+/**
+ * Whether a key event may act as a command-mode shortcut: not while typing in an editor, a text field, a
+ * select or a dialog, and not Enter/Space on a focused button (those press the button).
+ */
+function commandTarget(ev: KeyboardEvent): boolean {
+  const target = ev.target instanceof Element ? ev.target : null;
+  if (!target) return true;
+  if (target.closest('.monaco-editor, input, textarea, select, [contenteditable=""], [contenteditable="true"], dialog, .palette')) return false;
+  if (target.closest('button, a[href], summary') && (ev.key === ' ' || (ev.key === 'Enter' && !ev.shiftKey && !ev.ctrlKey && !ev.metaKey && !ev.altKey))) return false;
+  return true;
 }
