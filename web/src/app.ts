@@ -4,7 +4,9 @@
  */
 import { ContentsManager, type ServerConnection } from '@jupyterlab/services';
 import type { CellView } from './cell-view.js';
-import { askText, choose, themeToggle, toast } from './chrome.js';
+import { askText, choose, themeToggle, toast, toggleTheme } from './chrome.js';
+import { CommandRegistry, commandTarget, openPalette } from './commands.js';
+import { notebookCommands } from './notebook-commands.js';
 import { button, h } from './dom.js';
 import { DraftStore } from './drafts.js';
 import { KernelSession } from './kernel-session.js';
@@ -30,6 +32,7 @@ export class App {
   private readonly draftStatus = h('span', { class: 'draft-status', 'aria-live': 'polite' });
   private readonly typeSelect = h('select', { 'aria-label': 'cell type' }, h('option', { value: 'code', text: 'Code' }), h('option', { value: 'markdown', text: 'Markdown' }));
   private readonly main = h('main', { class: 'notebook', id: 'notebook', 'aria-label': 'notebook' });
+  readonly commands = new CommandRegistry();
 
   constructor(private readonly root: HTMLElement, settings: ServerConnection.ISettings) {
     this.contents = new ContentsManager({ serverSettings: settings });
@@ -47,11 +50,24 @@ export class App {
     });
     this.typeSelect.addEventListener('change', () => this.view?.setType(this.typeSelect.value === 'markdown' ? 'markdown' : 'code'));
     this.layout();
+    this.commands.add(...notebookCommands({
+      view: () => this.view,
+      run: (cells, advance) => this.run(cells, advance),
+      save: () => void this.save(),
+      interrupt: () => void this.interrupt(),
+      restart: (title, then) => void this.restart(title, then),
+      palette: () => openPalette(this.commands, () => this.refocus()),
+      newNotebook: () => void this.newNotebook(),
+      renameNotebook: () => void this.renameNotebook(),
+      toggleTheme,
+      download: () => this.download(),
+    }));
+    // On the document: a click on a gutter, rendered markdown, an output or a toolbar button moves focus
+    // off the cell list, and command-mode keys must keep working there (as in JupyterLab).
     document.addEventListener('keydown', (ev) => {
-      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 's' && !ev.defaultPrevented) {
-        ev.preventDefault();
-        void this.save();
-      }
+      if (ev.defaultPrevented || document.querySelector('dialog[open]')) return;
+      const mode = this.view?.mode === 'command' && commandTarget(ev) ? 'command' : 'edit';
+      if (this.commands.handleKey(ev, mode)) ev.preventDefault();
     });
     const flush = (): void => this.doc?.saveDraftSoon.flush();
     window.addEventListener('beforeunload', flush);
@@ -67,6 +83,7 @@ export class App {
       const view = v();
       if (view) this.runner.enqueue(pick(view));
     };
+    const cmd = (id: string) => (): void => this.commands.run(id);
     const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'notebook actions' },
       button('Save notebook (Ctrl-S)', () => void this.save(), { class: 'btn', text: 'Save' }),
       h('span', { class: 'sep' }),
@@ -83,7 +100,15 @@ export class App {
       button('Run cells above', () => run((view) => view.cells.slice(0, view.active)), { class: 'btn', text: '⇡ Above' }),
       button('Run this cell and below', () => run((view) => view.cells.slice(view.active)), { class: 'btn', text: '⇣ Below' }),
       button('Interrupt kernel (I, I)', () => void this.interrupt(), { class: 'icon-btn', text: '■' }),
-      button('Restart kernel (0, 0)', () => void this.restart(), { class: 'icon-btn', text: '↻' }));
+      button('Restart kernel (0, 0)', () => void this.restart('Restart kernel?'), { class: 'icon-btn', text: '↻' }),
+      button('Restart kernel and run all', cmd('restart-run-all'), { class: 'icon-btn', text: '↻▶' }),
+      button('Clear outputs of all cells', cmd('clear-all-outputs'), { class: 'btn', text: 'Clear' }),
+      h('span', { class: 'sep' }),
+      button('Command palette (Ctrl-Shift-C)', cmd('palette'), { class: 'btn', text: '⌘ Commands' }));
+    // Toolbar buttons keep focus where it was (the cell list or an editor), as JupyterLab's do.
+    toolbar.addEventListener('mousedown', (ev) => {
+      if ((ev.target as Element).closest('button')) ev.preventDefault();
+    });
     const sidebar = h('nav', { class: 'sidebar', 'aria-label': 'notebook files' },
       h('div', { class: 'sidebar-head' }, h('h2', { text: 'Notebooks' }),
         button('New notebook', () => void this.newNotebook(), { class: 'icon-btn', text: '+' }),
@@ -136,7 +161,7 @@ export class App {
       save: () => void this.save(),
       run: (cells, advance) => this.run(cells, advance),
       interrupt: () => void this.interrupt(),
-      restart: () => void this.restart(),
+      restart: () => void this.restart('Restart kernel?'),
       renderContext: (cell) => ({ answerApproval: (_requestId, answer) => this.runner.answerApproval(cell.id, answer) }),
       modeChanged: () => {
         const cell = this.view?.activeCell;
@@ -196,11 +221,36 @@ export class App {
     await this.session.interrupt().catch((err: unknown) => toast(`Interrupt failed: ${String(err)}`));
   }
 
-  private async restart(): Promise<void> {
-    const ok = await choose('Restart kernel?', 'All variables are lost. Outputs stay.', [{ value: 'yes', label: 'Restart', primary: true }, { value: 'no', label: 'Cancel' }]);
+  private async restart(title: string, then?: () => void): Promise<void> {
+    const ok = await choose(title, then ? 'All variables are lost.' : 'All variables are lost. Outputs stay.', [{ value: 'yes', label: 'Restart', primary: true }, { value: 'no', label: 'Cancel' }]);
+    this.refocus();
     if (ok !== 'yes') return;
     this.runner.clearQueue();
-    await this.session.restart().catch((err: unknown) => toast(`Restart failed: ${String(err)}`));
+    try {
+      await this.session.restart();
+      then?.();
+    } catch (err) {
+      toast(`Restart failed: ${String(err)}`);
+    }
+  }
+
+  /** Back to the notebook after a dialog or the palette: the editor in edit mode, else the cell list. */
+  private refocus(): void {
+    const view = this.view;
+    if (view) view.select(view.active, view.mode);
+  }
+
+  /** Export: the notebook as it is in the browser (unsaved edits included), as an .ipynb download. */
+  private download(): void {
+    const doc = this.doc;
+    if (!doc) return;
+    const blob = new Blob([JSON.stringify(notebookToJson(doc.model), null, 1)], { type: 'application/x-ipynb+json' });
+    const url = URL.createObjectURL(blob);
+    const a = h('a', { href: url, download: doc.path.split('/').pop() ?? 'notebook.ipynb', hidden: true });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
   private async newNotebook(): Promise<void> {

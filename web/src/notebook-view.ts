@@ -3,9 +3,9 @@
  * to the editor). Structural edits (insert, delete, move, split, merge, change type) live here;
  * running is delegated to the Runner.
  */
-import { CellView, type CellCommand, type CellHost } from './cell-view.js';
+import { CellView, type CellCommand, type CellHost, type EditorOptions } from './cell-view.js';
 import { h } from './dom.js';
-import { newCell, type CellModel, type CellType, type NotebookModel } from './notebook-model.js';
+import { newCell, newCellId, type CellModel, type CellType, type NotebookModel } from './notebook-model.js';
 import type { RenderContext } from './outputs/render-mime.js';
 
 export interface NotebookHost {
@@ -24,7 +24,11 @@ export class NotebookView implements CellHost {
   cells: CellView[] = [];
   active = 0;
   mode: 'command' | 'edit' = 'command';
-  private lastKey = '';
+  /** Deleted cells, newest last, for Z (undo cell delete). */
+  private readonly deleted: Array<{ index: number; model: CellModel }> = [];
+  /** Cells copied or cut with C / X, pasted with V / Shift+V. */
+  private clipboard: CellModel[] = [];
+  private editorOptions: EditorOptions = { lineNumbers: false, wordWrap: false };
   private readonly observer: IntersectionObserver;
 
   constructor(readonly model: NotebookModel, private readonly host: NotebookHost) {
@@ -41,9 +45,6 @@ export class NotebookView implements CellHost {
     if (model.cells.length === 0) model.cells.push(newCell());
     this.cells = model.cells.map((c) => this.makeView(c));
     this.element.replaceChildren(...this.cells.map((c) => c.element));
-    // Listening on the document: a click on a gutter, rendered markdown, an output or a toolbar button
-    // moves focus off the cell list, and command-mode keys must keep working there (JupyterLab does).
-    document.addEventListener('keydown', this.keyListener);
     this.element.addEventListener('mousedown', (ev) => {
       const clicked = ev.target as HTMLElement;
       const target = clicked.closest<HTMLElement>('.cell');
@@ -60,6 +61,7 @@ export class NotebookView implements CellHost {
 
   private makeView(model: CellModel): CellView {
     const view = new CellView(model, this, this.host.renderContext(model));
+    view.setEditorOptions(this.editorOptions);
     this.observer.observe(view.element);
     return view;
   }
@@ -118,7 +120,10 @@ export class NotebookView implements CellHost {
   }
 
   insert(at: number, cellType: CellType = 'code', source = '', mode: 'command' | 'edit' = 'command'): CellView {
-    const model = newCell(cellType, source);
+    return this.insertModel(at, newCell(cellType, source), mode);
+  }
+
+  private insertModel(at: number, model: CellModel, mode: 'command' | 'edit' = 'command'): CellView {
     const view = this.makeView(model);
     const index = Math.max(0, Math.min(this.cells.length, at));
     this.model.cells.splice(index, 0, model);
@@ -133,6 +138,8 @@ export class NotebookView implements CellHost {
   remove(index = this.active): void {
     const view = this.cells[index];
     if (!view) return;
+    view.model.source = view.source;
+    this.deleted.push({ index, model: view.model });
     view.dispose();
     view.element.remove();
     this.observer.unobserve(view.element);
@@ -184,54 +191,55 @@ export class NotebookView implements CellHost {
     this.select(keep, 'command');
   }
 
-  /** Command-mode shortcuts (Jupyter's defaults). Edit-mode keys are Monaco actions on each cell. */
-  private readonly keyListener = (ev: KeyboardEvent): void => this.onKeyDown(ev);
+  /** Z: brings back the most recently deleted cell where it was. */
+  undoDelete(): void {
+    const last = this.deleted.pop();
+    if (!last) return;
+    this.insertModel(Math.min(last.index, this.cells.length), last.model);
+  }
 
-  private onKeyDown(ev: KeyboardEvent): void {
-    if (this.mode !== 'command' || ev.defaultPrevented || !this.element.isConnected || !commandTarget(ev)) return;
-    const key = ev.key;
-    const mod = ev.ctrlKey || ev.metaKey;
-    const double = (k: string): boolean => {
-      const hit = this.lastKey === k;
-      this.lastKey = hit ? '' : k;
-      return hit;
-    };
-    let handled = true;
-    if (key === 'Enter' && ev.shiftKey) this.host.run([this.activeCell!], 'advance');
-    else if (key === 'Enter' && mod) this.host.run([this.activeCell!]);
-    else if (key === 'Enter' && ev.altKey) this.host.run([this.activeCell!], 'insert');
-    else if (key === 'Enter') this.select(this.active, 'edit');
-    else if (mod || ev.altKey) handled = false;
-    else if (key === 'ArrowUp' || key === 'k') this.select(this.active - 1, 'command');
-    else if (key === 'ArrowDown' || key === 'j') this.select(this.active + 1, 'command');
-    else if (key === 'a') this.insert(this.active, 'code');
-    else if (key === 'b') this.insert(this.active + 1, 'code');
-    else if (key === 'd') { if (double('d')) this.remove(); return ev.preventDefault(); }
-    else if (key === 'i') { if (double('i')) this.host.interrupt(); return ev.preventDefault(); }
-    else if (key === '0') { if (double('0')) this.host.restart(); return ev.preventDefault(); }
-    else if (key === 'm') this.setType('markdown');
-    else if (key === 'y') this.setType('code');
-    else if (key === 'M') this.mergeBelow();
-    else handled = false;
-    this.lastKey = ['d', 'i', '0'].includes(key) ? this.lastKey : '';
-    if (handled) ev.preventDefault();
+  /** C: copies the active cell (source, type, outputs) to the notebook's cell clipboard. */
+  copy(): void {
+    const cell = this.activeCell;
+    if (!cell) return;
+    cell.model.source = cell.source;
+    this.clipboard = [structuredClone(cell.model)];
+  }
+
+  /** X: copies, then deletes the active cell. */
+  cut(): void {
+    this.copy();
+    this.remove();
+  }
+
+  /** V / Shift+V: pastes the clipboard below / above the active cell as new cells. */
+  paste(where: 'above' | 'below'): void {
+    let at = where === 'below' ? this.active + 1 : this.active;
+    for (const model of this.clipboard) this.insertModel(at++, { ...structuredClone(model), id: newCellId() });
+  }
+
+  clearOutputs(cells: CellView[]): void {
+    for (const cell of cells) {
+      if (cell.model.cellType !== 'code') continue;
+      cell.outputs.clear();
+      cell.setExecutionCount(null);
+    }
+    this.host.changed();
+  }
+
+  get options(): EditorOptions {
+    return this.editorOptions;
+  }
+
+  /** Line numbers and long-line wrapping for every cell editor (and cells mounted later). */
+  setOptions(options: Partial<EditorOptions>): void {
+    this.editorOptions = { ...this.editorOptions, ...options };
+    for (const cell of this.cells) cell.setEditorOptions(this.editorOptions);
   }
 
   dispose(): void {
-    document.removeEventListener('keydown', this.keyListener);
     this.observer.disconnect();
     for (const cell of this.cells) cell.dispose();
   }
 }
 
-/**
- * Whether a key event may act as a command-mode shortcut: not while typing in an editor, a text field, a
- * select or a dialog, and not Enter/Space on a focused button (those press the button).
- */
-function commandTarget(ev: KeyboardEvent): boolean {
-  const target = ev.target instanceof Element ? ev.target : null;
-  if (!target) return true;
-  if (target.closest('.monaco-editor, input, textarea, select, [contenteditable=""], [contenteditable="true"], dialog, .palette')) return false;
-  if (target.closest('button, a[href], summary') && (ev.key === ' ' || (ev.key === 'Enter' && !ev.shiftKey && !ev.ctrlKey && !ev.metaKey && !ev.altKey))) return false;
-  return true;
-}
