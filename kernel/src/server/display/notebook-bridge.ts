@@ -13,7 +13,7 @@ import { projectLedger, type Ledger, type LedgerEvent, type LedgerFilter, type S
 import { NighthawkMime } from '../../../../shared/mime.js';
 import { ApprovalAnswerSchema } from '../../../../shared/ui-types.js';
 import type { KernelChannel } from '../kernel/index.js';
-import { ledgerEntry, operationLine } from './run-view.js';
+import { ledgerEntry, operationLine, runLabels } from './run-view.js';
 import { activeSession } from '../../session/index.js';
 
 let channel: KernelChannel | undefined;
@@ -41,15 +41,20 @@ function requireChannel(what: string): KernelChannel {
 export function displayLedger(selection: string | LedgerFilter = {}, options: { ledger?: Ledger; persisted?: boolean } = {}): number {
   const filter: LedgerFilter = typeof selection === 'string' ? { runId: selection } : selection;
   let events: readonly LedgerEvent[];
+  let labels: Map<string, string>;
   if (options.persisted) {
     if (!persisted) throw new Error('displayLedger: this kernel has no data directory, so nothing is persisted.');
-    events = projectLedger(persisted.load(filter.runId) as unknown as LedgerEvent[], filter);
+    const all = persisted.load(filter.runId) as unknown as LedgerEvent[];
+    events = projectLedger(all, filter);
+    labels = runLabels(all);
   } else {
     const source = options.ledger ?? activeSession()?.ledger;
     if (!source) throw new Error('displayLedger: no ledger; pass one or run inside the notebook kernel.');
     events = source.select(filter);
+    // A filtered selection may leave out the run.entry events that name the runs.
+    labels = runLabels(source.select({ ...(filter.runId ? { runId: filter.runId } : {}), kind: 'run.entry' }));
   }
-  const entries = events.map(ledgerEntry);
+  const entries = events.map((e) => ledgerEntry(e, labels.get(e.runId)));
   const text = entries.slice(-50).map((e) => `#${e.sequence} ${e.kind}${e.status ? ` [${e.status}]` : ''} ${e.summary}`).join('\n');
   requireChannel('displayLedger').display({
     [NighthawkMime.ledger]: { ...(filter.runId ? { runId: filter.runId } : {}), entries },

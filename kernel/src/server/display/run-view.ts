@@ -127,8 +127,11 @@ function anomalyMessage(data: Data): string {
   return text.length > 300 ? text.slice(0, 299) + '…' : text;
 }
 
-/** One ledger row for the ledger view. */
-export function ledgerEntry(event: LedgerEvent): LedgerEntryPayload {
+/**
+ * One ledger row for the ledger view. `subjectId` lets the view find the matching node of a run view;
+ * `data` is the event's snapshot, shown when the row is expanded; `runLabel` names the run's function.
+ */
+export function ledgerEntry(event: LedgerEvent, runLabel?: string): LedgerEntryPayload {
   const data = asData(event.data);
   let summary: string;
   switch (event.kind) {
@@ -147,5 +150,20 @@ export function ledgerEntry(event: LedgerEvent): LedgerEntryPayload {
     default:
       summary = `${event.kind} ${event.subjectId}${event.status ? `: ${event.status}` : ''}`;
   }
-  return { sequence: event.sequence, runId: event.runId, kind: event.kind, ...(event.status ? { status: event.status } : {}), summary, ...(event.parentId ? { parentId: event.parentId } : {}), at: event.at };
+  return {
+    sequence: event.sequence, runId: event.runId, kind: event.kind, ...(event.status ? { status: event.status } : {}), summary,
+    ...(event.parentId ? { parentId: event.parentId } : {}), at: event.at,
+    subjectId: event.subjectId, ...(runLabel ? { runLabel } : {}), data: event.data,
+  };
+}
+
+/** The label each run entered with (its `run.entry` event), for the ledger's short run ids. */
+export function runLabels(events: readonly LedgerEvent[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const e of events) {
+    if (e.kind !== 'run.entry') continue;
+    const label = str(asData(e.data).label);
+    if (label) labels.set(e.runId, label);
+  }
+  return labels;
 }
