@@ -21,7 +21,12 @@ export function smallRun(): RunPayload {
         { operationId: 'op_A2', kind: 'tool', status: 'rejected', toolName: 'refund_customer', rejection: { reason: 'above the limit', guidance: 'ask for a second approver' } },
         { operationId: 'op_A3', kind: 'output', status: 'completed', expression: "'escalated'", outcome: 'return' },
       ],
+      streams: [
+        { name: 'stdout', text: 'looking up order 88231\n' },
+        { name: 'stdout', text: 'refund refused, escalating\n', afterOperationId: 'op_A2' },
+      ],
     }],
+    streams: [{ name: 'stdout', text: 'done\n', afterExecutionId: 'exec_A1' }],
   } as RunPayload;
 }
 

@@ -23,6 +23,7 @@ import type {
   OperationRequest,
   OperationStatus,
 } from './operation.js';
+import { previewValue } from './operation.js';
 import { checkOperationDecision, type Oversight } from './oversight.js';
 import type { NaturalProgram, OutcomeKind } from './program.js';
 
@@ -204,7 +205,7 @@ export class StepContext {
       await this.#deliver(record);
       return { status: 'failed', error, record };
     }
-    const record = this.#record(request, 'completed', startedAt, t0, {});
+    const record = this.#record(request, 'completed', startedAt, t0, request.kind === 'evaluate' ? { valuePreview: previewValue(value) } : {});
     await this.#deliver(record);
     return { status: 'completed', value, record };
   }
@@ -299,7 +300,7 @@ export class StepContext {
     status: OperationStatus,
     startedAt: number,
     t0: number,
-    extra: { rejection?: OperationRejection; abortReason?: string; failure?: OperationFailure; blockedByOperationId?: string },
+    extra: { rejection?: OperationRejection; abortReason?: string; failure?: OperationFailure; blockedByOperationId?: string; valuePreview?: string },
   ): OperationFinished {
     const record: OperationFinished = Object.freeze({
       request,
