@@ -4,6 +4,7 @@
  */
 import { ContentsManager, type ServerConnection } from '@jupyterlab/services';
 import type { CellView } from './cell-view.js';
+import { Autosave, autosaveSeconds, setAutosaveSeconds } from './autosave.js';
 import { askText, choose, themeToggle, toast, toggleTheme } from './chrome.js';
 import { CommandRegistry, commandTarget, openPalette } from './commands.js';
 import { notebookCommands } from './notebook-commands.js';
@@ -33,6 +34,8 @@ export class App {
   private readonly typeSelect = h('select', { 'aria-label': 'cell type' }, h('option', { value: 'code', text: 'Code' }), h('option', { value: 'markdown', text: 'Markdown' }));
   private readonly main = h('main', { class: 'notebook', id: 'notebook', 'aria-label': 'notebook' });
   readonly commands = new CommandRegistry();
+  private readonly autosave = new Autosave(() => this.save('auto'), () => this.doc?.dirty ?? false);
+  private saving: Promise<void> | undefined;
 
   constructor(private readonly root: HTMLElement, settings: ServerConnection.ISettings) {
     this.contents = new ContentsManager({ serverSettings: settings });
@@ -61,7 +64,16 @@ export class App {
       renameNotebook: () => void this.renameNotebook(),
       toggleTheme,
       download: () => this.download(),
-    }));
+    }), {
+      id: 'toggle-autosave',
+      label: 'Toggle autosave to disk',
+      run: () => {
+        setAutosaveSeconds(autosaveSeconds() > 0 ? 0 : 5);
+        toast(autosaveSeconds() > 0 ? `Autosave on: changes are saved ${autosaveSeconds()} s after you make them.` : 'Autosave off: save with Ctrl+S.');
+        if (this.doc) this.showDraftState(this.doc.dirty ? 'unsaved' : 'clean', 0);
+        this.autosave.changed();
+      },
+    });
     // On the document: a click on a gutter, rendered markdown, an output or a toolbar button moves focus
     // off the cell list, and command-mode keys must keep working there (as in JupyterLab).
     document.addEventListener('keydown', (ev) => {
@@ -70,7 +82,14 @@ export class App {
       if (this.commands.handleKey(ev, mode)) ev.preventDefault();
     });
     const flush = (): void => this.doc?.saveDraftSoon.flush();
-    window.addEventListener('beforeunload', flush);
+    window.addEventListener('beforeunload', (ev) => {
+      flush();
+      // Warn only when something is not on disk (the browser draft is a safety net, not a save).
+      if (this.doc?.dirty) {
+        ev.preventDefault();
+        ev.returnValue = '';
+      }
+    });
     window.addEventListener('pagehide', flush);
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'hidden') flush();
@@ -151,6 +170,7 @@ export class App {
 
   async open(path: string): Promise<void> {
     this.doc?.saveDraftSoon.flush();
+    this.autosave.cancel();
     document.body.dataset.ready = 'false';
     const { document: doc, restoredDraft } = await NotebookDocument.open(path, this.contents, this.drafts, this.resolveConflict);
     this.view?.dispose();
@@ -190,7 +210,19 @@ export class App {
     this.dirtyMark.hidden = !dirty;
     document.body.dataset.draftState = state;
     document.body.dataset.draftSeq = String(seq);
-    this.draftStatus.textContent = { clean: 'Saved', unsaved: 'Unsaved', 'draft-saved': 'Draft kept', saving: 'Saving…', 'save-failed': 'Save failed — draft kept' }[state];
+    // One label for "is my work on disk?"; the browser draft is mentioned only in the tooltip.
+    const auto = autosaveSeconds();
+    const [text, title] = {
+      clean: ['Saved', `Everything is saved to ${this.doc?.path ?? 'disk'}.`],
+      unsaved: [auto ? 'Unsaved — autosaving' : 'Unsaved', auto ? `Saved to disk ${auto} s after a change (Ctrl+S saves now).` : 'Autosave is off: Ctrl+S saves to disk.'],
+      'draft-saved': [auto ? 'Unsaved — autosaving' : 'Unsaved', `Not on disk yet; a copy is kept in this browser. ${auto ? `Saved to disk ${auto} s after a change.` : 'Ctrl+S saves to disk.'}`],
+      saving: ['Saving…', 'Writing to disk.'],
+      'save-failed': ['Not saved', 'Saving to disk failed; your edits are kept in this browser. Ctrl+S retries.'],
+    }[state];
+    this.draftStatus.textContent = text;
+    this.draftStatus.title = title;
+    this.draftStatus.dataset.state = state;
+    if (dirty && (state === 'unsaved' || state === 'draft-saved')) this.autosave.changed();
   }
 
   private run(cells: CellView[], advance?: 'advance' | 'insert'): void {
@@ -203,17 +235,25 @@ export class App {
     else if (advance === 'advance') view.select(index + 1, 'command');
   }
 
-  async save(): Promise<void> {
+  /** Saves to disk (Ctrl+S, or autosave); one save at a time, a file changed on disk asks first. */
+  async save(how: 'manual' | 'auto' = 'manual'): Promise<void> {
     const doc = this.doc;
     if (!doc) return;
-    try {
-      const result = await doc.save();
-      if (result === 'take-disk') await this.open(doc.path);
-      else toast(`Saved ${doc.path}`);
-      this.showDraftState('clean', 0);
-    } catch (err) {
-      toast(`Save failed (your edits are kept in this browser): ${String(err)}`);
-    }
+    if (this.saving) return this.saving;
+    this.autosave.cancel();
+    this.saving = (async () => {
+      try {
+        const result = await doc.save();
+        if (result === 'take-disk') await this.open(doc.path);
+        else if (how === 'manual') toast(`Saved ${doc.path}`);
+        if (doc === this.doc) this.showDraftState(doc.dirty ? 'unsaved' : 'clean', 0);
+      } catch (err) {
+        toast(`Save failed (your edits are kept in this browser): ${String(err)}`);
+      } finally {
+        this.saving = undefined;
+      }
+    })();
+    return this.saving;
   }
 
   private async interrupt(): Promise<void> {
