@@ -1,4 +1,5 @@
 /** The Jupyter server API: REST, kernel WebSocket channels, contents and sessions, static files, request checks. */
 export { startServer, type NighthawkServer, type ServerOptions } from './server.js';
 export { ContentsStore } from './contents.js';
+export { prepareWorkspace, WORKSPACE_MARKER } from './workspace.js';
 export type { ChannelStats } from './channels.js';
