@@ -10,6 +10,7 @@ import { CommandRegistry, commandTarget, openPalette } from './commands.js';
 import { notebookCommands } from './notebook-commands.js';
 import { button, h } from './dom.js';
 import { DraftStore } from './drafts.js';
+import { FileBrowser } from './file-browser.js';
 import { KernelSession } from './kernel-session.js';
 import { registerKernelProviders } from './monaco-setup.js';
 import { NotebookDocument, type ConflictResolver, type DraftState } from './notebook-document.js';
@@ -26,7 +27,7 @@ export class App {
   private readonly runner: Runner;
   private doc: NotebookDocument | undefined;
   private view: NotebookView | undefined;
-  private readonly fileList = h('ul', { class: 'file-list', 'aria-label': 'notebooks' });
+  private readonly files: FileBrowser;
   private readonly title = h('h1', { class: 'nb-title', text: 'Nighthawk' });
   private readonly dirtyMark = h('span', { class: 'dirty-mark', 'aria-label': 'unsaved changes', title: 'unsaved changes', text: '●', hidden: true });
   private readonly kernelStatus = h('span', { class: 'kernel-status', role: 'status', 'aria-live': 'polite', 'data-status': 'no kernel', text: 'Kernel: no kernel' });
@@ -39,6 +40,13 @@ export class App {
 
   constructor(private readonly root: HTMLElement, settings: ServerConnection.ISettings) {
     this.contents = new ContentsManager({ serverSettings: settings });
+    this.files = new FileBrowser(this.contents, {
+      open: (path) => void this.open(path),
+      current: () => this.doc?.path,
+      deleted: (path) => {
+        if (this.doc?.path === path) void this.closeNotebook();
+      },
+    });
     this.session = new KernelSession(settings);
     this.runner = new Runner({
       kernel: () => this.session.kernel,
@@ -131,8 +139,10 @@ export class App {
     const sidebar = h('nav', { class: 'sidebar', 'aria-label': 'notebook files' },
       h('div', { class: 'sidebar-head' }, h('h2', { text: 'Notebooks' }),
         button('New notebook', () => void this.newNotebook(), { class: 'icon-btn', text: '+' }),
+        ...this.files.actions(),
         button('Rename notebook', () => void this.renameNotebook(), { class: 'icon-btn', text: '✎' })),
-      this.fileList);
+      this.files.crumbs,
+      this.files.list);
     const header = h('header', { class: 'topbar' },
       h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true', text: '◆' }), this.title, this.dirtyMark),
       toolbar,
@@ -150,15 +160,22 @@ export class App {
     else this.main.replaceChildren(h('p', { class: 'empty', text: 'No notebooks yet. Use + to create one.' }));
   }
 
-  async refreshFiles(): Promise<string[]> {
-    const listing = await this.contents.get('', { content: true, type: 'directory' });
-    const items = (Array.isArray(listing.content) ? listing.content : []) as Array<{ path: string; name: string; type: string }>;
-    const notebooks = items.filter((i) => i.type === 'notebook' || i.name.endsWith('.ipynb')).map((i) => i.path).sort();
-    this.fileList.replaceChildren(...notebooks.map((path) => {
-      const current = path === this.doc?.path;
-      return h('li', {}, button(path, () => void this.open(path), { class: `file${current ? ' current' : ''}`, 'aria-current': current ? 'page' : undefined, text: path }));
-    }));
-    return notebooks;
+  refreshFiles(): Promise<string[]> {
+    return this.files.refresh();
+  }
+
+  /** The open notebook was deleted: nothing left to edit or autosave. */
+  private async closeNotebook(): Promise<void> {
+    this.autosave.cancel();
+    this.view?.dispose();
+    this.view = undefined;
+    const path = this.doc?.path;
+    this.doc = undefined;
+    if (path) await this.drafts.delete(path).catch(() => {});
+    this.title.textContent = 'Nighthawk';
+    this.showDraftState('clean', 0);
+    this.main.replaceChildren(h('p', { class: 'empty', text: 'The notebook was deleted. Open another one from the list.' }));
+    await this.session.close().catch(() => {});
   }
 
   private resolveConflict: ConflictResolver = ({ path, when }) =>
@@ -296,10 +313,11 @@ export class App {
   private async newNotebook(): Promise<void> {
     const existing = await this.refreshFiles().catch(() => [] as string[]);
     let n = 1;
-    while (existing.includes(`Untitled${n}.ipynb`)) n++;
+    while (existing.some((p) => p.split('/').pop() === `Untitled${n}.ipynb`)) n++;
     const name = await askText('New notebook', 'File name', `Untitled${n}.ipynb`);
     if (!name) return;
-    const path = name.endsWith('.ipynb') ? name : `${name}.ipynb`;
+    const file = name.endsWith('.ipynb') ? name : `${name}.ipynb`;
+    const path = this.files.cwd && !file.includes('/') ? `${this.files.cwd}/${file}` : file;
     await this.contents.save(path, { type: 'notebook', format: 'json', content: notebookToJson({ cells: [newCell()], metadata: {} }) });
     await this.open(path);
   }
