@@ -138,9 +138,9 @@ export class App {
     });
     const sidebar = h('nav', { class: 'sidebar', 'aria-label': 'notebook files' },
       h('div', { class: 'sidebar-head' }, h('h2', { text: 'Notebooks' }),
-        button('New notebook', () => void this.newNotebook(), { class: 'icon-btn', text: '+' }),
+        button('New notebook', () => void this.newNotebook(), { class: 'btn btn-small', text: '+ New' }),
         ...this.files.actions(),
-        button('Rename notebook', () => void this.renameNotebook(), { class: 'icon-btn', text: '✎' })),
+        button('Rename notebook', () => void this.renameNotebook(), { class: 'btn btn-small', text: 'Rename' })),
       this.files.crumbs,
       this.files.list);
     const header = h('header', { class: 'topbar' },

@@ -33,8 +33,8 @@ export class FileBrowser {
   /** Buttons for the sidebar head. */
   actions(): HTMLElement[] {
     return [
-      button('New folder', () => void this.newFolder(), { class: 'icon-btn', text: '🗀' }),
-      button('Upload notebook', () => this.upload.click(), { class: 'icon-btn', text: '⇪' }),
+      button('New folder', () => void this.newFolder(), { class: 'btn btn-small', text: '+ Folder' }),
+      button('Upload notebook', () => this.upload.click(), { class: 'btn btn-small', text: 'Upload' }),
       this.upload,
     ];
   }
