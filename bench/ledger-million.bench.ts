@@ -164,9 +164,9 @@ async function main(): Promise<void> {
   // browser side is measured by web.bench.ts). Baseline: the same rows from an in-memory array.
   const latest = reader.select({ afterSequence: reader.size - 10_000 });
   const view = await sample(10, () => {
-    if (reader.select({ afterSequence: reader.size - 10_000 }).map(ledgerEntry).length !== 10_000) throw new Error('bad view');
+    if (reader.select({ afterSequence: reader.size - 10_000 }).map((e) => ledgerEntry(e)).length !== 10_000) throw new Error('bad view');
   }, 2);
-  const viewMemory = await sample(10, () => latest.map(ledgerEntry).length, 2);
+  const viewMemory = await sample(10, () => latest.map((e) => ledgerEntry(e)).length, 2);
   report('ledger.million_view_latest_10000', view, viewMemory);
 
   store.close();

@@ -89,7 +89,8 @@ async function askFirst() { await nh.step({ program: "execute\\nAdd." }); return
       },
     });
     expect(prompts[0]).toContain('1 + 1');
-    expect(prompts).toHaveLength(2);
+    // By default only operations ask; the step's output (nh_output) is not put to the operator.
+    expect(prompts).toHaveLength(1);
     expect(run.error).toBeUndefined();
     expect(run.result?.['text/plain']).toBe("'done'");
     const approval = run.displays.find((m) => NighthawkMime.approval in (m.content as { data: Record<string, unknown> }).data);

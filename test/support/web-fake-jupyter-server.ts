@@ -133,6 +133,10 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     }
     if (req.method === 'PUT') {
       const body = await readBody(req);
+      if (body.type === 'directory') {
+        await fs.mkdir(abs, { recursive: true });
+        return send(res, 201, await contentsModel(rel, false));
+      }
       const text = body.type === 'notebook' ? `${JSON.stringify(body.content, null, 1)}\n` : String(body.content ?? '');
       await fs.writeFile(abs, text);
       return send(res, 200, await contentsModel(rel, false));
@@ -144,6 +148,10 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
       return send(res, 200, await contentsModel(target, false));
     }
     if (req.method === 'DELETE') {
+      // As the real server: folders only when empty.
+      const stat = await fs.stat(abs).catch(() => undefined);
+      if (!stat) return send(res, 404, { message: `No such file: ${rel}` });
+      if (stat.isDirectory()) return fs.rmdir(abs).then(() => send(res, 204), () => send(res, 409, { message: `${rel} is not empty` }));
       await fs.rm(abs);
       return send(res, 204);
     }

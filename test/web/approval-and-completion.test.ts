@@ -17,8 +17,19 @@ describe('web notebook: operator approval, kernel completions and hover', () => 
     token,
     notebooks: {
       'approve.ipynb': [{ source: 'await notifyCustomer();' }, { source: '' }],
+      'collapse.ipynb': [{ source: 'await checkTotal();' }],
     },
     script: async (ctx) => {
+        if (ctx.code.includes('checkTotal')) {
+          const card = { requestId: 'req-7', prompt: 'The model wants to evaluate order.total. Allow it?', operation: { operationId: 'op-7', kind: 'evaluate', status: 'pending', expression: 'order.total' } };
+          ctx.display({ [NighthawkMime.approval]: card, 'text/plain': card.prompt }, 'nh-approval-7');
+          const answer = JSON.parse(await ctx.input('Approve evaluate order.total: pending? accept / reject <reason> / abort <reason>')) as { kind: string };
+          // As the kernel does: the same display id, now with who answered and when (local 12:03:41).
+          const at = new Date(2026, 11, 1, 12, 3, 41).getTime();
+          ctx.updateDisplay({ [NighthawkMime.approval]: { ...card, answered: { kind: answer.kind, by: 'operator', at } }, 'text/plain': 'accepted by operator, 12:03:41' }, 'nh-approval-7');
+          ctx.stream('stdout', 'kernel updated the card\n');
+          return;
+        }
         if (!ctx.code.includes('notifyCustomer')) return;
         ctx.display({ [NighthawkMime.approval]: approval, 'text/plain': approval.prompt });
         const answer = await ctx.input('approval req-1');
@@ -47,7 +58,43 @@ describe('web notebook: operator approval, kernel completions and hover', () => 
       reason: 'Customers are emailed only by humans',
       guidance: 'Draft the email and return it instead',
     });
-    await expect(form.getByRole('button', { name: 'Accept' }).isDisabled()).resolves.toBe(true);
+    // Answered: the card is one line, no buttons or inputs left.
+    const done = page.locator('.nh-approval-answered[data-answered="reject-operation"]');
+    await expect(done.locator('summary').innerText()).resolves.toMatch(/rejected by operator, \d\d:\d\d:\d\d/);
+    await expect(page.getByRole('button', { name: 'Accept' }).count()).resolves.toBe(0);
+    await page.close();
+  });
+
+  it('collapses an answered card to one line, also as the kernel updates it and after a reload', async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1100, height: 700 } });
+    await openNotebook(page, suite.server.url, token, 'collapse.ipynb');
+    await page.getByRole('button', { name: 'Run all cells', exact: true }).click();
+    const form = page.getByRole('form', { name: 'operator approval' });
+    await form.waitFor();
+    await expect(form.textContent()).resolves.toContain('The model wants to evaluate order.total. Allow it?');
+    await expect(form.textContent()).resolves.not.toContain('accept / reject');
+    const open = await form.boundingBox();
+    await form.getByRole('button', { name: 'Accept' }).click();
+    await page.locator('.output-stdout', { hasText: 'kernel updated the card' }).waitFor();
+    const done = page.locator('.nh-approval-answered');
+    await expect(done.count()).resolves.toBe(1);
+    const line = await done.locator('summary').innerText();
+    expect(line).toMatch(/accepted by operator, 12:03:41/);
+    expect(line).toContain('The model wants to evaluate order.total');
+    const closed = await done.boundingBox();
+    expect(closed!.height).toBeLessThan(40);
+    expect(closed!.height).toBeLessThan(open!.height / 3);
+    await expect(page.locator('.nh-badge', { hasText: 'pending' }).count()).resolves.toBe(0);
+    // The operation is one click away.
+    await done.locator('summary').click();
+    await done.locator('[data-operation-id="op-7"]').waitFor();
+
+    await page.keyboard.press('Control+s');
+    await page.locator('body[data-draft-state="clean"]').waitFor();
+    await page.reload();
+    await page.locator('body[data-ready="true"]').waitFor();
+    await expect(page.locator('.nh-approval-answered summary').innerText()).resolves.toMatch(/accepted by operator, 12:03:41/);
+    await expect(page.getByRole('form', { name: 'operator approval' }).count()).resolves.toBe(0);
     await page.close();
   });
 

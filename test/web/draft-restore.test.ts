@@ -31,6 +31,8 @@ describe('web notebook: drafts in IndexedDB', () => {
 
   it('restores unsaved typing after the page is killed without saving', async () => {
     const context = await suite.browser.newContext({ viewport: { width: 1100, height: 700 } });
+    // These tests are about the browser draft of unsaved edits: autosave off.
+    await context.addInitScript({ content: "localStorage.setItem('nighthawk.autosaveSeconds', '0')" });
     const first = await context.newPage();
     await openNotebook(first, suite.server.url, token, 'draft.ipynb');
     await typeInCell(first, 0, '\nconst unsaved = "kept";');
@@ -50,6 +52,8 @@ describe('web notebook: drafts in IndexedDB', () => {
 
   it('asks keep mine / take disk when the file changed on disk under a draft', async () => {
     const context = await suite.browser.newContext({ viewport: { width: 1100, height: 700 } });
+    // These tests are about the browser draft of unsaved edits: autosave off.
+    await context.addInitScript({ content: "localStorage.setItem('nighthawk.autosaveSeconds', '0')" });
     const first = await context.newPage();
     await openNotebook(first, suite.server.url, token, 'conflict.ipynb');
     await typeInCell(first, 0, '\nconst mine = 2;');

@@ -19,7 +19,7 @@ const STEPS: Array<{ code: string; answer_after?: string; answers?: string[] }> 
   {
     code:
       'const approvalModel = new ScriptedModel([() => ({ toolCalls: [toolCall("nh_evaluate", { expression: "1 + 1" })] }), () => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] })]); ' +
-      'nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: approvalModel }), oversight: { inspectOperation: nh.operatorApproval({ timeoutMs: 20000 }) } });',
+      'nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: approvalModel }), oversight: { inspectOperation: nh.operatorApproval({ timeoutMs: 20000, kinds: ["evaluate", "output"] }) } });',
   },
   { code: 'async function askFirst() { await nh.step({ program: "execute\\nAdd." }); return "done"; }' },
   // The approval prompts arrive as stdin input_requests; the answers are typed at them.

@@ -4,9 +4,13 @@
  */
 import { ContentsManager, type ServerConnection } from '@jupyterlab/services';
 import type { CellView } from './cell-view.js';
-import { askText, choose, themeToggle, toast } from './chrome.js';
+import { Autosave, autosaveSeconds, setAutosaveSeconds } from './autosave.js';
+import { askText, choose, themeToggle, toast, toggleTheme } from './chrome.js';
+import { CommandRegistry, commandTarget, openPalette } from './commands.js';
+import { notebookCommands } from './notebook-commands.js';
 import { button, h } from './dom.js';
 import { DraftStore } from './drafts.js';
+import { FileBrowser } from './file-browser.js';
 import { KernelSession } from './kernel-session.js';
 import { registerKernelProviders } from './monaco-setup.js';
 import { NotebookDocument, type ConflictResolver, type DraftState } from './notebook-document.js';
@@ -23,16 +27,26 @@ export class App {
   private readonly runner: Runner;
   private doc: NotebookDocument | undefined;
   private view: NotebookView | undefined;
-  private readonly fileList = h('ul', { class: 'file-list', 'aria-label': 'notebooks' });
+  private readonly files: FileBrowser;
   private readonly title = h('h1', { class: 'nb-title', text: 'Nighthawk' });
   private readonly dirtyMark = h('span', { class: 'dirty-mark', 'aria-label': 'unsaved changes', title: 'unsaved changes', text: '●', hidden: true });
   private readonly kernelStatus = h('span', { class: 'kernel-status', role: 'status', 'aria-live': 'polite', 'data-status': 'no kernel', text: 'Kernel: no kernel' });
   private readonly draftStatus = h('span', { class: 'draft-status', 'aria-live': 'polite' });
   private readonly typeSelect = h('select', { 'aria-label': 'cell type' }, h('option', { value: 'code', text: 'Code' }), h('option', { value: 'markdown', text: 'Markdown' }));
   private readonly main = h('main', { class: 'notebook', id: 'notebook', 'aria-label': 'notebook' });
+  readonly commands = new CommandRegistry();
+  private readonly autosave = new Autosave(() => this.save('auto'), () => this.doc?.dirty ?? false);
+  private saving: Promise<void> | undefined;
 
   constructor(private readonly root: HTMLElement, settings: ServerConnection.ISettings) {
     this.contents = new ContentsManager({ serverSettings: settings });
+    this.files = new FileBrowser(this.contents, {
+      open: (path) => void this.open(path),
+      current: () => this.doc?.path,
+      deleted: (path) => {
+        if (this.doc?.path === path) void this.closeNotebook();
+      },
+    });
     this.session = new KernelSession(settings);
     this.runner = new Runner({
       kernel: () => this.session.kernel,
@@ -47,14 +61,43 @@ export class App {
     });
     this.typeSelect.addEventListener('change', () => this.view?.setType(this.typeSelect.value === 'markdown' ? 'markdown' : 'code'));
     this.layout();
+    this.commands.add(...notebookCommands({
+      view: () => this.view,
+      run: (cells, advance) => this.run(cells, advance),
+      save: () => void this.save(),
+      interrupt: () => void this.interrupt(),
+      restart: (title, then) => void this.restart(title, then),
+      palette: () => openPalette(this.commands, () => this.refocus()),
+      newNotebook: () => void this.newNotebook(),
+      renameNotebook: () => void this.renameNotebook(),
+      toggleTheme,
+      download: () => this.download(),
+    }), {
+      id: 'toggle-autosave',
+      label: 'Toggle autosave to disk',
+      run: () => {
+        setAutosaveSeconds(autosaveSeconds() > 0 ? 0 : 5);
+        toast(autosaveSeconds() > 0 ? `Autosave on: changes are saved ${autosaveSeconds()} s after you make them.` : 'Autosave off: save with Ctrl+S.');
+        if (this.doc) this.showDraftState(this.doc.dirty ? 'unsaved' : 'clean', 0);
+        this.autosave.changed();
+      },
+    });
+    // On the document: a click on a gutter, rendered markdown, an output or a toolbar button moves focus
+    // off the cell list, and command-mode keys must keep working there (as in JupyterLab).
     document.addEventListener('keydown', (ev) => {
-      if ((ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 's' && !ev.defaultPrevented) {
-        ev.preventDefault();
-        void this.save();
-      }
+      if (ev.defaultPrevented || document.querySelector('dialog[open]')) return;
+      const mode = this.view?.mode === 'command' && commandTarget(ev) ? 'command' : 'edit';
+      if (this.commands.handleKey(ev, mode)) ev.preventDefault();
     });
     const flush = (): void => this.doc?.saveDraftSoon.flush();
-    window.addEventListener('beforeunload', flush);
+    window.addEventListener('beforeunload', (ev) => {
+      flush();
+      // Warn only when something is not on disk (the browser draft is a safety net, not a save).
+      if (this.doc?.dirty) {
+        ev.preventDefault();
+        ev.returnValue = '';
+      }
+    });
     window.addEventListener('pagehide', flush);
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'hidden') flush();
@@ -67,6 +110,7 @@ export class App {
       const view = v();
       if (view) this.runner.enqueue(pick(view));
     };
+    const cmd = (id: string) => (): void => this.commands.run(id);
     const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'notebook actions' },
       button('Save notebook (Ctrl-S)', () => void this.save(), { class: 'btn', text: 'Save' }),
       h('span', { class: 'sep' }),
@@ -83,12 +127,22 @@ export class App {
       button('Run cells above', () => run((view) => view.cells.slice(0, view.active)), { class: 'btn', text: '⇡ Above' }),
       button('Run this cell and below', () => run((view) => view.cells.slice(view.active)), { class: 'btn', text: '⇣ Below' }),
       button('Interrupt kernel (I, I)', () => void this.interrupt(), { class: 'icon-btn', text: '■' }),
-      button('Restart kernel (0, 0)', () => void this.restart(), { class: 'icon-btn', text: '↻' }));
+      button('Restart kernel (0, 0)', () => void this.restart('Restart kernel?'), { class: 'icon-btn', text: '↻' }),
+      button('Restart kernel and run all', cmd('restart-run-all'), { class: 'icon-btn', text: '↻▶' }),
+      button('Clear outputs of all cells', cmd('clear-all-outputs'), { class: 'btn', text: 'Clear' }),
+      h('span', { class: 'sep' }),
+      button('Command palette (Ctrl-Shift-C)', cmd('palette'), { class: 'btn', text: '⌘ Commands' }));
+    // Toolbar buttons keep focus where it was (the cell list or an editor), as JupyterLab's do.
+    toolbar.addEventListener('mousedown', (ev) => {
+      if ((ev.target as Element).closest('button')) ev.preventDefault();
+    });
     const sidebar = h('nav', { class: 'sidebar', 'aria-label': 'notebook files' },
       h('div', { class: 'sidebar-head' }, h('h2', { text: 'Notebooks' }),
-        button('New notebook', () => void this.newNotebook(), { class: 'icon-btn', text: '+' }),
-        button('Rename notebook', () => void this.renameNotebook(), { class: 'icon-btn', text: '✎' })),
-      this.fileList);
+        button('New notebook', () => void this.newNotebook(), { class: 'btn btn-small', text: '+ New' }),
+        ...this.files.actions(),
+        button('Rename notebook', () => void this.renameNotebook(), { class: 'btn btn-small', text: 'Rename' })),
+      this.files.crumbs,
+      this.files.list);
     const header = h('header', { class: 'topbar' },
       h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true', text: '◆' }), this.title, this.dirtyMark),
       toolbar,
@@ -106,15 +160,22 @@ export class App {
     else this.main.replaceChildren(h('p', { class: 'empty', text: 'No notebooks yet. Use + to create one.' }));
   }
 
-  async refreshFiles(): Promise<string[]> {
-    const listing = await this.contents.get('', { content: true, type: 'directory' });
-    const items = (Array.isArray(listing.content) ? listing.content : []) as Array<{ path: string; name: string; type: string }>;
-    const notebooks = items.filter((i) => i.type === 'notebook' || i.name.endsWith('.ipynb')).map((i) => i.path).sort();
-    this.fileList.replaceChildren(...notebooks.map((path) => {
-      const current = path === this.doc?.path;
-      return h('li', {}, button(path, () => void this.open(path), { class: `file${current ? ' current' : ''}`, 'aria-current': current ? 'page' : undefined, text: path }));
-    }));
-    return notebooks;
+  refreshFiles(): Promise<string[]> {
+    return this.files.refresh();
+  }
+
+  /** The open notebook was deleted: nothing left to edit or autosave. */
+  private async closeNotebook(): Promise<void> {
+    this.autosave.cancel();
+    this.view?.dispose();
+    this.view = undefined;
+    const path = this.doc?.path;
+    this.doc = undefined;
+    if (path) await this.drafts.delete(path).catch(() => {});
+    this.title.textContent = 'Nighthawk';
+    this.showDraftState('clean', 0);
+    this.main.replaceChildren(h('p', { class: 'empty', text: 'The notebook was deleted. Open another one from the list.' }));
+    await this.session.close().catch(() => {});
   }
 
   private resolveConflict: ConflictResolver = ({ path, when }) =>
@@ -126,6 +187,7 @@ export class App {
 
   async open(path: string): Promise<void> {
     this.doc?.saveDraftSoon.flush();
+    this.autosave.cancel();
     document.body.dataset.ready = 'false';
     const { document: doc, restoredDraft } = await NotebookDocument.open(path, this.contents, this.drafts, this.resolveConflict);
     this.view?.dispose();
@@ -136,7 +198,7 @@ export class App {
       save: () => void this.save(),
       run: (cells, advance) => this.run(cells, advance),
       interrupt: () => void this.interrupt(),
-      restart: () => void this.restart(),
+      restart: () => void this.restart('Restart kernel?'),
       renderContext: (cell) => ({ answerApproval: (_requestId, answer) => this.runner.answerApproval(cell.id, answer) }),
       modeChanged: () => {
         const cell = this.view?.activeCell;
@@ -165,7 +227,19 @@ export class App {
     this.dirtyMark.hidden = !dirty;
     document.body.dataset.draftState = state;
     document.body.dataset.draftSeq = String(seq);
-    this.draftStatus.textContent = { clean: 'Saved', unsaved: 'Unsaved', 'draft-saved': 'Draft kept', saving: 'Saving…', 'save-failed': 'Save failed — draft kept' }[state];
+    // One label for "is my work on disk?"; the browser draft is mentioned only in the tooltip.
+    const auto = autosaveSeconds();
+    const [text, title] = {
+      clean: ['Saved', `Everything is saved to ${this.doc?.path ?? 'disk'}.`],
+      unsaved: [auto ? 'Unsaved — autosaving' : 'Unsaved', auto ? `Saved to disk ${auto} s after a change (Ctrl+S saves now).` : 'Autosave is off: Ctrl+S saves to disk.'],
+      'draft-saved': [auto ? 'Unsaved — autosaving' : 'Unsaved', `Not on disk yet; a copy is kept in this browser. ${auto ? `Saved to disk ${auto} s after a change.` : 'Ctrl+S saves to disk.'}`],
+      saving: ['Saving…', 'Writing to disk.'],
+      'save-failed': ['Not saved', 'Saving to disk failed; your edits are kept in this browser. Ctrl+S retries.'],
+    }[state];
+    this.draftStatus.textContent = text;
+    this.draftStatus.title = title;
+    this.draftStatus.dataset.state = state;
+    if (dirty && (state === 'unsaved' || state === 'draft-saved')) this.autosave.changed();
   }
 
   private run(cells: CellView[], advance?: 'advance' | 'insert'): void {
@@ -178,17 +252,25 @@ export class App {
     else if (advance === 'advance') view.select(index + 1, 'command');
   }
 
-  async save(): Promise<void> {
+  /** Saves to disk (Ctrl+S, or autosave); one save at a time, a file changed on disk asks first. */
+  async save(how: 'manual' | 'auto' = 'manual'): Promise<void> {
     const doc = this.doc;
     if (!doc) return;
-    try {
-      const result = await doc.save();
-      if (result === 'take-disk') await this.open(doc.path);
-      else toast(`Saved ${doc.path}`);
-      this.showDraftState('clean', 0);
-    } catch (err) {
-      toast(`Save failed (your edits are kept in this browser): ${String(err)}`);
-    }
+    if (this.saving) return this.saving;
+    this.autosave.cancel();
+    this.saving = (async () => {
+      try {
+        const result = await doc.save();
+        if (result === 'take-disk') await this.open(doc.path);
+        else if (how === 'manual') toast(`Saved ${doc.path}`);
+        if (doc === this.doc) this.showDraftState(doc.dirty ? 'unsaved' : 'clean', 0);
+      } catch (err) {
+        toast(`Save failed (your edits are kept in this browser): ${String(err)}`);
+      } finally {
+        this.saving = undefined;
+      }
+    })();
+    return this.saving;
   }
 
   private async interrupt(): Promise<void> {
@@ -196,20 +278,46 @@ export class App {
     await this.session.interrupt().catch((err: unknown) => toast(`Interrupt failed: ${String(err)}`));
   }
 
-  private async restart(): Promise<void> {
-    const ok = await choose('Restart kernel?', 'All variables are lost. Outputs stay.', [{ value: 'yes', label: 'Restart', primary: true }, { value: 'no', label: 'Cancel' }]);
+  private async restart(title: string, then?: () => void): Promise<void> {
+    const ok = await choose(title, then ? 'All variables are lost.' : 'All variables are lost. Outputs stay.', [{ value: 'yes', label: 'Restart', primary: true }, { value: 'no', label: 'Cancel' }]);
+    this.refocus();
     if (ok !== 'yes') return;
     this.runner.clearQueue();
-    await this.session.restart().catch((err: unknown) => toast(`Restart failed: ${String(err)}`));
+    try {
+      await this.session.restart();
+      then?.();
+    } catch (err) {
+      toast(`Restart failed: ${String(err)}`);
+    }
+  }
+
+  /** Back to the notebook after a dialog or the palette: the editor in edit mode, else the cell list. */
+  private refocus(): void {
+    const view = this.view;
+    if (view) view.select(view.active, view.mode);
+  }
+
+  /** Export: the notebook as it is in the browser (unsaved edits included), as an .ipynb download. */
+  private download(): void {
+    const doc = this.doc;
+    if (!doc) return;
+    const blob = new Blob([JSON.stringify(notebookToJson(doc.model), null, 1)], { type: 'application/x-ipynb+json' });
+    const url = URL.createObjectURL(blob);
+    const a = h('a', { href: url, download: doc.path.split('/').pop() ?? 'notebook.ipynb', hidden: true });
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
   private async newNotebook(): Promise<void> {
     const existing = await this.refreshFiles().catch(() => [] as string[]);
     let n = 1;
-    while (existing.includes(`Untitled${n}.ipynb`)) n++;
+    while (existing.some((p) => p.split('/').pop() === `Untitled${n}.ipynb`)) n++;
     const name = await askText('New notebook', 'File name', `Untitled${n}.ipynb`);
     if (!name) return;
-    const path = name.endsWith('.ipynb') ? name : `${name}.ipynb`;
+    const file = name.endsWith('.ipynb') ? name : `${name}.ipynb`;
+    const path = this.files.cwd && !file.includes('/') ? `${this.files.cwd}/${file}` : file;
     await this.contents.save(path, { type: 'notebook', format: 'json', content: notebookToJson({ cells: [newCell()], metadata: {} }) });
     await this.open(path);
   }

@@ -22,6 +22,12 @@ export type CellCommand = 'run' | 'run-advance' | 'run-insert' | 'escape' | 'sav
 
 const LINE_HEIGHT = 20;
 
+/** Notebook-wide editor settings (L / Shift+L line numbers, the long-line wrapping option). */
+export interface EditorOptions {
+  lineNumbers: boolean;
+  wordWrap: boolean;
+}
+
 export class CellView {
   readonly element: HTMLElement;
   readonly outputs: OutputArea;
@@ -36,6 +42,9 @@ export class CellView {
   private state: CellRunState = 'idle';
   private startedAt = 0;
   private editingMarkdown = false;
+  private editorOptions: EditorOptions = { lineNumbers: false, wordWrap: false };
+  /** L toggles line numbers for this cell only, over the notebook-wide setting. */
+  private lineNumbersOverride: boolean | undefined;
 
   constructor(readonly model: CellModel, private readonly host: CellHost, ctx: RenderContext) {
     this.prompt = h('div', { class: 'prompt', 'aria-label': 'execution count' });
@@ -82,7 +91,7 @@ export class CellView {
       model,
       minimap: { enabled: false },
       scrollBeyondLastLine: false,
-      lineNumbers: 'off',
+      lineNumbers: this.lineNumbers ? 'on' : 'off',
       glyphMargin: false,
       folding: false,
       lineDecorationsWidth: 6,
@@ -96,7 +105,7 @@ export class CellView {
       tabSize: 2,
       automaticLayout: true,
       fixedOverflowWidgets: true,
-      wordWrap: this.model.cellType === 'markdown' ? 'on' : 'off',
+      wordWrap: this.wrap ? 'on' : 'off',
       ariaLabel: `${this.model.cellType} cell editor`,
       contextmenu: false,
     });
@@ -123,6 +132,35 @@ export class CellView {
     bind('escape', KeyCode.Escape, '!suggestWidgetVisible && !findWidgetVisible && !parameterHintsVisible && !renameInputVisible');
     this.editor = editor;
     return editor;
+  }
+
+  private get lineNumbers(): boolean {
+    return this.lineNumbersOverride ?? this.editorOptions.lineNumbers;
+  }
+
+  private get wrap(): boolean {
+    return this.model.cellType === 'markdown' || this.editorOptions.wordWrap;
+  }
+
+  get showsLineNumbers(): boolean {
+    return this.lineNumbers;
+  }
+
+  setEditorOptions(options: EditorOptions): void {
+    this.editorOptions = options;
+    this.lineNumbersOverride = undefined;
+    this.applyEditorOptions();
+  }
+
+  toggleLineNumbers(): void {
+    this.lineNumbersOverride = !this.lineNumbers;
+    this.applyEditorOptions();
+  }
+
+  private applyEditorOptions(): void {
+    this.element.dataset.lineNumbers = String(this.lineNumbers);
+    this.element.dataset.wordWrap = String(this.wrap);
+    this.editor?.updateOptions({ lineNumbers: this.lineNumbers ? 'on' : 'off', wordWrap: this.wrap ? 'on' : 'off' });
   }
 
   focusEditor(): void {
@@ -190,6 +228,7 @@ export class CellView {
     const model = this.editor?.getModel();
     if (model) monaco.editor.setModelLanguage(model, cellType === 'markdown' ? 'markdown' : 'typescript');
     this.editingMarkdown = false;
+    this.applyEditorOptions();
     this.refresh();
   }
 

@@ -14,12 +14,14 @@ export function applyTheme(choice?: 'light' | 'dark'): 'light' | 'dark' {
   return theme;
 }
 
+export function toggleTheme(): void {
+  const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
+  applyTheme(next);
+  document.querySelector('.theme-toggle')?.setAttribute('aria-pressed', String(next === 'dark'));
+}
+
 export function themeToggle(): HTMLButtonElement {
-  const el = button('Toggle dark theme', () => {
-    const next = document.documentElement.dataset.theme === 'dark' ? 'light' : 'dark';
-    applyTheme(next);
-    el.setAttribute('aria-pressed', String(next === 'dark'));
-  }, { class: 'icon-btn', text: '◐' });
+  const el = button('Toggle dark theme', toggleTheme, { class: 'icon-btn theme-toggle', text: '◐' });
   el.setAttribute('aria-pressed', String(applyTheme() === 'dark'));
   return el;
 }

@@ -29,6 +29,8 @@ export class KernelSession {
     if (!kernel) return 'no kernel';
     if (kernel.connectionStatus === 'disconnected') return 'disconnected';
     if (kernel.connectionStatus === 'connecting' && kernel.status !== 'restarting') return 'connecting';
+    // A restarted kernel reports 'unknown' until its first status message: it is starting.
+    if (kernel.status === 'unknown') return 'starting';
     return kernel.status as KernelDisplayStatus;
   }
 

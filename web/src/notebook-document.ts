@@ -96,10 +96,13 @@ export class NotebookDocument {
           return 'take-disk';
         }
       }
-      const saved = await this.contents.save(this.path, { type: 'notebook', format: 'json', content: notebookToJson(this.model) });
+      const content = notebookToJson(this.model);
+      const savedHash = contentHash(notebookFingerprintText(this.model));
+      const saved = await this.contents.save(this.path, { type: 'notebook', format: 'json', content });
       this.lastModified = saved.last_modified;
-      this.baseHash = contentHash(notebookFingerprintText(this.model));
-      this.dirty = false;
+      this.baseHash = savedHash;
+      // Typing during the round trip (autosave runs while you type) is not on disk yet.
+      this.dirty = contentHash(notebookFingerprintText(this.model)) !== savedHash;
       this.saveDraftSoon();
       this.saveDraftSoon.flush();
       return 'saved';

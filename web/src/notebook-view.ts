@@ -3,9 +3,9 @@
  * to the editor). Structural edits (insert, delete, move, split, merge, change type) live here;
  * running is delegated to the Runner.
  */
-import { CellView, type CellCommand, type CellHost } from './cell-view.js';
+import { CellView, type CellCommand, type CellHost, type EditorOptions } from './cell-view.js';
 import { h } from './dom.js';
-import { newCell, type CellModel, type CellType, type NotebookModel } from './notebook-model.js';
+import { newCell, newCellId, type CellModel, type CellType, type NotebookModel } from './notebook-model.js';
 import type { RenderContext } from './outputs/render-mime.js';
 
 export interface NotebookHost {
@@ -24,7 +24,11 @@ export class NotebookView implements CellHost {
   cells: CellView[] = [];
   active = 0;
   mode: 'command' | 'edit' = 'command';
-  private lastKey = '';
+  /** Deleted cells, newest last, for Z (undo cell delete). */
+  private readonly deleted: Array<{ index: number; model: CellModel }> = [];
+  /** Cells copied or cut with C / X, pasted with V / Shift+V. */
+  private clipboard: CellModel[] = [];
+  private editorOptions: EditorOptions = { lineNumbers: false, wordWrap: false };
   private readonly observer: IntersectionObserver;
 
   constructor(readonly model: NotebookModel, private readonly host: NotebookHost) {
@@ -41,17 +45,23 @@ export class NotebookView implements CellHost {
     if (model.cells.length === 0) model.cells.push(newCell());
     this.cells = model.cells.map((c) => this.makeView(c));
     this.element.replaceChildren(...this.cells.map((c) => c.element));
-    this.element.addEventListener('keydown', (ev) => this.onKeyDown(ev));
     this.element.addEventListener('mousedown', (ev) => {
-      const target = (ev.target as HTMLElement).closest<HTMLElement>('.cell');
+      const clicked = ev.target as HTMLElement;
+      const target = clicked.closest<HTMLElement>('.cell');
       const index = this.cells.findIndex((c) => c.element === target);
-      if (index >= 0 && index !== this.active) this.select(index, this.mode === 'edit' && this.cells[index]!.isEditing ? 'edit' : 'command');
+      if (index < 0) return;
+      // A click outside the editor (gutter, output, rendered markdown) selects the cell in command mode.
+      const inEditor = !!clicked.closest('.editor-host');
+      if (!inEditor) {
+        if (index !== this.active || this.mode === 'edit') this.select(index, 'command', false);
+      } else if (index !== this.active) this.select(index, this.mode === 'edit' && this.cells[index]!.isEditing ? 'edit' : 'command');
     });
     this.select(0, 'command', false);
   }
 
   private makeView(model: CellModel): CellView {
     const view = new CellView(model, this, this.host.renderContext(model));
+    view.setEditorOptions(this.editorOptions);
     this.observer.observe(view.element);
     return view;
   }
@@ -110,7 +120,10 @@ export class NotebookView implements CellHost {
   }
 
   insert(at: number, cellType: CellType = 'code', source = '', mode: 'command' | 'edit' = 'command'): CellView {
-    const model = newCell(cellType, source);
+    return this.insertModel(at, newCell(cellType, source), mode);
+  }
+
+  private insertModel(at: number, model: CellModel, mode: 'command' | 'edit' = 'command'): CellView {
     const view = this.makeView(model);
     const index = Math.max(0, Math.min(this.cells.length, at));
     this.model.cells.splice(index, 0, model);
@@ -125,6 +138,8 @@ export class NotebookView implements CellHost {
   remove(index = this.active): void {
     const view = this.cells[index];
     if (!view) return;
+    view.model.source = view.source;
+    this.deleted.push({ index, model: view.model });
     view.dispose();
     view.element.remove();
     this.observer.unobserve(view.element);
@@ -176,36 +191,50 @@ export class NotebookView implements CellHost {
     this.select(keep, 'command');
   }
 
-  /** Command-mode shortcuts (Jupyter's defaults). Edit-mode keys are Monaco actions on each cell. */
-  private onKeyDown(ev: KeyboardEvent): void {
-    if (this.mode !== 'command' || ev.target !== this.element) return;
-    const key = ev.key;
-    const mod = ev.ctrlKey || ev.metaKey;
-    const double = (k: string): boolean => {
-      const hit = this.lastKey === k;
-      this.lastKey = hit ? '' : k;
-      return hit;
-    };
-    let handled = true;
-    if (key === 'Enter' && ev.shiftKey) this.host.run([this.activeCell!], 'advance');
-    else if (key === 'Enter' && mod) this.host.run([this.activeCell!]);
-    else if (key === 'Enter' && ev.altKey) this.host.run([this.activeCell!], 'insert');
-    else if (key === 'Enter') this.select(this.active, 'edit');
-    else if (mod && key.toLowerCase() === 's') this.host.save();
-    else if (mod || ev.altKey) handled = false;
-    else if (key === 'ArrowUp' || key === 'k') this.select(this.active - 1, 'command');
-    else if (key === 'ArrowDown' || key === 'j') this.select(this.active + 1, 'command');
-    else if (key === 'a') this.insert(this.active, 'code');
-    else if (key === 'b') this.insert(this.active + 1, 'code');
-    else if (key === 'd') { if (double('d')) this.remove(); return ev.preventDefault(); }
-    else if (key === 'i') { if (double('i')) this.host.interrupt(); return ev.preventDefault(); }
-    else if (key === '0') { if (double('0')) this.host.restart(); return ev.preventDefault(); }
-    else if (key === 'm') this.setType('markdown');
-    else if (key === 'y') this.setType('code');
-    else if (key === 'M') this.mergeBelow();
-    else handled = false;
-    this.lastKey = ['d', 'i', '0'].includes(key) ? this.lastKey : '';
-    if (handled) ev.preventDefault();
+  /** Z: brings back the most recently deleted cell where it was. */
+  undoDelete(): void {
+    const last = this.deleted.pop();
+    if (!last) return;
+    this.insertModel(Math.min(last.index, this.cells.length), last.model);
+  }
+
+  /** C: copies the active cell (source, type, outputs) to the notebook's cell clipboard. */
+  copy(): void {
+    const cell = this.activeCell;
+    if (!cell) return;
+    cell.model.source = cell.source;
+    this.clipboard = [structuredClone(cell.model)];
+  }
+
+  /** X: copies, then deletes the active cell. */
+  cut(): void {
+    this.copy();
+    this.remove();
+  }
+
+  /** V / Shift+V: pastes the clipboard below / above the active cell as new cells. */
+  paste(where: 'above' | 'below'): void {
+    let at = where === 'below' ? this.active + 1 : this.active;
+    for (const model of this.clipboard) this.insertModel(at++, { ...structuredClone(model), id: newCellId() });
+  }
+
+  clearOutputs(cells: CellView[]): void {
+    for (const cell of cells) {
+      if (cell.model.cellType !== 'code') continue;
+      cell.outputs.clear();
+      cell.setExecutionCount(null);
+    }
+    this.host.changed();
+  }
+
+  get options(): EditorOptions {
+    return this.editorOptions;
+  }
+
+  /** Line numbers and long-line wrapping for every cell editor (and cells mounted later). */
+  setOptions(options: Partial<EditorOptions>): void {
+    this.editorOptions = { ...this.editorOptions, ...options };
+    for (const cell of this.cells) cell.setEditorOptions(this.editorOptions);
   }
 
   dispose(): void {
@@ -213,3 +242,4 @@ export class NotebookView implements CellHost {
     for (const cell of this.cells) cell.dispose();
   }
 }
+

@@ -59,8 +59,42 @@ export interface OperationFinished {
   readonly abortReason?: string;
   readonly failure?: OperationFailure;
   readonly blockedByOperationId?: string;
+  /** A completed evaluate operation's value, as bounded display text (the run view shows it). */
+  readonly valuePreview?: string;
   /** Monotonic sequence number within its step, in the order the records were finished. */
   readonly sequence: number;
   readonly startedAt: number;
   readonly durationMs: number;
+}
+
+/** Longest value preview an operation record carries. */
+export const VALUE_PREVIEW_CHARS = 200;
+
+/**
+ * Bounded display text of a value: JSON where possible (cycles, functions and bigints named, not
+ * thrown on), cut to VALUE_PREVIEW_CHARS. Pure: records stay plain data.
+ */
+export function previewValue(value: unknown): string {
+  let text: string;
+  if (value === undefined) text = 'undefined';
+  else if (typeof value === 'function') text = `[Function ${value.name || '(anonymous)'}]`;
+  else if (typeof value === 'bigint') text = `${value}n`;
+  else if (typeof value === 'symbol') text = value.toString();
+  else {
+    const seen = new WeakSet<object>();
+    try {
+      text = JSON.stringify(value, (_k, v: unknown) => {
+        if (typeof v === 'bigint') return `${v}n`;
+        if (typeof v === 'function') return `[Function ${(v as { name?: string }).name || '(anonymous)'}]`;
+        if (v && typeof v === 'object') {
+          if (seen.has(v)) return '[Circular]';
+          seen.add(v);
+        }
+        return v;
+      }) ?? String(value);
+    } catch {
+      text = Object.prototype.toString.call(value);
+    }
+  }
+  return text.length > VALUE_PREVIEW_CHARS ? `${text.slice(0, VALUE_PREVIEW_CHARS - 1)}…` : text;
 }

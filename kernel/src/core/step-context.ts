@@ -25,6 +25,7 @@ import type {
   OperationRequest,
   OperationStatus,
 } from './operation.js';
+import { previewValue } from './operation.js';
 import { checkOperationDecision, type Oversight } from './oversight.js';
 import type { NaturalProgram, OutcomeKind } from './program.js';
 
@@ -217,7 +218,7 @@ export class StepContext {
     }
     // The host ended the step while the body ran (a rejected perimeter effect inside it): cut off.
     if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
-    const record = this.#record(request, 'completed', startedAt, t0, {});
+    const record = this.#record(request, 'completed', startedAt, t0, request.kind === 'evaluate' ? { valuePreview: previewValue(value) } : {});
     await this.#deliver(record);
     // Seed 000: host stops remain effective even after an output candidate was accepted.
     this.checkHostStop();
@@ -333,7 +334,7 @@ export class StepContext {
     status: OperationStatus,
     startedAt: number,
     t0: number,
-    extra: { rejection?: OperationRejection; abortReason?: string; failure?: OperationFailure; blockedByOperationId?: string },
+    extra: { rejection?: OperationRejection; abortReason?: string; failure?: OperationFailure; blockedByOperationId?: string; valuePreview?: string },
   ): OperationFinished {
     const record: OperationFinished = Object.freeze({
       request,

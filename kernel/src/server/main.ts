@@ -8,9 +8,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chooseToken, startServer } from './api/index.js';
+import { chooseToken, prepareWorkspace, startServer } from './api/index.js';
 
-const USAGE = `Usage: npm start -- [--port 8888] [--host 127.0.0.1] [--token-file F | --token T] [--notebook-dir ./notebooks]
+const USAGE = `Usage: npm start -- [--port 8888] [--host 127.0.0.1] [--token-file F | --token T] [--notebook-dir ./workspace]
                  [--data-dir ./.nighthawk] [--static-dir ./web/dist] [--host-module M]
                  [--allow-origin http://localhost:5173] [--allow-host name] [--spare-kernels 1] [--no-open]`;
 
@@ -32,6 +32,12 @@ function defaultHostModule(): string | undefined {
   return here.endsWith('.js') && existsSync(candidate) ? candidate : undefined;
 }
 
+/** The repository's notebooks/ (demos), found from this file: dist/kernel/src/server or kernel/src/server. */
+function shippedDemos(): string {
+  const here = fileURLToPath(import.meta.url);
+  return path.resolve(path.dirname(here), here.endsWith('.js') ? '../../../..' : '../../..', 'notebooks');
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -39,7 +45,8 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string' },
       'token-file': { type: 'string' },
-      'notebook-dir': { type: 'string', default: 'notebooks' },
+      // Apart from the shipped demos in notebooks/ (copied in on first start): new notebooks go here.
+      'notebook-dir': { type: 'string', default: 'workspace' },
       'data-dir': { type: 'string', default: '.nighthawk' },
       'static-dir': { type: 'string', default: path.join('web', 'dist') },
       'host-module': { type: 'string' },
@@ -59,11 +66,14 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got '${values.port}'`);
   const { token, warning } = chooseToken({ token: values.token, tokenFile: values['token-file'], env: process.env });
   if (warning) console.error(warning);
+  const notebookDir = path.resolve(values['notebook-dir']);
+  const { copied } = await prepareWorkspace(notebookDir, shippedDemos());
+  if (copied.length) console.log(`Copied ${copied.length} demo notebooks into ${notebookDir} (the originals in notebooks/ stay as shipped).`);
   const server = await startServer({
     host: values.host,
     port,
     token,
-    notebookDir: path.resolve(values['notebook-dir']),
+    notebookDir,
     dataDir: path.resolve(values['data-dir']),
     staticDir: path.resolve(values['static-dir']),
     hostModule: values['host-module'] ?? defaultHostModule(),

@@ -108,7 +108,7 @@ const approvalModel = new ScriptedModel([
   () => ({ toolCalls: [toolCall("nh_evaluate", { expression: "1 + 1" })] }),
   () => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] }),
 ]);
-nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: approvalModel }), oversight: { inspectOperation: nh.operatorApproval({ timeoutMs: 10000 }) } });"""
+nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: approvalModel }), oversight: { inspectOperation: nh.operatorApproval({ timeoutMs: 10000, kinds: ["evaluate", "output"] }) } });"""
 # A separate cell: the Session approves functions a cell declares (kept apart from the imports above).
 APPROVAL_FUNCTION = """async function askFirst() { await nh.step({ program: "execute\\nAdd." }); return "done"; }"""
 

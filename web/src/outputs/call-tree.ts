@@ -10,11 +10,39 @@ export function statusBadge(status: string): HTMLElement {
   return h('span', { class: `nh-badge nh-status-${status.replace(/[^a-z-]/g, '')}`, text: status });
 }
 
+const extra = (value: object, name: string): string | undefined => {
+  const v = (value as Record<string, unknown>)[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** Text printed during a run, placed where it happened (kernel: RunStreamChunk). */
+interface StreamChunk {
+  name: string;
+  text: string;
+  afterOperationId?: string;
+  afterExecutionId?: string;
+}
+
+function streamsOf(value: object): StreamChunk[] {
+  const raw = (value as Record<string, unknown>).streams;
+  if (!Array.isArray(raw)) return [];
+  return raw.filter((c): c is StreamChunk => !!c && typeof c === 'object' && typeof (c as StreamChunk).text === 'string' && typeof (c as StreamChunk).name === 'string');
+}
+
+function renderStream(chunk: StreamChunk, tag: 'li' | 'div'): HTMLElement {
+  return h(tag, { class: `nh-stream nh-stream-${chunk.name === 'stderr' ? 'stderr' : 'stdout'}`, 'aria-label': chunk.name }, h('pre', { text: chunk.text.replace(/\n$/, '') }));
+}
+
+/** The longest value preview shown on one row; the full preview is on hover. */
+const VALUE_PREVIEW_SHOWN = 120;
+
 function operationLabel(op: OperationPayload): string {
   // The expression is what the operator judges; the built-in tool name adds nothing to it.
   if (op.kind === 'tool' && op.toolName) return op.toolName;
   if (op.kind === 'assign' && op.targetPath) return `${op.targetPath} = ${op.expression ?? '…'}`;
-  if (op.expression) return op.kind === 'output' ? `return ${op.expression}` : op.expression;
+  // An output says which outcome it proposed: "return x", "pass", "raise …", never "output output".
+  if (op.kind === 'output') return [extra(op, 'outcome') ?? (op.expression ? 'return' : 'output'), op.expression].filter(Boolean).join(' ');
+  if (op.expression) return op.expression;
   if (op.toolName && !op.toolName.startsWith('nh_')) return op.toolName;
   return op.kind;
 }
@@ -32,6 +60,13 @@ function revealOperation(from: HTMLElement, operationId: string): void {
   target.focus({ preventScroll: true });
 }
 
+function valuePreview(op: OperationPayload): HTMLElement | null {
+  const preview = extra(op, 'valuePreview');
+  if (preview === undefined) return null;
+  const shown = preview.length > VALUE_PREVIEW_SHOWN ? `${preview.slice(0, VALUE_PREVIEW_SHOWN - 1)}…` : preview;
+  return h('code', { class: 'nh-op-value', title: preview, 'aria-label': `value ${preview}`, text: `→ ${shown}` });
+}
+
 export function renderOperation(op: OperationPayload): HTMLElement {
   const li = h('li', {
     class: `nh-op nh-op-${op.status}`,
@@ -44,6 +79,7 @@ export function renderOperation(op: OperationPayload): HTMLElement {
       statusBadge(op.status),
       h('span', { class: 'nh-op-kind', text: op.kind }),
       h('code', { class: 'nh-op-label', text: operationLabel(op) }),
+      valuePreview(op),
       h('span', { class: 'nh-id', text: op.operationId })),
   );
   if (op.rejection) {
@@ -100,7 +136,12 @@ function renderExecution(exec: ExecutionPayload, children: Map<string, Execution
     statusBadge(exec.status),
     h('span', { class: 'nh-exec-title', text: `Natural step ${exec.stepId}` }),
     h('span', { class: 'nh-id', text: exec.executionId })));
-  if (exec.operations.length) li.append(h('ol', { class: 'nh-ops', 'aria-label': 'operations' }, ...exec.operations.map(renderOperation)));
+  const streams = streamsOf(exec);
+  if (exec.operations.length || streams.length) {
+    // Printed text sits between the operations it happened between.
+    const at = (id: string | undefined): HTMLElement[] => streams.filter((c) => c.afterOperationId === id).map((c) => renderStream(c, 'li'));
+    li.append(h('ol', { class: 'nh-ops', 'aria-label': 'operations' }, ...at(undefined), ...exec.operations.flatMap((op) => [renderOperation(op), ...at(op.operationId)])));
+  }
   if (exec.commit) li.append(renderStepCommit(exec.commit));
   if (exec.error) li.append(h('div', { class: 'nh-failure' }, h('strong', { text: `${exec.error.name}: ` }), exec.error.message));
   const nested = children.get(exec.executionId) ?? [];
@@ -108,7 +149,7 @@ function renderExecution(exec: ExecutionPayload, children: Map<string, Execution
   return li;
 }
 
-export function renderExecutions(executions: ExecutionPayload[]): HTMLElement {
+export function renderExecutions(executions: ExecutionPayload[], streams: StreamChunk[] = []): HTMLElement {
   const ids = new Set(executions.map((e) => e.executionId));
   const children = new Map<string, ExecutionPayload[]>();
   const roots: ExecutionPayload[] = [];
@@ -119,7 +160,16 @@ export function renderExecutions(executions: ExecutionPayload[]): HTMLElement {
       children.set(exec.parentExecutionId, list);
     } else roots.push(exec);
   }
-  return h('ol', { class: 'nh-executions' }, ...roots.map((r) => renderExecution(r, children)));
+  // Run-level text goes after the root whose subtree holds the execution it followed.
+  const rootOf = new Map<string, string>();
+  const mark = (root: string, exec: ExecutionPayload): void => {
+    rootOf.set(exec.executionId, root);
+    for (const c of children.get(exec.executionId) ?? []) mark(root, c);
+  };
+  for (const r of roots) mark(r.executionId, r);
+  const after = (root: string | undefined): HTMLElement[] =>
+    streams.filter((c) => (c.afterExecutionId ? rootOf.get(c.afterExecutionId) ?? c.afterExecutionId : undefined) === root).map((c) => renderStream(c, 'li'));
+  return h('ol', { class: 'nh-executions' }, ...after(undefined), ...roots.flatMap((r) => [renderExecution(r, children), ...after(r.executionId)]));
 }
 
 export function renderRun(run: RunPayload): HTMLElement {
@@ -134,7 +184,7 @@ export function renderRun(run: RunPayload): HTMLElement {
       h('span', { class: 'nh-id', text: run.runId }),
       h('span', { class: 'nh-run-summary', text: summary }),
       run.status === 'running' ? h('span', { class: 'nh-spinner', role: 'progressbar', 'aria-label': 'run in progress' }) : null),
-    renderExecutions(run.executions));
+    renderExecutions(run.executions, streamsOf(run)));
 }
 
 export function renderSingleExecution(exec: ExecutionPayload): HTMLElement {

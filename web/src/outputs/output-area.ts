@@ -5,7 +5,7 @@
  */
 import type { KernelMessage } from '@jupyterlab/services';
 import { renderAnsi } from '../ansi.js';
-import { h } from '../dom.js';
+import { button, h } from '../dom.js';
 import type { MimeBundle, Output } from '../notebook-model.js';
 import { renderBundle, type RenderContext } from './render-mime.js';
 
@@ -140,8 +140,39 @@ export class OutputArea {
       default:
         wrap.appendChild(renderBundle(output.data, this.ctx));
     }
+    const lines = textLines(output);
+    if (lines > LONG_OUTPUT_LINES) {
+      // Long text scrolls inside a bounded box (a 400-line print no longer makes a 7,500 px cell).
+      wrap.classList.add('output-long');
+      const more = button(`Show all ${lines} lines`, () => {
+        const expanded = wrap.classList.toggle('expanded');
+        const label = expanded ? 'Show less' : `Show all ${lines} lines`;
+        more.textContent = label;
+        more.setAttribute('aria-label', label);
+        more.title = label;
+        more.setAttribute('aria-expanded', String(expanded));
+      }, { class: 'btn output-more', 'aria-expanded': 'false', text: `Show all ${lines} lines` });
+      return h('div', { class: 'output-long-wrap' }, wrap, more);
+    }
     return wrap;
   }
+}
+
+/** Outputs longer than this many lines are shown in a scrolled box with a "show all" button. */
+export const LONG_OUTPUT_LINES = 40;
+
+function textLines(output: Output): number {
+  let text = '';
+  if (output.output_type === 'stream') text = output.text;
+  else if (output.output_type === 'error') text = output.traceback.join('\n');
+  else {
+    const plain = output.data['text/plain'];
+    const richer = Object.keys(output.data).some((m) => m !== 'text/plain' && !m.startsWith('text/'));
+    if (typeof plain === 'string' && !richer) text = plain;
+  }
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < text.length - 1; i = text.indexOf('\n', i + 1)) n++;
+  return text ? n : 0;
 }
 
 /** A lone `\r` rewinds to the start of the line, as progress bars printed to a terminal expect. */

@@ -76,8 +76,10 @@ const RENDERERS: ReadonlyArray<readonly [string, Renderer]> = [
   ['image/svg+xml', (v) => { const t = asText(v); return t === null ? null : h('img', { src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(t)}`, alt: 'SVG output', class: 'output-image' }); }],
   ['image/png', base64Image('image/png')],
   ['image/jpeg', base64Image('image/jpeg')],
-  ['application/json', (v) => h('pre', { class: 'output-json', text: JSON.stringify(typeof v === 'string' ? safeJson(v) ?? v : v, null, 2) })],
+  // text/plain before application/json, as JupyterLab and VS Code rank them: a value reads as the
+  // kernel's util.inspect text ('x', Map(1) {…}), the same in every frontend; JSON alone still renders.
   ['text/plain', (v) => { const t = asText(v); return t === null ? null : h('pre', { class: 'output-text' }, renderAnsi(t)); }],
+  ['application/json', (v) => h('pre', { class: 'output-json', text: JSON.stringify(typeof v === 'string' ? safeJson(v) ?? v : v, null, 2) })],
 ];
 
 export function renderBundle(data: MimeBundle, ctx: RenderContext): HTMLElement {

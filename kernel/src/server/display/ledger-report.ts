@@ -46,7 +46,7 @@ export function ledgerReportHtml(events: readonly LedgerEvent[], options: Ledger
     if (refusal) refusals.push(refusal);
   }
   const title = options.title ?? (options.runId ? `Run ${options.runId}` : `Ledger ${options.ledgerId ?? ''}`.trim());
-  const entries = events.map(ledgerEntry);
+  const entries = events.map((e) => ledgerEntry(e));
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">

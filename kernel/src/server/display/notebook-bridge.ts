@@ -7,13 +7,14 @@ import {
   accept,
   rejectOperation,
   type OperationDecision,
+  type OperationKind,
   type OperationRequest,
 } from '../../core/index.js';
 import { type LedgerReader, type LedgerEvent, type LedgerFilter, type SqliteLedgerStore } from '../../harness/index.js';
 import { NighthawkMime } from '../../../../shared/mime.js';
 import { ApprovalAnswerSchema } from '../../../../shared/ui-types.js';
 import type { KernelChannel } from '../kernel/index.js';
-import { ledgerEntry, operationLine } from './run-view.js';
+import { ledgerEntry, operationLine, runLabels } from './run-view.js';
 import { activeSession } from '../../session/index.js';
 
 let channel: KernelChannel | undefined;
@@ -43,11 +44,13 @@ const VIEW_LATEST = 10_000;
 export function displayLedger(selection: string | LedgerFilter = {}, options: { ledger?: LedgerReader; persisted?: boolean } = {}): number {
   const filter: LedgerFilter = typeof selection === 'string' ? { runId: selection } : selection;
   let events: readonly LedgerEvent[];
+  let labels: Map<string, string>;
   let latestOnly = false;
   let total = 0;
   if (options.persisted) {
     if (!persisted) throw new Error('displayLedger: this kernel has no data directory, so nothing is persisted.');
     events = persisted.select(filter);
+    labels = runLabels(persisted.select({ ...(filter.runId ? { runId: filter.runId } : {}), kind: 'run.entry' }));
   } else {
     const source = options.ledger ?? activeSession()?.ledger;
     if (!source) throw new Error('displayLedger: no ledger; pass one or run inside the notebook kernel.');
@@ -55,8 +58,10 @@ export function displayLedger(selection: string | LedgerFilter = {}, options: { 
     latestOnly = Object.keys(filter).length === 0 && source.size > VIEW_LATEST;
     events = source.select(latestOnly ? { afterSequence: source.size - VIEW_LATEST } : filter);
     if (latestOnly) total = source.size;
+    // A filtered selection may leave out the run.entry events that name the runs.
+    labels = runLabels(source.select({ ...(filter.runId ? { runId: filter.runId } : {}), kind: 'run.entry' }));
   }
-  const entries = events.map(ledgerEntry);
+  const entries = events.map((e) => ledgerEntry(e, labels.get(e.runId)));
   const text = entries.slice(-50).map((e) => `#${e.sequence} ${e.kind}${e.status ? ` [${e.status}]` : ''} ${e.summary}`).join('\n');
   const scope = latestOnly ? ` (the latest of ${total}; pass a filter for older ones)` : '';
   requireChannel('displayLedger').display({
@@ -69,8 +74,31 @@ export function displayLedger(selection: string | LedgerFilter = {}, options: { 
 export interface OperatorApprovalOptions {
   /** How long to wait for the person at the notebook; no answer ends the step (fail closed). */
   readonly timeoutMs?: number;
-  /** Ask only for operations this returns true for; others are accepted. */
+  /**
+   * Which operation kinds ask (default: evaluate, assign and tool calls). The output a step proposes
+   * is validated against its declared type anyway, so by default it does not ask; add 'output' to
+   * approve outputs too.
+   */
+  readonly kinds?: readonly OperationKind[];
+  /** Ask only for operations this returns true for (after `kinds`); others are accepted. */
   readonly when?: (request: OperationRequest) => boolean;
+}
+
+/** The kinds operatorApproval asks about unless told otherwise. */
+export const DEFAULT_APPROVAL_KINDS: readonly OperationKind[] = ['evaluate', 'assign', 'tool'];
+
+/** What the operator is asked, in words: what the model wants to do, not console syntax. */
+export function approvalQuestion(request: Pick<OperationRequest, 'kind' | 'expression' | 'targetPath' | 'toolName' | 'outcomeKind'>): string {
+  switch (request.kind) {
+    case 'evaluate':
+      return `The model wants to evaluate ${request.expression ?? 'an expression'}. Allow it?`;
+    case 'assign':
+      return `The model wants to set ${request.targetPath ?? 'a binding'} to ${request.expression ?? 'a value'}. Allow it?`;
+    case 'tool':
+      return `The model wants to call the tool ${request.toolName ?? 'unnamed'}. Allow it?`;
+    case 'output':
+      return `The model wants to finish the step with ${[request.outcomeKind ?? 'an outcome', request.expression].filter(Boolean).join(' ')}. Allow it?`;
+  }
 }
 
 let approvals = 0;
@@ -81,20 +109,44 @@ let approvals = 0;
  */
 export function operatorApproval(options: OperatorApprovalOptions = {}): (request: OperationRequest) => Promise<OperationDecision> {
   const timeoutMs = options.timeoutMs ?? 120_000;
+  const kinds = new Set(options.kinds ?? DEFAULT_APPROVAL_KINDS);
   return async (request) => {
+    if (!kinds.has(request.kind)) return accept();
     if (options.when && !options.when(request)) return accept();
     const ch = requireChannel('operatorApproval');
-    const operation = { operationId: request.operationId, kind: request.kind, status: 'pending' as const, ...(request.expression ? { expression: request.expression } : {}), ...(request.targetPath ? { targetPath: request.targetPath } : {}), ...(request.toolName ? { toolName: request.toolName } : {}) };
-    const prompt = `Approve ${operationLine(operation)}? accept / reject <reason> / abort <reason>`;
-    ch.display({ [NighthawkMime.approval]: { requestId: `approval-${++approvals}`, operation, prompt }, 'text/plain': prompt });
-    let answer: string;
+    const operation = { operationId: request.operationId, kind: request.kind, status: 'pending' as const, ...(request.expression ? { expression: request.expression } : {}), ...(request.targetPath ? { targetPath: request.targetPath } : {}), ...(request.toolName ? { toolName: request.toolName } : {}), ...(request.outcomeKind ? { outcome: request.outcomeKind } : {}) };
+    // The card has buttons, so it asks in words; a console has only the typed answer, so it keeps the syntax.
+    const question = approvalQuestion(request);
+    const consolePrompt = `Approve ${operationLine(operation)}? accept / reject <reason> / abort <reason>`;
+    const requestId = `approval-${++approvals}`;
+    const displayId = `nh-${requestId}`;
+    const card = { requestId, operation, prompt: question };
+    ch.display({ [NighthawkMime.approval]: card, 'text/plain': question }, { displayId, update: false });
+    let decision: OperationDecision;
     try {
-      answer = await ch.requestInput(prompt, { timeoutMs });
+      decision = parseAnswer(await ch.requestInput(consolePrompt, { timeoutMs }));
     } catch (error) {
-      return abortStep(`operator approval not given: ${error instanceof Error ? error.message : String(error)}`);
+      decision = abortStep(`operator approval not given: ${error instanceof Error ? error.message : String(error)}`);
     }
-    return parseAnswer(answer);
+    // The answered card collapses to one line in every frontend, and stays so in the saved notebook.
+    const answered = answeredBy(decision);
+    try {
+      ch.display({ [NighthawkMime.approval]: { ...card, answered }, 'text/plain': `${question} ${answered.summary}` }, { displayId, update: true });
+    } catch {
+      // The cell ended (interrupt): the decision stands; only the card stays as it was.
+    }
+    return decision;
   };
+}
+
+/** The record of an answer a card shows once answered. */
+function answeredBy(decision: OperationDecision): { kind: string; by: 'operator'; at: number; summary: string; reason?: string; guidance?: string } {
+  const at = Date.now();
+  const time = new Date(at).toTimeString().slice(0, 8);
+  const d = decision as { kind: string; reason?: string; guidance?: string };
+  const verb = d.kind === 'accept' ? 'accepted' : d.kind === 'reject-operation' ? 'rejected' : 'aborted';
+  const detail = d.reason ? `: ${d.reason}` : '';
+  return { kind: d.kind, by: 'operator', at, summary: `${verb} by operator, ${time}${detail}`, ...(d.reason ? { reason: d.reason } : {}), ...(d.guidance ? { guidance: d.guidance } : {}) };
 }
 
 /** Reads a JSON answer from the web notebook or a typed one from a console. Unreadable → abort. */

@@ -2,6 +2,8 @@
  * Streams ledger events of the Session into the running cell as display_data, one display per run,
  * updated in place (update_display_data by display_id) as executions and operations finish. The
  * run.end update is sent synchronously, so a cell's output always ends with the terminal status.
+ * While a run is in progress, what the process prints goes into that run's view in time order
+ * (between the operations it happened between) instead of below the finished view.
  */
 import type { LedgerEvent, LedgerReader } from '../../harness/index.js';
 import { NighthawkMime } from '../../../../shared/mime.js';
@@ -13,6 +15,8 @@ export class RunDisplays {
   readonly #dirty = new Set<string>();
   #scheduled = false;
   readonly #channel: () => KernelChannel | undefined;
+  /** Restores process.stdout/stderr.write; set while a run view is live. */
+  #releaseStreams: (() => void) | undefined;
 
   constructor(channel: () => KernelChannel | undefined) {
     this.#channel = channel;
@@ -29,6 +33,7 @@ export class RunDisplays {
       const view = new RunView(event.runId, typeof data.label === 'string' ? data.label : 'run');
       this.#views.set(event.runId, view);
       this.#send(view, false);
+      this.#captureStreams();
       return;
     }
     const view = this.#views.get(event.runId);
@@ -45,13 +50,54 @@ export class RunDisplays {
       this.#dirty.delete(event.runId);
       this.#send(view, true);
       this.#views.delete(event.runId);
+      if (this.#views.size === 0) this.#releaseStreams?.();
       return;
     }
-    this.#dirty.add(event.runId);
+    this.#markDirty(event.runId);
+  }
+
+  #markDirty(runId: string): void {
+    this.#dirty.add(runId);
     if (!this.#scheduled) {
       this.#scheduled = true;
       queueMicrotask(() => this.#flush());
     }
+  }
+
+  /**
+   * Wraps the process's stdout/stderr writes (the kernel's own capture, already installed) so text
+   * printed during a run lands in the newest live run view. Without a channel (no cell running) the
+   * text goes where it always went.
+   */
+  #captureStreams(): void {
+    if (this.#releaseStreams) return;
+    const restore: Array<() => void> = [];
+    for (const name of ['stdout', 'stderr'] as const) {
+      const stream = process[name];
+      const previous = stream.write;
+      const wrapped = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown): boolean => {
+        const view = [...this.#views.values()].at(-1);
+        if (view && this.#channel()) {
+          const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+          if (view.stream(name, text)) {
+            this.#markDirty(view.runId);
+            const done = typeof encoding === 'function' ? encoding : callback;
+            if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+            return true;
+          }
+        }
+        return (previous as (...args: unknown[]) => boolean).call(stream, chunk, encoding, callback);
+      }) as typeof stream.write;
+      stream.write = wrapped;
+      restore.push(() => {
+        // Only undo our own wrapper: something installed later keeps its place.
+        if (stream.write === wrapped) stream.write = previous;
+      });
+    }
+    this.#releaseStreams = () => {
+      this.#releaseStreams = undefined;
+      for (const r of restore) r();
+    };
   }
 
   #flush(): void {

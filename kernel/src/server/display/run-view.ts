@@ -15,12 +15,32 @@ type Data = Record<string, unknown>;
 const asData = (v: unknown): Data => (v && typeof v === 'object' ? (v as Data) : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+/** Text a run printed, placed after the operation (or execution) that preceded it in time. */
+export interface RunStreamChunk {
+  name: 'stdout' | 'stderr';
+  text: string;
+  /** Within an execution: the operation it followed (absent: before the first one). */
+  afterOperationId?: string;
+  /** At run level: the execution it followed (absent: before the first one). */
+  afterExecutionId?: string;
+}
+
+/** The most text one run view keeps of its printed output; the rest is cut with a note. */
+export const RUN_STREAM_CHARS = 20_000;
+
+type LiveExecution = ExecutionPayload & { operations: OperationPayload[]; streams?: RunStreamChunk[] };
+
 /** Incrementally folds ledger events of one run into its call-tree payload. */
 export class RunView {
   readonly runId: string;
   functionName: string;
   status: RunPayload['status'] = 'running';
-  readonly #executions = new Map<string, ExecutionPayload & { operations: OperationPayload[] }>();
+  readonly #executions = new Map<string, LiveExecution>();
+  readonly #streams: RunStreamChunk[] = [];
+  #streamChars = 0;
+  /** Executions started and not yet ended, innermost last. */
+  readonly #open: string[] = [];
+  #lastExecutionId: string | undefined;
   readonly anomalies: { anomalyKind: string; message: string; executionId?: string }[] = [];
 
   constructor(runId: string, functionName: string) {
@@ -43,6 +63,8 @@ export class RunView {
           status: 'running',
           operations: [],
         });
+        this.#open.push(event.subjectId);
+        this.#lastExecutionId = event.subjectId;
         return true;
       case 'operation': {
         const exe = this.#executions.get(event.parentId ?? '');
@@ -53,6 +75,8 @@ export class RunView {
       case 'execution.end': {
         const exe = this.#executions.get(event.subjectId);
         if (!exe) return false;
+        const at = this.#open.lastIndexOf(event.subjectId);
+        if (at >= 0) this.#open.splice(at, 1);
         exe.status = executionStatus(event.status);
         const proposed = asData(data.proposed);
         const committed = asData(data.committed);
@@ -72,17 +96,52 @@ export class RunView {
     }
   }
 
+  /**
+   * Records text the run printed while it was in progress, in time order: inside the innermost running
+   * execution after its latest operation, else between executions. Returns false once the run ended.
+   */
+  stream(name: RunStreamChunk['name'], text: string): boolean {
+    if (this.status !== 'running' || !text) return false;
+    if (this.#streamChars >= RUN_STREAM_CHARS) return true;
+    let kept = text;
+    if (this.#streamChars + text.length > RUN_STREAM_CHARS) kept = `${text.slice(0, RUN_STREAM_CHARS - this.#streamChars)}\n… (further output of this run not kept)\n`;
+    this.#streamChars += kept.length;
+    const exe = this.#executions.get(this.#open.at(-1) ?? '');
+    const chunk: RunStreamChunk = exe
+      ? { name, text: kept, ...(exe.operations.length ? { afterOperationId: exe.operations.at(-1)!.operationId } : {}) }
+      : { name, text: kept, ...(this.#lastExecutionId ? { afterExecutionId: this.#lastExecutionId } : {}) };
+    const list = exe ? (exe.streams ??= []) : this.#streams;
+    const last = list.at(-1);
+    // Consecutive writes at the same place merge, as a terminal shows them.
+    if (last && last.name === chunk.name && last.afterOperationId === chunk.afterOperationId && last.afterExecutionId === chunk.afterExecutionId) last.text += kept;
+    else list.push(chunk);
+    return true;
+  }
+
   payload(): RunPayload {
-    return { runId: this.runId, functionName: this.functionName, status: this.status, executions: [...this.#executions.values()].map((e) => ({ ...e, operations: [...e.operations] })) };
+    return {
+      runId: this.runId, functionName: this.functionName, status: this.status,
+      executions: [...this.#executions.values()].map((e) => ({ ...e, operations: [...e.operations], ...(e.streams ? { streams: e.streams.map((c) => ({ ...c })) } : {}) })),
+      ...(this.#streams.length ? { streams: this.#streams.map((c) => ({ ...c })) } : {}),
+    };
   }
 
   /** A readable fallback for frontends without the project renderers. */
   text(): string {
     const lines = [`run ${this.functionName} (${this.runId}): ${this.status}`];
+    const printed = (chunks: RunStreamChunk[] | undefined, pick: (c: RunStreamChunk) => boolean, indent: string): void => {
+      for (const c of chunks ?? []) if (pick(c)) for (const l of c.text.replace(/\n$/, '').split('\n')) lines.push(`${indent}${c.name === 'stderr' ? '! ' : '| '}${l}`);
+    };
+    printed(this.#streams, (c) => !c.afterExecutionId, '  ');
     for (const e of this.#executions.values()) {
       lines.push(`  execution ${e.stepId}: ${e.status}`);
-      for (const o of e.operations) lines.push(`    ${operationLine(o)}`);
+      printed(e.streams, (c) => !c.afterOperationId, '    ');
+      for (const o of e.operations) {
+        lines.push(`    ${operationLine(o)}`);
+        printed(e.streams, (c) => c.afterOperationId === o.operationId, '    ');
+      }
       if (e.commit) lines.push(`    commit ${JSON.stringify(e.commit.committed)}${e.commit.rewritten ? ' (rewritten)' : ''}`);
+      printed(this.#streams, (c) => c.afterExecutionId === e.executionId, '  ');
     }
     for (const a of this.anomalies) lines.push(`  trace anomaly ${a.anomalyKind}: ${a.message}`);
     return lines.join('\n');
@@ -104,12 +163,22 @@ export function operationPayload(record: Data): OperationPayload {
     ...(str(record.abortReason) !== undefined ? { abortReason: str(record.abortReason)! } : {}),
     ...(str(failure.errorClass) !== undefined ? { failure: { errorClass: str(failure.errorClass)!, message: str(failure.message) ?? '' } } : {}),
     ...(str(record.blockedByOperationId) !== undefined ? { blockedByOperationId: str(record.blockedByOperationId)! } : {}),
+    ...(str(request.outcomeKind) !== undefined ? { outcome: str(request.outcomeKind)! } : {}),
+    ...(str(record.valuePreview) !== undefined ? { valuePreview: str(record.valuePreview)! } : {}),
   };
 }
 
+/** What an operation did, for people: the outcome an output proposed, not the word "output" twice. */
+function operationWhat(o: OperationPayload): string {
+  const outcome = str((o as Record<string, unknown>).outcome);
+  if (o.kind === 'output') return [outcome ?? 'output', o.expression].filter(Boolean).join(' ');
+  return o.expression ?? o.targetPath ?? o.toolName ?? o.kind;
+}
+
 export function operationLine(o: OperationPayload): string {
-  const what = o.expression ?? o.targetPath ?? o.toolName ?? o.kind;
-  let line = `${o.kind} ${what}: ${o.status}`;
+  let line = `${o.kind} ${operationWhat(o)}: ${o.status}`;
+  const preview = str((o as Record<string, unknown>).valuePreview);
+  if (preview !== undefined) line += ` = ${preview}`;
   if (o.rejection) line += ` — ${o.rejection.reason}${o.rejection.guidance ? ` (guidance: ${o.rejection.guidance})` : ''}`;
   if (o.failure) line += ` — ${o.failure.errorClass}: ${o.failure.message}`;
   if (o.abortReason) line += ` — ${o.abortReason}`;
@@ -127,8 +196,11 @@ function anomalyMessage(data: Data): string {
   return text.length > 300 ? text.slice(0, 299) + '…' : text;
 }
 
-/** One ledger row for the ledger view. */
-export function ledgerEntry(event: LedgerEvent): LedgerEntryPayload {
+/**
+ * One ledger row for the ledger view. `subjectId` lets the view find the matching node of a run view;
+ * `data` is the event's snapshot, shown when the row is expanded; `runLabel` names the run's function.
+ */
+export function ledgerEntry(event: LedgerEvent, runLabel?: string): LedgerEntryPayload {
   const data = asData(event.data);
   let summary: string;
   switch (event.kind) {
@@ -147,5 +219,20 @@ export function ledgerEntry(event: LedgerEvent): LedgerEntryPayload {
     default:
       summary = `${event.kind} ${event.subjectId}${event.status ? `: ${event.status}` : ''}`;
   }
-  return { sequence: event.sequence, runId: event.runId, kind: event.kind, ...(event.status ? { status: event.status } : {}), summary, ...(event.parentId ? { parentId: event.parentId } : {}), at: event.at };
+  return {
+    sequence: event.sequence, runId: event.runId, kind: event.kind, ...(event.status ? { status: event.status } : {}), summary,
+    ...(event.parentId ? { parentId: event.parentId } : {}), at: event.at,
+    subjectId: event.subjectId, ...(runLabel ? { runLabel } : {}), data: event.data,
+  };
+}
+
+/** The label each run entered with (its `run.entry` event), for the ledger's short run ids. */
+export function runLabels(events: readonly LedgerEvent[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const e of events) {
+    if (e.kind !== 'run.entry') continue;
+    const label = str(asData(e.data).label);
+    if (label) labels.set(e.runId, label);
+  }
+  return labels;
 }

@@ -30,6 +30,8 @@ export interface CompletionResult {
   matches: string[];
   cursorStart: number;
   cursorEnd: number;
+  /** The TypeScript kind of each match (`function`, `const`, `property` …), same order as `matches`. */
+  types?: string[];
 }
 
 export interface InspectionResult {

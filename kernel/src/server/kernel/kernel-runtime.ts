@@ -164,7 +164,9 @@ export class KernelRuntime implements KernelChannel {
       case 'complete_request': {
         const c = RequestContentSchemas.complete_request.parse(content);
         const r = this.compiler.complete(c.code, c.cursor_pos);
-        return { status: 'ok', matches: r.matches, cursor_start: r.cursorStart, cursor_end: r.cursorEnd, metadata: {} };
+        // Jupyter's convention for typed completions (JupyterLab and the web notebook show the kinds).
+        const typed = r.types ? { _jupyter_types_experimental: r.matches.map((text, i) => ({ start: r.cursorStart, end: r.cursorEnd, text, type: r.types![i] ?? '' })) } : {};
+        return { status: 'ok', matches: r.matches, cursor_start: r.cursorStart, cursor_end: r.cursorEnd, metadata: typed };
       }
       case 'inspect_request': {
         const c = RequestContentSchemas.inspect_request.parse(content);

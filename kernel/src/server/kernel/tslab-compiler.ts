@@ -31,7 +31,7 @@ interface TslabConverter {
     hasToplevelAwait?: boolean;
   };
   inspect(prevDecl: string, src: string, position: number): TS.QuickInfo | undefined;
-  complete(prevDecl: string, src: string, position: number): { start: number; end: number; candidates: string[] };
+  complete(prevDecl: string, src: string, position: number): { start: number; end: number; candidates: string[]; original?: { entries: ReadonlyArray<{ name: string; kind: string }> } };
   close(): void;
 }
 interface TslabConverterModule {
@@ -204,7 +204,13 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
 
   function complete(source: string, cursorPos: number): CompletionResult {
     const info = converter.complete(prevDecl, transform(source).code, cursorPos);
-    return { matches: info.candidates, cursorStart: info.start, cursorEnd: info.end };
+    // The editor shows an icon per kind; TypeScript's entry kinds ('local var' → 'variable').
+    const kinds = new Map((info.original?.entries ?? []).map((e) => [e.name, String(e.kind)]));
+    const types = info.candidates.map((c) => {
+      const k = kinds.get(c) ?? '';
+      return k === 'var' || k === 'local var' || k === 'parameter' ? 'variable' : k === 'local function' ? 'function' : k === 'type' || k === 'alias' ? 'type' : k;
+    });
+    return { matches: info.candidates, cursorStart: info.start, cursorEnd: info.end, types };
   }
 
   function inspect(source: string, cursorPos: number): InspectionResult {
