@@ -72,7 +72,9 @@ export class KernelProcess {
   exited = false;
 
   constructor(options: KernelProcessOptions) {
-    const execArgv = ['--disable-warning=ExperimentalWarning'];
+    // NIGHTHAWK_KERNEL_NODE_ARGS adds Node flags to kernel processes only (e.g. `--cpu-prof` to profile a start).
+    const extra = process.env['NIGHTHAWK_KERNEL_NODE_ARGS']?.split(/\s+/).filter(Boolean) ?? [];
+    const execArgv = ['--disable-warning=ExperimentalWarning', ...extra];
     const config: KernelProcessConfig = { session: this.session, hostModule: options.hostModule, dataDir: options.dataDir };
     this.child = fork(kernelEntry(), [JSON.stringify(config)], {
       cwd: options.cwd,
