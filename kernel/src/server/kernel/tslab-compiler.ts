@@ -162,7 +162,8 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     let code: string;
     try {
       // tslab rewrites earlier cells' names but not `{ name }` shorthands; spelled out, they resolve.
-      code = expandShorthandProperties(transform(source).code);
+      // (Parsed with tslab's TypeScript, already loaded: a second compiler would cost every kernel ~40 MB.)
+      code = expandShorthandProperties(transform(source).code, ts);
     } catch (error) {
       return runtimeError(error, undefined, executionCount);
     }
