@@ -8,7 +8,7 @@ import { monaco } from './monaco-setup.js';
 import type { CellModel } from './notebook-model.js';
 import type { RenderContext } from './outputs/render-mime.js';
 import { OutputArea } from './outputs/output-area.js';
-import { renderStaticCode } from './static-code.js';
+import { renderStaticCode } from './static-code-view.js';
 
 export type CellRunState = 'idle' | 'queued' | 'running';
 

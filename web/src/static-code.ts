@@ -30,23 +30,3 @@ export function tokenize(source: string): Array<{ text: string; kind?: Kind }> {
   if (last < source.length) out.push({ text: source.slice(last) });
   return out;
 }
-
-/** Fills `pre` with the highlighted source (a single space for an empty cell, so the line keeps its height). */
-export function renderStaticCode(pre: HTMLElement, source: string): void {
-  if (!source) {
-    pre.textContent = ' ';
-    return;
-  }
-  const fragment = document.createDocumentFragment();
-  for (const token of tokenize(source)) {
-    if (!token.kind) {
-      fragment.append(token.text);
-      continue;
-    }
-    const span = document.createElement('span');
-    span.className = `tok-${token.kind}`;
-    span.textContent = token.text;
-    fragment.append(span);
-  }
-  pre.replaceChildren(fragment);
-}
