@@ -40,6 +40,8 @@ async function loadHostModule(specifier: string | undefined): Promise<{ factory:
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as KernelProcessConfig;
   if (!process.send) throw new Error('kernel-process must be forked with an IPC channel');
+  // Before anything can load TypeScript, so every compiler this process loads comes from (or fills) the cache.
+  installCodeCache();
   // The 'interrupt' message (naming its cell) stops awaiting cells. SIGINT only breaks synchronous cell code
   // (vm breakOnSigint): the server sends it when this process reported the cell executing but did not handle
   // the message, i.e. it is busy in synchronous code. Elsewhere this listener keeps SIGINT from killing us.
@@ -87,9 +89,16 @@ async function main(): Promise<void> {
   const loading = (async () => {
     await opened;
     clearTimeout(idle);
-    installCodeCache();
-    const { factory, transform } = await loadHostModule(config.hostModule);
-    compiler = createTslabCompiler({ transform });
+    // Output capture loads tslab (and its TypeScript): part of the load, not of answering the first kernel_info.
+    rt.captureOutput();
+    // The host module's files are read while the compiler starts (synchronous CPU work); its transform is
+    // bound once it has loaded, before any cell is converted.
+    const host = loadHostModule(config.hostModule);
+    host.catch(() => {});
+    let transform: SourceTransform | undefined;
+    compiler = createTslabCompiler({ transform: (source) => (transform ? transform(source) : { code: source }) });
+    const { factory, transform: hostTransform } = await host;
+    transform = hostTransform;
     rt.setHost(await factory(rt, { dataDir: config.dataDir }));
     // A pooled process (nobody waiting yet) also does the first cell's conversion now; a cold kernel with a
     // cell waiting lets that cell do it instead of converting twice.
@@ -105,7 +114,6 @@ async function main(): Promise<void> {
     },
   );
   rt.startWhen(loaded);
-  rt.captureOutput();
   runtime = rt;
   firstMessage = (type) => {
     if (type === 'kernel_info_request') setImmediate(begin);

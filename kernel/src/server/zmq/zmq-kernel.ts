@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
 import { ClientMessageSchema } from '../../../../shared/index.js';
-import { createTslabCompiler, installCodeCache, saveCodeCache } from '../kernel/index.js';
+import { createTslabCompiler, installCodeCache, saveCodeCache, type SourceTransform } from '../kernel/index.js';
 import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
 import { readConnectionFile } from './connection-file.js';
@@ -187,8 +187,13 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   }
   async function load(): Promise<void> {
     installCodeCache();
-    const { factory, transform } = await loadHostModule(options.hostModule);
-    const compiler = createTslabCompiler({ transform });
+    // The host module's files are read while the compiler starts; its transform is bound before any cell.
+    const host = loadHostModule(options.hostModule);
+    host.catch(() => {});
+    let transform: SourceTransform | undefined;
+    const compiler = createTslabCompiler({ transform: (source) => (transform ? transform(source) : { code: source }) });
+    const { factory, transform: hostTransform } = await host;
+    transform = hostTransform;
     consoleCells = withConsoleCells(compiler);
     const rt = new KernelRuntime(consoleCells.compiler, deliver, session);
     rt.setHost(await factory(rt, { dataDir: options.dataDir }));
