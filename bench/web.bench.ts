@@ -76,6 +76,29 @@ async function main(): Promise<void> {
     const load = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`);
     report('web-load-50-cells', load, baseLoad);
 
+    // Scrolling to the last cell: scrollIntoView → its Monaco editor is in the DOM, in frames; the baseline is
+    // one frame of the same page (so ratio 1 = mounted within the frame budget of the scroll).
+    const mounts: number[] = [];
+    const frames1: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await p.goto(`${server.url}/?token=${token}&path=fifty.ipynb`);
+      await p.locator('body[data-ready-at]').waitFor({ state: 'attached', timeout: 30_000 });
+      await p.waitForTimeout(500);
+      const [mount, frame] = (await p.evaluate(`new Promise((resolve) => {
+        const cells = document.querySelectorAll('.cell'); const last = cells[cells.length - 1];
+        requestAnimationFrame((a) => requestAnimationFrame((b) => {
+          const t0 = performance.now(); last.scrollIntoView();
+          const poll = () => last.querySelector('.monaco-editor') ? resolve([performance.now() - t0, b - a]) : requestAnimationFrame(poll);
+          poll();
+        }));
+      })`)) as [number, number];
+      mounts.push(mount);
+      frames1.push(frame);
+      await p.close();
+    }
+    report('web-scroll-to-last-cell-editor-mounted', mounts, frames1);
+
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${server.url}/?token=${token}&path=ledger.ipynb`);
     await page.locator('body[data-ready="true"]').waitFor();

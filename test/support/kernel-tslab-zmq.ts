@@ -110,6 +110,11 @@ export class TslabZmqKernel {
     return reply;
   }
 
+  /** The kernel's process id (benchmarks read its resident memory). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   close(): void {
     this.child.kill('SIGKILL');
     this.shell.close();

@@ -71,6 +71,8 @@ interface KernelState {
   abort: AbortController | undefined;
   inputs: Map<string, (value: string) => void>;
   queue: Promise<void>;
+  /** Bumped by an error under stop_on_error; executions queued before it are aborted. */
+  abortGeneration: number;
 }
 
 export async function startFakeJupyterServer(options: FakeServerOptions): Promise<FakeJupyterServer> {
@@ -83,7 +85,7 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
   const sessionModel = (s: { id: string; path: string; name: string; type: string; kernelId: string }) =>
     ({ id: s.id, path: s.path, name: s.name, type: s.type, kernel: kernelModel(kernels.get(s.kernelId)!) });
   const newKernel = (): KernelState => {
-    const k: KernelState = { id: randomUUID(), executionCount: 0, sockets: new Set(), abort: undefined, inputs: new Map(), queue: Promise.resolve() };
+    const k: KernelState = { id: randomUUID(), executionCount: 0, sockets: new Set(), abort: undefined, inputs: new Map(), queue: Promise.resolve(), abortGeneration: 0 };
     kernels.set(k.id, k);
     return k;
   };
@@ -284,7 +286,8 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
       answerIntrospection(frame, reply);
       busy('idle');
     } else if (type === 'execute_request') {
-      kernel.queue = kernel.queue.then(() => execute(kernel, frame, reply, busy));
+      const generation = kernel.abortGeneration;
+      kernel.queue = kernel.queue.then(() => execute(kernel, frame, reply, busy, generation));
     } else if (frame.channel === 'shell' || frame.channel === 'control') {
       reply({ status: 'ok' });
     }
@@ -302,7 +305,14 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     }
   }
 
-  async function execute(kernel: KernelState, frame: JupyterFrame, reply: (c: Record<string, unknown>) => void, busy: (s: string) => void): Promise<void> {
+  async function execute(kernel: KernelState, frame: JupyterFrame, reply: (c: Record<string, unknown>) => void, busy: (s: string) => void, generation: number): Promise<void> {
+    // Like ipykernel with stop_on_error: requests queued before an error are answered 'aborted', unrun.
+    if (generation < kernel.abortGeneration) {
+      busy('busy');
+      reply({ status: 'aborted', execution_count: kernel.executionCount });
+      busy('idle');
+      return;
+    }
     const abort = new AbortController();
     kernel.abort = abort;
     const count = ++kernel.executionCount;
@@ -335,6 +345,7 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     }
     kernel.abort = undefined;
     if (failure) {
+      if (frame.content.stop_on_error !== false) kernel.abortGeneration++;
       emit('error', { ename: failure.ename, evalue: failure.evalue, traceback: failure.traceback });
       reply({ status: 'error', execution_count: count, ename: failure.ename, evalue: failure.evalue, traceback: failure.traceback });
     } else reply({ status: 'ok', execution_count: count, user_expressions: {}, payload: [] });

@@ -151,6 +151,8 @@ export class App {
   }
 
   async start(requested: string | null): Promise<void> {
+    // A requested notebook opens without waiting for the file list (open() refreshes it anyway).
+    if (requested) return this.open(requested);
     const files = await this.refreshFiles().catch((err: unknown) => {
       toast(`Cannot list notebooks: ${String(err)}`);
       return [] as string[];

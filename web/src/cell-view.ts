@@ -8,6 +8,7 @@ import { monaco } from './monaco-setup.js';
 import type { CellModel } from './notebook-model.js';
 import type { RenderContext } from './outputs/render-mime.js';
 import { OutputArea } from './outputs/output-area.js';
+import { renderStaticCode } from './static-code-view.js';
 
 export type CellRunState = 'idle' | 'queued' | 'running';
 
@@ -49,7 +50,9 @@ export class CellView {
   constructor(readonly model: CellModel, private readonly host: CellHost, ctx: RenderContext) {
     this.prompt = h('div', { class: 'prompt', 'aria-label': 'execution count' });
     this.elapsed = h('div', { class: 'elapsed', 'aria-live': 'off' });
-    this.staticSource = h('pre', { class: 'static-source', text: model.source || ' ' });
+    this.staticSource = h('pre', { class: 'static-source' });
+    if (model.cellType === 'code') renderStaticCode(this.staticSource, model.source);
+    else this.staticSource.textContent = model.source || ' ';
     this.editorHost = h('div', { class: 'editor-host' }, this.staticSource);
     this.rendered = h('div', { class: 'markdown-body rendered' });
     this.outputs = new OutputArea(model.outputs, ctx, () => host.edited(this));
@@ -183,6 +186,7 @@ export class CellView {
   setSource(source: string): void {
     this.model.source = source;
     if (this.editor) this.editor.setValue(source);
+    else if (this.model.cellType === 'code') renderStaticCode(this.staticSource, source);
     else this.staticSource.textContent = source || ' ';
     this.refresh();
   }

@@ -47,12 +47,15 @@ export class KernelSession {
   /** Connects to the session for `path`, starting one (the `nighthawk` kernelspec, else the default) when none exists. */
   async open(path: string): Promise<void> {
     await this.close();
+    // Asked together: the kernelspecs are needed only when no session exists, but waiting for that answer
+    // first would add a round trip to every new notebook's start.
+    const specsRequest = KernelSpecAPI.getSpecs(this.settings).catch(() => undefined);
     await this.sessions.ready;
     const existing = await this.sessions.findByPath(path).catch(() => undefined);
     let session: Session.ISessionConnection;
     if (existing) session = this.sessions.connectTo({ model: existing });
     else {
-      const specs = await KernelSpecAPI.getSpecs(this.settings).catch(() => undefined);
+      const specs = await specsRequest;
       // A Jupyter server's default kernel is usually python3; the installed Nighthawk kernelspec wins.
       const name = specs?.kernelspecs[NIGHTHAWK_KERNEL] ? NIGHTHAWK_KERNEL : specs?.default;
       session = await this.sessions.startNew({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) });

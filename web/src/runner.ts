@@ -1,7 +1,9 @@
 /**
- * Runs cells on the session's kernel one at a time (run all / above / below queue behind each other),
- * routes iopub to the cell's outputs and update_display_data to every output with that display id, and
- * brokers stdin: an input_request is answered by the approval buttons or by a plain input box.
+ * Runs cells on the session's kernel. Run all / above / below send every cell's execute request at once, as
+ * JupyterLab does: the kernel runs them in order and, with stop_on_error, answers the rest 'aborted' after an
+ * error, so no round trip separates two cells. Routes iopub to the cell's outputs and update_display_data to
+ * every output with that display id, and brokers stdin: an input_request is answered by the approval buttons
+ * or by a plain input box.
  */
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import { ApprovalPayloadSchema, type ApprovalAnswer } from '../../shared/ui-types.js';
@@ -10,8 +12,10 @@ import { button, h } from './dom.js';
 import type { MimeBundle } from './notebook-model.js';
 import { renderApproval } from './outputs/approval-view.js';
 
+type ExecuteFuture = Kernel.IShellFuture<KernelMessage.IExecuteRequestMsg, KernelMessage.IExecuteReplyMsg>;
+
 interface PendingInput {
-  future: Kernel.IShellFuture<KernelMessage.IExecuteRequestMsg, KernelMessage.IExecuteReplyMsg>;
+  future: ExecuteFuture;
   header: KernelMessage.IInputRequestMsg['header'];
 }
 
@@ -23,7 +27,9 @@ export interface RunnerHost {
 }
 
 export class Runner {
-  private queue: CellView[] = [];
+  /** Cells whose execute request is in the kernel and not yet answered, in the order they were sent. */
+  private readonly inFlight = new Map<CellView, ExecuteFuture>();
+  /** The cell the kernel reported executing (its execute_input arrived). */
   private current: CellView | undefined;
   private pending = new Map<string, PendingInput>();
   private answers = new Map<string, string[]>();
@@ -32,29 +38,32 @@ export class Runner {
   constructor(private readonly host: RunnerHost) {}
 
   get busy(): boolean {
-    return this.current !== undefined || this.queue.length > 0;
+    return this.inFlight.size > 0;
   }
 
-  /** Queues code cells (markdown cells just render) and starts the queue if idle. */
+  /** Sends each code cell's execute request now (markdown cells just render); the kernel queues them. */
   enqueue(cells: CellView[]): void {
     for (const cell of cells) {
       if (cell.model.cellType !== 'code') {
         cell.leaveEdit();
         continue;
       }
-      if (cell === this.current || this.queue.includes(cell)) continue;
-      cell.setRunState('queued');
-      this.queue.push(cell);
+      if (this.inFlight.has(cell)) continue;
+      const kernel = this.host.kernel();
+      if (!kernel) {
+        this.host.notify('No kernel: cannot run the cell.');
+        return;
+      }
+      this.send(kernel, cell);
     }
-    this.startTicker();
-    if (!this.current) void this.drain();
   }
 
-  /** Drops queued (not yet started) cells, e.g. after an error, interrupt or restart. */
-  clearQueue(): void {
-    for (const cell of this.queue) cell.setRunState('idle');
-    this.queue = [];
-  }
+  /**
+   * After an interrupt or restart: cells already sent are the kernel's to abort (an interrupted cell is an
+   * error, and stop_on_error aborts what was queued behind it; a restart drops them), so nothing is recalled
+   * here. Kept for callers that clear a queue.
+   */
+  clearQueue(): void {}
 
   /** The answer to the cell's pending input_request, or queued until the request arrives. */
   answer(cellId: string, value: string): void {
@@ -73,47 +82,39 @@ export class Runner {
     this.answer(cellId, JSON.stringify(answer));
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length) {
-      const cell = this.queue.shift()!;
-      this.current = cell;
-      const ok = await this.execute(cell);
-      this.current = undefined;
-      if (!ok) this.clearQueue();
-    }
-    this.stopTicker();
-  }
-
-  private async execute(cell: CellView): Promise<boolean> {
-    const kernel = this.host.kernel();
-    if (!kernel) {
-      cell.setRunState('idle');
-      this.host.notify('No kernel: cannot run the cell.');
-      return false;
-    }
+  private send(kernel: Kernel.IKernelConnection, cell: CellView): void {
     cell.outputs.clear();
     cell.stdinHost.replaceChildren();
     this.answers.delete(cell.model.id);
-    cell.setRunState('running');
+    cell.setRunState('queued');
     const future = kernel.requestExecute({ code: cell.source, silent: false, store_history: true, allow_stdin: true, stop_on_error: true });
+    this.inFlight.set(cell, future);
+    this.startTicker();
     future.onIOPub = (msg) => this.onIOPub(cell, msg);
     future.onStdin = (msg) => {
       if (msg.header.msg_type === 'input_request') this.onInputRequest(cell, future, msg as KernelMessage.IInputRequestMsg);
     };
-    try {
-      const reply = await future.done;
-      const content = reply.content;
-      cell.setExecutionCount(typeof content.execution_count === 'number' ? content.execution_count : null);
-      return content.status === 'ok';
-    } catch {
-      // Restart or shutdown disposed the future before its reply.
-      return false;
-    } finally {
-      this.pending.delete(cell.model.id);
-      cell.stdinHost.replaceChildren();
-      cell.setRunState('idle');
-      this.host.changed();
-    }
+    future.done.then(
+      (reply) => {
+        const content = reply.content;
+        // An aborted request never ran: the cell keeps the count it had.
+        if (content.status !== 'aborted') cell.setExecutionCount(typeof content.execution_count === 'number' ? content.execution_count : null);
+      },
+      () => {
+        // Restart or shutdown disposed the future before its reply.
+      },
+    ).finally(() => this.settle(cell, future));
+  }
+
+  private settle(cell: CellView, future: ExecuteFuture): void {
+    if (this.inFlight.get(cell) !== future) return;
+    this.inFlight.delete(cell);
+    if (this.current === cell) this.current = undefined;
+    this.pending.delete(cell.model.id);
+    cell.stdinHost.replaceChildren();
+    cell.setRunState('idle');
+    this.host.changed();
+    if (this.inFlight.size === 0) this.stopTicker();
   }
 
   private onIOPub(cell: CellView, msg: KernelMessage.IIOPubMessage): void {
@@ -121,6 +122,8 @@ export class Runner {
     if (type === 'execute_input') {
       const count = (msg.content as { execution_count?: unknown }).execution_count;
       if (typeof count === 'number') cell.model.executionCount = count;
+      this.current = cell;
+      cell.setRunState('running');
       return;
     }
     if (type === 'update_display_data') {

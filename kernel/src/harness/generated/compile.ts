@@ -5,7 +5,8 @@
  * exports (including siblings inside the module) only through the host's export wrappers.
  */
 import vm from 'node:vm';
-import ts from 'typescript';
+import type TS from 'typescript';
+import { ts } from './typescript-lazy.js';
 import { isNaturalFunction } from '../../core/index.js';
 import type { CodeProposal } from './code-proposal.js';
 import { checkDependencies, type DependencyMismatch, type GrantedDependency } from './dependencies.js';
@@ -56,7 +57,7 @@ export interface CompiledDefinition {
 }
 
 /** Transpiles source to the guarded CommonJS body that `compileGenerated` evaluates, with its syntax diagnostics. */
-function instrument(proposal: CodeProposal, exportedLocals: ReadonlyMap<string, string>): ts.TranspileOutput {
+function instrument(proposal: CodeProposal, exportedLocals: ReadonlyMap<string, string>): TS.TranspileOutput {
   return ts.transpileModule(proposal.source, {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, allowJs: true, removeComments: true },
     fileName: sourceFileName(proposal),

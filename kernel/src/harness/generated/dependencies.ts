@@ -2,7 +2,7 @@
  * Dependencies are declared by name and type (seed 001): a grant whose entry differs in kind or type
  * text is a typed rejection before the body runs, not a failure inside generated execution.
  */
-import ts from 'typescript';
+import { ts } from './typescript-lazy.js';
 import type { DependencyDeclaration, DependencyKind } from './code-proposal.js';
 import { RESERVED_PREFIX } from './raw-dynamic-rules.js';
 import type { Violation } from './violation.js';

@@ -2,7 +2,8 @@
  * Export kinds (seed 001): functions (sync, async, Natural) and values, never classes; and the intent
  * check that decides intent/source mismatch deterministically before anything runs.
  */
-import ts from 'typescript';
+import type TS from 'typescript';
+import { ts } from './typescript-lazy.js';
 import type { CodeProposal } from './code-proposal.js';
 import { violationAt, type Violation } from './violation.js';
 
@@ -30,22 +31,22 @@ export interface ExportAnalysis {
 
 type Classified = { kind: ExportKind } | { kind: 'class' };
 
-const hasModifier = (node: ts.Node, kind: ts.SyntaxKind): boolean =>
+const hasModifier = (node: TS.Node, kind: TS.SyntaxKind): boolean =>
   ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 
-function unparen(node: ts.Expression): ts.Expression {
+function unparen(node: TS.Expression): TS.Expression {
   while (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node)) node = node.expression;
   return node;
 }
 
-export function analyzeExports(sourceFile: ts.SourceFile, naturalFunctionNames: readonly string[]): ExportAnalysis {
+export function analyzeExports(sourceFile: TS.SourceFile, naturalFunctionNames: readonly string[]): ExportAnalysis {
   const exports: ExportInfo[] = [];
   const violations: Violation[] = [];
   const exportedLocals = new Map<string, string>();
   const locals = new Map<string, Classified>();
-  const line = (node: ts.Node): number => sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
+  const line = (node: TS.Node): number => sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
 
-  const classify = (init: ts.Expression | undefined): Classified => {
+  const classify = (init: TS.Expression | undefined): Classified => {
     if (!init) return { kind: 'value' };
     const e = unparen(init);
     if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) return { kind: hasModifier(e, ts.SyntaxKind.AsyncKeyword) ? 'async-function' : 'function' };
@@ -69,7 +70,7 @@ export function analyzeExports(sourceFile: ts.SourceFile, naturalFunctionNames: 
     }
   }
 
-  const add = (node: ts.Node, name: string, classified: Classified, localName: string | undefined): void => {
+  const add = (node: TS.Node, name: string, classified: Classified, localName: string | undefined): void => {
     if (classified.kind === 'class') {
       violations.push(violationAt(sourceFile, node, 'class-export', `Export '${name}' is a class; classes may be private helpers but are not exported. Export a factory function instead.`));
       return;
@@ -77,7 +78,7 @@ export function analyzeExports(sourceFile: ts.SourceFile, naturalFunctionNames: 
     exports.push({ name, kind: classified.kind, line: line(node) });
     if (localName !== undefined && !exportedLocals.has(localName)) exportedLocals.set(localName, name);
   };
-  const exportForm = (node: ts.Node, detail: string): void => {
+  const exportForm = (node: TS.Node, detail: string): void => {
     violations.push(violationAt(sourceFile, node, 'export-form', detail));
   };
 

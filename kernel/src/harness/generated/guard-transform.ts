@@ -13,7 +13,8 @@
  * rejects generator expressions and methods, so no other resumption points exist. Function exports
  * are rebound to their host wrappers at the end of the module, so sibling calls enter dispatch too.
  */
-import ts from 'typescript';
+import type TS from 'typescript';
+import { ts } from './typescript-lazy.js';
 import { GuardSite } from './errors.js';
 
 export const GUARD_NAME = '__nh_guard';
@@ -28,23 +29,23 @@ const HANDLER = 1;
 const RESUME = 2;
 const INITIALIZER = 3;
 
-export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): ts.TransformerFactory<ts.SourceFile> {
+export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): TS.TransformerFactory<TS.SourceFile> {
   return (context) => {
     const f = context.factory;
-    const guardExpr = (site: number): ts.Expression => f.createCallExpression(f.createIdentifier(GUARD_NAME), undefined, [f.createNumericLiteral(site)]);
-    const guardStmt = (site: number): ts.Statement => f.createExpressionStatement(guardExpr(site));
-    const guarded = (site: number, expr: ts.Expression): ts.Expression => f.createParenthesizedExpression(f.createCommaListExpression([guardExpr(site), expr]));
-    const prepend = (block: ts.Block, site: number): ts.Block => {
+    const guardExpr = (site: number): TS.Expression => f.createCallExpression(f.createIdentifier(GUARD_NAME), undefined, [f.createNumericLiteral(site)]);
+    const guardStmt = (site: number): TS.Statement => f.createExpressionStatement(guardExpr(site));
+    const guarded = (site: number, expr: TS.Expression): TS.Expression => f.createParenthesizedExpression(f.createCommaListExpression([guardExpr(site), expr]));
+    const prepend = (block: TS.Block, site: number): TS.Block => {
       const split = block.statements.findIndex((s) => !isDirective(s));
       const at = split === -1 ? block.statements.length : split;
       return f.updateBlock(block, [...block.statements.slice(0, at), guardStmt(site), ...block.statements.slice(at)]);
     };
-    const isForAwait = (node: ts.Node): node is ts.ForOfStatement => ts.isForOfStatement(node) && node.awaitModifier !== undefined;
+    const isForAwait = (node: TS.Node): node is TS.ForOfStatement => ts.isForOfStatement(node) && node.awaitModifier !== undefined;
 
-    const blockSite = (block: ts.Block): number | undefined => {
+    const blockSite = (block: TS.Block): number | undefined => {
       const parent = block.parent;
       if (!parent) return undefined;
-      if ((ts.isFunctionLike(parent) && (parent as ts.FunctionLikeDeclaration).body === block) || ts.isClassStaticBlockDeclaration(parent)) return ENTRY;
+      if ((ts.isFunctionLike(parent) && (parent as TS.FunctionLikeDeclaration).body === block) || ts.isClassStaticBlockDeclaration(parent)) return ENTRY;
       if (ts.isCatchClause(parent) || (ts.isTryStatement(parent) && parent.finallyBlock === block)) return HANDLER;
       if (isForAwait(parent) && parent.statement === block) return RESUME;
       return undefined;
@@ -54,7 +55,7 @@ export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): t
      * `function* g(p) { body }` → `function g(p) { guard; return __nh_gen(function* () { body }.apply(this, arguments), async) }`.
      * Parameters still bind at call time, as for a generator; the body keeps its own entry guard.
      */
-    const guardedGenerator = (node: ts.FunctionDeclaration): ts.FunctionDeclaration => {
+    const guardedGenerator = (node: TS.FunctionDeclaration): TS.FunctionDeclaration => {
       const visited = ts.visitEachChild(node, visit, context);
       const isAsync = hasModifier(visited, ts.SyntaxKind.AsyncKeyword);
       const inner = f.createFunctionExpression(
@@ -72,7 +73,7 @@ export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): t
       return f.updateFunctionDeclaration(visited, modifiers, undefined, visited.name, visited.typeParameters, visited.parameters, undefined, f.createBlock([guardStmt(ENTRY), f.createReturnStatement(proxied)], true));
     };
 
-    const visit = (node: ts.Node): ts.Node | ts.Node[] => {
+    const visit = (node: TS.Node): TS.Node | TS.Node[] => {
       if (ts.isFunctionDeclaration(node) && node.asteriskToken && node.body) return guardedGenerator(node);
       if (ts.isBlock(node)) {
         const site = blockSite(node);
@@ -81,7 +82,7 @@ export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): t
       }
       if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) {
         const visited = ts.visitEachChild(node, visit, context);
-        const body = f.createBlock([guardStmt(ENTRY), f.createReturnStatement(visited.body as ts.Expression)], true);
+        const body = f.createBlock([guardStmt(ENTRY), f.createReturnStatement(visited.body as TS.Expression)], true);
         return f.updateArrowFunction(visited, visited.modifiers, visited.typeParameters, visited.parameters, visited.type, visited.equalsGreaterThanToken, body);
       }
       if (ts.isAwaitExpression(node)) {
@@ -138,17 +139,17 @@ export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): t
 }
 
 /** `export const f = …` becomes `let` so the end-of-module rebind to the host wrapper is legal. */
-function letForExportedLocals(f: ts.NodeFactory, statement: ts.VariableStatement, exportedLocals: ReadonlyMap<string, string>): ts.VariableStatement {
+function letForExportedLocals(f: TS.NodeFactory, statement: TS.VariableStatement, exportedLocals: ReadonlyMap<string, string>): TS.VariableStatement {
   const list = statement.declarationList;
   if ((list.flags & ts.NodeFlags.Const) === 0) return statement;
   if (!list.declarations.some((d) => ts.isIdentifier(d.name) && exportedLocals.has(d.name.text))) return statement;
   return f.updateVariableStatement(statement, statement.modifiers, f.createVariableDeclarationList(list.declarations, ts.NodeFlags.Let));
 }
 
-function hasModifier(node: ts.Node, kind: ts.SyntaxKind): boolean {
+function hasModifier(node: TS.Node, kind: TS.SyntaxKind): boolean {
   return ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === kind);
 }
 
-function isDirective(statement: ts.Statement): boolean {
+function isDirective(statement: TS.Statement): boolean {
   return ts.isExpressionStatement(statement) && ts.isStringLiteral(statement.expression);
 }

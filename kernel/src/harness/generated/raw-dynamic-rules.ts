@@ -3,7 +3,8 @@
  * it rejects every spelling the parser can see; spellings it cannot see meet the runtime shadows
  * (runtime-shadows.ts) or are documented gaps. Guard names (`__nh_*`) are reserved here too.
  */
-import ts from 'typescript';
+import type TS from 'typescript';
+import { ts } from './typescript-lazy.js';
 import { violationAt, type Violation, type ViolationRule } from './violation.js';
 
 /** Modules whose ordinary use runs constructed code or reaches the engine directly. */
@@ -24,7 +25,7 @@ const REFLECTIVE_KEY_CALLS = new Set([
 ]);
 const PROCESS_INTERNALS = new Set(['binding', '_linkedBinding', 'dlopen']);
 
-function unparen(node: ts.Expression): ts.Expression {
+function unparen(node: TS.Expression): TS.Expression {
   while (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node) || ts.isSatisfiesExpression(node)) {
     node = node.expression;
   }
@@ -32,7 +33,7 @@ function unparen(node: ts.Expression): ts.Expression {
 }
 
 /** The key of a member access or binding key when it is a literal; undefined when computed. */
-function literalKey(node: ts.Node | undefined): string | undefined {
+function literalKey(node: TS.Node | undefined): string | undefined {
   if (!node) return undefined;
   if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) return node.text;
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isNumericLiteral(node)) return node.text;
@@ -41,19 +42,19 @@ function literalKey(node: ts.Node | undefined): string | undefined {
 }
 
 /** The value of an expression used as a key or specifier when it is a literal; undefined when computed. */
-function expressionKey(node: ts.Expression): string | undefined {
+function expressionKey(node: TS.Expression): string | undefined {
   const e = unparen(node);
   if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e) || ts.isNumericLiteral(e)) return e.text;
   return undefined;
 }
 
-function isStringish(node: ts.Expression): boolean {
+function isStringish(node: TS.Expression): boolean {
   node = unparen(node);
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) return true;
   return ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken && (isStringish(node.left) || isStringish(node.right));
 }
 
-function dottedName(node: ts.Expression): string | undefined {
+function dottedName(node: TS.Expression): string | undefined {
   node = unparen(node);
   if (ts.isIdentifier(node)) return node.text;
   if (ts.isPropertyAccessExpression(node)) {
@@ -64,9 +65,9 @@ function dottedName(node: ts.Expression): string | undefined {
 }
 
 /** Names declared anywhere in the file: a local `self` or `global` is not the global object. */
-function declaredNames(sourceFile: ts.SourceFile): Set<string> {
+function declaredNames(sourceFile: TS.SourceFile): Set<string> {
   const names = new Set<string>();
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if ((ts.isVariableDeclaration(node) || ts.isParameter(node) || ts.isBindingElement(node)) && ts.isIdentifier(node.name)) names.add(node.name.text);
     if ((ts.isFunctionDeclaration(node) || ts.isClassDeclaration(node)) && node.name) names.add(node.name.text);
     if (ts.isImportClause(node) && node.name) names.add(node.name.text);
@@ -77,27 +78,27 @@ function declaredNames(sourceFile: ts.SourceFile): Set<string> {
   return names;
 }
 
-export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[] {
+export function checkRawDynamicExecution(sourceFile: TS.SourceFile): Violation[] {
   const out: Violation[] = [];
   const declared = declaredNames(sourceFile);
   const processNames = new Set(declared.has('process') ? [] : ['process']);
-  const exempt = new Set<ts.Node>();
-  const flag = (node: ts.Node, rule: ViolationRule, message: string): void => {
+  const exempt = new Set<TS.Node>();
+  const flag = (node: TS.Node, rule: ViolationRule, message: string): void => {
     out.push(violationAt(sourceFile, node, rule, message));
   };
-  const isGlobalObject = (expr: ts.Expression): boolean => {
+  const isGlobalObject = (expr: TS.Expression): boolean => {
     const e = unparen(expr);
     if (ts.isIdentifier(e)) return GLOBAL_OBJECT_NAMES.has(e.text) && !declared.has(e.text);
     if (ts.isPropertyAccessExpression(e)) return GLOBAL_OBJECT_NAMES.has(e.name.text) && isGlobalObject(e.expression);
     return false;
   };
-  const checkModuleSpecifier = (node: ts.Node, spec: ts.Expression | undefined, computedRule: ViolationRule, what: string): void => {
+  const checkModuleSpecifier = (node: TS.Node, spec: TS.Expression | undefined, computedRule: ViolationRule, what: string): void => {
     const literal = spec ? expressionKey(spec) : undefined;
     if (spec && literal === undefined) flag(node, computedRule, `${what} of a constructed specifier runs code chosen at run time; use a literal specifier.`);
     else if (literal !== undefined && FORBIDDEN_MODULES.has(literal)) flag(node, 'forbidden-module', `Module '${literal}' runs constructed code or reaches the engine; it is not available to generated code.`);
   };
   /** Rules for a statically known property key read from some object. */
-  const checkKey = (node: ts.Node, key: string, receiver: ts.Expression | undefined, parent: ts.Node): void => {
+  const checkKey = (node: TS.Node, key: string, receiver: TS.Expression | undefined, parent: TS.Node): void => {
     if (key === 'eval') flag(node, 'eval', 'eval is raw dynamic execution.');
     else if (key === 'Function') flag(node, 'function-constructor', 'The Function constructor is raw dynamic execution.');
     else if (key === 'constructor' && !isHarmlessConstructorRead(parent))
@@ -105,12 +106,12 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
     else if (key === 'callee' || key === 'caller') flag(node, 'arguments-callee', `'.${key}' introspection is not allowed.`);
     else if (key === '_load' || key === 'mainModule') flag(node, 'module-load', `'${key}' loads modules outside the module rules.`);
     else if (key.startsWith(RESERVED_PREFIX)) flag(node, 'reserved-name', `'${key}' is a reserved guard name.`);
-    else if (PROCESS_INTERNALS.has(key) && receiver && ts.isIdentifier(unparen(receiver)) && processNames.has((unparen(receiver) as ts.Identifier).text))
+    else if (PROCESS_INTERNALS.has(key) && receiver && ts.isIdentifier(unparen(receiver)) && processNames.has((unparen(receiver) as TS.Identifier).text))
       flag(node, 'process-binding', `process.${key} reaches engine internals.`);
   };
 
   let functionDepth = 0;
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node)) return;
     if (ts.isImportDeclaration(node) && node.importClause?.isTypeOnly) return;
     if (ts.isTypeNode(node) && !isClassExtends(node)) return;
@@ -124,7 +125,7 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
     }
   };
 
-  const checkNode = (node: ts.Node): void => {
+  const checkNode = (node: TS.Node): void => {
     if (ts.isIdentifier(node)) {
       const parent = node.parent;
       if (node.text.startsWith(RESERVED_PREFIX)) return flag(node, 'reserved-name', `'${node.text}' is a reserved guard name.`);
@@ -178,7 +179,7 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
     if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) return checkModuleSpecifier(node, node.moduleSpecifier, 'dynamic-import', 'export from');
   };
 
-  const checkImport = (node: ts.ImportDeclaration): void => {
+  const checkImport = (node: TS.ImportDeclaration): void => {
     checkModuleSpecifier(node, node.moduleSpecifier, 'dynamic-import', 'import');
     const spec = expressionKey(node.moduleSpecifier);
     if (spec !== 'process' && spec !== 'node:process') return;
@@ -194,7 +195,7 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
     }
   };
 
-  const checkCall = (node: ts.CallExpression): void => {
+  const checkCall = (node: TS.CallExpression): void => {
     const callee = unparen(node.expression);
     const first = node.arguments[0];
     if (node.expression.kind === ts.SyntaxKind.ImportKeyword) return checkModuleSpecifier(node, first ?? node, 'dynamic-import', 'import()');
@@ -206,7 +207,7 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
     if (last !== undefined && TIMER_NAMES.has(last) && first && isStringish(first))
       return flag(node, 'timer-string', `${last} with a string argument evaluates that string as code.`);
     if (name && REFLECTIVE_KEY_CALLS.has(name) && node.arguments.length >= 2) {
-      const [target, keyArg] = node.arguments as unknown as [ts.Expression, ts.Expression];
+      const [target, keyArg] = node.arguments as unknown as [TS.Expression, TS.Expression];
       const key = expressionKey(keyArg);
       if (key === undefined) {
         if (isGlobalObject(target)) flag(node, 'computed-global-access', `${name} with a computed key on the global object can reach eval or Function.`);
@@ -214,7 +215,7 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
     }
   };
 
-  const checkNew = (node: ts.NewExpression): void => {
+  const checkNew = (node: TS.NewExpression): void => {
     const callee = unparen(node.expression);
     const last = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
     if (last !== 'Worker' || !node.arguments || node.arguments.length < 2) return;
@@ -235,7 +236,7 @@ export function checkRawDynamicExecution(sourceFile: ts.SourceFile): Violation[]
 }
 
 /** `x.constructor.name` and `x.constructor === Y` cannot reach a constructor's call. */
-function isHarmlessConstructorRead(parent: ts.Node): boolean {
+function isHarmlessConstructorRead(parent: TS.Node): boolean {
   if (ts.isPropertyAccessExpression(parent) && parent.name.text === 'name') return true;
   if (!ts.isBinaryExpression(parent)) return false;
   const op = parent.operatorToken.kind;
@@ -248,18 +249,18 @@ function isHarmlessConstructorRead(parent: ts.Node): boolean {
 }
 
 /** `x instanceof Function`, `typeof Function` and `Function.prototype.x` do not construct. */
-function isHarmlessFunctionReference(node: ts.Identifier): boolean {
+function isHarmlessFunctionReference(node: TS.Identifier): boolean {
   const parent = node.parent;
   if (ts.isBinaryExpression(parent) && parent.right === node && parent.operatorToken.kind === ts.SyntaxKind.InstanceOfKeyword) return true;
   if (ts.isTypeOfExpression(parent)) return true;
   return ts.isPropertyAccessExpression(parent) && parent.expression === node && parent.name.text === 'prototype';
 }
 
-function isClassExtends(node: ts.Node): boolean {
+function isClassExtends(node: TS.Node): boolean {
   return ts.isExpressionWithTypeArguments(node) && ts.isHeritageClause(node.parent) && node.parent.token === ts.SyntaxKind.ExtendsKeyword && ts.isClassLike(node.parent.parent);
 }
 
-function isAssignmentPattern(literal: ts.ObjectLiteralExpression): boolean {
+function isAssignmentPattern(literal: TS.ObjectLiteralExpression): boolean {
   const parent = literal.parent;
   return ts.isBinaryExpression(parent) && parent.left === literal && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
 }

@@ -2,7 +2,8 @@
  * Deterministic validation of a CodeProposal before anything runs: syntax, the raw-dynamic-execution
  * rule, reserved guard names, export kinds, intent/source mismatch and dependency declarations.
  */
-import ts from 'typescript';
+import type TS from 'typescript';
+import { ts } from './typescript-lazy.js';
 import type { CodeProposal } from './code-proposal.js';
 import { checkDependencyNames } from './dependencies.js';
 import { analyzeExports, checkIntent, type ExportAnalysis, type ExportInfo } from './export-rules.js';
@@ -24,13 +25,13 @@ export function sourceFileName(proposal: Pick<CodeProposal, 'language'>): string
   return proposal.language === 'typescript' ? 'generated.ts' : 'generated.js';
 }
 
-export function parseGenerated(proposal: Pick<CodeProposal, 'language' | 'source'>): ts.SourceFile {
+export function parseGenerated(proposal: Pick<CodeProposal, 'language' | 'source'>): TS.SourceFile {
   const kind = proposal.language === 'typescript' ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   return ts.createSourceFile(sourceFileName(proposal), proposal.source, ts.ScriptTarget.ES2022, true, kind);
 }
 
 /** Syntactic diagnostics as violations, including JavaScript-only ones such as type annotations in a .js proposal. */
-export function diagnosticViolations(diagnostics: readonly ts.Diagnostic[] | undefined): Violation[] {
+export function diagnosticViolations(diagnostics: readonly TS.Diagnostic[] | undefined): Violation[] {
   return (diagnostics ?? []).map((d) => {
     const pos = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : { line: -1, character: -1 };
     return { rule: 'syntax', message: ts.flattenDiagnosticMessageText(d.messageText, '\n'), line: pos.line + 1, column: pos.character + 1 };

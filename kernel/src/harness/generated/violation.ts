@@ -1,5 +1,5 @@
 /** Validation findings: stable rule ids so callers, ledgers and tests can match on them. */
-import ts from 'typescript';
+import type TS from 'typescript';
 
 export const ViolationRule = {
   syntax: 'syntax',
@@ -55,7 +55,7 @@ export interface Violation {
   readonly column: number;
 }
 
-export function violationAt(sourceFile: ts.SourceFile, node: ts.Node, rule: ViolationRule, message: string): Violation {
+export function violationAt(sourceFile: TS.SourceFile, node: TS.Node, rule: ViolationRule, message: string): Violation {
   const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
   return { rule, message, line: line + 1, column: character + 1 };
 }

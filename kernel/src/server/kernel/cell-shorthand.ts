@@ -3,18 +3,13 @@
  * compiler rewrites references to names from earlier cells, but a shorthand property would keep the
  * bare name and throw ReferenceError. Same-line edits keep every line number.
  */
-import { createRequire } from 'node:module';
 import type ts from 'typescript';
 
-let tsModule: typeof ts | undefined;
-function typescript(): typeof ts {
-  tsModule ??= createRequire(import.meta.url)('typescript') as typeof ts;
-  return tsModule;
-}
+/** The parser API used here; the cell compiler passes the TypeScript it already loaded (tslab's fork). */
+export type ShorthandParser = Pick<typeof ts, 'createSourceFile' | 'ScriptTarget' | 'ScriptKind' | 'isShorthandPropertyAssignment' | 'forEachChild'>;
 
-export function expandShorthandProperties(source: string): string {
+export function expandShorthandProperties(source: string, t: ShorthandParser): string {
   if (!/[{,]\s*[A-Za-z_$][\w$]*\s*[,}]/.test(source)) return source;
-  const t = typescript();
   const file = t.createSourceFile('cell.ts', source, t.ScriptTarget.Latest, false, t.ScriptKind.TS);
   const inserts: { at: number; text: string }[] = [];
   const visit = (node: ts.Node): void => {

@@ -39,6 +39,8 @@ export class Kernel {
   private readonly escalation = new InterruptEscalation();
   /** Shell requests sent to the kernel process and not yet finished (idle), by msg_id. */
   private readonly pending = new Map<string, { route: string; header: MessageHeader }>();
+  /** The current process has loaded its compiler and host: until then the kernel reads "starting". */
+  private warm = false;
 
   constructor(
     private readonly manager: KernelManager,
@@ -129,9 +131,9 @@ export class Kernel {
     this.pending.clear();
     this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
     this.process = this.manager.takeProcess();
+    this.executionState = 'starting';
     this.attach(this.process);
     await this.process.accepting;
-    this.executionState = 'idle';
   }
 
   dispose(): void {
@@ -143,6 +145,7 @@ export class Kernel {
   }
 
   private attach(process: KernelProcess): void {
+    this.warm = false;
     process.onExecuting = (msgId) => {
       this.executingAck = msgId;
       if (this.pendingSigint === msgId) this.armSigint(msgId);
@@ -155,6 +158,14 @@ export class Kernel {
       if (msg.channel === 'iopub') this.track(msg);
       if (route === null) this.broadcast(msg);
       else this.deliver(route, msg);
+      // A cold process answers kernel_info before it can run code. Clients need that request's idle (their
+      // request is done only then), but it must not read as "can run code": "starting" follows at once and
+      // holds until the process is ready.
+      if (!this.warm && msg.channel === 'iopub' && msg.header.msg_type === 'status' && (msg.content as { execution_state?: unknown }).execution_state === 'idle') {
+        const starting = makeMessage('iopub', 'status', { execution_state: 'starting' }, {}, process.session);
+        this.track(starting);
+        this.broadcast(starting);
+      }
     };
     process.onExit = (code) => {
       // A cell that ends the process (process.exit) loses its state; restart like Jupyter's restarter, and
@@ -168,7 +179,11 @@ export class Kernel {
     };
     void process.ready.then(
       () => {
-        if (this.process === process && this.executionState === 'starting') this.executionState = 'idle';
+        if (this.process !== process) return;
+        this.warm = true;
+        if (this.executionState !== 'starting') return;
+        this.executionState = 'idle';
+        this.broadcast(makeMessage('iopub', 'status', { execution_state: 'idle' }, {}, process.session));
       },
       () => {
         if (this.process === process) this.executionState = 'dead';

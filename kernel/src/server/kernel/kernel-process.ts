@@ -9,11 +9,12 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import type { ClientMessage } from '../../../../shared/index.js';
 import type { CellCompiler, SourceTransform } from './cell-compiler.js';
+import { installCodeCache, saveCodeCache } from './code-cache.js';
 import type { KernelHostFactory } from './kernel-host.js';
 import { noopKernelHost } from './kernel-host.js';
 import type { FromKernel, ToKernel } from './kernel-messages.js';
 import { KernelRuntime } from './kernel-runtime.js';
-import { createTslabCompiler } from './tslab-compiler.js';
+import { createTslabCompiler, type TslabCompiler } from './tslab-compiler.js';
 import { startInterruptWatchdog } from './interrupt-watchdog.js';
 
 export interface KernelProcessConfig {
@@ -42,6 +43,8 @@ async function loadHostModule(specifier: string | undefined): Promise<{ factory:
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as KernelProcessConfig;
   if (!process.send) throw new Error('kernel-process must be forked with an IPC channel');
+  // Before anything can load TypeScript, so every compiler this process loads comes from (or fills) the cache.
+  installCodeCache();
   if (config.watchdogFd !== undefined) startInterruptWatchdog(config.watchdogFd);
   // The 'interrupt' message (naming its cell) stops awaiting cells. SIGINT only breaks synchronous cell code
   // (vm breakOnSigint): the server sends it when this process reported the cell executing but did not handle
@@ -67,7 +70,7 @@ async function main(): Promise<void> {
 
   // The runtime exists before the compiler and host load, so the first kernel_info is answered at once
   // (cold start); every other request waits in its queue until both are ready.
-  let compiler: CellCompiler | undefined;
+  let compiler: TslabCompiler | undefined;
   const lazy: CellCompiler = {
     execute: (source, options) => compiler!.execute(source, options),
     complete: (source, pos) => compiler!.complete(source, pos),
@@ -85,23 +88,51 @@ async function main(): Promise<void> {
   let begin!: () => void;
   const opened = new Promise<void>((resolve) => (begin = resolve));
   const idle = setTimeout(() => begin(), 250);
+  /** A request other than kernel_info arrived before the kernel could run code: it is not warmed further. */
+  let asked = false;
   const loading = (async () => {
     await opened;
     clearTimeout(idle);
-    const { factory, transform } = await loadHostModule(config.hostModule);
-    compiler = createTslabCompiler({ transform });
+    // Output capture loads tslab (and its TypeScript): part of the load, not of answering the first kernel_info.
+    rt.captureOutput();
+    // The host module's files are read while the compiler starts (synchronous CPU work); its transform is
+    // bound once it has loaded, before any cell is converted.
+    const host = loadHostModule(config.hostModule);
+    host.catch(() => {});
+    let transform: SourceTransform | undefined;
+    compiler = createTslabCompiler({ transform: (source) => (transform ? transform(source) : { code: source }) });
+    const { factory, transform: hostTransform } = await host;
+    transform = hostTransform;
     rt.setHost(await factory(rt, { dataDir: config.dataDir }));
+    // A pooled process (nobody waiting yet) also does the first cell's conversion now; a cold kernel with a
+    // cell waiting lets that cell do it instead of converting twice.
+    if (!asked) compiler.warmUp();
   })();
-  rt.startWhen(loading);
-  rt.captureOutput();
+  // 'ready' goes out before any queued request runs, so the server never sees a cell's busy status first.
+  const loaded = loading.then(
+    () => post({ kind: 'ready' }),
+    (error: unknown) => {
+      process.stderr.write(`Kernel start failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+      post({ kind: 'ready' });
+      throw error;
+    },
+  );
+  rt.startWhen(loaded);
   runtime = rt;
-  firstMessage = (type) => (type === 'kernel_info_request' ? setImmediate(begin) : begin());
+  firstMessage = (type) => {
+    if (type === 'kernel_info_request') setImmediate(begin);
+    else {
+      asked = true;
+      begin();
+    }
+  };
   for (const { msg, route } of pending.splice(0)) handle(msg, route);
   post({ kind: 'accepting' });
-  await loading.catch((error: unknown) => {
-    process.stderr.write(`Kernel start failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-  });
-  post({ kind: 'ready' });
+  await loaded.catch(() => {});
+  // The code cache is written once the process has compiled what a first cell needs: after the warm-up, or
+  // when a cell was waiting, a little after it (writing blocks for ~0.1 s, once per machine and Node version).
+  if (asked) setTimeout(() => saveCodeCache(), 3000).unref();
+  else setImmediate(() => saveCodeCache());
   // Errors that escape cells (a rejected promise nobody awaited) must not kill the Session.
   process.on('unhandledRejection', (reason) => {
     process.stderr.write(`Unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}\n`);

@@ -4,6 +4,7 @@
  * converted CommonJS runs with vm.runInThisContext (same realm and module cache as the kernel) with
  * `breakOnSigint`, awaiting cells race an interrupt promise, and values and errors come back structured.
  */
+import { createHash } from 'node:crypto';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -38,6 +39,18 @@ interface TslabConverterModule {
   createConverter(options: { isJS: boolean; isBrowser: boolean }): TslabConverter;
   isCompleteCode(src: string): { completed: boolean; indent?: string };
 }
+
+/** A CellCompiler that can do its first, most expensive conversion ahead of the first cell. */
+export interface TslabCompiler extends CellCompiler {
+  /**
+   * Converts (never runs) a cell importing the library, so the compiler parses and binds its declaration
+   * files, and zod's and openai's, before anyone asks; the first real cell then reuses those source files.
+   */
+  warmUp(): void;
+}
+
+/** What a first notebook cell typically is; converting it loads everything such a cell needs. */
+const WARM_UP_CELL = 'import * as nh from "nighthawk-ts";\nnh.Session;\n';
 
 export interface TslabCompilerOptions {
   /** Directory cells resolve imports from; defaults to process.cwd(). tslab's compiler always uses cwd. */
@@ -85,7 +98,7 @@ function interruptedOutcome(): CellOutcome {
   return { kind: 'interrupted', ename: 'KeyboardInterrupt', evalue: 'Execution interrupted', traceback: ['KeyboardInterrupt: Execution interrupted'] };
 }
 
-export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCompiler {
+export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCompiler {
   const rootDir = options.rootDir ?? process.cwd();
   const transform = options.transform ?? ((source: string) => ({ code: source }));
   const load = createRequire(import.meta.url);
@@ -113,11 +126,11 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
   let prevDecl = '';
   // Re-running an unchanged cell against unchanged declarations is the commonest notebook action, and the
   // conversion is then a pure function of the two texts. Cells that import are not cached: what they import
-  // can change on disk.
+  // can change on disk. Keyed by a hash: the declarations grow with the Session and a joined key would copy them.
   const conversions = new Map<string, ReturnType<TslabConverter['convert']>>();
   const convert = (decls: string, code: string): ReturnType<TslabConverter['convert']> => {
     if (/\bimport\b|\brequire\s*\(|\/\/\/\s*<reference/.test(code)) return converter.convert(decls, code);
-    const key = `${decls}\u0000${code}`;
+    const key = createHash('sha256').update(decls).update('\u0000').update(code).digest('base64');
     const hit = conversions.get(key);
     if (hit) {
       conversions.delete(key);
@@ -149,7 +162,8 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
     let code: string;
     try {
       // tslab rewrites earlier cells' names but not `{ name }` shorthands; spelled out, they resolve.
-      code = expandShorthandProperties(transform(source).code);
+      // (Parsed with tslab's TypeScript, already loaded: a second compiler would cost every kernel ~40 MB.)
+      code = expandShorthandProperties(transform(source).code, ts);
     } catch (error) {
       return runtimeError(error, undefined, executionCount);
     }
@@ -226,7 +240,17 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
     return result.completed ? { status: 'complete', indent: '' } : { status: 'incomplete', indent: result.indent ?? '' };
   }
 
+  function warmUp(): void {
+    try {
+      cellRequire.resolve('nighthawk-ts');
+    } catch {
+      return; // cells here cannot import the library; nothing worth converting ahead
+    }
+    converter.convert(prevDecl, WARM_UP_CELL);
+  }
+
   return {
+    warmUp,
     execute,
     complete,
     inspect,

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
-import { createTslabCompiler } from '../kernel/index.js';
+import { createTslabCompiler, installCodeCache, saveCodeCache, type SourceTransform } from '../kernel/index.js';
 import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
 import { readConnectionFile } from './connection-file.js';
@@ -188,14 +188,29 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     signalReady(loading);
   }
   async function load(): Promise<void> {
-    const { factory, transform } = await loadHostModule(options.hostModule);
-    consoleCells = withConsoleCells(createTslabCompiler({ transform }));
+    installCodeCache();
+    // The host module's files are read while the compiler starts; its transform is bound before any cell.
+    const host = loadHostModule(options.hostModule);
+    host.catch(() => {});
+    let transform: SourceTransform | undefined;
+    const compiler = createTslabCompiler({ transform: (source) => (transform ? transform(source) : { code: source }) });
+    const { factory, transform: hostTransform } = await host;
+    transform = hostTransform;
+    consoleCells = withConsoleCells(compiler);
     const rt = new KernelRuntime(consoleCells.compiler, deliver, session);
     rt.setHost(await factory(rt, { dataDir: options.dataDir }));
     rt.captureOutput();
+    // With nothing asked yet, the first cell's conversion is done now; a waiting cell does it itself.
+    const asked = pending.length > 0;
+    if (!asked) compiler.warmUp();
+    // No status of its own here: strict clients (jupyter_kernel_test) take every iopub status as an answer to
+    // their requests, and the Jupyter server in front reports "starting" until its kernel_info round trip.
     runtime = rt;
     watchdog.ready();
     for (const { msg, route } of pending.splice(0)) rt.handle(msg, route);
+    // Written once per machine and Node version (see code-cache.ts), after what a first cell compiles.
+    if (asked) setTimeout(() => saveCodeCache(), 3000).unref();
+    else setImmediate(() => saveCodeCache());
   }
   return { ready, close };
 }

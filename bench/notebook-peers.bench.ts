@@ -1,0 +1,299 @@
+/**
+ * Time to first result and a notebook beside its peers, in one run and the same headless chromium:
+ * - web-first-result-{pool,cold}: navigation to a new notebook → its first cell's result (`import * as nh from
+ *   "nighthawk-ts"`), run as soon as the kernel reads idle; with the server's warm spare and with none. Beside it,
+ *   the same figure for tslab's kernel in Jupyter Notebook 6 (Debian's jupyter-notebook), whose first cell imports
+ *   zod (tslab cannot resolve this package's self-reference).
+ * - web-run-all-20: Run all of 20 small cells → every result shown; Jupyter Notebook 6 with tslab's kernel alongside.
+ * - web-heap-50-cells: the page's JS heap after loading a 50-cell notebook (after a forced GC), beside Jupyter 6's.
+ * - kernel-rss-*: a kernel process's resident memory after its first cell and after importing the library,
+ *   beside tslab's kernel after the same first cell and an import of zod.
+ * Jupyter Notebook 6 missing: its lines are skipped with a note (scripts/ensure-system-deps.sh installs it).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, promises as fs, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { report } from './stats.js';
+import { startServer, type NighthawkServer } from '../kernel/src/server/index.js';
+import { ensureBuilt } from '../kernel/src/server/runner/nb-build.js';
+import { freePort } from '../test/support/free-port.js';
+import { isolatedJupyterEnv } from '../test/support/jupyter-env.js';
+import { TslabZmqKernel } from '../test/support/kernel-tslab-zmq.js';
+import { buildWebApp, launchChromium, notebookJson, tempNotebooksDir } from '../test/web/web-harness.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const LOADS = Number(process.env.BENCH_LOADS ?? 8);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const progress = (what: string) => process.stderr.write(`# ${what}\n`);
+const NH_FIRST = 'import * as nh from "nighthawk-ts";\ntypeof nh.Session';
+const ZOD_FIRST = 'import * as z from "zod";\ntypeof z.string';
+const SMALL = Array.from({ length: 20 }, (_, i) => ({ source: `${i} + 1` }));
+const FIFTY = Array.from({ length: 50 }, (_, i) => ({ source: `// cell ${i}\nconst value${i} = await compute(${i});\nconsole.log(value${i});` }));
+const sessionHost = path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
+
+/** Resolves with the page's performance.now() at the first animation frame where `condition` holds. */
+function frameWhen(page: Page, condition: string, timeout = 60_000): Promise<number> {
+  return page.waitForFunction(`(${condition}) && performance.now()`, undefined, { polling: 'raf', timeout }).then((h) => h.jsonValue() as Promise<number>);
+}
+
+async function heapUsed(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const usage = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  await cdp.detach();
+  return usage.usedSize / 1024 / 1024;
+}
+
+function rssMb(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+// --- ours -------------------------------------------------------------------------------------------------
+
+const ours = {
+  ready: `document.querySelector('.kernel-status[data-status="idle"]') !== null`,
+  runAll: `document.querySelector('button[aria-label="Run all cells"], button[title="Run all cells"]')?.click() ?? [...document.querySelectorAll('button')].find((b) => b.textContent === 'Run all')?.click()`,
+  done: (n: number) => `document.querySelectorAll('.cell .output-execute_result').length >= ${n} && document.querySelectorAll('.cell[data-run-state="queued"], .cell[data-run-state="running"]').length === 0`,
+};
+
+async function oursFirstResult(browser: Browser, server: NighthawkServer, dir: string, pooled: boolean): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < LOADS; i++) {
+    if (pooled) await server.kernels.waitForSpare();
+    const name = `first-${pooled ? 'pool' : 'cold'}-${i}.ipynb`;
+    writeFileSync(path.join(dir, name), notebookJson([{ source: NH_FIRST }]));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url.split('?')[0]}?token=${server.token}&path=${name}`);
+    await frameWhen(page, ours.ready);
+    await page.evaluate(ours.runAll);
+    out.push(await frameWhen(page, ours.done(1)));
+    await page.close();
+    for (const k of server.kernels.list()) await server.kernels.shutdown(k.id);
+  }
+  return out;
+}
+
+async function oursRunAll(browser: Browser, server: NighthawkServer, dir: string): Promise<number[]> {
+  writeFileSync(path.join(dir, 'twenty.ipynb'), notebookJson(SMALL));
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${server.url.split('?')[0]}?token=${server.token}&path=twenty.ipynb`);
+  await frameWhen(page, ours.ready);
+  const out: number[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    const t0 = (await page.evaluate(`performance.now()`)) as number;
+    await page.evaluate(ours.runAll);
+    const t1 = await frameWhen(page, ours.done(20));
+    if (i > 0) out.push(t1 - t0);
+  }
+  await page.close();
+  return out;
+}
+
+async function oursHeap(browser: Browser, server: NighthawkServer, dir: string): Promise<number[]> {
+  writeFileSync(path.join(dir, 'fifty.ipynb'), notebookJson(FIFTY));
+  const out: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url.split('?')[0]}?token=${server.token}&path=fifty.ipynb`);
+    await frameWhen(page, ours.ready);
+    await page.waitForTimeout(1000);
+    out.push(await heapUsed(page));
+    await page.close();
+  }
+  return out;
+}
+
+// --- Jupyter Notebook 6 with tslab's kernel ---------------------------------------------------------------
+
+const jupyter = {
+  ready: `window.Jupyter?.notebook?.kernel?.is_connected?.() && document.querySelector('#kernel_indicator_icon.kernel_idle_icon') !== null`,
+  runAll: `Jupyter.notebook.execute_all_cells()`,
+  done: (n: number) => `document.querySelectorAll('.cell .output_subarea').length >= ${n} && [...document.querySelectorAll('.cell .input_prompt')].every((p) => !p.textContent.includes('*'))`,
+};
+
+interface Notebook6 {
+  url: string;
+  token: string;
+  dir: string;
+  stop(): void;
+}
+
+async function startNotebook6(): Promise<Notebook6 | undefined> {
+  const python = '/usr/bin/python3';
+  const probe = spawn(python, ['-c', 'import notebook, sys; sys.exit(0 if notebook.__version__.startswith("6") else 1)'], { stdio: 'ignore' });
+  if ((await new Promise<number | null>((r) => probe.once('exit', r))) !== 0) return undefined;
+  const dir = await tempNotebooksDir();
+  const kernels = path.join(dir, 'prefix', 'share', 'jupyter', 'kernels');
+  mkdirSync(path.join(kernels, 'tslab'), { recursive: true });
+  const tslabBin = createRequire(import.meta.url).resolve('tslab/bin/tslab');
+  writeFileSync(path.join(kernels, 'tslab', 'kernel.json'), JSON.stringify({ argv: [process.execPath, tslabBin, 'kernel', '--config-path', '{connection_file}'], display_name: 'TypeScript (tslab)', language: 'typescript' }));
+  const nbDir = path.join(dir, 'nb');
+  mkdirSync(nbDir);
+  const port = await freePort();
+  const token = 'bench-jupyter-token';
+  const args = ['-m', 'notebook', '--no-browser', '--ip=127.0.0.1', `--port=${port}`, '--port-retries=0', `--NotebookApp.token=${token}`, `--notebook-dir=${nbDir}`];
+  if (process.getuid?.() === 0) args.push('--allow-root');
+  // tslab resolves `zod` from the notebook's directory: give it this repository's node_modules.
+  await fs.symlink(path.join(root, 'node_modules'), path.join(nbDir, 'node_modules'));
+  const child: ChildProcess = spawn(python, args, { env: isolatedJupyterEnv(dir), cwd: nbDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  process.once('exit', () => child.kill('SIGKILL'));
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (/is running at/.test(output)) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`jupyter notebook exited (${code}):\n${output}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/`, token, dir: nbDir, stop: () => child.kill('SIGTERM') };
+}
+
+function tslabNotebook(cells: Array<{ source: string }>): string {
+  const nb = JSON.parse(notebookJson(cells)) as { metadata: Record<string, unknown> };
+  nb.metadata = { kernelspec: { name: 'tslab', display_name: 'TypeScript (tslab)', language: 'typescript' } };
+  return JSON.stringify(nb);
+}
+
+async function shutdownJupyterKernels(nb: Notebook6): Promise<void> {
+  const list = (await (await fetch(`${nb.url}api/kernels?token=${nb.token}`)).json()) as Array<{ id: string }>;
+  for (const k of list) await fetch(`${nb.url}api/kernels/${k.id}?token=${nb.token}`, { method: 'DELETE' });
+  const sessions = (await (await fetch(`${nb.url}api/sessions?token=${nb.token}`)).json()) as Array<{ id: string }>;
+  for (const s of sessions) await fetch(`${nb.url}api/sessions/${s.id}?token=${nb.token}`, { method: 'DELETE' });
+}
+
+async function jupyterFirstResult(browser: Browser, nb: Notebook6): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < LOADS; i++) {
+    const name = `first-${i}.ipynb`;
+    writeFileSync(path.join(nb.dir, name), tslabNotebook([{ source: ZOD_FIRST }]));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${nb.url}notebooks/${name}?token=${nb.token}`);
+    await frameWhen(page, jupyter.ready);
+    await page.evaluate(jupyter.runAll);
+    out.push(await frameWhen(page, jupyter.done(1)));
+    await page.close();
+    await shutdownJupyterKernels(nb);
+  }
+  return out;
+}
+
+async function jupyterRunAll(browser: Browser, nb: Notebook6): Promise<number[]> {
+  writeFileSync(path.join(nb.dir, 'twenty.ipynb'), tslabNotebook(SMALL));
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${nb.url}notebooks/twenty.ipynb?token=${nb.token}`);
+  await frameWhen(page, jupyter.ready);
+  const out: number[] = [];
+  for (let i = 0; i <= RUNS; i++) {
+    await page.evaluate(`Jupyter.notebook.clear_all_output()`);
+    const t0 = (await page.evaluate(`performance.now()`)) as number;
+    await page.evaluate(jupyter.runAll);
+    const t1 = await frameWhen(page, jupyter.done(20));
+    if (i > 0) out.push(t1 - t0);
+    // tslab aborts requests within 200 ms of an error; leave a gap so runs do not overlap it.
+    await page.waitForTimeout(250);
+  }
+  await page.close();
+  await shutdownJupyterKernels(nb);
+  return out;
+}
+
+async function jupyterHeap(browser: Browser, nb: Notebook6): Promise<number[]> {
+  writeFileSync(path.join(nb.dir, 'fifty.ipynb'), tslabNotebook(FIFTY));
+  const out: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${nb.url}notebooks/fifty.ipynb?token=${nb.token}`);
+    await frameWhen(page, jupyter.ready);
+    await page.waitForTimeout(1000);
+    out.push(await heapUsed(page));
+    await page.close();
+    await shutdownJupyterKernels(nb);
+  }
+  return out;
+}
+
+// --- kernel resident memory --------------------------------------------------------------------------------
+
+async function kernelRss(): Promise<void> {
+  const dir = await tempNotebooksDir();
+  const server = await startServer({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, log: () => {} });
+  const { KernelManager, ServerConnection } = await import('@jupyterlab/services');
+  const WebSocket = (await import('ws')).default;
+  const manager = new KernelManager({ serverSettings: ServerConnection.makeSettings({ baseUrl: server.baseUrl, wsUrl: server.wsUrl, token: server.token, appendToken: true, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, fetch }) });
+  const kernel = await manager.startNew();
+  await kernel.info;
+  const pid = (server.kernels.get(kernel.id) as unknown as { process: { child: { pid: number } } }).process.child.pid;
+  await kernel.requestExecute({ code: '1+1' }).done;
+  await new Promise((r) => setTimeout(r, 1000));
+  const oursFirst = rssMb(pid);
+  await kernel.requestExecute({ code: NH_FIRST }).done;
+  await new Promise((r) => setTimeout(r, 1000));
+  const oursImport = rssMb(pid);
+  await kernel.shutdown();
+  manager.dispose();
+  await server.close();
+
+  const tslab = await TslabZmqKernel.start(root);
+  await tslab.request('kernel_info_request', {}, false);
+  const exec = (code: string) => tslab.request('execute_request', { code, silent: false, store_history: true, allow_stdin: false, stop_on_error: false }, false);
+  await exec('1+1');
+  await new Promise((r) => setTimeout(r, 1000));
+  const tslabFirst = rssMb(tslab.pid);
+  await exec(ZOD_FIRST);
+  await new Promise((r) => setTimeout(r, 1000));
+  const tslabImport = rssMb(tslab.pid);
+  tslab.close();
+  console.log(`# kernel RSS after the first cell: nighthawk ${oursFirst.toFixed(1)} MB, tslab ${tslabFirst.toFixed(1)} MB; after importing the library: nighthawk ${oursImport.toFixed(1)} MB (nighthawk-ts), tslab ${tslabImport.toFixed(1)} MB (zod)`);
+  report('kernel-rss-mb-after-first-cell', [oursFirst], [tslabFirst]);
+  report('kernel-rss-mb-after-library-import', [oursImport], [tslabImport]);
+}
+
+async function main(): Promise<void> {
+  ensureBuilt(progress);
+  const staticDir = await buildWebApp();
+  const browser = await launchChromium();
+  const dir = await tempNotebooksDir();
+  const pooledServer = await startServer({ notebookDir: dir, port: 0, spareKernels: 1, kernelCwd: root, hostModule: sessionHost, staticDir, log: () => {} });
+  const coldServer = await startServer({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, staticDir, log: () => {} });
+  const nb = existsSync('/usr/bin/python3') ? await startNotebook6().catch((e: unknown) => (progress(`Jupyter Notebook 6: ${String(e)}`), undefined)) : undefined;
+  try {
+    progress('first result: ours (pool)');
+    const pool = await oursFirstResult(browser, pooledServer, dir, true);
+    progress('first result: ours (cold)');
+    const cold = await oursFirstResult(browser, coldServer, dir, false);
+    const jFirst = nb ? (progress('first result: Jupyter 6 + tslab'), await jupyterFirstResult(browser, nb)) : undefined;
+    progress('run all 20');
+    const runAll = await oursRunAll(browser, pooledServer, dir);
+    const jRunAll = nb ? await jupyterRunAll(browser, nb) : undefined;
+    progress('heap after 50 cells');
+    const heap = await oursHeap(browser, pooledServer, dir);
+    const jHeap = nb ? await jupyterHeap(browser, nb) : undefined;
+    report('web-first-result-pool-vs-jupyter6-tslab', pool, jFirst);
+    report('web-first-result-cold-vs-jupyter6-tslab', cold, jFirst);
+    report('web-run-all-20-cells-vs-jupyter6-tslab', runAll, jRunAll);
+    // Megabytes, printed in the same format (the "_ms" fields hold MB here).
+    report('web-heap-mb-50-cells-vs-jupyter6', heap, jHeap);
+    if (!nb) console.log('# Jupyter Notebook 6 (python3-notebook 6.x) is not installed: its baselines are missing');
+  } finally {
+    await browser.close();
+    await pooledServer.close();
+    await coldServer.close();
+    nb?.stop();
+  }
+  progress('kernel RSS');
+  await kernelRss();
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,52 @@
+/**
+ * Compile once: the first kernel process writes a V8 code cache for the TypeScript compiler after its warm-up
+ * conversion; the next process compiles the compiler from that cache (V8 accepts it) and converts the same.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const built = path.join(root, 'dist', 'kernel', 'src', 'server', 'kernel');
+const dir = mkdtempSync(path.join(tmpdir(), 'nighthawk-code-cache-test-'));
+
+// One kernel process's start, reduced to the compiler: install the cache, convert a first cell, run one.
+const script = `
+import { installCodeCache, saveCodeCache, codeCacheEntries } from ${JSON.stringify(path.join(built, 'code-cache.js'))};
+installCodeCache(process.env.CACHE_DIR);
+const { createTslabCompiler } = await import(${JSON.stringify(path.join(built, 'tslab-compiler.js'))});
+const compiler = createTslabCompiler();
+compiler.warmUp();
+const outcome = await compiler.execute('const n: number = 20; n + 22', { executionCount: 1 });
+const written = saveCodeCache();
+console.log(JSON.stringify({ entries: codeCacheEntries().map((e) => ({ file: e.filename.split('node_modules/').pop(), fromCache: e.fromCache })), written, value: outcome.value }));
+process.exit(0);`;
+
+function kernelStart(): { entries: Array<{ file: string; fromCache: boolean }>; written: number; value: Record<string, unknown> } {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env: { ...process.env, CACHE_DIR: dir }, encoding: 'utf8', timeout: 120_000 });
+  return JSON.parse(out.trim().split('\n').at(-1)!);
+}
+
+beforeAll(() => {
+  if (!existsSync(path.join(built, 'code-cache.js'))) execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the V8 code cache across kernel processes', () => {
+  test("the first process writes it, the second compiles tslab's TypeScript from it and writes nothing", () => {
+    const first = kernelStart();
+    expect(first.entries).toEqual([{ file: '@tslab/typescript-for-tslab/lib/typescript.js', fromCache: false }]);
+    expect(first.written).toBe(1);
+    expect(first.value['text/plain']).toBe('42');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.v8'))).toHaveLength(1);
+
+    const second = kernelStart();
+    expect(second.entries).toEqual([{ file: '@tslab/typescript-for-tslab/lib/typescript.js', fromCache: true }]);
+    expect(second.written).toBe(0);
+    expect(second.value['text/plain']).toBe('42');
+  }, 240_000);
+});

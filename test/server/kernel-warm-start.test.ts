@@ -1,0 +1,89 @@
+/**
+ * Warm before asked: a kernel reads "starting" (to its clients and in the REST model) until it can run code,
+ * not merely once it answered kernel_info; a pooled process loads and converts a first cell before it is
+ * handed out, and writes the V8 code cache other kernel processes start from.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Kernel } from '@jupyterlab/services';
+import { startKernelServer } from '../support/kernel-server.js';
+import { runCell } from '../support/kernel-client.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const sessionHost = path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
+const scratch = mkdtempSync(path.join(tmpdir(), 'nighthawk-warm-'));
+const cacheDir = path.join(scratch, 'code-cache');
+const LOAD_MS = 1500;
+
+beforeAll(() => {
+  if (!existsSync(sessionHost)) execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+  // Kernel processes inherit the environment: their code cache goes where this test can look.
+  process.env['NIGHTHAWK_CODE_CACHE_DIR'] = cacheDir;
+});
+
+afterAll(() => {
+  delete process.env['NIGHTHAWK_CODE_CACHE_DIR'];
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function restModelState(baseUrl: string, token: string, id: string): Promise<string> {
+  const response = await fetch(`${baseUrl}api/kernels/${id}?token=${token}`);
+  return ((await response.json()) as { execution_state: string }).execution_state;
+}
+
+describe('a cold kernel', () => {
+  test('reads "starting" after its first kernel_info reply until its host has loaded, then idle, then runs code', async () => {
+    // A host module that takes LOAD_MS to load stands for the compiler and library load.
+    const slowHost = path.join(scratch, 'slow-host.mjs');
+    writeFileSync(slowHost, `await new Promise((r) => setTimeout(r, ${LOAD_MS}));\nexport function createKernelHost() { return { submitCell() {}, afterCell() {} }; }\n`);
+    const fx = await startKernelServer({ spareKernels: 0, hostModule: slowHost });
+    try {
+      const kernel: Kernel.IKernelConnection = await fx.kernels.startNew();
+      const seen: string[] = [];
+      kernel.statusChanged.connect((_k, status) => seen.push(status));
+      await kernel.info;
+      const infoAt = performance.now();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(kernel.status).toBe('starting');
+      expect(await restModelState(fx.server.baseUrl, fx.server.token, kernel.id)).toBe('starting');
+      await new Promise<void>((resolve) => {
+        if (kernel.status === 'idle') resolve();
+        kernel.statusChanged.connect((_k, status) => status === 'idle' && resolve());
+      });
+      // Idle only once the host loaded: well after kernel_info, never before "starting".
+      expect(performance.now() - infoAt).toBeGreaterThan(LOAD_MS / 3);
+      expect(seen.lastIndexOf('starting')).toBeLessThan(seen.lastIndexOf('idle'));
+      expect(await restModelState(fx.server.baseUrl, fx.server.token, kernel.id)).toBe('idle');
+      const run = await runCell(kernel, '6 * 7');
+      expect(run.result?.['text/plain']).toBe('42');
+    } finally {
+      await fx.close();
+    }
+  }, 60_000);
+});
+
+describe('a pooled kernel', () => {
+  test('is warm when handed out: it wrote the compiler code cache after converting a first cell, and runs that cell', async () => {
+    const fx = await startKernelServer({ spareKernels: 1, kernelCwd: root, hostModule: sessionHost });
+    try {
+      await fx.server.kernels.waitForSpare();
+      // The spare saves its cache right after its warm-up conversion (setImmediate): give it a moment.
+      for (let i = 0; i < 50 && !(existsSync(cacheDir) && readdirSync(cacheDir).some((f) => f.endsWith('.v8'))); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(readdirSync(cacheDir).filter((f) => f.startsWith('typescript-') && f.endsWith('.v8'))).toHaveLength(1);
+      const kernel = await fx.kernels.startNew();
+      await kernel.info;
+      expect(kernel.status).toBe('idle');
+      const run = await runCell(kernel, 'import * as nh from "nighthawk-ts";\ntypeof nh.Session');
+      expect(run.reply.status).toBe('ok');
+      expect(run.result?.['text/plain']).toBe("'function'");
+    } finally {
+      await fx.close();
+    }
+  }, 120_000);
+});
