@@ -209,7 +209,9 @@ export class KernelRuntime implements KernelChannel {
     try {
       if (this.startError) throw this.startError;
       await this.host?.submitCell(code, submission);
-      const outcome = await this.compiler.execute(code, { executionCount: count, onStart: () => this.onExecuting(parent.msg_id) });
+      const host = this.host;
+      const bind = host?.bindDeclared ? (name: string, value: unknown): unknown => host.bindDeclared!(name, value) : undefined;
+      const outcome = await this.compiler.execute(code, { executionCount: count, onStart: () => this.onExecuting(parent.msg_id), ...(bind ? { bind } : {}) });
       if (outcome.kind === 'ok') {
         if (outcome.value && !options.silent) {
           this.iopub('execute_result', { execution_count: count, data: outcome.value, metadata: {} }, parent);
