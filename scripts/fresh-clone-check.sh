@@ -15,7 +15,11 @@ if [ "${1:-}" = "--reuse-node-modules" ]; then reuse="$2"; shift 2; fi
 source_repo="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/nighthawk-fresh-clone-XXXXXX")"
 step() { echo "fresh-clone-check: $*" >&2; }
-fail() { echo "fresh-clone-check: FAILED: $*" >&2; exit 1; }
+fail() {
+  echo "fresh-clone-check: FAILED: $*" >&2
+  [ -n "${NIGHTHAWK_KEEP_FRESH_CLONE:-}" ] || rm -rf "$work"
+  exit 1
+}
 
 step "cloning $source_repo into $work/clone"
 git clone --quiet "$source_repo" "$work/clone" || fail "git clone"
@@ -27,6 +31,8 @@ if [ -n "$reuse" ]; then
   cp -al "$reuse/node_modules" node_modules 2>/dev/null || cp -a "$reuse/node_modules" node_modules
   # The copy's own build output and caches are not part of a fresh install.
   rm -rf node_modules/.cache
+  # npm may rewrite its hidden lockfile: a private copy, so the source checkout's is never touched.
+  if [ -f node_modules/.package-lock.json ]; then rm node_modules/.package-lock.json && cp "$reuse/node_modules/.package-lock.json" node_modules/; fi
   step "npm install --offline (reusing hard-linked node_modules; runs prepare)"
   npm install --offline --no-audit --no-fund --loglevel=error >&2 || fail "npm install --offline"
 else
