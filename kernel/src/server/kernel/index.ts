@@ -20,3 +20,4 @@ export { makeMessage, replyType } from './kernel-messages.js';
 export { MIME_BUNDLE, valueToBundle } from './value-bundle.js';
 export { installCellOutputBridge, type CellOutputTarget } from './cell-output-bridge.js';
 export { InputRequestError, KernelProcessError, RequestRefusedError, type InputFailure } from './errors.js';
+export { isCompleteSource, type CompletenessReply } from './cell-complete.js';

@@ -11,6 +11,7 @@ import type * as TS from 'typescript';
 import type { CellCompiler, CellOutcome, CompletionResult, ExecuteOptions, InspectionResult, SourceTransform } from './cell-compiler.js';
 import { expandShorthandProperties } from './cell-shorthand.js';
 import { createLineMap } from './cell-lines.js';
+import { isCompleteSource } from './cell-complete.js';
 import { runtimeError, typeScriptError } from './cell-errors.js';
 import { findPackageSelf, installSelfReference } from './self-reference.js';
 import { valueToBundle } from './value-bundle.js';
@@ -36,7 +37,6 @@ interface TslabConverter {
 }
 interface TslabConverterModule {
   createConverter(options: { isJS: boolean; isBrowser: boolean }): TslabConverter;
-  isCompleteCode(src: string): { completed: boolean; indent?: string };
 }
 
 export interface TslabCompilerOptions {
@@ -162,7 +162,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
   const ts = createRequire(converterPath)('@tslab/typescript-for-tslab') as typeof TS;
   const self = findPackageSelf(rootDir);
   if (self) installSelfReference(ts.sys as Parameters<typeof installSelfReference>[0], self);
-  const { createConverter, isCompleteCode } = load(converterPath) as TslabConverterModule;
+  const { createConverter } = load(converterPath) as TslabConverterModule;
   const converter = createConverter({ isJS: false, isBrowser: false });
 
   const locals: Record<string, unknown> = {};
@@ -299,10 +299,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): CellCom
     return { found: signature.length > 0, text: docs ? `${signature}\n\n${docs}` : signature };
   }
 
-  function isComplete(source: string): { status: 'complete' | 'incomplete' | 'invalid'; indent: string } {
-    const result = isCompleteCode(source);
-    return result.completed ? { status: 'complete', indent: '' } : { status: 'incomplete', indent: result.indent ?? '' };
-  }
+  const isComplete = isCompleteSource;
 
   return {
     execute,
