@@ -134,4 +134,36 @@ const classify = nh.function(async function classify(text: string): Promise<stri
     expect(check.result?.['text/plain']).toBe('true');
     expect((await runCell(kernel, 'await withImport()')).result?.['text/plain']).toBe("'ok'");
   });
+  test('a Natural function defined in a cell can be called later in the same cell: it runs as a SessionFunction', async () => {
+    const run = await runCell(kernel, `const sameCellModel = new ScriptedModel([
+  () => ({ toolCalls: [toolCall("nh_assign", { target_path: "greeting", expression: '"hi Ada"' }), toolCall("nh_output", { result: { kind: "pass" } })] }),
+]);
+nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: sameCellModel }), oversight: {} });
+const greet = nh.function(async function greet(name: string): Promise<string> {
+  let greeting = "";
+  \`execute
+  Greet <name> into <:greeting>.\`;
+  return greeting;
+});
+async function twice(name: string) { return (await greet(name)) + "!"; }
+const approvedInCell = nh.activeSession()!.isApproved(twice);
+await twice("Ada")`);
+    expect(run.error).toBeUndefined();
+    expect(run.result?.['text/plain']).toBe("'hi Ada!'");
+    const runDisplays = run.displays.filter((m) => NighthawkMime.run in (m.content as { data: Record<string, unknown> }).data);
+    const last = (runDisplays.at(-1)!.content as { data: Record<string, { status: string; functionName: string }> }).data[NighthawkMime.run]!;
+    expect(last).toMatchObject({ status: 'completed', functionName: 'twice' });
+    expect((await runCell(kernel, 'approvedInCell')).result?.['text/plain']).toBe('true');
+  });
+
+  test('declarations that completed before a cell threw survive into the next cell; later ones do not', async () => {
+    await runCell(kernel, 'let survivor: number = 1;');
+    const thrown = await runCell(kernel, 'const keepMe = 41;\nfunction keepFn() { return 2; }\nthrow new Error("x");\nconst never = 1;\nlet survivor = "shadowed";');
+    expect(thrown.error?.evalue).toBe('x');
+    const next = await runCell(kernel, 'keepMe + (await keepFn()) + survivor');
+    expect(next.error).toBeUndefined();
+    expect(next.result?.['text/plain']).toBe('44');
+    const gone = await runCell(kernel, 'never');
+    expect(gone.error?.ename).toBe('TypeScriptError');
+  });
 });

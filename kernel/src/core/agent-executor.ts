@@ -13,7 +13,7 @@ import type { OperationKind, OperationRequest } from './operation.js';
 import { OUTPUT_TOOL_NAME, decideToolSchema, outputToolSchema, type OutputProposal } from './output-schema.js';
 import { DEFAULT_PROMPT_LIMITS, previewValue, renderSystemPrompt, renderUserPrompt, type PromptLimits } from './prompt.js';
 import { Raise, Return, type StepCandidate, type StepExecutor, type StepOutcome, type StepRequest } from './step.js';
-import { validateWith, type StepContext } from './step-context.js';
+import { validateWith, type AssignResult, type StepContext } from './step-context.js';
 
 export interface AgentExecutorOptions {
   readonly model: ModelClient;
@@ -70,8 +70,8 @@ const builtins: readonly Handler[] = [
       return ctx.assignValue(path, parseTargetPath(path) as string[], await ctx.evaluateBody(a.expression as string));
     },
     present: (value, limits) => {
-      const r = value as { targetPath: string; revision: number; value: unknown };
-      return { target_path: r.targetPath, revision: r.revision, value: previewPayload(r.value, limits).value };
+      const r = value as AssignResult;
+      return { target_path: r.targetPath, revision: r.revision, value: previewPayload(r.value, limits).value, ...(r.note ? { note: r.note } : {}) };
     },
   },
 ];
@@ -111,6 +111,7 @@ export class AgentExecutor implements StepExecutor {
       { role: 'user', content: renderUserPrompt(ctx, this.limits, state.userPromptFragments) },
     ];
     let retriesLeft = this.outputRetries;
+    let lastOutputError: unknown;
     for (let requestIndex = 0; ; requestIndex++) {
       if (ctx.isTerminal) throw ctx.terminalError;
       if (requestIndex >= this.maxRequestsPerStep) {
@@ -130,19 +131,23 @@ export class AgentExecutor implements StepExecutor {
       const toolCalls = Array.isArray(response.toolCalls) ? response.toolCalls : [];
       messages.push({ role: 'assistant', content: response.text ?? null, toolCalls });
       if (toolCalls.length === 0) {
-        if (--retriesLeft < 0) throw this.#noOutput(ctx);
+        if (--retriesLeft < 0) throw this.#noOutput(ctx, lastOutputError);
         messages.push({ role: 'user', content: `Respond with tool calls, and finish by calling ${OUTPUT_TOOL_NAME}.` });
         continue;
       }
       const batch = await this.#runBatch(ctx, toolCalls, handlers, messages);
       if (batch.outcome && !batch.refused) return { outcome: batch.outcome, bindings: ctx.touchedWriteBindings() };
-      if (batch.outputFailed && --retriesLeft < 0) throw this.#noOutput(ctx);
+      if (batch.outputError !== undefined) lastOutputError = batch.outputError;
+      if (batch.outputFailed && --retriesLeft < 0) throw this.#noOutput(ctx, lastOutputError);
     }
   }
 
-  #noOutput(ctx: StepContext): ExecutionError {
-    return new ExecutionError(`Step ${ctx.stepId} failed: the model did not produce a valid ${OUTPUT_TOOL_NAME} call within its output retries.`, {
+  /** The last failed output's own message is the useful part (e.g. which write binding is unassigned). */
+  #noOutput(ctx: StepContext, last?: unknown): ExecutionError {
+    const why = last instanceof Error ? ` The last attempt failed: ${last.message}` : '';
+    return new ExecutionError(`Step ${ctx.stepId} failed: the model did not produce a valid ${OUTPUT_TOOL_NAME} call within its output retries.${why}`, {
       stepId: ctx.stepId,
+      ...(last !== undefined ? { cause: last } : {}),
     });
   }
 
@@ -151,10 +156,11 @@ export class AgentExecutor implements StepExecutor {
     calls: readonly ModelToolCall[],
     handlers: Map<string, Handler>,
     messages: ModelMessage[],
-  ): Promise<{ outcome?: StepOutcome; refused: boolean; outputFailed: boolean }> {
+  ): Promise<{ outcome?: StepOutcome; refused: boolean; outputFailed: boolean; outputError?: unknown }> {
     let blockedBy: string | undefined;
     let outcome: StepOutcome | undefined;
     let outputFailed = false;
+    let outputError: unknown;
     const reply = (call: ModelToolCall, payload: unknown) =>
       messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: JSON.stringify(payload) });
     for (let i = 0; i < calls.length; i++) {
@@ -195,7 +201,10 @@ export class AgentExecutor implements StepExecutor {
           reply(call, { status: 'completed', operation_id: opRequest.operationId });
         } else reply(call, { status: 'completed', operation_id: opRequest.operationId, ...(handler.present(result.value, this.limits) as object) });
       } else if (result.status === 'failed') {
-        if (handler.kind === 'output') outputFailed = true;
+        if (handler.kind === 'output') {
+          outputFailed = true;
+          outputError = result.error;
+        }
         const { errorClass, message } = result.record.failure!;
         reply(call, {
           status: 'failed',
@@ -214,7 +223,7 @@ export class AgentExecutor implements StepExecutor {
         });
       }
     }
-    return { outcome, refused: blockedBy !== undefined, outputFailed };
+    return { outcome, refused: blockedBy !== undefined, outputFailed, ...(outputError !== undefined ? { outputError } : {}) };
   }
 
   #handlers(ctx: StepContext, state: RuntimeState): Map<string, Handler> {
@@ -260,6 +269,12 @@ function outputHandler(ctx: StepContext): Handler {
 
 /** Resolves an output proposal into an outcome; a return expression is evaluated exactly once, here. */
 async function resolveProposal(ctx: StepContext, proposal: OutputProposal): Promise<StepOutcome> {
+  // A step that finishes normally must not leave a declared binding unusable: the model gets the
+  // binding's name as this output's failure and may retry within its output retries.
+  if (proposal.kind === 'pass' || proposal.kind === 'break' || proposal.kind === 'continue') {
+    const unassigned = ctx.unassignedWriteBindingError();
+    if (unassigned) throw unassigned;
+  }
   switch (proposal.kind) {
     case 'return': {
       const value = await ctx.evaluateBody(proposal.return_expression);

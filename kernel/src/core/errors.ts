@@ -91,6 +91,27 @@ export class OutputValidationError extends ExecutionError {
   }
 }
 
+/**
+ * A declared write binding the step never assigned, whose value then failed its type: named with the
+ * step, never as a raw schema dump, so the model (or the operator) knows which assignment is missing.
+ */
+export class UnassignedWriteBindingError extends ExecutionError {
+  readonly bindingNames: readonly string[];
+  constructor(options: { bindingNames: readonly string[]; stepId: string; detail: string; prefix?: string; stepLocals?: readonly string[] }) {
+    const names = options.bindingNames.map((n) => `<:${n}>`).join(', ');
+    const plural = options.bindingNames.length > 1 ? 's' : '';
+    const locals = options.stepLocals?.length
+      ? `; nh_assign set ${options.stepLocals.map((n) => `'${n}'`).join(', ')}, which ${options.stepLocals.length > 1 ? 'are' : 'is'} step-local`
+      : '';
+    const message = options.prefix
+      ? `${options.prefix} (${options.detail}): step '${options.stepId}' never assigned write binding${plural} ${names}${locals}.`
+      : `Step '${options.stepId}' never assigned write binding${plural} ${names} (${options.detail})${locals}. ` +
+        `Set ${options.bindingNames.length > 1 ? 'them' : 'it'} with nh_assign before finishing with nh_output.`;
+    super(message, { stepId: options.stepId, kind: 'binding-validation' });
+    this.bindingNames = options.bindingNames;
+  }
+}
+
 /** Thrown by the direct operation API when an inspector returns RejectOperation. The step stays open. */
 export class OperationRejectedError extends NighthawkError {
   readonly rejection: OperationRejection;

@@ -25,6 +25,7 @@ export {
   OversightContractError,
   StepAbortedError,
   TerminalOperationError,
+  UnassignedWriteBindingError,
   UsageError,
   describeError,
   isNighthawkError,

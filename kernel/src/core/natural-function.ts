@@ -5,9 +5,10 @@
  */
 import type { z, ZodType } from 'zod';
 import type { BlockResult, BlockSpec } from './block-spec.js';
-import { ExecutionError, UsageError } from './errors.js';
+import { ExecutionError, UnassignedWriteBindingError, UsageError } from './errors.js';
 import { hasSentinel, parseProgram } from './program.js';
 import { runBlock } from './step-runner.js';
+import { issueText } from './step-context.js';
 
 const NATURAL = Symbol.for('nighthawk.natural-function');
 
@@ -87,7 +88,13 @@ function defineRuntimeFunction(options: NaturalFunctionOptions<z.ZodObject, ZodT
     }
     const value = await options.then({ args: parsedArgs.data, bindings: result.bindings, result });
     const checked = returns.safeParse(value);
-    if (!checked.success) throw new ExecutionError(`${name}: return value validation failed: ${checked.error.message}`, { stepId: name });
+    if (!checked.success) {
+      const detail = checked.error.issues.slice(0, 3).map(issueText).join('; ');
+      const unassigned = parseProgram(program).writeBindingNames.filter((n) => !(n in result.bindings));
+      // The commonest cause is a write binding the model never assigned: say which, not what zod saw.
+      if (unassigned.length) throw new UnassignedWriteBindingError({ bindingNames: unassigned, stepId: name, detail, prefix: `${name}: the return value failed validation` });
+      throw new ExecutionError(`${name}: the return value failed validation: ${detail}`, { stepId: name });
+    }
     return checked.data;
   };
   Object.defineProperty(fn, 'name', { value: name });

@@ -10,6 +10,7 @@ import {
   OperationRejectedError,
   OversightContractError,
   StepAbortedError,
+  UnassignedWriteBindingError,
   describeError,
   isNighthawkError,
 } from './errors.js';
@@ -50,7 +51,13 @@ export interface StepContextInit {
   readonly signal: AbortSignal;
 }
 
-export type AssignResult = { readonly targetPath: string; readonly revision: number; readonly value: unknown };
+export type AssignResult = {
+  readonly targetPath: string;
+  readonly revision: number;
+  readonly value: unknown;
+  /** Set when the name is not a declared write binding: the model learns it assigned scratch state. */
+  readonly note?: string;
+};
 
 /** Thrown inside an operation body when a value fails its binding schema; reported as invalid input. */
 export class BindingValidationError extends NighthawkError {
@@ -83,6 +90,8 @@ export class StepContext {
   readonly #oversight: Oversight | undefined;
   readonly assignedBindingNames = new Set<string>();
   readonly dirtyBindingNames = new Set<string>();
+  /** Names nh_assign bound that are not write bindings (step-local scratch state). */
+  readonly stepLocalAssignments = new Set<string>();
   revision = 0;
   #terminalError: unknown = undefined;
   #terminal = false;
@@ -279,9 +288,15 @@ export class StepContext {
       const schema = this.bindingSchemas[root];
       if (schema) value = validateWith(schema, value, targetPath);
       this.locals[root] = value;
-      if (this.writeBindingNames.has(root)) this.assignedBindingNames.add(root);
       this.revision++;
-      return { targetPath, revision: this.revision, value };
+      if (this.writeBindingNames.has(root)) {
+        this.assignedBindingNames.add(root);
+        return { targetPath, revision: this.revision, value };
+      }
+      // Assigning a new name is step-local scratch state (as designed); a misspelling must not pass silently.
+      this.stepLocalAssignments.add(root);
+      const declared = this.writeBindingNames.size ? `declared write bindings: ${[...this.writeBindingNames].join(', ')}` : 'this step declares no write bindings';
+      return { targetPath, revision: this.revision, value, note: `'${root}' is step-local, not a write binding; ${declared}` };
     }
     if (!Object.prototype.hasOwnProperty.call(this.locals, root)) {
       throw new ReferenceError(`'${root}' is not a local of this step.`);
@@ -305,6 +320,26 @@ export class StepContext {
     if (this.writeBindingNames.has(root)) this.dirtyBindingNames.add(root);
     this.revision++;
     return { targetPath, revision: this.revision, value };
+  }
+
+  /**
+   * Declared write bindings the step never assigned (nor dirtied) whose current value fails their type;
+   * undefined when there are none. Such a step would commit a value its caller cannot use.
+   */
+  unassignedWriteBindingError(): UnassignedWriteBindingError | undefined {
+    const names: string[] = [];
+    const details: string[] = [];
+    for (const name of this.writeBindingNames) {
+      if (this.assignedBindingNames.has(name) || this.dirtyBindingNames.has(name)) continue;
+      const schema = this.bindingSchemas[name];
+      const parsed = schema?.safeParse(this.locals[name]);
+      if (!parsed || parsed.success) continue;
+      names.push(name);
+      details.push(`${describeError(this.locals[name], 80)}: ${issueText(parsed.error.issues[0])}`);
+    }
+    if (names.length === 0) return undefined;
+    const detail = names.length === 1 ? `it is ${details[0]}` : names.map((n, i) => `<:${n}> is ${details[i]}`).join('; ');
+    return new UnassignedWriteBindingError({ bindingNames: names, stepId: this.stepId, detail, stepLocals: [...this.stepLocalAssignments] });
   }
 
   /** The write bindings an agent executor should propose: rebound or dirtied ones. */
@@ -364,6 +399,13 @@ export class StepContext {
 function stopReason(error: unknown): string {
   if (error instanceof StepAbortedError) return error.reason;
   return describeError(error);
+}
+
+/** One zod issue as a short clause ("expected string, received undefined"), not the issue object. */
+export function issueText(issue: { path: readonly PropertyKey[]; message: string } | undefined): string {
+  if (!issue) return 'invalid';
+  const message = issue.message.replace(/^Invalid input: /, '');
+  return issue.path.length ? `${issue.path.map(String).join('.')}: ${message}` : message;
 }
 
 function toFailure(error: unknown): OperationFailure {

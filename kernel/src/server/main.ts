@@ -5,6 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,31 @@ function openBrowser(url: string): void {
   } catch {
     // No browser available (headless machine): the printed URL is enough.
   }
+}
+
+const PORT_RETRIES = 50;
+
+function portIsFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * As Jupyter does: a busy port moves on to the next (up to 50), and says so. Checked before the server
+ * starts anything (kernels included), so a busy port never leaves half-started children behind.
+ */
+async function choosePort(wanted: number, host: string, say: (line: string) => void): Promise<number> {
+  if (wanted === 0) return 0;
+  for (let port = wanted; port <= Math.min(wanted + PORT_RETRIES, 65535); port++) {
+    if (await portIsFree(port, host)) {
+      if (port !== wanted) say(`Port ${wanted} is in use; using port ${port} instead.`);
+      return port;
+    }
+  }
+  throw new Error(`Ports ${wanted}-${wanted + PORT_RETRIES} on ${host} are all in use; pass a free one with --port.`);
 }
 
 /** The Session host built next to this file, when present (the kernel then hosts a Session). */
@@ -69,9 +95,10 @@ async function main(): Promise<void> {
   const notebookDir = path.resolve(values['notebook-dir']);
   const { copied } = await prepareWorkspace(notebookDir, shippedDemos());
   if (copied.length) console.log(`Copied ${copied.length} demo notebooks into ${notebookDir} (the originals in notebooks/ stay as shipped).`);
+  const chosen = await choosePort(port, values.host, (line) => console.log(line));
   const server = await startServer({
     host: values.host,
-    port,
+    port: chosen,
     token,
     notebookDir,
     dataDir: path.resolve(values['data-dir']),

@@ -49,6 +49,17 @@ export async function createKernelHost(channel: KernelChannel, context: KernelHo
     submitCell(source) {
       current = session.submit(source);
     },
+    // The submitted source is the approval: its functions are approved as the cell binds them, so one
+    // defined and called in the same cell runs as a SessionFunction.
+    bindDeclared(name, value) {
+      if (!current) return value;
+      try {
+        return session.materialized(current, { [name]: value })[name] ?? value;
+      } catch {
+        // Bound from inside a run (no operator control there): the raw value, never approved.
+        return value;
+      }
+    },
     afterCell(result, scope) {
       if (!current || !scope || result.kind !== 'ok') return;
       const adapters = session.materialized(current, scope.declared);

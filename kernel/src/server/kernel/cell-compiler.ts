@@ -24,6 +24,12 @@ export interface ExecuteOptions {
    * this call stops synchronous code, so the kernel tells the server only then that signals will land.
    */
   onStart?: () => void;
+  /**
+   * Called as the cell gives each name it declares a function value, while it runs; the cell (and later
+   * cells) see what it returns. The host approves the submitted cell's functions here, so a function is
+   * callable as approved later in the same cell.
+   */
+  bind?: (name: string, value: unknown) => unknown;
 }
 
 export interface CompletionResult {

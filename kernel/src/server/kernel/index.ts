@@ -23,3 +23,4 @@ export { installCellOutputBridge, type CellOutputTarget } from './cell-output-br
 export { InputRequestError, KernelProcessError, RequestRefusedError, type InputFailure } from './errors.js';
 export { rateLimitedLog, type RateLimitedLog, type RateLimitOptions } from './rate-limited-log.js';
 export { startSignalWatchdog } from './interrupt-watchdog.js';
+export { isCompleteSource, type CompletenessReply } from './cell-complete.js';

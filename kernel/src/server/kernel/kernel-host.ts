@@ -44,6 +44,12 @@ export interface CellScope {
 export interface KernelHost {
   /** Called before a cell runs. Throwing refuses the cell: it does not run and the error is reported. */
   submitCell(source: string, submission: CellSubmission): void | Promise<void>;
+  /**
+   * Called while a submitted cell runs, as it gives a name it declares a function value; the cell and later
+   * cells see the returned value instead (the approved adapter), so a function is callable as approved
+   * later in the cell that defines it.
+   */
+  bindDeclared?(name: string, value: unknown): unknown;
   /** `scope` is given for cells that ran to completion. */
   afterCell(result: CellResult, scope?: CellScope): void | Promise<void>;
 }

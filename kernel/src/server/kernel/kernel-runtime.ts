@@ -10,6 +10,7 @@ import { InputRequestError } from './errors.js';
 import type { CellResult, CellScope, DisplayOptions, InputOptions, KernelChannel, KernelHost } from './kernel-host.js';
 import { makeMessage, replyType } from './kernel-messages.js';
 import { installCellOutputBridge } from './cell-output-bridge.js';
+import { isCompleteSource } from './cell-complete.js';
 
 export type Send = (msg: KernelMessage<object>, route: string | null) => void;
 
@@ -139,7 +140,8 @@ export class KernelRuntime implements KernelChannel {
     if (type === 'comm_open' || type === 'comm_msg' || type === 'comm_close') return;
     // Other shell requests are answered in order with executions, so a reply never overtakes a cell.
     const channel = msg.channel === 'control' ? 'control' : 'shell';
-    if (!this.started && type === 'kernel_info_request') {
+    // is_complete needs no compiler or state, and terminal frontends give it one second: never queued.
+    if ((!this.started && type === 'kernel_info_request') || type === 'is_complete_request') {
       this.answer(parent, route, type, msg.content, channel);
       return;
     }
@@ -175,7 +177,8 @@ export class KernelRuntime implements KernelChannel {
       }
       case 'is_complete_request': {
         const c = RequestContentSchemas.is_complete_request.parse(content);
-        const r = this.compiler.isComplete(c.code);
+        // Before the compiler loads, the scanner alone (it cannot tell `1 +* 2` is invalid; the compiler can).
+        const r = this.started ? this.compiler.isComplete(c.code) : isCompleteSource(c.code);
         return r.status === 'incomplete' ? { status: 'incomplete', indent: r.indent } : { status: r.status };
       }
       case 'history_request':
@@ -211,7 +214,9 @@ export class KernelRuntime implements KernelChannel {
     try {
       if (this.startError) throw this.startError;
       await this.host?.submitCell(code, submission);
-      const outcome = await this.compiler.execute(code, { executionCount: count, onStart: () => this.onExecuting(parent.msg_id) });
+      const host = this.host;
+      const bind = host?.bindDeclared ? (name: string, value: unknown): unknown => host.bindDeclared!(name, value) : undefined;
+      const outcome = await this.compiler.execute(code, { executionCount: count, onStart: () => this.onExecuting(parent.msg_id), ...(bind ? { bind } : {}) });
       if (outcome.kind === 'ok') {
         if (outcome.value && !options.silent) {
           this.iopub('execute_result', { execution_count: count, data: outcome.value, metadata: {} }, parent);

@@ -12,6 +12,7 @@ import type * as TS from 'typescript';
 import type { CellCompiler, CellOutcome, CompletionResult, ExecuteOptions, InspectionResult, SourceTransform } from './cell-compiler.js';
 import { expandShorthandProperties } from './cell-shorthand.js';
 import { createLineMap } from './cell-lines.js';
+import { isCompleteSource } from './cell-complete.js';
 import { runtimeError, typeScriptError } from './cell-errors.js';
 import { findPackageSelf, installSelfReference } from './self-reference.js';
 import { valueToBundle } from './value-bundle.js';
@@ -37,7 +38,6 @@ interface TslabConverter {
 }
 interface TslabConverterModule {
   createConverter(options: { isJS: boolean; isBrowser: boolean }): TslabConverter;
-  isCompleteCode(src: string): { completed: boolean; indent?: string };
 }
 
 /** A CellCompiler that can do its first, most expensive conversion ahead of the first cell. */
@@ -94,6 +94,75 @@ function importedNames(ts: typeof TS, code: string): Set<string> {
   return names;
 }
 
+const EXPORT_PREAMBLE = /^exports\.[\w$]+ = (?:exports\.[\w$]+ = )*void 0;$/;
+const EXPORT_OWN = /^exports\.([\w$]+) = \1;$/;
+
+/**
+ * Adjusts the compiled cell before it runs. The `exports.a = … = void 0;` preamble is blanked (kept as an
+ * empty line so line numbers hold): a cell that throws must not reset names it never reached. With a
+ * binding hook, each `exports.x = x;` also reads the bound value back into the local (`const` becoming
+ * `let` for that), so a function called later in the same cell is the approved adapter too.
+ */
+function prepareOutput(ts: typeof TS, output: string, names: ReadonlySet<string>, rebindLocals: boolean): string {
+  const lines = output.split('\n').map((line) => {
+    if (EXPORT_PREAMBLE.test(line)) return '';
+    const own = rebindLocals ? EXPORT_OWN.exec(line) : null;
+    return own && names.has(own[1]!) ? `${own[1]} = (exports.${own[1]} = ${own[1]}, exports.${own[1]});` : line;
+  });
+  let text = lines.join('\n');
+  if (!rebindLocals || !/\bconst\b/.test(text)) return text;
+  const file = ts.createSourceFile('cell.js', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const edits: number[] = [];
+  for (const statement of file.statements) {
+    if (!ts.isVariableStatement(statement) || !(statement.declarationList.flags & ts.NodeFlags.Const)) continue;
+    if (bindingNames(ts, statement).some((n) => names.has(n))) edits.push(statement.declarationList.getStart(file));
+  }
+  for (const at of edits.reverse()) text = `${text.slice(0, at)}let  ${text.slice(at + 'const'.length)}`;
+  return text;
+}
+
+function bindingNames(ts: typeof TS, statement: TS.VariableStatement): string[] {
+  const out: string[] = [];
+  const visit = (name: TS.BindingName): void => {
+    if (ts.isIdentifier(name)) out.push(name.text);
+    else for (const element of name.elements) if (!ts.isOmittedExpression(element)) visit(element.name);
+  };
+  for (const d of statement.declarationList.declarations) visit(d.name);
+  return out;
+}
+
+/** Value names a declaration-file statement declares (types declare none: they never fail at runtime). */
+function declaredValueNames(ts: typeof TS, statement: TS.Statement): string[] {
+  if (ts.isVariableStatement(statement)) return bindingNames(ts, statement);
+  if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) {
+    return [statement.name.text];
+  }
+  if (ts.isModuleDeclaration(statement) && ts.isIdentifier(statement.name)) return [statement.name.text];
+  return [];
+}
+
+/**
+ * The declarations later cells see after a cell threw: the cell's own declarations for the names it
+ * reached, and for names it declared but never reached, whatever was declared for them before.
+ */
+export function survivingDeclarations(ts: typeof TS, before: string, after: string, names: ReadonlySet<string>, assigned: ReadonlySet<string>): string {
+  const unreached = new Set([...names].filter((n) => !assigned.has(n)));
+  const parse = (text: string): TS.SourceFile => ts.createSourceFile('decl.d.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const kept: string[] = [];
+  const next = parse(after);
+  for (const statement of next.statements) {
+    const declared = declaredValueNames(ts, statement);
+    if (declared.length > 0 && declared.every((n) => unreached.has(n))) continue;
+    kept.push(after.slice(statement.pos, statement.end).trim());
+  }
+  const previous = parse(before);
+  for (const statement of previous.statements) {
+    const declared = declaredValueNames(ts, statement);
+    if (declared.length > 0 && declared.every((n) => unreached.has(n))) kept.push(before.slice(statement.pos, statement.end).trim());
+  }
+  return kept.join('\n') + '\n';
+}
+
 function interruptedOutcome(): CellOutcome {
   return { kind: 'interrupted', ename: 'KeyboardInterrupt', evalue: 'Execution interrupted', traceback: ['KeyboardInterrupt: Execution interrupted'] };
 }
@@ -106,15 +175,22 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   const ts = createRequire(converterPath)('@tslab/typescript-for-tslab') as typeof TS;
   const self = findPackageSelf(rootDir);
   if (self) installSelfReference(ts.sys as Parameters<typeof installSelfReference>[0], self);
-  const { createConverter, isCompleteCode } = load(converterPath) as TslabConverterModule;
+  const { createConverter } = load(converterPath) as TslabConverterModule;
   const converter = createConverter({ isJS: false, isBrowser: false });
 
   const locals: Record<string, unknown> = {};
+  // What the running cell declares, which of those it has reached, and the host's binding hook.
+  let cell: { names: ReadonlySet<string>; assigned: Set<string>; bind: ExecuteOptions['bind'] } | undefined;
   // TypeScript's CJS emit uses defineProperty for imports; plain writes keep later cells free to reassign.
   const exportsProxy = new Proxy(locals, {
     defineProperty(target, prop, attributes) {
       if (prop === '__esModule') return true;
-      (target as Record<string | symbol, unknown>)[prop] = attributes.get ? (attributes.get as () => unknown)() : attributes.value;
+      let value = attributes.get ? (attributes.get as () => unknown)() : attributes.value;
+      if (cell && typeof prop === 'string' && cell.names.has(prop)) {
+        cell.assigned.add(prop);
+        if (cell.bind && typeof value === 'function') value = cell.bind(prop, value);
+      }
+      (target as Record<string | symbol, unknown>)[prop] = value;
       return true;
     },
   });
@@ -158,7 +234,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     }
   }
 
-  async function run(source: string, { executionCount, onStart }: ExecuteOptions): Promise<CellOutcome> {
+  async function run(source: string, { executionCount, onStart, bind: bindHook }: ExecuteOptions): Promise<CellOutcome> {
     let code: string;
     try {
       // tslab rewrites earlier cells' names but not `{ name }` shorthands; spelled out, they resolve.
@@ -174,7 +250,11 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       prevDecl = converted.declOutput ?? '';
       return { kind: 'ok', value: undefined, declared: {} };
     }
-    const output = converted.output;
+    const lastName = converted.lastExpressionVar;
+    // Imported bindings are not what this cell declared: they are someone else's code.
+    const imported = importedNames(ts, code);
+    const names = new Set(declaredNames(converted.output).filter((n) => n !== lastName && !imported.has(n)));
+    const output = prepareOutput(ts, converted.output, names, bindHook !== undefined);
     const lineMap = createLineMap(ts, code, output);
     const wrapped =
       `${slot}.started(); ` +
@@ -185,6 +265,8 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       if (interruptPending) throw new Interrupted('interrupted');
       onStart?.();
     };
+    const assigned = new Set<string>();
+    cell = { names, assigned, bind: bindHook };
     try {
       const returned: unknown = vm.runInThisContext(wrapped, { filename: `cell-${executionCount}`, breakOnSigint: true });
       if (converted.hasToplevelAwait) {
@@ -199,17 +281,19 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
         }
       }
     } catch (error) {
+      // What ran before the throw stays, as in Jupyter and Deno: later cells see the names it reached.
+      if (assigned.size > 0) prevDecl = survivingDeclarations(ts, prevDecl, converted.declOutput ?? '', names, assigned);
       if (error instanceof Interrupted || (error as { code?: unknown } | null)?.code === INTERRUPTED) {
         return interruptedOutcome();
       }
       return runtimeError(error, lineMap, executionCount, output.split('\n').length + 1);
+    } finally {
+      cell = undefined;
     }
     prevDecl = converted.declOutput ?? '';
-    const name = converted.lastExpressionVar;
+    const name = lastName;
     const declared: Record<string, unknown> = {};
-    // Imported bindings are not what this cell declared: they are someone else's code.
-    const imported = importedNames(ts, code);
-    for (const n of declaredNames(output)) if (n !== name && n in locals && !imported.has(n)) declared[n] = locals[n];
+    for (const n of names) if (n in locals) declared[n] = locals[n];
     if (name === undefined || !(name in locals)) return { kind: 'ok', value: undefined, declared };
     const value = locals[name];
     delete locals[name];
@@ -235,10 +319,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     return { found: signature.length > 0, text: docs ? `${signature}\n\n${docs}` : signature };
   }
 
-  function isComplete(source: string): { status: 'complete' | 'incomplete' | 'invalid'; indent: string } {
-    const result = isCompleteCode(source);
-    return result.completed ? { status: 'complete', indent: '' } : { status: 'incomplete', indent: result.indent ?? '' };
-  }
+  const isComplete = isCompleteSource;
 
   function warmUp(): void {
     try {

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
-import { createTslabCompiler, installCodeCache, saveCodeCache, type SourceTransform } from '../kernel/index.js';
+import { createTslabCompiler, installCodeCache, isCompleteSource, saveCodeCache, type SourceTransform } from '../kernel/index.js';
 import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
 import { readConnectionFile } from './connection-file.js';
@@ -39,8 +39,6 @@ export interface ZmqKernel {
 const routeOf = (ids: readonly Buffer[]): string => ids.map((b) => b.toString('base64')).join(',');
 const idsOf = (route: string | null): Buffer[] => (route ? route.split(',').map((s) => Buffer.from(s, 'base64')) : []);
 
-const LOAD_AFTER_MS = 300;
-
 interface ExecuteRecord {
   code: string;
   stored: boolean;
@@ -61,11 +59,19 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   let running: MessageHeader | undefined;
   let shuttingDown = false;
   const pending: Array<{ msg: ClientMessage; route: string }> = [];
+  // Terminal frontends (jupyter console) ignore update_display_data, so a run display there would stay at
+  // its first state. They are the clients that ask is_complete; for their cells the last state of every
+  // updated display is printed once more as display_data when the cell ends.
+  const terminalSessions = new Set<string>();
+  const finalDisplays = new Map<string, Map<string, unknown>>();
 
   const transmit = (msg: KernelMessage<object>, route: string | null): Promise<void> => {
     if (msg.channel === 'iopub') return sockets.send('iopub', encode([Buffer.from(`kernel.${session}.${msg.header.msg_type}`)], msg, signer));
     return sockets.send(msg.channel, encode(idsOf(route), msg, signer));
   };
+
+  const isTerminal = (parent: KernelMessage<object>['parent_header']): boolean =>
+    'msg_type' in parent && parent.msg_type === 'execute_request' && terminalSessions.has(parent.session);
 
   /** Everything the runtime emits passes here: history and pager are filled in on the way out. */
   const deliver = (msg: KernelMessage<object>, route: string | null): void => {
@@ -80,8 +86,19 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     } else if (type === 'execute_result') {
       const text = (content['data'] as Record<string, unknown>)['text/plain'];
       if (typeof text === 'string') history.setOutput(content['execution_count'] as number, text);
+    } else if (type === 'update_display_data' && parentId && isTerminal(msg.parent_header)) {
+      const displayId = (content['transient'] as { display_id?: unknown } | undefined)?.display_id;
+      if (typeof displayId === 'string') {
+        const finals = finalDisplays.get(parentId) ?? new Map<string, unknown>();
+        finals.set(displayId, content['data']);
+        finalDisplays.set(parentId, finals);
+      }
     } else if (type === 'execute_reply' && parentId) {
       executes.delete(parentId);
+      for (const data of finalDisplays.get(parentId)?.values() ?? []) {
+        void transmit(makeMessage('iopub', 'display_data', { data, metadata: {} }, msg.parent_header, session), null);
+      }
+      finalDisplays.delete(parentId);
       const page = consoleCells?.takePage();
       if (page && content['status'] === 'ok') msg = { ...msg, content: { ...content, payload: [page] } };
     } else if (type === 'history_reply' && parentId) {
@@ -106,13 +123,19 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   };
 
   const close = async (): Promise<void> => {
-    clearTimeout(loadTimer);
     process.removeListener('SIGINT', interruptRunning);
     await sockets.close();
   };
 
   const dispatch = (msg: ClientMessage, route: string): void => {
     const type = msg.header.msg_type;
+    if (type === 'is_complete_request') {
+      terminalSessions.add(msg.header.session);
+      // jupyter console waits for its own cell synchronously; it is back at a prompt while that cell still
+      // runs only because Ctrl+C broke out of the wait without relaying the interrupt (its prompt_toolkit
+      // prompt replaces the console's SIGINT handler). The user meant to interrupt: do it now.
+      if (running?.session === msg.header.session) interruptRunning();
+    }
     if (type === 'shutdown_request') {
       if (shuttingDown) return;
       shuttingDown = true;
@@ -127,9 +150,21 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
       void answerHere(msg, route, { status: 'ok' });
       return;
     }
+    // Terminal frontends ask on every Enter with a one-second timeout, also while the compiler loads.
+    if (!runtime && type === 'is_complete_request') {
+      const code = msg.content['code'];
+      const r = isCompleteSource(typeof code === 'string' ? code : '');
+      void answerHere(msg, route, r.status === 'incomplete' ? { status: 'incomplete', indent: r.indent } : { status: r.status });
+      return;
+    }
+    // jupyter console loads its history at start: transport state, no reason to load the compiler for it.
+    if (!runtime && type === 'history_request' && pending.length === 0) {
+      const request = HistoryRequestSchema.safeParse(msg.content);
+      void answerHere(msg, route, request.success ? { status: 'ok', history: history.query(request.data) } : { status: 'error', ename: 'ValueError', evalue: request.error.message, traceback: [] });
+      return;
+    }
     if (!runtime && type === 'kernel_info_request' && pending.length === 0) {
       void answerHere(msg, route, { ...KERNEL_INFO });
-      setImmediate(startLoading);
       return;
     }
     if (type === 'execute_request') {
@@ -174,16 +209,16 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   // Code that never yields (a microtask spin, a loop in a timer callback) never lets that listener run.
   const watchdog = startSignalWatchdog();
 
-  // Loading the compiler and the Session host blocks the event loop for about a second (tslab's language
-  // service starts synchronously). It starts once the first kernel_info_reply is out (Jupyter clients ask for
-  // one first), on the first other request, or after LOAD_AFTER_MS, so the kernel answers at once when started.
+  // Loading the compiler and the Session host blocks the event loop for a second or more (tslab's language
+  // service starts synchronously; many seconds on a loaded machine). It starts on the first request that needs
+  // them, never on kernel_info or is_complete: jupyter console asks is_complete on the first Enter with a
+  // one-second timeout, and a kernel busy loading then would switch the console to its fallback (every line
+  // needing a second Enter) for the whole session.
   let loading: Promise<void> | undefined;
   let signalReady: (result: Promise<void>) => void = () => {};
   const ready = new Promise<void>((resolve) => (signalReady = resolve));
-  const loadTimer = setTimeout(() => startLoading(), LOAD_AFTER_MS);
   function startLoading(): void {
     if (loading) return;
-    clearTimeout(loadTimer);
     loading = load();
     signalReady(loading);
   }

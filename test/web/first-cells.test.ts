@@ -1,0 +1,85 @@
+// What a newcomer writes first, in the web notebook against the real Session kernel (the built library):
+// a Natural function defined and called in one cell, and a throwing cell whose earlier declarations stay.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { startServer, type NighthawkServer } from '../../kernel/src/server/index.js';
+import { buildWebApp, launchChromium, notebookJson, openNotebook, repoRoot, screenshot } from './web-harness.js';
+
+const hostModule = path.join(repoRoot, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
+
+const DEFINE_AND_CALL = `import * as nh from "nighthawk-ts";
+import { ScriptedModel, toolCall } from "nighthawk-ts/testing";
+const model = new ScriptedModel([
+  () => ({ toolCalls: [toolCall("nh_assign", { target_path: "greeting", expression: '"Hello, Ada"' }), toolCall("nh_output", { result: { kind: "pass" } })] }),
+]);
+nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model }), oversight: {} });
+const greet = nh.function(async function greet(name: string): Promise<string> {
+  let greeting = "";
+  \`execute
+  Greet <name> warmly into <:greeting>.\`;
+  return greeting;
+});
+await greet("Ada")`;
+
+describe('web notebook: the first cells a newcomer writes', () => {
+  let server: NighthawkServer;
+  let browser: Browser;
+  let sandbox: string;
+
+  beforeAll(async () => {
+    if (!existsSync(hostModule)) execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'ignore' });
+    const staticDir = await buildWebApp();
+    sandbox = mkdtempSync(path.join(os.tmpdir(), 'nighthawk-first-cells-'));
+    const notebookDir = path.join(sandbox, 'notebooks');
+    server = await startServer({ notebookDir, port: 0, staticDir, hostModule, kernelCwd: repoRoot, spareKernels: 0, log: () => {} });
+    writeFileSync(path.join(notebookDir, 'define-and-call.ipynb'), notebookJson([{ source: DEFINE_AND_CALL }]));
+    writeFileSync(path.join(notebookDir, 'throwing.ipynb'), notebookJson([
+      { source: 'const keepMe = 41;\nthrow new Error("boom after keepMe");' },
+      { source: 'keepMe + 1' },
+    ]));
+    browser = await launchChromium();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (sandbox) rmSync(sandbox, { recursive: true, force: true });
+  });
+
+  const base = (): string => server.baseUrl.replace(/\/$/, '');
+
+  it('a Natural function defined and called in one cell shows the run view', { timeout: 120_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, base(), server.token, 'define-and-call.ipynb');
+    await page.getByRole('button', { name: 'Run all cells' }).click();
+    const cell = page.locator('.cell').nth(0);
+    await cell.locator('.output-execute_result', { hasText: 'Hello, Ada' }).waitFor({ timeout: 90_000 });
+    const run = cell.locator('.nh-run');
+    await expect(run.count()).resolves.toBe(1);
+    await expect(run.getAttribute('class')).resolves.toContain('nh-run-completed');
+    await expect(run.locator('.nh-run-fn').textContent()).resolves.toBe('greet');
+    await expect(cell.locator('.output-error').count()).resolves.toBe(0);
+    await screenshot(page, 'first-cells-define-and-call');
+    await page.close();
+  });
+
+  it("a throwing cell's earlier declarations are usable in the next cell", { timeout: 120_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, base(), server.token, 'throwing.ipynb');
+    const cells = page.locator('.cell');
+    await cells.nth(0).hover();
+    await cells.nth(0).getByRole('button', { name: 'Run cell', exact: true }).click();
+    await cells.nth(0).locator('.output-error', { hasText: 'boom after keepMe' }).waitFor({ timeout: 90_000 });
+    await page.locator('.kernel-status[data-status="idle"]').waitFor();
+    await cells.nth(1).hover();
+    await cells.nth(1).getByRole('button', { name: 'Run cell', exact: true }).click();
+    await cells.nth(1).locator('.output-execute_result', { hasText: '42' }).waitFor({ timeout: 30_000 });
+    await expect(cells.nth(1).locator('.output-error').count()).resolves.toBe(0);
+    await screenshot(page, 'first-cells-throw-keeps-declarations');
+    await page.close();
+  });
+});
