@@ -21,3 +21,4 @@ export { MIME_BUNDLE, valueToBundle } from './value-bundle.js';
 export { installCellOutputBridge, type CellOutputTarget } from './cell-output-bridge.js';
 export { InputRequestError, KernelProcessError, RequestRefusedError, type InputFailure } from './errors.js';
 export { isCompleteSource, type CompletenessReply } from './cell-complete.js';
+export { cullIdleKernels, type CullOptions } from './kernel-culler.js';
