@@ -8,6 +8,7 @@ import { askText, choose, themeToggle, toast } from './chrome.js';
 import { button, h } from './dom.js';
 import { DraftStore } from './drafts.js';
 import { KernelSession } from './kernel-session.js';
+import { KernelsPanel } from './kernels-panel.js';
 import { registerKernelProviders } from './monaco-setup.js';
 import { NotebookDocument, type ConflictResolver, type DraftState } from './notebook-document.js';
 import { newCell, notebookToJson } from './notebook-model.js';
@@ -30,10 +31,12 @@ export class App {
   private readonly draftStatus = h('span', { class: 'draft-status', 'aria-live': 'polite' });
   private readonly typeSelect = h('select', { 'aria-label': 'cell type' }, h('option', { value: 'code', text: 'Code' }), h('option', { value: 'markdown', text: 'Markdown' }));
   private readonly main = h('main', { class: 'notebook', id: 'notebook', 'aria-label': 'notebook' });
+  private readonly kernelsPanel: KernelsPanel;
 
   constructor(private readonly root: HTMLElement, settings: ServerConnection.ISettings) {
     this.contents = new ContentsManager({ serverSettings: settings });
     this.session = new KernelSession(settings);
+    this.kernelsPanel = new KernelsPanel(settings, () => this.session.kernel?.id, toast);
     this.runner = new Runner({
       kernel: () => this.session.kernel,
       cells: () => this.view?.cells ?? [],
@@ -88,7 +91,8 @@ export class App {
       h('div', { class: 'sidebar-head' }, h('h2', { text: 'Notebooks' }),
         button('New notebook', () => void this.newNotebook(), { class: 'icon-btn', text: '+' }),
         button('Rename notebook', () => void this.renameNotebook(), { class: 'icon-btn', text: '✎' })),
-      this.fileList);
+      this.fileList,
+      this.kernelsPanel.element);
     const header = h('header', { class: 'topbar' },
       h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true', text: '◆' }), this.title, this.dirtyMark),
       toolbar,
@@ -97,6 +101,7 @@ export class App {
   }
 
   async start(requested: string | null): Promise<void> {
+    this.kernelsPanel.start();
     const files = await this.refreshFiles().catch((err: unknown) => {
       toast(`Cannot list notebooks: ${String(err)}`);
       return [] as string[];
