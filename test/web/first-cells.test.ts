@@ -82,4 +82,20 @@ describe('web notebook: the first cells a newcomer writes', () => {
     await screenshot(page, 'first-cells-throw-keeps-declarations');
     await page.close();
   });
+  it('the kernel list shows running kernels and shuts one down', { timeout: 120_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, base(), server.token, 'throwing.ipynb');
+    const extra = await fetch(`${base()}/api/kernels`, { method: 'POST', headers: { Authorization: `token ${server.token}`, 'Content-Type': 'application/json' }, body: '{}' });
+    const { id } = (await extra.json()) as { id: string };
+    const panel = page.getByRole('region', { name: 'kernels' });
+    await panel.getByRole('button', { name: 'Refresh kernel list' }).click();
+    await panel.locator(`.kernel-item[data-kernel-id="${id}"]`).waitFor();
+    await expect(panel.locator('.kernel-item.current').count()).resolves.toBe(1);
+    await panel.getByRole('button', { name: `Shut down kernel ${id.slice(0, 8)}` }).click();
+    await panel.locator(`.kernel-item[data-kernel-id="${id}"]`).waitFor({ state: 'detached' });
+    expect(server.kernels.get(id)).toBeUndefined();
+    await expect(panel.locator('.kernel-item.current').count()).resolves.toBe(1);
+    await screenshot(page, 'first-cells-kernel-list');
+    await page.close();
+  });
 });

@@ -12,6 +12,7 @@ import { button, h } from './dom.js';
 import { DraftStore } from './drafts.js';
 import { FileBrowser } from './file-browser.js';
 import { KernelSession } from './kernel-session.js';
+import { KernelsPanel } from './kernels-panel.js';
 import { registerKernelProviders } from './monaco-setup.js';
 import { NotebookDocument, type ConflictResolver, type DraftState } from './notebook-document.js';
 import { newCell, notebookToJson } from './notebook-model.js';
@@ -37,6 +38,7 @@ export class App {
   readonly commands = new CommandRegistry();
   private readonly autosave = new Autosave(() => this.save('auto'), () => this.doc?.dirty ?? false);
   private saving: Promise<void> | undefined;
+  private readonly kernelsPanel: KernelsPanel;
 
   constructor(private readonly root: HTMLElement, settings: ServerConnection.ISettings) {
     this.contents = new ContentsManager({ serverSettings: settings });
@@ -48,6 +50,7 @@ export class App {
       },
     });
     this.session = new KernelSession(settings);
+    this.kernelsPanel = new KernelsPanel(settings, () => this.session.kernel?.id, toast);
     this.runner = new Runner({
       kernel: () => this.session.kernel,
       cells: () => this.view?.cells ?? [],
@@ -142,7 +145,8 @@ export class App {
         ...this.files.actions(),
         button('Rename notebook', () => void this.renameNotebook(), { class: 'btn btn-small', text: 'Rename' })),
       this.files.crumbs,
-      this.files.list);
+      this.files.list,
+      this.kernelsPanel.element);
     const header = h('header', { class: 'topbar' },
       h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true', text: '◆' }), this.title, this.dirtyMark),
       toolbar,
@@ -151,6 +155,7 @@ export class App {
   }
 
   async start(requested: string | null): Promise<void> {
+    this.kernelsPanel.start();
     // A requested notebook opens without waiting for the file list (open() refreshes it anyway).
     if (requested) return this.open(requested);
     const files = await this.refreshFiles().catch((err: unknown) => {

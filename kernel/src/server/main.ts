@@ -10,10 +10,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chooseToken, prepareWorkspace, startServer } from './api/index.js';
+import { cullIdleKernels } from './kernel/index.js';
 
 const USAGE = `Usage: npm start -- [--port 8888] [--host 127.0.0.1] [--token-file F | --token T] [--notebook-dir ./workspace]
                  [--data-dir ./.nighthawk] [--static-dir ./web/dist] [--host-module M]
-                 [--allow-origin http://localhost:5173] [--allow-host name] [--spare-kernels 1] [--no-open]`;
+                 [--allow-origin http://localhost:5173] [--allow-host name] [--spare-kernels 1] [--cull-idle-minutes 60] [--no-open]`;
 
 function openBrowser(url: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
       'allow-origin': { type: 'string', multiple: true, default: [] },
       'allow-host': { type: 'string', multiple: true, default: [] },
       'spare-kernels': { type: 'string', default: '1' },
+      'cull-idle-minutes': { type: 'string', default: '60' },
       'no-open': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -115,8 +117,13 @@ async function main(): Promise<void> {
 
   Open: ${server.url}
 `);
+  const cullMinutes = Number(values['cull-idle-minutes']);
+  if (!Number.isFinite(cullMinutes) || cullMinutes < 0) throw new Error(`--cull-idle-minutes must be a number of minutes (0 disables), got '${values['cull-idle-minutes']}'`);
+  // Open tabs keep connections to kernels they no longer use, so connected kernels are culled too.
+  const stopCulling = cullIdleKernels(server.kernels, { idleMs: cullMinutes * 60_000, cullConnected: true, log: (line) => console.log(line) });
   if (!values['no-open']) openBrowser(server.url);
   const stop = (): void => {
+    stopCulling();
     void server.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);

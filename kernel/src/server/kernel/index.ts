@@ -24,3 +24,4 @@ export { InputRequestError, KernelProcessError, RequestRefusedError, type InputF
 export { rateLimitedLog, type RateLimitedLog, type RateLimitOptions } from './rate-limited-log.js';
 export { startSignalWatchdog } from './interrupt-watchdog.js';
 export { isCompleteSource, type CompletenessReply } from './cell-complete.js';
+export { cullIdleKernels, type CullOptions } from './kernel-culler.js';

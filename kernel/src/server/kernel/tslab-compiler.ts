@@ -163,6 +163,12 @@ export function survivingDeclarations(ts: typeof TS, before: string, after: stri
   return kept.join('\n') + '\n';
 }
 
+function endsWithSemicolon(source: string): boolean {
+  const lines = source.split('\n').map((line) => line.replace(/\/\/[^'"`\n]*$/, '').trimEnd());
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.length > 0 && lines[lines.length - 1]!.endsWith(';');
+}
+
 function interruptedOutcome(): CellOutcome {
   return { kind: 'interrupted', ename: 'KeyboardInterrupt', evalue: 'Execution interrupted', traceback: ['KeyboardInterrupt: Execution interrupted'] };
 }
@@ -297,6 +303,8 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     if (name === undefined || !(name in locals)) return { kind: 'ok', value: undefined, declared };
     const value = locals[name];
     delete locals[name];
+    // As in IPython: a trailing semicolon means "run it, show nothing" (`nh.displayLedger(...);`).
+    if (endsWithSemicolon(source)) return { kind: 'ok', value: undefined, declared };
     return { kind: 'ok', value: value === undefined ? undefined : valueToBundle(value), declared };
   }
 

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expandHome } from './kernelspec.js';
+import { watchParent } from './parent-poll.js';
 import { startZmqKernel, type ZmqKernelOptions } from './zmq-kernel.js';
 
 /** The package root of this build (this file is `<root>/dist/kernel/src/server/zmq/kernel-main.js`). */
@@ -38,5 +39,10 @@ export async function runKernelProcess(options: ZmqKernelOptions): Promise<void>
     process.stderr.write(`Uncaught exception: ${error.stack ?? error.message}\n`);
   });
   const kernel = await startZmqKernel({ ...options, dataDir: options.dataDir === undefined ? undefined : expandHome(options.dataDir) });
+  // A kernel whose client died (jupyter console killed, a Python client gone) exits too, as ipykernel does.
+  watchParent((parentPid) => {
+    process.stderr.write(`kernel: parent process ${parentPid} is gone; shutting down\n`);
+    void kernel.close().finally(() => process.exit(0));
+  });
   await kernel.ready;
 }

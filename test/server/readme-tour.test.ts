@@ -1,0 +1,57 @@
+// Issue 15.9: the README tour's first example, pasted into a notebook cell as it is written, shows the refusal
+// inline; `nh.displayLedger(...);` as the README writes it shows the ledger and no stray count.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Kernel } from '@jupyterlab/services';
+import { NighthawkMime } from '../../shared/mime.js';
+import { startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
+import { runCell } from '../support/kernel-client.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const hostModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
+const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+const tour = readme.slice(readme.indexOf('## A short tour'));
+const FIRST_EXAMPLE = /```ts\n([\s\S]*?)```/.exec(tour)![1]!;
+const DISPLAY_LEDGER = /^nh\.displayLedger\(.*\);$/m.exec(readme)![0];
+
+let fx: KernelServerFixture;
+let kernel: Kernel.IKernelConnection;
+
+beforeAll(async () => {
+  if (!existsSync(hostModule)) execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+  fx = await startKernelServer({ spareKernels: 0, kernelCwd: root, hostModule });
+  kernel = await fx.kernels.startNew();
+  await kernel.info;
+}, 120_000);
+
+afterAll(async () => {
+  await fx?.close();
+});
+
+describe("the README tour's first example in a notebook cell", () => {
+  test('shows the run inline with the refused call, its reason and guidance, and the value', async () => {
+    const run = await runCell(kernel, FIRST_EXAMPLE);
+    expect(run.error).toBeUndefined();
+    expect(run.result?.['text/plain']).toBe('2');
+    const runs = run.displays.map((m) => (m.content as { data: Record<string, unknown> }).data[NighthawkMime.run]).filter(Boolean);
+    const last = runs.at(-1) as { status: string; functionName: string; executions: { operations: { status: string; rejection?: { reason: string; guidance?: string } }[] }[] };
+    expect(last).toMatchObject({ status: 'completed', functionName: 'askForTwo' });
+    expect(last.executions[0]!.operations[0]).toMatchObject({ status: 'rejected', rejection: { reason: 'This helper is unavailable.', guidance: 'Evaluate 1 + 1 instead.' } });
+  });
+
+  test('`nh.displayLedger(...);` as the README writes it displays the ledger and no stray count', async () => {
+    const run = await runCell(kernel, DISPLAY_LEDGER);
+    expect(run.error).toBeUndefined();
+    expect(run.result).toBeUndefined();
+    const ledger = run.displays.map((m) => (m.content as { data: Record<string, unknown> }).data[NighthawkMime.ledger]).find(Boolean) as { entries: { status?: string }[] };
+    expect(ledger.entries.map((e) => e.status)).toContain('rejected');
+  });
+
+  test('without the semicolon the value is shown, as in IPython', async () => {
+    const run = await runCell(kernel, DISPLAY_LEDGER.slice(0, -1));
+    expect(run.result?.['text/plain']).toMatch(/^\d+$/);
+  });
+});
