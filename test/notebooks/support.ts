@@ -18,10 +18,14 @@ export function resultOf(cell: NotebookCell): unknown {
   return 'application/json' in result.data ? result.data['application/json'] : result.data['text/plain'];
 }
 
+/** What the cell printed: its stdout stream plus what runs printed, which the run views hold in time order. */
 export function stdoutOf(cell: NotebookCell): string {
+  type Chunk = { name: string; text: string };
+  const printed = (owner: object): string => ((owner as { streams?: Chunk[] }).streams ?? []).filter((c) => c.name === 'stdout').map((c) => c.text).join('');
+  const inRuns = runsOf(cell).map((run) => printed(run) + run.executions.map(printed).join('')).join('');
   return outputsOf(cell)
     .flatMap((o) => (o.output_type === 'stream' && o.name === 'stdout' ? o.text : []))
-    .join('');
+    .join('') + inRuns;
 }
 
 export function displaysOf(cell: NotebookCell, mime: string): unknown[] {

@@ -107,7 +107,8 @@ describe('web notebook: operator approval, kernel completions and hover', () => 
     await page.keyboard.press('Control+Space');
     await page.locator('.suggest-widget .monaco-list-row', { hasText: 'ledger' }).waitFor();
     await screenshot(page, 'kernel-completions');
-    expect(suite.server.received.some((f) => f.header.msg_type === 'complete_request' && f.content.code === 'led' && f.content.cursor_pos === 3)).toBe(true);
+    // Monaco may ask while typing ('l', 'le') and filter the answer itself, or ask again on Ctrl+Space.
+    expect(suite.server.received.some((f) => f.header.msg_type === 'complete_request' && typeof f.content.code === 'string' && 'led'.startsWith(f.content.code) && f.content.code.length > 0 && f.content.cursor_pos === f.content.code.length)).toBe(true);
     await page.close();
   });
 

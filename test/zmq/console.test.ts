@@ -75,7 +75,7 @@ describe('jupyter console --kernel <name>', () => {
   test('nh.operatorApproval prompts at the console (stdin input_request) and a typed rejection goes back to the model', () => {
     const out = transcript.steps[8]!.output;
     expect(out).toContain('Approve evaluate 1 + 1: pending? accept / reject <reason> / abort <reason>');
-    expect(out).toContain('Approve output nh_output: pending?');
+    expect(out).toContain('Approve output pass: pending?');
     expect(out).toContain("Out[9]: 'done'");
     expect(transcript.steps[9]!.output).toContain('evaluate 1 + 1: rejected — not now (guidance: finish instead)');
   });

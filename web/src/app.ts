@@ -9,6 +9,7 @@ import { askText, choose, themeToggle, toast, toggleTheme } from './chrome.js';
 import { CommandRegistry, commandTarget, openPalette } from './commands.js';
 import { notebookCommands } from './notebook-commands.js';
 import { button, h } from './dom.js';
+import { registerLiveDiagnostics } from './diagnostics.js';
 import { DraftStore } from './drafts.js';
 import { FileBrowser } from './file-browser.js';
 import { KernelSession } from './kernel-session.js';
@@ -58,6 +59,7 @@ export class App {
       notify: toast,
     });
     registerKernelProviders(() => this.session.kernel);
+    registerLiveDiagnostics(() => this.session.kernel);
     this.session.onStatus((status) => {
       this.kernelStatus.dataset.status = status;
       this.kernelStatus.textContent = `Kernel: ${status}`;

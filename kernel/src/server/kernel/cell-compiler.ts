@@ -40,6 +40,15 @@ export interface CompletionResult {
   types?: string[];
 }
 
+/** A type error or warning in a cell that has not run (0-based line and character in the cell). */
+export interface CellDiagnostic {
+  line: number;
+  character: number;
+  message: string;
+  code: number;
+  severity: 'error' | 'warning';
+}
+
 export interface InspectionResult {
   found: boolean;
   /** Plain-text signature and documentation. */
@@ -51,6 +60,8 @@ export interface CellCompiler {
   execute(source: string, options: ExecuteOptions): Promise<CellOutcome>;
   complete(source: string, cursorPos: number): CompletionResult;
   inspect(source: string, cursorPos: number): InspectionResult;
+  /** Type-checks a cell against the session's declarations without running it (live diagnostics). */
+  diagnose?(source: string): CellDiagnostic[];
   isComplete(source: string): { status: 'complete' | 'incomplete' | 'invalid'; indent: string };
   /** Replaces the value later cells see under `name` (e.g. a declared function by its approved adapter). */
   rebind(name: string, value: unknown): void;

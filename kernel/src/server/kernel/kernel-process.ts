@@ -75,6 +75,7 @@ async function main(): Promise<void> {
     execute: (source, options) => compiler!.execute(source, options),
     complete: (source, pos) => compiler!.complete(source, pos),
     inspect: (source, pos) => compiler!.inspect(source, pos),
+    diagnose: (source) => compiler?.diagnose?.(source) ?? [],
     isComplete: (source) => compiler!.isComplete(source),
     rebind: (name, value) => compiler!.rebind(name, value),
     interrupt: () => compiler?.interrupt(),

@@ -42,10 +42,15 @@ export const KERNEL_INFO = {
   help_links: [],
 } as const;
 
+/** The comm target of live diagnostics (see KernelRuntime.comm). */
+export const DIAGNOSTICS_TARGET = 'nighthawk.diagnostics';
+
 export class KernelRuntime implements KernelChannel {
   readonly session: string;
   private executionCount = 0;
   private queue: Promise<void> = Promise.resolve();
+  /** Open comms to DIAGNOSTICS_TARGET. */
+  private readonly comms = new Set<string>();
   private started = true;
   private startError: Error | undefined;
   /** Bumped on an error with stop_on_error: executions queued before it are aborted. */
@@ -136,8 +141,10 @@ export class KernelRuntime implements KernelChannel {
       );
       return;
     }
-    // No comm targets exist; comm messages have no reply in the protocol, so they are ignored.
-    if (type === 'comm_open' || type === 'comm_msg' || type === 'comm_close') return;
+    if (type === 'comm_open' || type === 'comm_msg' || type === 'comm_close') {
+      this.comm(type, msg.content, parent);
+      return;
+    }
     // Other shell requests are answered in order with executions, so a reply never overtakes a cell.
     const channel = msg.channel === 'control' ? 'control' : 'shell';
     // is_complete needs no compiler or state, and terminal frontends give it one second: never queued.
@@ -146,6 +153,41 @@ export class KernelRuntime implements KernelChannel {
       return;
     }
     this.queue = this.queue.then(() => this.answer(parent, route, type, msg.content, channel));
+  }
+
+  /**
+   * The one comm target, DIAGNOSTICS_TARGET: a frontend sends `{ request_id, code }` and gets back
+   * `{ request_id, diagnostics }` (live type errors as you type, checked against the session's
+   * declarations, nothing run). Other targets are closed at once, as Jupyter kernels do; comm messages
+   * have no shell reply in the protocol.
+   */
+  private comm(type: string, content: JsonObject, parent: MessageHeader): void {
+    const commId = typeof content.comm_id === 'string' ? content.comm_id : undefined;
+    if (!commId) return;
+    if (type === 'comm_open') {
+      if (content.target_name === DIAGNOSTICS_TARGET && this.compiler.diagnose) this.comms.add(commId);
+      else this.iopub('comm_close', { comm_id: commId, data: {} }, parent);
+      return;
+    }
+    if (type === 'comm_close') {
+      this.comms.delete(commId);
+      return;
+    }
+    if (!this.comms.has(commId)) return;
+    const data = (content.data ?? {}) as JsonObject;
+    const code = typeof data.code === 'string' && data.code.length <= 1_000_000 ? data.code : undefined;
+    if (code === undefined) return;
+    // Queued with executions: the check sees the declarations of every cell submitted before it.
+    this.queue = this.queue.then(() => {
+      if (!this.started || this.startError) return;
+      let diagnostics: JsonObject[] = [];
+      try {
+        diagnostics = (this.compiler.diagnose?.(code) ?? []).map((d) => ({ ...d }));
+      } catch {
+        // A checker failure must never break the kernel; the editor simply shows nothing.
+      }
+      this.iopub('comm_msg', { comm_id: commId, data: { request_id: data.request_id ?? null, diagnostics } }, parent);
+    });
   }
 
   private answer(parent: MessageHeader, route: string, type: string, content: JsonObject, channel: 'shell' | 'control'): void {
@@ -184,7 +226,7 @@ export class KernelRuntime implements KernelChannel {
       case 'history_request':
         return { status: 'ok', history: [] };
       case 'comm_info_request':
-        return { status: 'ok', comms: {} };
+        return { status: 'ok', comms: Object.fromEntries([...this.comms].map((id) => [id, { target_name: DIAGNOSTICS_TARGET }])) };
       default:
         return { status: 'error', ...errorContent('UnknownMessageType', `Unsupported msg_type '${type}'`) };
     }

@@ -9,7 +9,7 @@ import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import type * as TS from 'typescript';
-import type { CellCompiler, CellOutcome, CompletionResult, ExecuteOptions, InspectionResult, SourceTransform } from './cell-compiler.js';
+import type { CellCompiler, CellDiagnostic, CellOutcome, CompletionResult, ExecuteOptions, InspectionResult, SourceTransform } from './cell-compiler.js';
 import { expandShorthandProperties } from './cell-shorthand.js';
 import { createLineMap } from './cell-lines.js';
 import { isCompleteSource } from './cell-complete.js';
@@ -319,6 +319,25 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     return { matches: info.candidates, cursorStart: info.start, cursorEnd: info.end, types };
   }
 
+  function diagnose(source: string): CellDiagnostic[] {
+    let code: string;
+    try {
+      code = expandShorthandProperties(transform(source).code);
+    } catch {
+      return [];
+    }
+    // Checked against the declarations of the cells that ran; nothing runs and prevDecl is not moved.
+    return convert(prevDecl, code).diagnostics
+      .filter((d) => d.category === ts.DiagnosticCategory.Error || d.category === ts.DiagnosticCategory.Warning)
+      .map((d) => ({
+        line: d.start.line,
+        character: d.start.character,
+        message: typeof d.messageText === 'string' ? d.messageText : String(d.messageText),
+        code: d.code,
+        severity: d.category === ts.DiagnosticCategory.Error ? 'error' : 'warning',
+      }));
+  }
+
   function inspect(source: string, cursorPos: number): InspectionResult {
     const info = converter.inspect(prevDecl, transform(source).code, cursorPos);
     if (!info) return { found: false, text: '' };
@@ -343,6 +362,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     execute,
     complete,
     inspect,
+    diagnose,
     isComplete,
     rebind(name: string, value: unknown) {
       locals[name] = value;
