@@ -322,7 +322,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   function diagnose(source: string): CellDiagnostic[] {
     let code: string;
     try {
-      code = expandShorthandProperties(transform(source).code);
+      code = expandShorthandProperties(transform(source).code, ts);
     } catch {
       return [];
     }
