@@ -7,8 +7,8 @@
  */
 import type { KernelProcess } from './kernel-process-handle.js';
 
-export const TERMINATE_AFTER_MS = 1_000;
-export const RESTART_AFTER_MS = 4_000;
+export const TERMINATE_AFTER_MS = 1_500;
+export const RESTART_AFTER_MS = 5_000;
 
 export const RESTARTED_BY_INTERRUPT =
   'The interrupt could not stop the running code (it never yields to the event loop, e.g. a loop in microtasks or in a timer callback), so the kernel was restarted: its variables and Session state are lost.';

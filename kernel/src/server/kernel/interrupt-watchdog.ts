@@ -18,7 +18,7 @@ import { Worker } from 'node:worker_threads';
 // CommonJS source evaluated in the worker (a file next to this one would not exist in the bundled entry).
 // Two triggers: a pipe from the server (forked kernels), or SIGINT to the process group (the ZeroMQ kernel,
 // which jupyter_client interrupts with killpg): a helper process in the group reports it, and the main
-// thread is stopped only if its heartbeat has not moved for STALL_MS since (else its own handler ran).
+// thread is stopped only if, STALL_MS later, neither its SIGINT listener nor its heartbeat has run.
 const WATCHDOG_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const inspector = require('node:inspector');
@@ -42,8 +42,10 @@ if (workerData.fd !== undefined) {
   const helper = spawn(process.execPath, ['-e', workerData.helper], { stdio: ['ignore', 'pipe', 'ignore'] });
   helper.stdout.on('data', () => {
     const seen = beat[0];
+    const handled = beat[2];
     setTimeout(() => {
-      if (beat[1] === 1 && beat[0] === seen) terminate();
+      // Stuck: loaded, its SIGINT listener has not run, and its event loop has not turned since the signal.
+      if (beat[1] === 1 && beat[2] === handled && beat[0] === seen) terminate();
     }, workerData.stallMs);
   });
   helper.on('error', () => {});
@@ -58,7 +60,7 @@ setInterval(() => { try { process.kill(parent, 0); } catch { process.exit(0); } 
 `;
 
 /** How long the main thread's heartbeat must stand still after a SIGINT before its JavaScript is stopped. */
-const STALL_MS = 1_000;
+const STALL_MS = 1_500;
 
 /** Starts the watchdog reading `fd` (a pipe from the server); it never keeps the process alive. */
 export function startInterruptWatchdog(fd: number): void {
@@ -72,13 +74,17 @@ export function startInterruptWatchdog(fd: number): void {
  * the compiler has loaded: before that a still heartbeat is the load itself, not a stuck cell.
  */
 export function startSignalWatchdog(): { ready(): void } {
-  const heartbeat = new SharedArrayBuffer(16);
+  const heartbeat = new SharedArrayBuffer(24);
   const beat = new Float64Array(heartbeat);
   const tick = (): void => {
     beat[0] = Date.now();
   };
   tick();
   setInterval(tick, 100).unref();
+  // A main thread that runs its SIGINT listeners is not stuck, however slow its timers are under load.
+  process.on('SIGINT', () => {
+    beat[2] = (beat[2] ?? 0) + 1;
+  });
   const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { heartbeat, helper: SIGNAL_HELPER, stallMs: STALL_MS }, stdout: false, stderr: false });
   worker.on('error', (error) => process.stderr.write(`interrupt watchdog stopped: ${error.message}\n`));
   worker.unref();
