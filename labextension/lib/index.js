@@ -725,32 +725,32 @@ var x;
 		r.top <= n.top && r.bottom >= n.bottom || (r.top < n.top && r.height <= n.height || r.bottom > n.bottom && r.height >= n.height ? e.scrollTop -= n.top - r.top : (r.top < n.top && r.height > n.height || r.bottom > n.bottom && r.height < n.height) && (e.scrollTop -= n.bottom - r.bottom));
 	};
 })(x ||= {});
-var S;
+var be;
 (function(e) {
 	e.IS_MAC = !!navigator.platform.match(/Mac/i), e.IS_WIN = !!navigator.platform.match(/Win/i), e.IS_IE = /Trident/.test(navigator.userAgent), e.IS_EDGE = /Edge/.test(navigator.userAgent), e.accelKey = function(t) {
 		return e.IS_MAC ? t.metaKey : t.ctrlKey;
 	};
-})(S ||= {});
-var be;
+})(be ||= {});
+var xe;
 (function(e) {
 	e.calculateSpecificity = function(e) {
-		if (e in xe.specificityCache) return xe.specificityCache[e];
-		let t = xe.calculateSingle(e);
-		return xe.specificityCache[e] = t;
+		if (e in Se.specificityCache) return Se.specificityCache[e];
+		let t = Se.calculateSingle(e);
+		return Se.specificityCache[e] = t;
 	}, e.isValid = function(e) {
-		if (e in xe.validityCache) return xe.validityCache[e];
+		if (e in Se.validityCache) return Se.validityCache[e];
 		let t = !0;
 		try {
-			xe.testElem.querySelector(e);
+			Se.testElem.querySelector(e);
 		} catch {
 			t = !1;
 		}
-		return xe.validityCache[e] = t;
+		return Se.validityCache[e] = t;
 	}, e.matches = function(e, t) {
-		return xe.protoMatchFunc.call(e, t);
+		return Se.protoMatchFunc.call(e, t);
 	};
-})(be ||= {});
-var xe;
+})(xe ||= {});
+var Se;
 (function(e) {
 	e.specificityCache = Object.create(null), e.validityCache = Object.create(null), e.testElem = document.createElement("div"), e.protoMatchFunc = (() => {
 		let e = Element.prototype;
@@ -775,9 +775,9 @@ var xe;
 		return l = Math.min(l, 255), u = Math.min(u, 255), d = Math.min(d, 255), l << 16 | u << 8 | d;
 	};
 	let t = /^#[^\s\+>~#\.\[:]+/, n = /^\.[^\s\+>~#\.\[:]+/, r = /^\[[^\]]+\]/, i = /^[^\s\+>~#\.\[:]+/, a = /^(::[^\s\+>~#\.\[:]+|:first-line|:first-letter|:before|:after)/, o = /^:[^\s\+>~#\.\[:]+/, s = /^[\s\+>~\*]+/, c = /:not\(([^\)]+)\)/g;
-})(xe ||= {});
+})(Se ||= {});
 // node_modules/@lumino/collections/dist/index.es6.js
-var Se = class {
+var S = class {
 	constructor() {
 		this._first = null, this._last = null, this._size = 0;
 	}
@@ -881,7 +881,7 @@ var Se = class {
 		let n = new e();
 		return n.assign(t), n;
 	};
-})(Se ||= {});
+})(S ||= {});
 var Ce;
 (function(e) {
 	class t {
@@ -892,7 +892,7 @@ var Ce;
 	e.LinkedListNode = t;
 })(Ce ||= {});
 // node_modules/@lumino/messaging/dist/index.es6.js
-var C = class {
+var we = class {
 	constructor(e) {
 		this.type = e;
 	}
@@ -902,14 +902,14 @@ var C = class {
 	conflate(e) {
 		return !1;
 	}
-}, we = class extends C {
+}, Te = class extends we {
 	get isConflatable() {
 		return !0;
 	}
 	conflate(e) {
 		return !0;
 	}
-}, w;
+}, C;
 (function(e) {
 	let t = null, n = ((e) => (t) => {
 		let n = !1;
@@ -943,7 +943,7 @@ var C = class {
 		let t = s;
 		return s = e, t;
 	};
-	let i = new Se(), a = /* @__PURE__ */ new WeakMap(), o = /* @__PURE__ */ new Set(), s = (e) => {
+	let i = new S(), a = /* @__PURE__ */ new WeakMap(), o = /* @__PURE__ */ new Set(), s = (e) => {
 		console.error(e);
 	}, c = !1;
 	function l(e, t, n) {
@@ -992,24 +992,24 @@ var C = class {
 	function g(e) {
 		return e === null;
 	}
-})(w ||= {});
+})(C ||= {});
 // node_modules/@lumino/properties/dist/index.es6.js
-var T = class {
+var Ee = class {
 	constructor(e) {
-		this._pid = Te.nextPID(), this.name = e.name, this._create = e.create, this._coerce = e.coerce || null, this._compare = e.compare || null, this._changed = e.changed || null;
+		this._pid = De.nextPID(), this.name = e.name, this._create = e.create, this._coerce = e.coerce || null, this._compare = e.compare || null, this._changed = e.changed || null;
 	}
 	get(e) {
-		let t, n = Te.ensureMap(e);
+		let t, n = De.ensureMap(e);
 		return t = this._pid in n ? n[this._pid] : n[this._pid] = this._createValue(e), t;
 	}
 	set(e, t) {
-		let n, r = Te.ensureMap(e);
+		let n, r = De.ensureMap(e);
 		n = this._pid in r ? r[this._pid] : r[this._pid] = this._createValue(e);
 		let i = this._coerceValue(e, t);
 		this._maybeNotify(e, n, r[this._pid] = i);
 	}
 	coerce(e) {
-		let t, n = Te.ensureMap(e);
+		let t, n = De.ensureMap(e);
 		t = this._pid in n ? n[this._pid] : n[this._pid] = this._createValue(e);
 		let r = this._coerceValue(e, t);
 		this._maybeNotify(e, t, n[this._pid] = r);
@@ -1032,10 +1032,10 @@ var T = class {
 };
 (function(e) {
 	e.clearData = function(e) {
-		Te.ownerData.delete(e);
+		De.ownerData.delete(e);
 	};
-})(T ||= {});
-var Te;
+})(Ee ||= {});
+var De;
 // node_modules/@lumino/signaling/dist/index.es6.js
 (function(e) {
 	e.ownerData = /* @__PURE__ */ new WeakMap(), e.nextPID = (() => {
@@ -1045,40 +1045,40 @@ var Te;
 		let n = e.ownerData.get(t);
 		return n || (n = Object.create(null), e.ownerData.set(t, n), n);
 	};
-})(Te ||= {}), _e();
-var E = class {
+})(De ||= {}), _e();
+var w = class {
 	constructor(e) {
 		this.sender = e;
 	}
 	connect(e, t) {
-		return D.connect(this, e, t);
+		return Oe.connect(this, e, t);
 	}
 	disconnect(e, t) {
-		return D.disconnect(this, e, t);
+		return Oe.disconnect(this, e, t);
 	}
 	emit(e) {
-		D.emit(this, e);
+		Oe.emit(this, e);
 	}
 };
 (function(e) {
 	e.disconnectBetween = function(e, t) {
-		D.disconnectBetween(e, t);
+		Oe.disconnectBetween(e, t);
 	}, e.disconnectSender = function(e) {
-		D.disconnectSender(e);
+		Oe.disconnectSender(e);
 	}, e.disconnectReceiver = function(e) {
-		D.disconnectReceiver(e);
+		Oe.disconnectReceiver(e);
 	}, e.disconnectAll = function(e) {
-		D.disconnectAll(e);
+		Oe.disconnectAll(e);
 	}, e.clearData = function(e) {
-		D.disconnectAll(e);
+		Oe.disconnectAll(e);
 	}, e.getExceptionHandler = function() {
-		return D.exceptionHandler;
+		return Oe.exceptionHandler;
 	}, e.setExceptionHandler = function(e) {
-		let t = D.exceptionHandler;
-		return D.exceptionHandler = e, t;
+		let t = Oe.exceptionHandler;
+		return Oe.exceptionHandler = e, t;
 	};
-})(E ||= {});
-var D;
+})(w ||= {});
+var Oe;
 (function(e) {
 	e.exceptionHandler = (e) => {
 		console.error(e);
@@ -1167,9 +1167,9 @@ var D;
 	function f(e) {
 		return e.signal === null;
 	}
-})(D ||= {});
+})(Oe ||= {});
 // node_modules/@lumino/disposable/dist/index.es6.js
-var Ee = class {
+var ke = class {
 	constructor(e) {
 		this._fn = e;
 	}
@@ -1181,7 +1181,7 @@ var Ee = class {
 		let e = this._fn;
 		this._fn = null, e();
 	}
-}, De = class {
+}, T = class {
 	constructor() {
 		this._isDisposed = !1, this._items = /* @__PURE__ */ new Set();
 	}
@@ -1212,16 +1212,16 @@ var Ee = class {
 		for (let e of t) n.add(e);
 		return n;
 	};
-})(De ||= {});
-var Oe = class extends De {
+})(T ||= {});
+var Ae = class extends T {
 	constructor() {
-		super(...arguments), this._disposed = new E(this);
+		super(...arguments), this._disposed = new w(this);
 	}
 	get disposed() {
 		return this._disposed;
 	}
 	dispose() {
-		this.isDisposed || (super.dispose(), this._disposed.emit(void 0), E.clearData(this));
+		this.isDisposed || (super.dispose(), this._disposed.emit(void 0), w.clearData(this));
 	}
 };
 (function(e) {
@@ -1230,13 +1230,13 @@ var Oe = class extends De {
 		for (let e of t) n.add(e);
 		return n;
 	};
-})(Oe ||= {});
+})(Ae ||= {});
 // node_modules/@lumino/dragdrop/dist/index.es6.js
-var O = class e {
+var E = class e {
 	constructor(e) {
 		this._onScrollFrame = () => {
 			if (!this._scrollTarget) return;
-			let { element: e, edge: t, distance: n } = this._scrollTarget, r = ((k.SCROLL_EDGE_SIZE - n) / k.SCROLL_EDGE_SIZE) ** 2, i = Math.max(1, Math.round(r * k.SCROLL_EDGE_SIZE));
+			let { element: e, edge: t, distance: n } = this._scrollTarget, r = ((D.SCROLL_EDGE_SIZE - n) / D.SCROLL_EDGE_SIZE) ** 2, i = Math.max(1, Math.round(r * D.SCROLL_EDGE_SIZE));
 			switch (t) {
 				case "top":
 					e.scrollTop -= i;
@@ -1261,7 +1261,7 @@ var O = class e {
 					clientX: -1,
 					clientY: -1
 				});
-				k.dispatchDragLeave(this, this._currentTarget, null, e);
+				D.dispatchDragLeave(this, this._currentTarget, null, e);
 			}
 			this._finalize("none");
 		}
@@ -1312,10 +1312,10 @@ var O = class e {
 			return;
 		}
 		if (this._dropAction === "none") {
-			k.dispatchDragLeave(this, this._currentTarget, null, e), this._finalize("none");
+			D.dispatchDragLeave(this, this._currentTarget, null, e), this._finalize("none");
 			return;
 		}
-		let t = k.dispatchDrop(this, this._currentTarget, e);
+		let t = D.dispatchDrop(this, this._currentTarget, e);
 		this._finalize(t);
 	}
 	_evtKeyDown(e) {
@@ -1328,13 +1328,13 @@ var O = class e {
 		document.removeEventListener("pointerdown", this, !0), document.removeEventListener("pointermove", this, !0), document.removeEventListener("pointerup", this, !0), document.removeEventListener("pointerenter", this, !0), document.removeEventListener("pointerleave", this, !0), document.removeEventListener("pointerover", this, !0), document.removeEventListener("pointerout", this, !0), document.removeEventListener("keydown", this, !0), document.removeEventListener("keyup", this, !0), document.removeEventListener("keypress", this, !0), document.removeEventListener("contextmenu", this, !0);
 	}
 	_updateDragScroll(e) {
-		let t = k.findScrollTarget(e);
+		let t = D.findScrollTarget(e);
 		(this._scrollTarget || t) && (this._scrollTarget || setTimeout(this._onScrollFrame, 500), this._scrollTarget = t);
 	}
 	_updateCurrentTarget(e) {
-		let t = this._currentTarget, n = this._currentTarget, r = this._currentElement, i = k.findElementBehindBackdrop(e, this.document);
-		this._currentElement = i, i !== r && i !== n && k.dispatchDragExit(this, n, i, e), i !== r && i !== n && (n = k.dispatchDragEnter(this, i, n, e)), n !== t && (this._currentTarget = n, k.dispatchDragLeave(this, t, n, e));
-		let a = k.dispatchDragOver(this, n, e);
+		let t = this._currentTarget, n = this._currentTarget, r = this._currentElement, i = D.findElementBehindBackdrop(e, this.document);
+		this._currentElement = i, i !== r && i !== n && D.dispatchDragExit(this, n, i, e), i !== r && i !== n && (n = D.dispatchDragEnter(this, i, n, e)), n !== t && (this._currentTarget = n, D.dispatchDragLeave(this, t, n, e));
+		let a = D.dispatchDragOver(this, n, e);
 		this._setDropAction(a);
 	}
 	_attachDragImage(e, t) {
@@ -1349,7 +1349,7 @@ var O = class e {
 		e && e.removeChild(this.dragImage);
 	}
 	_setDropAction(t) {
-		if (t = k.validateAction(t, this.supportedActions), !(this._override && this._dropAction === t)) switch (t) {
+		if (t = D.validateAction(t, this.supportedActions), !(this._override && this._dropAction === t)) switch (t) {
 			case "none":
 				this._dropAction = t, this._override = e.overrideCursor("no-drop", this.document);
 				break;
@@ -1391,10 +1391,10 @@ var O = class e {
 		}
 	}
 	e.Event = t, e.overrideCursor = function(e, t = document) {
-		return k.overrideCursor(e, t);
+		return D.overrideCursor(e, t);
 	};
-})(O ||= {});
-var k;
+})(E ||= {});
+var D;
 (function(e) {
 	e.SCROLL_EDGE_SIZE = 20, e.validateAction = function(e, t) {
 		return i[e] & a[t] ? e : "none";
@@ -1474,21 +1474,21 @@ var k;
 		return null;
 	}, e.dispatchDragEnter = function(e, t, n, r) {
 		if (!t) return null;
-		let i = new O.Event(r, {
+		let i = new E.Event(r, {
 			drag: e,
 			related: n,
 			type: "lm-dragenter"
 		});
 		if (!t.dispatchEvent(i)) return t;
 		let a = e.document instanceof Document ? e.document.body : e.document.firstElementChild;
-		return t === a ? n : (i = new O.Event(r, {
+		return t === a ? n : (i = new E.Event(r, {
 			drag: e,
 			related: n,
 			type: "lm-dragenter"
 		}), a.dispatchEvent(i), a);
 	}, e.dispatchDragExit = function(e, t, n, r) {
 		if (!t) return;
-		let i = new O.Event(r, {
+		let i = new E.Event(r, {
 			drag: e,
 			related: n,
 			type: "lm-dragexit"
@@ -1496,7 +1496,7 @@ var k;
 		t.dispatchEvent(i);
 	}, e.dispatchDragLeave = function(e, t, n, r) {
 		if (!t) return;
-		let i = new O.Event(r, {
+		let i = new E.Event(r, {
 			drag: e,
 			related: n,
 			type: "lm-dragleave"
@@ -1504,7 +1504,7 @@ var k;
 		t.dispatchEvent(i);
 	}, e.dispatchDragOver = function(e, t, n) {
 		if (!t) return "none";
-		let r = new O.Event(n, {
+		let r = new E.Event(n, {
 			drag: e,
 			related: null,
 			type: "lm-dragover"
@@ -1512,7 +1512,7 @@ var k;
 		return t.dispatchEvent(r) ? "none" : r.dropAction;
 	}, e.dispatchDrop = function(e, t, n) {
 		if (!t) return "none";
-		let r = new O.Event(n, {
+		let r = new E.Event(n, {
 			drag: e,
 			related: null,
 			type: "lm-drop"
@@ -1542,7 +1542,7 @@ var k;
 		}), e.cursorBackdrop.addEventListener("scroll", s, {
 			capture: !0,
 			passive: !0
-		})), e.cursorBackdrop.style.cursor = t, new Ee(() => {
+		})), e.cursorBackdrop.style.cursor = t, new ke(() => {
 			r === d && e.cursorBackdrop.isConnected && (document.removeEventListener("pointermove", o, !0), e.cursorBackdrop.removeEventListener("scroll", s, !0), i.removeChild(e.cursorBackdrop));
 		});
 	};
@@ -1571,12 +1571,12 @@ var k;
 	}
 	let d = 0;
 	e.cursorBackdrop = u();
-})(k ||= {});
+})(D ||= {});
 // node_modules/@lumino/keyboard/dist/index.es6.js
-function ke() {
-	return Me.keyboardLayout;
+function je() {
+	return Pe.keyboardLayout;
 }
-var Ae = class e {
+var Me = class e {
 	constructor(t, n, r = []) {
 		this.name = t, this._codes = n, this._keys = e.extractKeys(n), this._modifierKeys = e.convertToKeySet(r);
 	}
@@ -1603,8 +1603,8 @@ var Ae = class e {
 		for (let n = 0, r = e.length; n < r; ++n) t[e[n]] = !0;
 		return t;
 	};
-})(Ae ||= {});
-var je = new Ae("en-us", {
+})(Me ||= {});
+var Ne = new Me("en-us", {
 	8: "Backspace",
 	9: "Tab",
 	13: "Enter",
@@ -1709,14 +1709,14 @@ var je = new Ae("en-us", {
 	"Ctrl",
 	"Alt",
 	"Meta"
-]), Me;
+]), Pe;
 // node_modules/@lumino/commands/dist/index.es6.js
 (function(e) {
-	e.keyboardLayout = je;
-})(Me ||= {}), _e();
-var Ne = class e {
+	e.keyboardLayout = Ne;
+})(Pe ||= {}), _e();
+var Fe = class e {
 	constructor() {
-		this._timerID = 0, this._timerModifierID = 0, this._replaying = !1, this._keystrokes = [], this._keydownEvents = [], this._keyBindings = [], this._exactKeyMatch = null, this._commands = /* @__PURE__ */ new Map(), this._commandChanged = new E(this), this._commandExecuted = new E(this), this._keyBindingChanged = new E(this), this._holdKeyBindingPromises = /* @__PURE__ */ new Map();
+		this._timerID = 0, this._timerModifierID = 0, this._replaying = !1, this._keystrokes = [], this._keydownEvents = [], this._keyBindings = [], this._exactKeyMatch = null, this._commands = /* @__PURE__ */ new Map(), this._commandChanged = new w(this), this._commandExecuted = new w(this), this._keyBindingChanged = new w(this), this._holdKeyBindingPromises = /* @__PURE__ */ new Map();
 	}
 	get commandChanged() {
 		return this._commandChanged;
@@ -1738,10 +1738,10 @@ var Ne = class e {
 	}
 	addCommand(e, t) {
 		if (this._commands.has(e)) throw Error(`Command '${e}' already registered.`);
-		return this._commands.set(e, Pe.createCommand(t)), this._commandChanged.emit({
+		return this._commands.set(e, Ie.createCommand(t)), this._commandChanged.emit({
 			id: e,
 			type: "added"
-		}), new Ee(() => {
+		}), new ke(() => {
 			this._commands.delete(e), this._commandChanged.emit({
 				id: e,
 				type: "removed"
@@ -1826,11 +1826,11 @@ var Ne = class e {
 		}), i;
 	}
 	addKeyBinding(e) {
-		let t = Pe.createKeyBinding(e);
+		let t = Ie.createKeyBinding(e);
 		return this._keyBindings.push(t), this._keyBindingChanged.emit({
 			binding: t,
 			type: "added"
-		}), new Ee(() => {
+		}), new ke(() => {
 			y.removeFirstOf(this._keyBindings, t), this._keyBindingChanged.emit({
 				binding: t,
 				type: "removed"
@@ -1845,12 +1845,12 @@ var Ne = class e {
 			return;
 		}
 		if (e.isModifierKeyPressed(t)) {
-			let { exact: e } = Pe.matchKeyBinding(this._keyBindings, [n], t);
+			let { exact: e } = Ie.matchKeyBinding(this._keyBindings, [n], t);
 			e ? (t.preventDefault(), t.stopPropagation(), this._startModifierTimer(e)) : this._clearModifierTimer();
 			return;
 		}
 		this._keystrokes.push(n);
-		let { exact: r, partial: i } = Pe.matchKeyBinding(this._keyBindings, this._keystrokes, t), a = i.length !== 0;
+		let { exact: r, partial: i } = Ie.matchKeyBinding(this._keyBindings, this._keystrokes, t), a = i.length !== 0;
 		!r && !a ? (this._replayKeydownEvents(), this._clearPendingState()) : ((r?.preventDefault || i.some((e) => e.preventDefault)) && (t.preventDefault(), t.stopPropagation()), this._keydownEvents.push(t), r && !a ? (this._executeKeyBinding(r), this._clearPendingState()) : (r && (this._exactKeyMatch = r), this._startTimer()));
 	}
 	holdKeyBindingExecution(e, t) {
@@ -1862,7 +1862,7 @@ var Ne = class e {
 	_startModifierTimer(e) {
 		this._clearModifierTimer(), this._timerModifierID = window.setTimeout(() => {
 			this._executeKeyBinding(e);
-		}, Pe.modifierkeyTimeOut);
+		}, Ie.modifierkeyTimeOut);
 	}
 	_clearModifierTimer() {
 		this._timerModifierID !== 0 && (clearTimeout(this._timerModifierID), this._timerModifierID = 0);
@@ -1870,18 +1870,18 @@ var Ne = class e {
 	_startTimer() {
 		this._clearTimer(), this._timerID = window.setTimeout(() => {
 			this._onPendingTimeout();
-		}, Pe.CHORD_TIMEOUT);
+		}, Ie.CHORD_TIMEOUT);
 	}
 	_clearTimer() {
 		this._timerID !== 0 && (clearTimeout(this._timerID), this._timerID = 0);
 	}
 	_replayKeydownEvents() {
-		this._keydownEvents.length !== 0 && (this._replaying = !0, this._keydownEvents.forEach(Pe.replayKeyEvent), this._replaying = !1);
+		this._keydownEvents.length !== 0 && (this._replaying = !0, this._keydownEvents.forEach(Ie.replayKeyEvent), this._replaying = !1);
 	}
 	async _executeKeyBinding(e) {
 		if (this._holdKeyBindingPromises.size !== 0) {
 			let e = [...this._keydownEvents], t = (await Promise.race([Promise.all(e.map(async (e) => this._holdKeyBindingPromises.get(e) ?? Promise.resolve(!0))), new Promise((e) => {
-				setTimeout(() => e([!1]), Pe.KEYBINDING_HOLD_TIMEOUT);
+				setTimeout(() => e([!1]), Ie.KEYBINDING_HOLD_TIMEOUT);
 			})])).every(Boolean);
 			if (this._holdKeyBindingPromises.clear(), !t) return;
 		}
@@ -1907,7 +1907,7 @@ var Ne = class e {
 (function(e) {
 	function t(e) {
 		let t = "", n = !1, r = !1, i = !1, a = !1;
-		for (let o of e.split(/\s+/)) o === "Accel" ? S.IS_MAC ? r = !0 : i = !0 : o === "Alt" ? n = !0 : o === "Cmd" ? r = !0 : o === "Ctrl" ? i = !0 : o === "Shift" ? a = !0 : o.length > 0 && (t = o);
+		for (let o of e.split(/\s+/)) o === "Accel" ? be.IS_MAC ? r = !0 : i = !0 : o === "Alt" ? n = !0 : o === "Cmd" ? r = !0 : o === "Ctrl" ? i = !0 : o === "Shift" ? a = !0 : o.length > 0 && (t = o);
 		return {
 			cmd: r,
 			ctrl: i,
@@ -1919,26 +1919,26 @@ var Ne = class e {
 	e.parseKeystroke = t;
 	function n(e) {
 		let n = "", r = t(e);
-		return r.ctrl && (n += "Ctrl "), r.alt && (n += "Alt "), r.shift && (n += "Shift "), r.cmd && S.IS_MAC && (n += "Cmd "), r.key ? n + r.key : n.trim();
+		return r.ctrl && (n += "Ctrl "), r.alt && (n += "Alt "), r.shift && (n += "Shift "), r.cmd && be.IS_MAC && (n += "Cmd "), r.key ? n + r.key : n.trim();
 	}
 	e.normalizeKeystroke = n, e.normalizeKeys = function(e) {
 		let t;
-		return t = S.IS_WIN ? e.winKeys || e.keys : S.IS_MAC ? e.macKeys || e.keys : e.linuxKeys || e.keys, t.map(n);
+		return t = be.IS_WIN ? e.winKeys || e.keys : be.IS_MAC ? e.macKeys || e.keys : e.linuxKeys || e.keys, t.map(n);
 	}, e.formatKeystroke = function(e) {
 		return typeof e == "string" ? n(e) : e.map(n).join(", ");
 		function n(e) {
-			let n = [], r = S.IS_MAC ? " " : "+", i = t(e);
-			return i.ctrl && n.push("Ctrl"), i.alt && n.push("Alt"), i.shift && n.push("Shift"), S.IS_MAC && i.cmd && n.push("Cmd"), n.push(i.key), n.map(Pe.formatKey).join(r);
+			let n = [], r = be.IS_MAC ? " " : "+", i = t(e);
+			return i.ctrl && n.push("Ctrl"), i.alt && n.push("Alt"), i.shift && n.push("Shift"), be.IS_MAC && i.cmd && n.push("Cmd"), n.push(i.key), n.map(Ie.formatKey).join(r);
 		}
 	}, e.isModifierKeyPressed = function(e) {
-		let t = ke(), n = t.keyForKeydownEvent(e);
+		let t = je(), n = t.keyForKeydownEvent(e);
 		return t.isModifierKey(n);
 	}, e.keystrokeForKeydownEvent = function(e) {
-		let t = ke(), n = t.keyForKeydownEvent(e), r = [];
-		return e.ctrlKey && r.push("Ctrl"), e.altKey && r.push("Alt"), e.shiftKey && r.push("Shift"), e.metaKey && S.IS_MAC && r.push("Cmd"), t.isModifierKey(n) || r.push(n), r.join(" ");
+		let t = je(), n = t.keyForKeydownEvent(e), r = [];
+		return e.ctrlKey && r.push("Ctrl"), e.altKey && r.push("Alt"), e.shiftKey && r.push("Shift"), e.metaKey && be.IS_MAC && r.push("Cmd"), t.isModifierKey(n) || r.push(n), r.join(" ");
 	};
-})(Ne ||= {});
-var Pe;
+})(Fe ||= {});
+var Ie;
 // node_modules/@lumino/virtualdom/dist/index.es6.js
 (function(e) {
 	e.CHORD_TIMEOUT = 1e3, e.KEYBINDING_HOLD_TIMEOUT = 1e3, e.modifierkeyTimeOut = 500, e.createCommand = function(e) {
@@ -1964,7 +1964,7 @@ var Pe;
 		};
 	}, e.createKeyBinding = function(e) {
 		return {
-			keys: Ne.normalizeKeys(e),
+			keys: Fe.normalizeKeys(e),
 			selector: u(e),
 			command: e.command,
 			args: e.args || b.JSONExt.emptyObject,
@@ -1981,7 +1981,7 @@ var Pe;
 			}
 			let u = f(c.selector, n);
 			if (u === -1 || u > a) continue;
-			let p = be.calculateSpecificity(c.selector);
+			let p = xe.calculateSpecificity(c.selector);
 			(!r || u < a || p >= o) && (r = c, a = u, o = p);
 		}
 		return {
@@ -1991,7 +1991,7 @@ var Pe;
 	}, e.replayKeyEvent = function(e) {
 		e.target.dispatchEvent(p(e));
 	}, e.formatKey = function(e) {
-		return S.IS_MAC ? t.hasOwnProperty(e) ? t[e] : e : n.hasOwnProperty(e) ? n[e] : e;
+		return be.IS_MAC ? t.hasOwnProperty(e) ? t[e] : e : n.hasOwnProperty(e) ? n[e] : e;
 	};
 	let t = {
 		Backspace: "⌫",
@@ -2026,7 +2026,7 @@ var Pe;
 	}
 	function u(e) {
 		if (e.selector.indexOf(",") !== -1) throw Error(`Selector cannot contain commas: ${e.selector}`);
-		if (!be.isValid(e.selector)) throw Error(`Invalid selector: ${e.selector}`);
+		if (!xe.isValid(e.selector)) throw Error(`Invalid selector: ${e.selector}`);
 		return e.selector;
 	}
 	function d(e, t) {
@@ -2038,7 +2038,7 @@ var Pe;
 		let n = t.target, r = t.currentTarget;
 		for (let t = 0; n !== null; n = n.parentElement, ++t) {
 			if (n.hasAttribute("data-lm-suppress-shortcuts")) return -1;
-			if (be.matches(n, e)) return t;
+			if (xe.matches(n, e)) return t;
 			if (n === r) return -1;
 		}
 		return -1;
@@ -2047,40 +2047,40 @@ var Pe;
 		let t = document.createEvent("Event"), n = e.bubbles || !0, r = e.cancelable || !0;
 		return t.initEvent(e.type || "keydown", n, r), t.key = e.key || "", t.keyCode = e.keyCode || 0, t.which = e.keyCode || 0, t.ctrlKey = e.ctrlKey || !1, t.altKey = e.altKey || !1, t.shiftKey = e.shiftKey || !1, t.metaKey = e.metaKey || !1, t.view = e.view || window, t;
 	}
-})(Pe ||= {}), _e();
-var Fe = class {
+})(Ie ||= {}), _e();
+var Le = class {
 	constructor(e) {
 		this.type = "text", this.content = e;
 	}
-}, Ie = class {
+}, Re = class {
 	constructor(e, t, n, r) {
 		this.type = "element", this.tag = e, this.attrs = t, this.children = n, this.renderer = r;
 	}
 };
-function A(e) {
+function O(e) {
 	let t = {}, n, r = [];
 	for (let e = 1, a = arguments.length; e < a; ++e) {
 		let a = arguments[e];
-		typeof a == "string" ? r.push(new Fe(a)) : a instanceof Fe || a instanceof Ie ? r.push(a) : a instanceof Array ? i(r, a) : (e === 1 || e === 2) && a && typeof a == "object" && ("render" in a ? n = a : t = a);
+		typeof a == "string" ? r.push(new Le(a)) : a instanceof Le || a instanceof Re ? r.push(a) : a instanceof Array ? i(r, a) : (e === 1 || e === 2) && a && typeof a == "object" && ("render" in a ? n = a : t = a);
 	}
-	return new Ie(e, t, r, n);
+	return new Re(e, t, r, n);
 	function i(e, t) {
-		for (let n of t) typeof n == "string" ? e.push(new Fe(n)) : (n instanceof Fe || n instanceof Ie) && e.push(n);
+		for (let n of t) typeof n == "string" ? e.push(new Le(n)) : (n instanceof Le || n instanceof Re) && e.push(n);
 	}
 }
 (function(e) {
 	e.a = e.bind(void 0, "a"), e.abbr = e.bind(void 0, "abbr"), e.address = e.bind(void 0, "address"), e.area = e.bind(void 0, "area"), e.article = e.bind(void 0, "article"), e.aside = e.bind(void 0, "aside"), e.audio = e.bind(void 0, "audio"), e.b = e.bind(void 0, "b"), e.bdi = e.bind(void 0, "bdi"), e.bdo = e.bind(void 0, "bdo"), e.blockquote = e.bind(void 0, "blockquote"), e.br = e.bind(void 0, "br"), e.button = e.bind(void 0, "button"), e.canvas = e.bind(void 0, "canvas"), e.caption = e.bind(void 0, "caption"), e.cite = e.bind(void 0, "cite"), e.code = e.bind(void 0, "code"), e.col = e.bind(void 0, "col"), e.colgroup = e.bind(void 0, "colgroup"), e.data = e.bind(void 0, "data"), e.datalist = e.bind(void 0, "datalist"), e.dd = e.bind(void 0, "dd"), e.del = e.bind(void 0, "del"), e.dfn = e.bind(void 0, "dfn"), e.div = e.bind(void 0, "div"), e.dl = e.bind(void 0, "dl"), e.dt = e.bind(void 0, "dt"), e.em = e.bind(void 0, "em"), e.embed = e.bind(void 0, "embed"), e.fieldset = e.bind(void 0, "fieldset"), e.figcaption = e.bind(void 0, "figcaption"), e.figure = e.bind(void 0, "figure"), e.footer = e.bind(void 0, "footer"), e.form = e.bind(void 0, "form"), e.h1 = e.bind(void 0, "h1"), e.h2 = e.bind(void 0, "h2"), e.h3 = e.bind(void 0, "h3"), e.h4 = e.bind(void 0, "h4"), e.h5 = e.bind(void 0, "h5"), e.h6 = e.bind(void 0, "h6"), e.header = e.bind(void 0, "header"), e.hr = e.bind(void 0, "hr"), e.i = e.bind(void 0, "i"), e.iframe = e.bind(void 0, "iframe"), e.img = e.bind(void 0, "img"), e.input = e.bind(void 0, "input"), e.ins = e.bind(void 0, "ins"), e.kbd = e.bind(void 0, "kbd"), e.label = e.bind(void 0, "label"), e.legend = e.bind(void 0, "legend"), e.li = e.bind(void 0, "li"), e.main = e.bind(void 0, "main"), e.map = e.bind(void 0, "map"), e.mark = e.bind(void 0, "mark"), e.meter = e.bind(void 0, "meter"), e.nav = e.bind(void 0, "nav"), e.noscript = e.bind(void 0, "noscript"), e.object = e.bind(void 0, "object"), e.ol = e.bind(void 0, "ol"), e.optgroup = e.bind(void 0, "optgroup"), e.option = e.bind(void 0, "option"), e.output = e.bind(void 0, "output"), e.p = e.bind(void 0, "p"), e.param = e.bind(void 0, "param"), e.pre = e.bind(void 0, "pre"), e.progress = e.bind(void 0, "progress"), e.q = e.bind(void 0, "q"), e.rp = e.bind(void 0, "rp"), e.rt = e.bind(void 0, "rt"), e.ruby = e.bind(void 0, "ruby"), e.s = e.bind(void 0, "s"), e.samp = e.bind(void 0, "samp"), e.section = e.bind(void 0, "section"), e.select = e.bind(void 0, "select"), e.small = e.bind(void 0, "small"), e.source = e.bind(void 0, "source"), e.span = e.bind(void 0, "span"), e.strong = e.bind(void 0, "strong"), e.sub = e.bind(void 0, "sub"), e.summary = e.bind(void 0, "summary"), e.sup = e.bind(void 0, "sup"), e.table = e.bind(void 0, "table"), e.tbody = e.bind(void 0, "tbody"), e.td = e.bind(void 0, "td"), e.textarea = e.bind(void 0, "textarea"), e.tfoot = e.bind(void 0, "tfoot"), e.th = e.bind(void 0, "th"), e.thead = e.bind(void 0, "thead"), e.time = e.bind(void 0, "time"), e.title = e.bind(void 0, "title"), e.tr = e.bind(void 0, "tr"), e.track = e.bind(void 0, "track"), e.u = e.bind(void 0, "u"), e.ul = e.bind(void 0, "ul"), e.var_ = e.bind(void 0, "var"), e.video = e.bind(void 0, "video"), e.wbr = e.bind(void 0, "wbr");
-})(A ||= {});
-var Le;
+})(O ||= {});
+var ze;
 (function(e) {
 	e.realize = function(e) {
-		return Re.createDOMNode(e);
+		return Be.createDOMNode(e);
 	}, e.render = function(e, t) {
-		let n = Re.hostMap.get(t) || [], r = Re.asContentArray(e);
-		Re.hostMap.set(t, r), Re.updateContent(t, n, r);
+		let n = Be.hostMap.get(t) || [], r = Be.asContentArray(e);
+		Be.hostMap.set(t, r), Be.updateContent(t, n, r);
 	};
-})(Le ||= {});
-var Re;
+})(ze ||= {});
+var Be;
 // node_modules/@lumino/widgets/dist/index.es6.js
 (function(e) {
 	e.hostMap = /* @__PURE__ */ new WeakMap(), e.asContentArray = function(e) {
@@ -2190,12 +2190,12 @@ var Re;
 		}), n = n.nextSibling;
 		return r;
 	}
-})(Re ||= {}), _e();
-var ze = class {
+})(Be ||= {}), _e();
+var Ve = class {
 	constructor() {
 		this.sizeHint = 0, this.minSize = 0, this.maxSize = 1e400, this.stretch = 1, this.size = 0, this.done = !1;
 	}
-}, j;
+}, k;
 (function(e) {
 	e.calc = function(e, t) {
 		let n = e.length;
@@ -2308,10 +2308,10 @@ var ze = class {
 			r >= o ? (t.sizeHint = t.size - o, o = 0) : (t.sizeHint = t.size - r, o -= r);
 		}
 	}
-})(j ||= {});
-var Be = class {
+})(k ||= {});
+var He = class {
 	constructor(e) {
-		this._label = "", this._caption = "", this._mnemonic = -1, this._icon = void 0, this._iconClass = "", this._iconLabel = "", this._className = "", this._closable = !1, this._changed = new E(this), this._isDisposed = !1, this.owner = e.owner, e.label !== void 0 && (this._label = e.label), e.mnemonic !== void 0 && (this._mnemonic = e.mnemonic), e.icon !== void 0 && (this._icon = e.icon), e.iconClass !== void 0 && (this._iconClass = e.iconClass), e.iconLabel !== void 0 && (this._iconLabel = e.iconLabel), e.caption !== void 0 && (this._caption = e.caption), e.className !== void 0 && (this._className = e.className), e.closable !== void 0 && (this._closable = e.closable), this._dataset = e.dataset || {};
+		this._label = "", this._caption = "", this._mnemonic = -1, this._icon = void 0, this._iconClass = "", this._iconLabel = "", this._className = "", this._closable = !1, this._changed = new w(this), this._isDisposed = !1, this.owner = e.owner, e.label !== void 0 && (this._label = e.label), e.mnemonic !== void 0 && (this._mnemonic = e.mnemonic), e.icon !== void 0 && (this._icon = e.icon), e.iconClass !== void 0 && (this._iconClass = e.iconClass), e.iconLabel !== void 0 && (this._iconLabel = e.iconLabel), e.caption !== void 0 && (this._caption = e.caption), e.className !== void 0 && (this._className = e.className), e.closable !== void 0 && (this._closable = e.closable), this._dataset = e.dataset || {};
 	}
 	get changed() {
 		return this._changed;
@@ -2374,9 +2374,9 @@ var Be = class {
 		return this._isDisposed;
 	}
 	dispose() {
-		this.isDisposed || (this._isDisposed = !0, E.clearData(this));
+		this.isDisposed || (this._isDisposed = !0, w.clearData(this));
 	}
-}, Ve;
+}, Ue;
 (function(e) {
 	e.clampDimension = function(e) {
 		return Math.max(0, Math.floor(e));
@@ -2392,13 +2392,13 @@ var Be = class {
 		let t = e;
 		return !e.isConnected || typeof t.moveBefore == "function";
 	};
-})(Ve ||= {});
-var M = Ve, N = class e {
+})(Ue ||= {});
+var A = Ue, j = class e {
 	constructor(t = {}) {
-		this._flags = 0, this._layout = null, this._parent = null, this._disposed = new E(this), this._hiddenMode = e.HiddenMode.Display, this.node = He.createNode(t), this.addClass("lm-Widget");
+		this._flags = 0, this._layout = null, this._parent = null, this._disposed = new w(this), this._hiddenMode = e.HiddenMode.Display, this.node = We.createNode(t), this.addClass("lm-Widget");
 	}
 	dispose() {
-		this.isDisposed || (this.setFlag(e.Flag.IsDisposed), this._disposed.emit(void 0), this.parent ? this.parent = null : this.isAttached && e.detach(this), this._layout &&= (this._layout.dispose(), null), this.title.dispose(), E.clearData(this), w.clearData(this), T.clearData(this));
+		this.isDisposed || (this.setFlag(e.Flag.IsDisposed), this._disposed.emit(void 0), this.parent ? this.parent = null : this.isAttached && e.detach(this), this._layout &&= (this._layout.dispose(), null), this.title.dispose(), w.clearData(this), C.clearData(this), Ee.clearData(this));
 	}
 	get disposed() {
 		return this._disposed;
@@ -2421,7 +2421,7 @@ var M = Ve, N = class e {
 		return !0;
 	}
 	get title() {
-		return He.titleProperty.get(this);
+		return We.titleProperty.get(this);
 	}
 	get id() {
 		return this.node.id;
@@ -2446,13 +2446,13 @@ var M = Ve, N = class e {
 			if (t && this.contains(t)) throw Error("Invalid parent widget.");
 			if (this._parent && !this._parent.isDisposed) {
 				let t = new e.ChildMessage("child-removed", this);
-				w.sendMessage(this._parent, t);
+				C.sendMessage(this._parent, t);
 			}
 			if (this._parent = t, this._parent && !this._parent.isDisposed) {
 				let t = new e.ChildMessage("child-added", this);
-				w.sendMessage(this._parent, t);
+				C.sendMessage(this._parent, t);
 			}
-			this.isDisposed || w.sendMessage(this, e.Msg.ParentChanged);
+			this.isDisposed || C.sendMessage(this, e.Msg.ParentChanged);
 		}
 	}
 	get layout() {
@@ -2486,27 +2486,27 @@ var M = Ve, N = class e {
 		return t === !0 ? (this.node.classList.add(e), !0) : t === !1 ? (this.node.classList.remove(e), !1) : this.node.classList.toggle(e);
 	}
 	update() {
-		w.postMessage(this, e.Msg.UpdateRequest);
+		C.postMessage(this, e.Msg.UpdateRequest);
 	}
 	fit() {
-		w.postMessage(this, e.Msg.FitRequest);
+		C.postMessage(this, e.Msg.FitRequest);
 	}
 	activate() {
-		w.postMessage(this, e.Msg.ActivateRequest);
+		C.postMessage(this, e.Msg.ActivateRequest);
 	}
 	close() {
-		w.sendMessage(this, e.Msg.CloseRequest);
+		C.sendMessage(this, e.Msg.CloseRequest);
 	}
 	show() {
-		if (this.testFlag(e.Flag.IsHidden) && (this.isAttached && (!this.parent || this.parent.isVisible) && w.sendMessage(this, e.Msg.BeforeShow), this.clearFlag(e.Flag.IsHidden), this._toggleHidden(!1), this.isAttached && (!this.parent || this.parent.isVisible) && w.sendMessage(this, e.Msg.AfterShow), this.parent)) {
+		if (this.testFlag(e.Flag.IsHidden) && (this.isAttached && (!this.parent || this.parent.isVisible) && C.sendMessage(this, e.Msg.BeforeShow), this.clearFlag(e.Flag.IsHidden), this._toggleHidden(!1), this.isAttached && (!this.parent || this.parent.isVisible) && C.sendMessage(this, e.Msg.AfterShow), this.parent)) {
 			let t = new e.ChildMessage("child-shown", this);
-			w.sendMessage(this.parent, t);
+			C.sendMessage(this.parent, t);
 		}
 	}
 	hide() {
-		if (!this.testFlag(e.Flag.IsHidden) && (this.isAttached && (!this.parent || this.parent.isVisible) && w.sendMessage(this, e.Msg.BeforeHide), this.setFlag(e.Flag.IsHidden), this._toggleHidden(!0), this.isAttached && (!this.parent || this.parent.isVisible) && w.sendMessage(this, e.Msg.AfterHide), this.parent)) {
+		if (!this.testFlag(e.Flag.IsHidden) && (this.isAttached && (!this.parent || this.parent.isVisible) && C.sendMessage(this, e.Msg.BeforeHide), this.setFlag(e.Flag.IsHidden), this._toggleHidden(!0), this.isAttached && (!this.parent || this.parent.isVisible) && C.sendMessage(this, e.Msg.AfterHide), this.parent)) {
 			let t = new e.ChildMessage("child-hidden", this);
-			w.sendMessage(this.parent, t);
+			C.sendMessage(this.parent, t);
 		}
 	}
 	setHidden(e) {
@@ -2618,15 +2618,15 @@ var M = Ve, N = class e {
 	})(e.HiddenMode ||= {}), (function(e) {
 		e[e.IsDisposed = 1] = "IsDisposed", e[e.IsAttached = 2] = "IsAttached", e[e.IsHidden = 4] = "IsHidden", e[e.IsVisible = 8] = "IsVisible", e[e.DisallowLayout = 16] = "DisallowLayout";
 	})(e.Flag ||= {}), (function(e) {
-		e.BeforeShow = new C("before-show"), e.AfterShow = new C("after-show"), e.BeforeHide = new C("before-hide"), e.AfterHide = new C("after-hide"), e.BeforeAttach = new C("before-attach"), e.AfterAttach = new C("after-attach"), e.BeforeDetach = new C("before-detach"), e.AfterDetach = new C("after-detach"), e.ParentChanged = new C("parent-changed"), e.UpdateRequest = new we("update-request"), e.FitRequest = new we("fit-request"), e.ActivateRequest = new we("activate-request"), e.CloseRequest = new we("close-request");
+		e.BeforeShow = new we("before-show"), e.AfterShow = new we("after-show"), e.BeforeHide = new we("before-hide"), e.AfterHide = new we("after-hide"), e.BeforeAttach = new we("before-attach"), e.AfterAttach = new we("after-attach"), e.BeforeDetach = new we("before-detach"), e.AfterDetach = new we("after-detach"), e.ParentChanged = new we("parent-changed"), e.UpdateRequest = new Te("update-request"), e.FitRequest = new Te("fit-request"), e.ActivateRequest = new Te("activate-request"), e.CloseRequest = new Te("close-request");
 	})(e.Msg ||= {});
-	class t extends C {
+	class t extends we {
 		constructor(e, t) {
 			super(e), this.child = t;
 		}
 	}
 	e.ChildMessage = t;
-	class n extends C {
+	class n extends we {
 		constructor(e, t) {
 			super("resize"), this.width = e, this.height = t;
 		}
@@ -2637,28 +2637,28 @@ var M = Ve, N = class e {
 		if (t.parent) throw Error("Cannot attach a child widget.");
 		if (t.isAttached || t.node.isConnected) throw Error("Widget is already attached.");
 		if (!n.isConnected) throw Error("Host is not attached.");
-		Ve.adoptNode(t.node, n), w.sendMessage(t, e.Msg.BeforeAttach), n.insertBefore(t.node, r), w.sendMessage(t, e.Msg.AfterAttach);
+		Ue.adoptNode(t.node, n), C.sendMessage(t, e.Msg.BeforeAttach), n.insertBefore(t.node, r), C.sendMessage(t, e.Msg.AfterAttach);
 	}, e.detach = function(t) {
 		if (t.parent) throw Error("Cannot detach a child widget.");
 		if (!t.isAttached || !t.node.isConnected) throw Error("Widget is not attached.");
-		w.sendMessage(t, e.Msg.BeforeDetach), t.node.parentNode.removeChild(t.node), w.sendMessage(t, e.Msg.AfterDetach);
+		C.sendMessage(t, e.Msg.BeforeDetach), t.node.parentNode.removeChild(t.node), C.sendMessage(t, e.Msg.AfterDetach);
 	};
-})(N ||= {});
-var He;
+})(j ||= {});
+var We;
 (function(e) {
-	e.titleProperty = new T({
+	e.titleProperty = new Ee({
 		name: "title",
-		create: (e) => new Be({ owner: e })
+		create: (e) => new He({ owner: e })
 	}), e.createNode = function(e) {
 		return e.node || document.createElement(e.tag || "div");
 	};
-})(He ||= {});
-var Ue = class {
+})(We ||= {});
+var Ge = class {
 	constructor(e = {}) {
 		this._disposed = !1, this._parent = null, this._fitPolicy = e.fitPolicy || "set-min-size";
 	}
 	dispose() {
-		this._parent = null, this._disposed = !0, E.clearData(this), T.clearData(this);
+		this._parent = null, this._disposed = !0, w.clearData(this), Ee.clearData(this);
 	}
 	get isDisposed() {
 		return this._disposed;
@@ -2730,34 +2730,34 @@ var Ue = class {
 		for (let e of this) e.parent = this.parent;
 	}
 	onResize(e) {
-		for (let e of this) w.sendMessage(e, N.ResizeMessage.UnknownSize);
+		for (let e of this) C.sendMessage(e, j.ResizeMessage.UnknownSize);
 	}
 	onUpdateRequest(e) {
-		for (let e of this) w.sendMessage(e, N.ResizeMessage.UnknownSize);
+		for (let e of this) C.sendMessage(e, j.ResizeMessage.UnknownSize);
 	}
 	onBeforeAttach(e) {
-		for (let t of this) w.sendMessage(t, e);
+		for (let t of this) C.sendMessage(t, e);
 	}
 	onAfterAttach(e) {
-		for (let t of this) w.sendMessage(t, e);
+		for (let t of this) C.sendMessage(t, e);
 	}
 	onBeforeDetach(e) {
-		for (let t of this) w.sendMessage(t, e);
+		for (let t of this) C.sendMessage(t, e);
 	}
 	onAfterDetach(e) {
-		for (let t of this) w.sendMessage(t, e);
+		for (let t of this) C.sendMessage(t, e);
 	}
 	onBeforeShow(e) {
-		for (let t of this) t.isHidden || w.sendMessage(t, e);
+		for (let t of this) t.isHidden || C.sendMessage(t, e);
 	}
 	onAfterShow(e) {
-		for (let t of this) t.isHidden || w.sendMessage(t, e);
+		for (let t of this) t.isHidden || C.sendMessage(t, e);
 	}
 	onBeforeHide(e) {
-		for (let t of this) t.isHidden || w.sendMessage(t, e);
+		for (let t of this) t.isHidden || C.sendMessage(t, e);
 	}
 	onAfterHide(e) {
-		for (let t of this) t.isHidden || w.sendMessage(t, e);
+		for (let t of this) t.isHidden || C.sendMessage(t, e);
 	}
 	onChildRemoved(e) {
 		this.removeWidget(e.child);
@@ -2768,16 +2768,16 @@ var Ue = class {
 };
 (function(e) {
 	e.getHorizontalAlignment = function(e) {
-		return Ge.horizontalAlignmentProperty.get(e);
+		return qe.horizontalAlignmentProperty.get(e);
 	}, e.setHorizontalAlignment = function(e, t) {
-		Ge.horizontalAlignmentProperty.set(e, t);
+		qe.horizontalAlignmentProperty.set(e, t);
 	}, e.getVerticalAlignment = function(e) {
-		return Ge.verticalAlignmentProperty.get(e);
+		return qe.verticalAlignmentProperty.get(e);
 	}, e.setVerticalAlignment = function(e, t) {
-		Ge.verticalAlignmentProperty.set(e, t);
+		qe.verticalAlignmentProperty.set(e, t);
 	};
-})(Ue ||= {});
-var We = class {
+})(Ge ||= {});
+var Ke = class {
 	constructor(e) {
 		this._top = NaN, this._left = NaN, this._width = NaN, this._height = NaN, this._minWidth = 0, this._minHeight = 0, this._maxWidth = 1e400, this._maxHeight = 1e400, this._disposed = !1, this.widget = e, this.widget.node.style.position = "absolute", this.widget.node.style.contain = "strict";
 	}
@@ -2817,7 +2817,7 @@ var We = class {
 	}
 	update(e, t, n, r) {
 		let i = Math.max(this._minWidth, Math.min(n, this._maxWidth)), a = Math.max(this._minHeight, Math.min(r, this._maxHeight));
-		if (i < n) switch (Ue.getHorizontalAlignment(this.widget)) {
+		if (i < n) switch (Ge.getHorizontalAlignment(this.widget)) {
 			case "left": break;
 			case "center":
 				e += (n - i) / 2;
@@ -2827,7 +2827,7 @@ var We = class {
 				break;
 			default: throw "unreachable";
 		}
-		if (a < r) switch (Ue.getVerticalAlignment(this.widget)) {
+		if (a < r) switch (Ge.getVerticalAlignment(this.widget)) {
 			case "top": break;
 			case "center":
 				t += (r - a) / 2;
@@ -2839,17 +2839,17 @@ var We = class {
 		}
 		let o = !1, s = this.widget.node.style;
 		if (this._top !== t && (this._top = t, s.top = `${t}px`), this._left !== e && (this._left = e, s.left = `${e}px`), this._width !== i && (o = !0, this._width = i, s.width = `${i}px`), this._height !== a && (o = !0, this._height = a, s.height = `${a}px`), o) {
-			let e = new N.ResizeMessage(i, a);
-			w.sendMessage(this.widget, e);
+			let e = new j.ResizeMessage(i, a);
+			C.sendMessage(this.widget, e);
 		}
 	}
-}, Ge;
+}, qe;
 (function(e) {
-	e.horizontalAlignmentProperty = new T({
+	e.horizontalAlignmentProperty = new Ee({
 		name: "horizontalAlignment",
 		create: () => "center",
 		changed: t
-	}), e.verticalAlignmentProperty = new T({
+	}), e.verticalAlignmentProperty = new Ee({
 		name: "verticalAlignment",
 		create: () => "top",
 		changed: t
@@ -2857,8 +2857,8 @@ var We = class {
 	function t(e) {
 		e.parent && e.parent.layout && e.parent.update();
 	}
-})(Ge ||= {});
-var Ke = class extends Ue {
+})(qe ||= {});
+var Je = class extends Ge {
 	constructor() {
 		super(...arguments), this._widgets = [];
 	}
@@ -2894,19 +2894,19 @@ var Ke = class extends Ue {
 	}
 	attachWidget(e, t) {
 		let n = this.parent.node.children[e];
-		this.parent.isAttached && w.sendMessage(t, N.Msg.BeforeAttach), this.parent.node.insertBefore(t.node, n), this.parent.isAttached && w.sendMessage(t, N.Msg.AfterAttach);
+		this.parent.isAttached && C.sendMessage(t, j.Msg.BeforeAttach), this.parent.node.insertBefore(t.node, n), this.parent.isAttached && C.sendMessage(t, j.Msg.AfterAttach);
 	}
 	moveWidget(e, t, n) {
-		this.parent.isAttached && w.sendMessage(n, N.Msg.BeforeDetach), this.parent.node.removeChild(n.node), this.parent.isAttached && w.sendMessage(n, N.Msg.AfterDetach);
+		this.parent.isAttached && C.sendMessage(n, j.Msg.BeforeDetach), this.parent.node.removeChild(n.node), this.parent.isAttached && C.sendMessage(n, j.Msg.AfterDetach);
 		let r = this.parent.node.children[t];
-		this.parent.isAttached && w.sendMessage(n, N.Msg.BeforeAttach), this.parent.node.insertBefore(n.node, r), this.parent.isAttached && w.sendMessage(n, N.Msg.AfterAttach);
+		this.parent.isAttached && C.sendMessage(n, j.Msg.BeforeAttach), this.parent.node.insertBefore(n.node, r), this.parent.isAttached && C.sendMessage(n, j.Msg.AfterAttach);
 	}
 	detachWidget(e, t) {
-		this.parent.isAttached && w.sendMessage(t, N.Msg.BeforeDetach), this.parent.node.removeChild(t.node), this.parent.isAttached && w.sendMessage(t, N.Msg.AfterDetach);
+		this.parent.isAttached && C.sendMessage(t, j.Msg.BeforeDetach), this.parent.node.removeChild(t.node), this.parent.isAttached && C.sendMessage(t, j.Msg.AfterDetach);
 	}
-}, qe = class e extends Ke {
+}, Ye = class e extends Je {
 	constructor(e) {
-		super(), this.widgetOffset = 0, this._fixed = 0, this._spacing = 4, this._dirty = !1, this._hasNormedSizes = !1, this._sizers = [], this._items = [], this._handles = [], this._box = null, this._alignment = "start", this._orientation = "horizontal", this.renderer = e.renderer, e.orientation !== void 0 && (this._orientation = e.orientation), e.alignment !== void 0 && (this._alignment = e.alignment), e.spacing !== void 0 && (this._spacing = Ve.clampDimension(e.spacing));
+		super(), this.widgetOffset = 0, this._fixed = 0, this._spacing = 4, this._dirty = !1, this._hasNormedSizes = !1, this._sizers = [], this._items = [], this._handles = [], this._box = null, this._alignment = "start", this._orientation = "horizontal", this.renderer = e.renderer, e.orientation !== void 0 && (this._orientation = e.orientation), e.alignment !== void 0 && (this._alignment = e.alignment), e.spacing !== void 0 && (this._spacing = Ue.clampDimension(e.spacing));
 	}
 	dispose() {
 		for (let e of this._items) e.dispose();
@@ -2928,7 +2928,7 @@ var Ke = class extends Ue {
 		return this._spacing;
 	}
 	set spacing(e) {
-		e = Ve.clampDimension(e), this._spacing !== e && (this._spacing = e, this.parent && this.parent.fit());
+		e = Ue.clampDimension(e), this._spacing !== e && (this._spacing = e, this.parent && this.parent.fit());
 	}
 	get handles() {
 		return this._handles;
@@ -2937,12 +2937,12 @@ var Ke = class extends Ue {
 		return this._sizers.map((e) => e.size);
 	}
 	relativeSizes() {
-		return Je.normalize(this._sizers.map((e) => e.size));
+		return M.normalize(this._sizers.map((e) => e.size));
 	}
 	setRelativeSizes(e, t = !0) {
 		let n = this._sizers.length, r = e.slice(0, n);
 		for (; r.length < n;) r.push(0);
-		let i = Je.normalize(r);
+		let i = M.normalize(r);
 		for (let e = 0; e < n; ++e) {
 			let t = this._sizers[e];
 			t.sizeHint = i[e], t.size = i[e];
@@ -2958,21 +2958,21 @@ var Ke = class extends Ue {
 		let r;
 		if (r = this._orientation === "horizontal" ? t - n.offsetLeft : t - n.offsetTop, r === 0) return !1;
 		for (let e of this._sizers) e.size > 0 && (e.sizeHint = e.size);
-		return j.adjust(this._sizers, e, r), !0;
+		return k.adjust(this._sizers, e, r), !0;
 	}
 	init() {
 		this.parent.dataset.orientation = this.orientation, this.parent.dataset.alignment = this.alignment, super.init();
 	}
 	attachWidget(e, t) {
-		let n = new We(t), r = Je.createHandle(this.renderer), i = Je.averageSize(this._sizers), a = Je.createSizer(i);
-		y.insert(this._items, e, n), y.insert(this._sizers, e, a), y.insert(this._handles, e, r), this.parent.isAttached && w.sendMessage(t, N.Msg.BeforeAttach), this.parent.node.insertBefore(t.node, this._sectionReference(e)), this.parent.node.insertBefore(r, t.node.nextSibling), this.parent.isAttached && w.sendMessage(t, N.Msg.AfterAttach), this.parent.fit();
+		let n = new Ke(t), r = M.createHandle(this.renderer), i = M.averageSize(this._sizers), a = M.createSizer(i);
+		y.insert(this._items, e, n), y.insert(this._sizers, e, a), y.insert(this._handles, e, r), this.parent.isAttached && C.sendMessage(t, j.Msg.BeforeAttach), this.parent.node.insertBefore(t.node, this._sectionReference(e)), this.parent.node.insertBefore(r, t.node.nextSibling), this.parent.isAttached && C.sendMessage(t, j.Msg.AfterAttach), this.parent.fit();
 	}
 	moveWidget(e, t, n) {
-		y.move(this._items, e, t), y.move(this._sizers, e, t), y.move(this._handles, e, t), Ve.moveKeepsState(this.parent.node) && (Ve.moveBefore(this.parent.node, n.node, this._sectionReference(t)), Ve.moveBefore(this.parent.node, this._handles[t], n.node.nextSibling)), this.parent.fit();
+		y.move(this._items, e, t), y.move(this._sizers, e, t), y.move(this._handles, e, t), Ue.moveKeepsState(this.parent.node) && (Ue.moveBefore(this.parent.node, n.node, this._sectionReference(t)), Ue.moveBefore(this.parent.node, this._handles[t], n.node.nextSibling)), this.parent.fit();
 	}
 	detachWidget(e, t) {
 		let n = y.removeAt(this._items, e), r = y.removeAt(this._handles, e);
-		y.removeAt(this._sizers, e), this.parent.isAttached && w.sendMessage(t, N.Msg.BeforeDetach), this.parent.node.removeChild(t.node), this.parent.node.removeChild(r), this.parent.isAttached && w.sendMessage(t, N.Msg.AfterDetach), n.dispose(), this.parent.fit();
+		y.removeAt(this._sizers, e), this.parent.isAttached && C.sendMessage(t, j.Msg.BeforeDetach), this.parent.node.removeChild(t.node), this.parent.node.removeChild(r), this.parent.isAttached && C.sendMessage(t, j.Msg.AfterDetach), n.dispose(), this.parent.fit();
 	}
 	onBeforeShow(e) {
 		super.onBeforeShow(e), this.parent.update();
@@ -3013,7 +3013,7 @@ var Ke = class extends Ue {
 		let o = this._box = x.boxSizing(this.parent.node);
 		i += o.horizontalSum, a += o.verticalSum;
 		let s = this.parent.node.style;
-		s.minWidth = `${i}px`, s.minHeight = `${a}px`, this._dirty = !0, this.parent.parent && w.sendMessage(this.parent.parent, N.Msg.FitRequest), this._dirty && w.sendMessage(this.parent, N.Msg.UpdateRequest);
+		s.minWidth = `${i}px`, s.minHeight = `${a}px`, this._dirty = !0, this.parent.parent && C.sendMessage(this.parent.parent, j.Msg.FitRequest), this._dirty && C.sendMessage(this.parent, j.Msg.UpdateRequest);
 	}
 	_update(e, t) {
 		this._dirty = !1;
@@ -3028,7 +3028,7 @@ var Ke = class extends Ue {
 				for (let t of this._sizers) t.sizeHint *= e;
 				this._hasNormedSizes = !1;
 			}
-			let t = j.calc(this._sizers, e);
+			let t = k.calc(this._sizers, e);
 			if (t > 0) switch (this._alignment) {
 				case "start": break;
 				case "center":
@@ -3056,20 +3056,20 @@ var Ke = class extends Ue {
 };
 (function(e) {
 	e.getStretch = function(e) {
-		return Je.stretchProperty.get(e);
+		return M.stretchProperty.get(e);
 	}, e.setStretch = function(e, t) {
-		Je.stretchProperty.set(e, t);
+		M.stretchProperty.set(e, t);
 	};
-})(qe ||= {});
-var Je;
+})(Ye ||= {});
+var M;
 (function(e) {
-	e.stretchProperty = new T({
+	e.stretchProperty = new Ee({
 		name: "stretch",
 		create: () => 0,
 		coerce: (e, t) => Math.max(0, Math.floor(t)),
 		changed: t
 	}), e.createSizer = function(e) {
-		let t = new ze();
+		let t = new Ve();
 		return t.sizeHint = Math.floor(e), t;
 	}, e.createHandle = function(e) {
 		let t = e.createHandle();
@@ -3083,10 +3083,10 @@ var Je;
 		return n === 0 ? e.map((e) => 1 / t) : e.map((e) => e / n);
 	};
 	function t(e) {
-		e.parent && e.parent.layout instanceof qe && e.parent.fit();
+		e.parent && e.parent.layout instanceof Ye && e.parent.fit();
 	}
-})(Je ||= {});
-var Ye = class extends qe {
+})(M ||= {});
+var Xe = class extends Ye {
 	constructor(e) {
 		super({
 			...e,
@@ -3097,7 +3097,7 @@ var Ye = class extends qe {
 		return this.widgetOffset;
 	}
 	set titleSpace(e) {
-		e = M.clampDimension(e), this.widgetOffset !== e && (this.widgetOffset = e, this.parent && this.parent.fit());
+		e = A.clampDimension(e), this.widgetOffset !== e && (this.widgetOffset = e, this.parent && this.parent.fit());
 	}
 	get titles() {
 		return this._titles;
@@ -3106,18 +3106,18 @@ var Ye = class extends qe {
 		this.isDisposed || (this._titles.length = 0, super.dispose());
 	}
 	updateTitle(e, t) {
-		let n = this._titles[e], r = n.classList.contains("lm-mod-expanded"), i = Xe.createTitle(this.renderer, t.title, r);
+		let n = this._titles[e], r = n.classList.contains("lm-mod-expanded"), i = Ze.createTitle(this.renderer, t.title, r);
 		this._titles[e] = i, this.parent.node.replaceChild(i, n);
 	}
 	insertWidget(e, t) {
 		t.id ||= `id-${b.UUID.uuid4()}`, super.insertWidget(e, t);
 	}
 	attachWidget(e, t) {
-		let n = Xe.createTitle(this.renderer, t.title, !t.isHidden);
+		let n = Ze.createTitle(this.renderer, t.title, !t.isHidden);
 		y.insert(this._titles, e, n), this.parent.node.appendChild(n), t.node.setAttribute("role", "region"), t.node.setAttribute("aria-labelledby", n.id), super.attachWidget(e, t), this.parent.node.insertBefore(n, t.node);
 	}
 	moveWidget(e, t, n) {
-		y.move(this._titles, e, t), super.moveWidget(e, t, n), M.moveKeepsState(this.parent.node) && M.moveBefore(this.parent.node, this._titles[t], n.node);
+		y.move(this._titles, e, t), super.moveWidget(e, t, n), A.moveKeepsState(this.parent.node) && A.moveBefore(this.parent.node, this._titles[t], n.node);
 	}
 	detachWidget(e, t) {
 		let n = y.removeAt(this._titles, e);
@@ -3127,23 +3127,23 @@ var Ye = class extends qe {
 		let s = this._titles[e].style;
 		s.top = `${r}px`, s.left = `${n}px`, s.height = `${this.widgetOffset}px`, s.width = t ? `${i}px` : `${a}px`, super.updateItemPosition(e, t, n, r, i, a, o);
 	}
-}, Xe;
+}, Ze;
 (function(e) {
 	e.createTitle = function(e, t, n = !0) {
 		let r = e.createSectionTitle(t);
 		return r.style.position = "absolute", r.style.contain = "strict", r.setAttribute("aria-label", `${t.label} Section`), r.setAttribute("aria-expanded", n ? "true" : "false"), r.setAttribute("aria-controls", t.owner.id), n && r.classList.add("lm-mod-expanded"), r;
 	};
-})(Xe ||= {});
-var Ze = 8;
-function Qe(e) {
-	return Math.max(e, Ze);
+})(Ze ||= {});
+var Qe = 8;
+function $e(e) {
+	return Math.max(e, Qe);
 }
-function $e(e, t) {
+function et(e, t) {
 	let n = t;
 	for (; n && n.parentNode !== e;) n = n.parentElement;
 	return n;
 }
-var et = class {
+var tt = class {
 	constructor() {
 		this._className = "lm-mod-intersection", this._primary = null, this._secondary = null;
 	}
@@ -3154,9 +3154,9 @@ var et = class {
 		let r = n ? "add" : "remove";
 		e && e.classList[r](this._className), t && t !== e && t.classList[r](this._className);
 	}
-}, tt = class extends N {
+}, nt = class extends j {
 	constructor(e = {}) {
-		super(), this.addClass("lm-Panel"), this.layout = nt.createLayout(e);
+		super(), this.addClass("lm-Panel"), this.layout = rt.createLayout(e);
 	}
 	get widgets() {
 		return this.layout.widgets;
@@ -3167,15 +3167,15 @@ var et = class {
 	insertWidget(e, t) {
 		this.layout.insertWidget(e, t);
 	}
-}, nt;
+}, rt;
 (function(e) {
 	e.createLayout = function(e) {
-		return e.layout || new Ke();
+		return e.layout || new Je();
 	};
-})(nt ||= {});
-var rt = class e extends tt {
+})(rt ||= {});
+var it = class e extends nt {
 	constructor(e = {}) {
-		super({ layout: it.createLayout(e) }), this._applyDrag = () => {
+		super({ layout: at.createLayout(e) }), this._applyDrag = () => {
 			let e = this._pressData;
 			if (!e) return;
 			e.frameId = -1;
@@ -3189,12 +3189,12 @@ var rt = class e extends tt {
 				});
 			}
 			let f = n ? o - c.left - i : s - c.top - i, p = t.adjustHandle(r, f);
-			d && w.sendMessage(d.panel, new N.ResizeMessage(d.width, d.height)), p && w.sendMessage(this, new N.ResizeMessage(l, u));
+			d && C.sendMessage(d.panel, new j.ResizeMessage(d.width, d.height)), p && C.sendMessage(this, new j.ResizeMessage(l, u));
 		}, this._applyHover = () => {
 			this._hoverFrameId = -1;
 			let e = this._hoverTarget;
 			this._hoverTarget = null, this._updateIntersectionHover(e, this._hoverClientX, this._hoverClientY);
-		}, this._handleMoved = new E(this), this._pressData = null, this._intersectionHoverStyler = new et(), this._hoverFrameId = -1, this._hoverTarget = null, this._hoverClientX = 0, this._hoverClientY = 0, this.addClass("lm-SplitPanel");
+		}, this._handleMoved = new w(this), this._pressData = null, this._intersectionHoverStyler = new tt(), this._hoverFrameId = -1, this._hoverTarget = null, this._hoverClientX = 0, this._hoverClientY = 0, this.addClass("lm-SplitPanel");
 	}
 	dispose() {
 		this._releaseMouse(), super.dispose();
@@ -3272,7 +3272,7 @@ var rt = class e extends tt {
 		let t = this.layout, n = y.findFirstIndex(t.handles, (t) => t.contains(e.target));
 		if (n === -1) return;
 		e.preventDefault(), e.stopPropagation(), this._hoverFrameId !== -1 && (cancelAnimationFrame(this._hoverFrameId), this._hoverFrameId = -1), document.addEventListener("pointerup", this, !0), document.addEventListener("pointermove", this, !0), document.addEventListener("keydown", this, !0), document.addEventListener("contextmenu", this, !0);
-		let r = t.handles[n], i = r.getBoundingClientRect(), a = t.orientation === "horizontal" ? e.clientX - i.left : e.clientY - i.top, o = t.orientation === "horizontal" ? e.clientY : e.clientX, s = this._findInnerIntersect(n, o), c = window.getComputedStyle(r), l = s ? "move" : c.cursor, u = O.overrideCursor(l);
+		let r = t.handles[n], i = r.getBoundingClientRect(), a = t.orientation === "horizontal" ? e.clientX - i.left : e.clientY - i.top, o = t.orientation === "horizontal" ? e.clientY : e.clientX, s = this._findInnerIntersect(n, o), c = window.getComputedStyle(r), l = s ? "move" : c.cursor, u = E.overrideCursor(l);
 		this._pressData = {
 			index: n,
 			delta: a,
@@ -3296,7 +3296,7 @@ var rt = class e extends tt {
 		this._pressData = null, this.update(), this._handleMoved.emit(), e?._handleMoved.emit(), document.removeEventListener("keydown", this, !0), document.removeEventListener("pointerup", this, !0), document.removeEventListener("pointermove", this, !0), document.removeEventListener("contextmenu", this, !0);
 	}
 	_findInnerIntersect(t, n) {
-		let r = this.layout, i = Qe(r.spacing), a = null, o = 1e400, s = this.widgets.find((e, n) => n > t && !e.isHidden);
+		let r = this.layout, i = $e(r.spacing), a = null, o = 1e400, s = this.widgets.find((e, n) => n > t && !e.isHidden);
 		for (let c of [this.widgets[t], s]) {
 			if (!(c instanceof e) || c.orientation === r.orientation) continue;
 			let t = c.layout;
@@ -3314,7 +3314,7 @@ var rt = class e extends tt {
 		return a;
 	}
 	_updateIntersectionHover(e, t, n) {
-		let r = this.layout, i = $e(this.node, e), a = i ? r.handles.indexOf(i) : -1;
+		let r = this.layout, i = et(this.node, e), a = i ? r.handles.indexOf(i) : -1;
 		if (a === -1) {
 			this._setIntersectionHoverHandle(null, null);
 			return;
@@ -3334,28 +3334,28 @@ var rt = class e extends tt {
 		}
 	}
 	e.Renderer = t, e.defaultRenderer = new t(), e.getStretch = function(e) {
-		return qe.getStretch(e);
+		return Ye.getStretch(e);
 	}, e.setStretch = function(e, t) {
-		qe.setStretch(e, t);
+		Ye.setStretch(e, t);
 	};
-})(rt ||= {});
-var it;
+})(it ||= {});
+var at;
 (function(e) {
 	e.createLayout = function(e) {
-		return e.layout || new qe({
-			renderer: e.renderer || rt.defaultRenderer,
+		return e.layout || new Ye({
+			renderer: e.renderer || it.defaultRenderer,
 			orientation: e.orientation,
 			alignment: e.alignment,
 			spacing: e.spacing
 		});
 	};
-})(it ||= {});
-var at = class extends rt {
+})(at ||= {});
+var ot = class extends it {
 	constructor(e = {}) {
 		super({
 			...e,
-			layout: ot.createLayout(e)
-		}), this._widgetSizesCache = /* @__PURE__ */ new WeakMap(), this._expansionToggled = new E(this), this.addClass("lm-AccordionPanel");
+			layout: st.createLayout(e)
+		}), this._widgetSizesCache = /* @__PURE__ */ new WeakMap(), this._expansionToggled = new w(this), this.addClass("lm-AccordionPanel");
 	}
 	get renderer() {
 		return this.layout.renderer;
@@ -3454,7 +3454,7 @@ var at = class extends rt {
 	}
 };
 (function(e) {
-	class t extends rt.Renderer {
+	class t extends it.Renderer {
 		constructor() {
 			super(), this.titleClassName = "lm-AccordionPanel-title", this._titleID = 0, this._titleKeys = /* @__PURE__ */ new WeakMap(), this._uuid = ++t._nInstance;
 		}
@@ -3476,22 +3476,22 @@ var at = class extends rt {
 		}
 	}
 	t._nInstance = 0, e.Renderer = t, e.defaultRenderer = new t();
-})(at ||= {});
-var ot;
+})(ot ||= {});
+var st;
 (function(e) {
 	e.createLayout = function(e) {
-		return e.layout || new Ye({
-			renderer: e.renderer || at.defaultRenderer,
+		return e.layout || new Xe({
+			renderer: e.renderer || ot.defaultRenderer,
 			orientation: e.orientation,
 			alignment: e.alignment,
 			spacing: e.spacing,
 			titleSpace: e.titleSpace
 		});
 	};
-})(ot ||= {});
-var st = class e extends Ke {
+})(st ||= {});
+var ct = class e extends Je {
 	constructor(e = {}) {
-		super(), this._fixed = 0, this._spacing = 4, this._dirty = !1, this._sizers = [], this._items = [], this._box = null, this._alignment = "start", this._direction = "top-to-bottom", e.direction !== void 0 && (this._direction = e.direction), e.alignment !== void 0 && (this._alignment = e.alignment), e.spacing !== void 0 && (this._spacing = M.clampDimension(e.spacing));
+		super(), this._fixed = 0, this._spacing = 4, this._dirty = !1, this._sizers = [], this._items = [], this._box = null, this._alignment = "start", this._direction = "top-to-bottom", e.direction !== void 0 && (this._direction = e.direction), e.alignment !== void 0 && (this._alignment = e.alignment), e.spacing !== void 0 && (this._spacing = A.clampDimension(e.spacing));
 	}
 	dispose() {
 		for (let e of this._items) e.dispose();
@@ -3513,26 +3513,26 @@ var st = class e extends Ke {
 		return this._spacing;
 	}
 	set spacing(e) {
-		e = M.clampDimension(e), this._spacing !== e && (this._spacing = e, this.parent && this.parent.fit());
+		e = A.clampDimension(e), this._spacing !== e && (this._spacing = e, this.parent && this.parent.fit());
 	}
 	init() {
 		this.parent.dataset.direction = this.direction, this.parent.dataset.alignment = this.alignment, super.init();
 	}
 	attachWidget(e, t) {
-		y.insert(this._items, e, new We(t)), y.insert(this._sizers, e, new ze()), this.parent.isAttached && w.sendMessage(t, N.Msg.BeforeAttach);
+		y.insert(this._items, e, new Ke(t)), y.insert(this._sizers, e, new Ve()), this.parent.isAttached && C.sendMessage(t, j.Msg.BeforeAttach);
 		let n = this._items[e + 1];
-		this.parent.node.insertBefore(t.node, n ? n.widget.node : null), this.parent.isAttached && w.sendMessage(t, N.Msg.AfterAttach), this.parent.fit();
+		this.parent.node.insertBefore(t.node, n ? n.widget.node : null), this.parent.isAttached && C.sendMessage(t, j.Msg.AfterAttach), this.parent.fit();
 	}
 	moveWidget(e, t, n) {
-		if (y.move(this._items, e, t), y.move(this._sizers, e, t), M.moveKeepsState(this.parent.node)) {
+		if (y.move(this._items, e, t), y.move(this._sizers, e, t), A.moveKeepsState(this.parent.node)) {
 			let e = this._items[t + 1];
-			M.moveBefore(this.parent.node, n.node, e ? e.widget.node : null);
+			A.moveBefore(this.parent.node, n.node, e ? e.widget.node : null);
 		}
 		this.parent.update();
 	}
 	detachWidget(e, t) {
 		let n = y.removeAt(this._items, e);
-		y.removeAt(this._sizers, e), this.parent.isAttached && w.sendMessage(t, N.Msg.BeforeDetach), this.parent.node.removeChild(t.node), this.parent.isAttached && w.sendMessage(t, N.Msg.AfterDetach), n.dispose(), this.parent.fit();
+		y.removeAt(this._sizers, e), this.parent.isAttached && C.sendMessage(t, j.Msg.BeforeDetach), this.parent.node.removeChild(t.node), this.parent.isAttached && C.sendMessage(t, j.Msg.AfterDetach), n.dispose(), this.parent.fit();
 	}
 	onBeforeShow(e) {
 		super.onBeforeShow(e), this.parent.update();
@@ -3559,7 +3559,7 @@ var st = class e extends Ke {
 		let t = 0;
 		for (let e = 0, n = this._items.length; e < n; ++e) t += +!this._items[e].isHidden;
 		this._fixed = this._spacing * Math.max(0, t - 1);
-		let n = ct.isHorizontal(this._direction), r = n ? this._fixed : 0, i = n ? 0 : this._fixed;
+		let n = lt.isHorizontal(this._direction), r = n ? this._fixed : 0, i = n ? 0 : this._fixed;
 		for (let t = 0, a = this._items.length; t < a; ++t) {
 			let a = this._items[t], o = this._sizers[t];
 			a.isHidden ? (o.minSize = 0, o.maxSize = 0) : (a.fit(), o.sizeHint = e.getSizeBasis(a.widget), o.stretch = e.getStretch(a.widget), n ? (o.minSize = a.minWidth, o.maxSize = a.maxWidth, r += a.minWidth, i = Math.max(i, a.minHeight)) : (o.minSize = a.minHeight, o.maxSize = a.maxHeight, i += a.minHeight, r = Math.max(r, a.minWidth)));
@@ -3567,7 +3567,7 @@ var st = class e extends Ke {
 		let a = this._box = x.boxSizing(this.parent.node);
 		r += a.horizontalSum, i += a.verticalSum;
 		let o = this.parent.node.style;
-		o.minWidth = `${r}px`, o.minHeight = `${i}px`, this._dirty = !0, this.parent.parent && w.sendMessage(this.parent.parent, N.Msg.FitRequest), this._dirty && w.sendMessage(this.parent, N.Msg.UpdateRequest);
+		o.minWidth = `${r}px`, o.minHeight = `${i}px`, this._dirty = !0, this.parent.parent && C.sendMessage(this.parent.parent, j.Msg.FitRequest), this._dirty && C.sendMessage(this.parent, j.Msg.UpdateRequest);
 	}
 	_update(e, t) {
 		this._dirty = !1;
@@ -3578,16 +3578,16 @@ var st = class e extends Ke {
 		let r = this._box.paddingTop, i = this._box.paddingLeft, a = e - this._box.horizontalSum, o = t - this._box.verticalSum, s;
 		switch (this._direction) {
 			case "left-to-right":
-				s = j.calc(this._sizers, Math.max(0, a - this._fixed));
+				s = k.calc(this._sizers, Math.max(0, a - this._fixed));
 				break;
 			case "top-to-bottom":
-				s = j.calc(this._sizers, Math.max(0, o - this._fixed));
+				s = k.calc(this._sizers, Math.max(0, o - this._fixed));
 				break;
 			case "right-to-left":
-				s = j.calc(this._sizers, Math.max(0, a - this._fixed)), i += a;
+				s = k.calc(this._sizers, Math.max(0, a - this._fixed)), i += a;
 				break;
 			case "bottom-to-top":
-				s = j.calc(this._sizers, Math.max(0, o - this._fixed)), r += o;
+				s = k.calc(this._sizers, Math.max(0, o - this._fixed)), r += o;
 				break;
 			default: throw "unreachable";
 		}
@@ -3629,23 +3629,23 @@ var st = class e extends Ke {
 };
 (function(e) {
 	e.getStretch = function(e) {
-		return ct.stretchProperty.get(e);
+		return lt.stretchProperty.get(e);
 	}, e.setStretch = function(e, t) {
-		ct.stretchProperty.set(e, t);
+		lt.stretchProperty.set(e, t);
 	}, e.getSizeBasis = function(e) {
-		return ct.sizeBasisProperty.get(e);
+		return lt.sizeBasisProperty.get(e);
 	}, e.setSizeBasis = function(e, t) {
-		ct.sizeBasisProperty.set(e, t);
+		lt.sizeBasisProperty.set(e, t);
 	};
-})(st ||= {});
-var ct;
+})(ct ||= {});
+var lt;
 (function(e) {
-	e.stretchProperty = new T({
+	e.stretchProperty = new Ee({
 		name: "stretch",
 		create: () => 0,
 		coerce: (e, t) => Math.max(0, Math.floor(t)),
 		changed: t
-	}), e.sizeBasisProperty = new T({
+	}), e.sizeBasisProperty = new Ee({
 		name: "sizeBasis",
 		create: () => 0,
 		coerce: (e, t) => Math.max(0, Math.floor(t)),
@@ -3656,12 +3656,12 @@ var ct;
 		return Math.max(0, Math.floor(e));
 	};
 	function t(e) {
-		e.parent && e.parent.layout instanceof st && e.parent.fit();
+		e.parent && e.parent.layout instanceof ct && e.parent.fit();
 	}
-})(ct ||= {});
-var lt = class extends tt {
+})(lt ||= {});
+var ut = class extends nt {
 	constructor(e = {}) {
-		super({ layout: ut.createLayout(e) }), this.addClass("lm-BoxPanel");
+		super({ layout: dt.createLayout(e) }), this.addClass("lm-BoxPanel");
 	}
 	get direction() {
 		return this.layout.direction;
@@ -3690,24 +3690,24 @@ var lt = class extends tt {
 };
 (function(e) {
 	e.getStretch = function(e) {
-		return st.getStretch(e);
+		return ct.getStretch(e);
 	}, e.setStretch = function(e, t) {
-		st.setStretch(e, t);
+		ct.setStretch(e, t);
 	}, e.getSizeBasis = function(e) {
-		return st.getSizeBasis(e);
+		return ct.getSizeBasis(e);
 	}, e.setSizeBasis = function(e, t) {
-		st.setSizeBasis(e, t);
-	};
-})(lt ||= {});
-var ut;
-(function(e) {
-	e.createLayout = function(e) {
-		return e.layout || new st(e);
+		ct.setSizeBasis(e, t);
 	};
 })(ut ||= {});
-var dt = class e extends N {
+var dt;
+(function(e) {
+	e.createLayout = function(e) {
+		return e.layout || new ct(e);
+	};
+})(dt ||= {});
+var ft = class e extends j {
 	constructor(t) {
-		super({ node: ft.createNode() }), this._activeIndex = -1, this._itemTriggered = new E(this), this._items = [], this._results = null, this.addClass("lm-CommandPalette"), this.setFlag(N.Flag.DisallowLayout), this.commands = t.commands, this.renderer = t.renderer || e.defaultRenderer, this.commands.commandChanged.connect(this._onGenericChange, this), this.commands.keyBindingChanged.connect(this._onGenericChange, this);
+		super({ node: pt.createNode() }), this._activeIndex = -1, this._itemTriggered = new w(this), this._items = [], this._results = null, this.addClass("lm-CommandPalette"), this.setFlag(j.Flag.DisallowLayout), this.commands = t.commands, this.renderer = t.renderer || e.defaultRenderer, this.commands.commandChanged.connect(this._onGenericChange, this), this.commands.keyBindingChanged.connect(this._onGenericChange, this);
 	}
 	dispose() {
 		this._items.length = 0, this._results = null, super.dispose();
@@ -3728,11 +3728,11 @@ var dt = class e extends N {
 		return this._items;
 	}
 	addItem(e) {
-		let t = ft.createItem(this.commands, e);
+		let t = pt.createItem(this.commands, e);
 		return this._items.push(t), this.refresh(), t;
 	}
 	addItems(e) {
-		let t = e.map((e) => ft.createItem(this.commands, e));
+		let t = e.map((e) => pt.createItem(this.commands, e));
 		return t.forEach((e) => this._items.push(e)), this.refresh(), t;
 	}
 	removeItem(e) {
@@ -3773,7 +3773,7 @@ var dt = class e extends N {
 		return e.search(this.items, t);
 	}
 	initialActiveIndex(e, t) {
-		return e ? y.findFirstIndex(t, ft.canActivate) : -1;
+		return e ? y.findFirstIndex(t, pt.canActivate) : -1;
 	}
 	onBeforeAttach(e) {
 		this.node.addEventListener("click", this), this.node.addEventListener("keydown", this), this.node.addEventListener("input", this), this.node.addEventListener("focus", this, !0), this.node.addEventListener("blur", this, !0);
@@ -3792,17 +3792,17 @@ var dt = class e extends N {
 	}
 	onUpdateRequest(e) {
 		if (!this.isVisible) {
-			Le.render(null, this.contentNode);
+			ze.render(null, this.contentNode);
 			return;
 		}
 		let t = this.inputNode.value, n = this.contentNode, r = this._results;
 		if (r || (r = this._results = this.search(t), this._activeIndex = this.initialActiveIndex(t, r)), !t && r.length === 0) {
-			Le.render(null, n);
+			ze.render(null, n);
 			return;
 		}
 		if (t && r.length === 0) {
 			let e = this.renderer.renderEmptyMessage({ query: t });
-			Le.render(e, n);
+			ze.render(e, n);
 			return;
 		}
 		let i = this.renderer, a = this._activeIndex, o = Array(r.length);
@@ -3823,7 +3823,7 @@ var dt = class e extends N {
 				});
 			}
 		}
-		if (Le.render(o, n), a < 0 || a >= r.length) n.scrollTop = 0;
+		if (ze.render(o, n), a < 0 || a >= r.length) n.scrollTop = 0;
 		else {
 			let e = n.children[a];
 			x.scrollIntoViewIfNeeded(n, e);
@@ -3852,12 +3852,12 @@ var dt = class e extends N {
 	_activateNextItem() {
 		if (!this._results || this._results.length === 0) return;
 		let e = this._activeIndex, t = this._results.length, n = e < t - 1 ? e + 1 : 0, r = n === 0 ? t - 1 : n - 1;
-		this._activeIndex = y.findFirstIndex(this._results, ft.canActivate, n, r), this.update();
+		this._activeIndex = y.findFirstIndex(this._results, pt.canActivate, n, r), this.update();
 	}
 	_activatePreviousItem() {
 		if (!this._results || this._results.length === 0) return;
 		let e = this._activeIndex, t = this._results.length, n = e <= 0 ? t - 1 : e - 1, r = n === t - 1 ? 0 : n + 1;
-		this._activeIndex = y.findLastIndex(this._results, ft.canActivate, n, r), this.update();
+		this._activeIndex = y.findLastIndex(this._results, pt.canActivate, n, r), this.update();
 	}
 	_execute(e) {
 		if (!this._results) return;
@@ -3881,16 +3881,16 @@ var dt = class e extends N {
 	class t {
 		renderHeader(e) {
 			let t = this.formatHeader(e);
-			return A.li({ className: "lm-CommandPalette-header" }, t);
+			return O.li({ className: "lm-CommandPalette-header" }, t);
 		}
 		renderItem(e) {
 			let t = this.createItemClass(e), n = this.createItemDataset(e);
-			return e.item.isToggleable ? A.li({
+			return e.item.isToggleable ? O.li({
 				className: t,
 				dataset: n,
 				role: "menuitemcheckbox",
 				"aria-checked": `${e.item.isToggled}`
-			}, this.renderItemIcon(e), this.renderItemContent(e), this.renderItemShortcut(e)) : A.li({
+			}, this.renderItemIcon(e), this.renderItemContent(e), this.renderItemShortcut(e)) : O.li({
 				className: t,
 				dataset: n,
 				role: "menuitem"
@@ -3898,26 +3898,26 @@ var dt = class e extends N {
 		}
 		renderEmptyMessage(e) {
 			let t = this.formatEmptyMessage(e);
-			return A.li({ className: "lm-CommandPalette-emptyMessage" }, t);
+			return O.li({ className: "lm-CommandPalette-emptyMessage" }, t);
 		}
 		renderItemIcon(e) {
 			let t = this.createIconClass(e);
-			return A.div({ className: t }, e.item.icon, e.item.iconLabel);
+			return O.div({ className: t }, e.item.icon, e.item.iconLabel);
 		}
 		renderItemContent(e) {
-			return A.div({ className: "lm-CommandPalette-itemContent" }, this.renderItemLabel(e), this.renderItemCaption(e));
+			return O.div({ className: "lm-CommandPalette-itemContent" }, this.renderItemLabel(e), this.renderItemCaption(e));
 		}
 		renderItemLabel(e) {
 			let t = this.formatItemLabel(e);
-			return A.div({ className: "lm-CommandPalette-itemLabel" }, t);
+			return O.div({ className: "lm-CommandPalette-itemLabel" }, t);
 		}
 		renderItemCaption(e) {
 			let t = this.formatItemCaption(e);
-			return A.div({ className: "lm-CommandPalette-itemCaption" }, t);
+			return O.div({ className: "lm-CommandPalette-itemCaption" }, t);
 		}
 		renderItemShortcut(e) {
 			let t = this.formatItemShortcut(e);
-			return A.div({ className: "lm-CommandPalette-itemShortcut" }, t);
+			return O.div({ className: "lm-CommandPalette-itemShortcut" }, t);
 		}
 		createItemClass(e) {
 			let t = "lm-CommandPalette-item";
@@ -3936,27 +3936,27 @@ var dt = class e extends N {
 			return n ? `${t} ${n}` : t;
 		}
 		formatHeader(e) {
-			return !e.indices || e.indices.length === 0 ? e.category : ge.highlight(e.category, e.indices, A.mark);
+			return !e.indices || e.indices.length === 0 ? e.category : ge.highlight(e.category, e.indices, O.mark);
 		}
 		formatEmptyMessage(e) {
 			return `No commands found that match '${e.query}'`;
 		}
 		formatItemShortcut(e) {
 			let t = e.item.keyBinding;
-			return t ? Ne.formatKeystroke(t.keys) : null;
+			return t ? Fe.formatKeystroke(t.keys) : null;
 		}
 		formatItemLabel(e) {
-			return !e.indices || e.indices.length === 0 ? e.item.label : ge.highlight(e.item.label, e.indices, A.mark);
+			return !e.indices || e.indices.length === 0 ? e.item.label : ge.highlight(e.item.label, e.indices, O.mark);
 		}
 		formatItemCaption(e) {
 			return e.item.caption;
 		}
 	}
 	e.Renderer = t, e.defaultRenderer = new t(), e.search = function(e, t) {
-		return ft.search(e, t);
+		return pt.search(e, t);
 	};
-})(dt ||= {});
-var ft;
+})(ft ||= {});
+var pt;
 (function(e) {
 	e.createNode = function() {
 		let e = document.createElement("div"), t = document.createElement("div"), n = document.createElement("div"), r = document.createElement("input"), i = document.createElement("ul"), a = document.createElement("button");
@@ -4105,10 +4105,10 @@ var ft;
 			return y.findLastValue(this._commands.keyBindings, (n) => n.command === e && b.JSONExt.deepEqual(n.args, t)) || null;
 		}
 	}
-})(ft ||= {});
-var pt = class e extends N {
+})(pt ||= {});
+var mt = class e extends j {
 	constructor(t) {
-		super({ node: P.createNode() }), this._childIndex = -1, this._activeIndex = -1, this._openTimerID = 0, this._closeTimerID = 0, this._pendingTouchActivation = !1, this._items = [], this._childMenu = null, this._parentMenu = null, this._aboutToClose = new E(this), this._menuRequested = new E(this), this.addClass("lm-Menu"), this.setFlag(N.Flag.DisallowLayout), this.commands = t.commands, this.renderer = t.renderer || e.defaultRenderer;
+		super({ node: ht.createNode() }), this._childIndex = -1, this._activeIndex = -1, this._openTimerID = 0, this._closeTimerID = 0, this._pendingTouchActivation = !1, this._items = [], this._childMenu = null, this._parentMenu = null, this._aboutToClose = new w(this), this._menuRequested = new w(this), this.addClass("lm-Menu"), this.setFlag(j.Flag.DisallowLayout), this.commands = t.commands, this.renderer = t.renderer || e.defaultRenderer;
 	}
 	dispose() {
 		this.close(), this._items.length = 0, super.dispose();
@@ -4148,18 +4148,18 @@ var pt = class e extends N {
 		return this._activeIndex;
 	}
 	set activeIndex(e) {
-		(e < 0 || e >= this._items.length) && (e = -1), e !== -1 && !P.canActivate(this._items[e]) && (e = -1), this._activeIndex !== e && (this._activeIndex = e, this._activeIndex >= 0 && this.contentNode.childNodes[this._activeIndex] && this.contentNode.childNodes[this._activeIndex].focus(), this.update());
+		(e < 0 || e >= this._items.length) && (e = -1), e !== -1 && !ht.canActivate(this._items[e]) && (e = -1), this._activeIndex !== e && (this._activeIndex = e, this._activeIndex >= 0 && this.contentNode.childNodes[this._activeIndex] && this.contentNode.childNodes[this._activeIndex].focus(), this.update());
 	}
 	get items() {
 		return this._items;
 	}
 	activateNextItem() {
 		let e = this._items.length, t = this._activeIndex, n = t < e - 1 ? t + 1 : 0, r = n === 0 ? e - 1 : n - 1;
-		this.activeIndex = y.findFirstIndex(this._items, P.canActivate, n, r);
+		this.activeIndex = y.findFirstIndex(this._items, ht.canActivate, n, r);
 	}
 	activatePreviousItem() {
 		let e = this._items.length, t = this._activeIndex, n = t <= 0 ? e - 1 : t - 1, r = n === e - 1 ? 0 : n + 1;
-		this.activeIndex = y.findLastIndex(this._items, P.canActivate, n, r);
+		this.activeIndex = y.findLastIndex(this._items, ht.canActivate, n, r);
 	}
 	triggerActiveItem() {
 		if (!this.isAttached) return;
@@ -4178,7 +4178,7 @@ var pt = class e extends N {
 	}
 	insertItem(e, t) {
 		this.isAttached && this.close(), this.activeIndex = -1;
-		let n = Math.max(0, Math.min(e, this._items.length)), r = P.createItem(this, t);
+		let n = Math.max(0, Math.min(e, this._items.length)), r = ht.createItem(this, t);
 		return y.insert(this._items, n, r), this.update(), r;
 	}
 	removeItem(e) {
@@ -4194,7 +4194,7 @@ var pt = class e extends N {
 	open(e, t, n = {}) {
 		if (this.isAttached) return;
 		let r = n.forceX || !1, i = n.forceY || !1, a = n.host ?? null, o = n.ref ?? null, s = a?.ownerDocument ?? document, c = n.horizontalAlignment ?? (s.documentElement.dir === "rtl" ? "right" : "left");
-		P.openRootMenu(this, e, t, r, i, c, a, o), this.activate();
+		ht.openRootMenu(this, e, t, r, i, c, a, o), this.activate();
 	}
 	handleEvent(e) {
 		switch (e.type) {
@@ -4232,7 +4232,7 @@ var pt = class e extends N {
 		this.isAttached && this.node.focus();
 	}
 	onUpdateRequest(e) {
-		let t = this._items, n = this.renderer, r = this._activeIndex, i = P.computeCollapsed(t), a = Array(t.length);
+		let t = this._items, n = this.renderer, r = this._activeIndex, i = ht.computeCollapsed(t), a = Array(t.length);
 		for (let e = 0, o = t.length; e < o; ++e) {
 			let o = t[e], s = e === r, c = i[e];
 			a[e] = n.renderItem({
@@ -4244,7 +4244,7 @@ var pt = class e extends N {
 				}
 			});
 		}
-		Le.render(a, this.contentNode);
+		ze.render(a, this.contentNode);
 	}
 	onCloseRequest(e) {
 		this._cancelOpenTimer(), this._cancelCloseTimer(), this.activeIndex = -1, this._pendingTouchActivation = !1;
@@ -4281,19 +4281,19 @@ var pt = class e extends N {
 			this.activateNextItem();
 			return;
 		}
-		let n = ke().keyForKeydownEvent(e);
+		let n = je().keyForKeydownEvent(e);
 		if (!n) return;
-		let r = this._activeIndex + 1, i = P.findMnemonic(this._items, n, r);
+		let r = this._activeIndex + 1, i = ht.findMnemonic(this._items, n, r);
 		i.index !== -1 && !i.multiple ? (this.activeIndex = i.index, this.triggerActiveItem()) : i.index === -1 ? i.auto !== -1 && (this.activeIndex = i.auto) : this.activeIndex = i.index;
 	}
 	_evtPointerUp(e) {
-		e.button === 0 && (M.isTouchEvent(e) ? (this._pendingTouchActivation = this._activateItemFromEvent(e), e.stopPropagation()) : (e.preventDefault(), e.stopPropagation(), this._activateItemFromEvent(e), this.triggerActiveItem()));
+		e.button === 0 && (A.isTouchEvent(e) ? (this._pendingTouchActivation = this._activateItemFromEvent(e), e.stopPropagation()) : (e.preventDefault(), e.stopPropagation(), this._activateItemFromEvent(e), this.triggerActiveItem()));
 	}
 	_evtClick(e) {
 		this._pendingTouchActivation && (this._pendingTouchActivation = !1, e.preventDefault(), e.stopPropagation(), this._activateItemFromEvent(e) && this.triggerActiveItem());
 	}
 	_evtPointerMove(e) {
-		if (M.isTouchEvent(e)) return;
+		if (A.isTouchEvent(e)) return;
 		let t = y.findFirstIndex(this.contentNode.children, (t) => x.hitTest(t, e.clientX, e.clientY));
 		if (t === this._activeIndex) return;
 		if (this.activeIndex = t, t = this.activeIndex, t === this._childIndex) {
@@ -4305,10 +4305,10 @@ var pt = class e extends N {
 		n && n.type === "submenu" && n.submenu && this._startOpenTimer();
 	}
 	_evtPointerEnter(e) {
-		if (!M.isTouchEvent(e)) for (let e = this._parentMenu; e; e = e._parentMenu) e._cancelOpenTimer(), e._cancelCloseTimer(), e.activeIndex = e._childIndex;
+		if (!A.isTouchEvent(e)) for (let e = this._parentMenu; e; e = e._parentMenu) e._cancelOpenTimer(), e._cancelCloseTimer(), e.activeIndex = e._childIndex;
 	}
 	_evtPointerLeave(e) {
-		if (M.isTouchEvent(e)) return;
+		if (A.isTouchEvent(e)) return;
 		if (this._cancelOpenTimer(), !this._childMenu) {
 			this.activeIndex = -1;
 			return;
@@ -4317,7 +4317,7 @@ var pt = class e extends N {
 		x.hitTest(this._childMenu.node, t, n) ? this._cancelCloseTimer() : (this.activeIndex = -1, this._startCloseTimer());
 	}
 	_evtPointerDown(e) {
-		this._pendingTouchActivation = !1, this._parentMenu || (P.hitTestMenus(this, e.clientX, e.clientY) ? (M.isTouchEvent(e) || e.preventDefault(), e.stopPropagation()) : this.close());
+		this._pendingTouchActivation = !1, this._parentMenu || (ht.hitTestMenus(this, e.clientX, e.clientY) ? (A.isTouchEvent(e) || e.preventDefault(), e.stopPropagation()) : this.close());
 	}
 	_openChildMenu(t = !1) {
 		let n = this.activeItem;
@@ -4327,9 +4327,9 @@ var pt = class e extends N {
 		}
 		let r = n.submenu;
 		if (r === this._childMenu) return;
-		e.saveWindowData(this.node.ownerDocument), this._closeChildMenu(), this._childMenu = r, this._childIndex = this._activeIndex, r._parentMenu = this, w.sendMessage(this, N.Msg.UpdateRequest);
+		e.saveWindowData(this.node.ownerDocument), this._closeChildMenu(), this._childMenu = r, this._childIndex = this._activeIndex, r._parentMenu = this, C.sendMessage(this, j.Msg.UpdateRequest);
 		let i = this.contentNode.children[this._activeIndex];
-		P.openSubmenu(r, i), t && (r.activeIndex = -1, r.activateNextItem()), r.activate();
+		ht.openSubmenu(r, i), t && (r.activeIndex = -1, r.activateNextItem()), r.activate();
 	}
 	_activateItemFromEvent(e) {
 		let t = y.findFirstIndex(this.contentNode.children, (t) => x.hitTest(t, e.clientX, e.clientY));
@@ -4341,12 +4341,12 @@ var pt = class e extends N {
 	_startOpenTimer() {
 		this._openTimerID === 0 && (this._openTimerID = window.setTimeout(() => {
 			this._openTimerID = 0, this._openChildMenu();
-		}, P.TIMER_DELAY));
+		}, ht.TIMER_DELAY));
 	}
 	_startCloseTimer() {
 		this._closeTimerID === 0 && (this._closeTimerID = window.setTimeout(() => {
 			this._closeTimerID = 0, this._closeChildMenu();
-		}, P.TIMER_DELAY));
+		}, ht.TIMER_DELAY));
 	}
 	_cancelOpenTimer() {
 		this._openTimerID !== 0 && (clearTimeout(this._openTimerID), this._openTimerID = 0);
@@ -4355,14 +4355,14 @@ var pt = class e extends N {
 		this._closeTimerID !== 0 && (clearTimeout(this._closeTimerID), this._closeTimerID = 0);
 	}
 	static saveWindowData(e = document) {
-		P.saveWindowData(e);
+		ht.saveWindowData(e);
 	}
 };
 (function(e) {
 	class t {
 		renderItem(e) {
 			let t = this.createItemClass(e), n = this.createItemDataset(e), r = this.createItemARIA(e);
-			return A.li({
+			return O.li({
 				className: t,
 				dataset: n,
 				tabindex: "0",
@@ -4372,18 +4372,18 @@ var pt = class e extends N {
 		}
 		renderIcon(e) {
 			let t = this.createIconClass(e);
-			return A.div({ className: t }, e.item.icon, e.item.iconLabel);
+			return O.div({ className: t }, e.item.icon, e.item.iconLabel);
 		}
 		renderLabel(e) {
 			let t = this.formatLabel(e);
-			return A.div({ className: "lm-Menu-itemLabel" }, t);
+			return O.div({ className: "lm-Menu-itemLabel" }, t);
 		}
 		renderShortcut(e) {
 			let t = this.formatShortcut(e);
-			return A.div({ className: "lm-Menu-itemShortcut" }, t);
+			return O.div({ className: "lm-Menu-itemShortcut" }, t);
 		}
 		renderSubmenu(e) {
-			return A.div({ className: "lm-Menu-itemSubmenuIcon" });
+			return O.div({ className: "lm-Menu-itemSubmenuIcon" });
 		}
 		createItemClass(e) {
 			let t = "lm-Menu-item";
@@ -4425,18 +4425,18 @@ var pt = class e extends N {
 			let r = t.slice(0, n), i = t.slice(n + 1), a = t[n];
 			return [
 				r,
-				A.span({ className: "lm-Menu-itemMnemonic" }, a),
+				O.span({ className: "lm-Menu-itemMnemonic" }, a),
 				i
 			];
 		}
 		formatShortcut(e) {
 			let t = e.item.keyBinding;
-			return t ? Ne.formatKeystroke(t.keys) : null;
+			return t ? Fe.formatKeystroke(t.keys) : null;
 		}
 	}
 	e.Renderer = t, e.defaultRenderer = new t();
-})(pt ||= {});
-var P;
+})(mt ||= {});
+var ht;
 (function(e) {
 	e.TIMER_DELAY = 300, e.SUBMENU_OVERLAP = 3;
 	let t = null, n = null, r = 0;
@@ -4494,16 +4494,16 @@ var P;
 	}
 	e.openRootMenu = function(e, t, n, r, a, o, s, c) {
 		let l = i(s?.ownerDocument ?? document), u = l.pageXOffset, d = l.pageYOffset, f = l.clientWidth, p = l.clientHeight;
-		w.sendMessage(e, N.Msg.UpdateRequest);
+		C.sendMessage(e, j.Msg.UpdateRequest);
 		let m = p - (a ? n : 0), h = e.node, g = h.style;
-		g.opacity = "0", g.maxHeight = `${m}px`, N.attach(e, s || document.body, c);
+		g.opacity = "0", g.maxHeight = `${m}px`, j.attach(e, s || document.body, c);
 		let { width: _, height: v } = h.getBoundingClientRect();
 		o === "right" && (t -= _), !r && t + _ > u + f && (t = u + f - _), !a && n + v > d + p && (n > d + p ? n = d + p - v : n -= v), g.transform = `translate(${Math.max(0, t)}px, ${Math.max(0, n)}px`, g.opacity = "1";
 	}, e.openSubmenu = function(t, n) {
 		let r = n.ownerDocument, a = i(r), o = a.pageXOffset, s = a.pageYOffset, c = a.clientWidth, l = a.clientHeight;
-		w.sendMessage(t, N.Msg.UpdateRequest);
+		C.sendMessage(t, j.Msg.UpdateRequest);
 		let u = l, d = t.node, f = d.style;
-		f.opacity = "0", f.maxHeight = `${u}px`, N.attach(t, r.body);
+		f.opacity = "0", f.maxHeight = `${u}px`, j.attach(t, r.body);
 		let { width: p, height: m } = d.getBoundingClientRect(), h = x.boxSizing(t.node), g = n.getBoundingClientRect(), _ = g.right - e.SUBMENU_OVERLAP;
 		_ + p > o + c && (_ = g.left + e.SUBMENU_OVERLAP - p);
 		let v = g.top - h.borderTop - h.paddingTop;
@@ -4573,8 +4573,8 @@ var P;
 			return null;
 		}
 	}
-})(P ||= {});
-var mt;
+})(ht ||= {});
+var gt;
 (function(e) {
 	e.createItem = function(e, n) {
 		let r = t(e.selector), i = e.rank === void 0 ? 1e400 : e.rank;
@@ -4594,7 +4594,7 @@ var mt;
 			let e = [];
 			for (let t = 0, n = l.length; t < n; ++t) {
 				let n = l[t];
-				n && be.matches(o, n.selector) && (e.push(n), l[t] = null);
+				n && xe.matches(o, n.selector) && (e.push(n), l[t] = null);
 			}
 			if (e.length !== 0 && (i && e.sort(a ? r : n), c.push(...e)), o === s) break;
 			o = o.parentElement;
@@ -4603,7 +4603,7 @@ var mt;
 	};
 	function t(e) {
 		if (e.indexOf(",") !== -1) throw Error(`Selector cannot contain commas: ${e}`);
-		if (!be.isValid(e)) throw Error(`Invalid selector: ${e}`);
+		if (!xe.isValid(e)) throw Error(`Invalid selector: ${e}`);
 		return e;
 	}
 	function n(e, t) {
@@ -4611,20 +4611,20 @@ var mt;
 		return n === r ? e.id - t.id : n < r ? -1 : 1;
 	}
 	function r(e, t) {
-		let r = be.calculateSpecificity(e.selector), i = be.calculateSpecificity(t.selector);
+		let r = xe.calculateSpecificity(e.selector), i = xe.calculateSpecificity(t.selector);
 		return r === i ? n(e, t) : i - r;
 	}
-})(mt ||= {});
-var ht = [
+})(gt ||= {});
+var _t = [
 	"ArrowLeft",
 	"ArrowUp",
 	"ArrowRight",
 	"ArrowDown",
 	"Home",
 	"End"
-], gt = class e extends N {
+], vt = class e extends j {
 	constructor(t = {}) {
-		super({ node: F.createNode() }), this._currentIndex = -1, this._titles = [], this._titlesEditable = !1, this._previousTitle = null, this._dragData = null, this._tabSizeFrozen = !1, this._frozenTabWidths = null, this._unfreezeRunID = 0, this._unfreezeFallbackTimerID = 0, this._unfreezeTransitionListener = null, this._pendingTouchCloseRequest = null, this._addButtonEnabled = !1, this._tabMoved = new E(this), this._currentChanged = new E(this), this._addRequested = new E(this), this._tabCloseRequested = new E(this), this._tabDetachRequested = new E(this), this._tabActivateRequested = new E(this), this.addClass("lm-TabBar"), this.contentNode.setAttribute("role", "tablist"), this.setFlag(N.Flag.DisallowLayout), this._document = t.document || document, this.tabsMovable = t.tabsMovable || !1, this.titlesEditable = t.titlesEditable || !1, this.allowDeselect = t.allowDeselect || !1, this.addButtonEnabled = t.addButtonEnabled || !1, this.insertBehavior = t.insertBehavior || "select-tab-if-needed", this.name = t.name || "", this.orientation = t.orientation || "horizontal", this.removeBehavior = t.removeBehavior || "select-tab-after", this.renderer = t.renderer || e.defaultRenderer;
+		super({ node: N.createNode() }), this._currentIndex = -1, this._titles = [], this._titlesEditable = !1, this._previousTitle = null, this._dragData = null, this._tabSizeFrozen = !1, this._frozenTabWidths = null, this._unfreezeRunID = 0, this._unfreezeFallbackTimerID = 0, this._unfreezeTransitionListener = null, this._pendingTouchCloseRequest = null, this._addButtonEnabled = !1, this._tabMoved = new w(this), this._currentChanged = new w(this), this._addRequested = new w(this), this._tabCloseRequested = new w(this), this._tabDetachRequested = new w(this), this._tabActivateRequested = new w(this), this.addClass("lm-TabBar"), this.contentNode.setAttribute("role", "tablist"), this.setFlag(j.Flag.DisallowLayout), this._document = t.document || document, this.tabsMovable = t.tabsMovable || !1, this.titlesEditable = t.titlesEditable || !1, this.allowDeselect = t.allowDeselect || !1, this.addButtonEnabled = t.addButtonEnabled || !1, this.insertBehavior = t.insertBehavior || "select-tab-if-needed", this.name = t.name || "", this.orientation = t.orientation || "horizontal", this.removeBehavior = t.removeBehavior || "select-tab-after", this.renderer = t.renderer || e.defaultRenderer;
 	}
 	dispose() {
 		this._releaseMouse(), this._titles.length = 0, this._previousTitle = null, super.dispose();
@@ -4707,7 +4707,7 @@ var ht = [
 	}
 	insertTab(e, t) {
 		this._releaseMouse();
-		let n = F.asTitle(t), r = this._titles.indexOf(n), i = Math.max(0, Math.min(e, this._titles.length));
+		let n = N.asTitle(t), r = this._titles.indexOf(n), i = Math.max(0, Math.min(e, this._titles.length));
 		return r === -1 ? (y.insert(this._titles, i, n), n.changed.connect(this._onTitleChanged, this), this.update(), this._adjustCurrentForInsert(i, n), n) : (i === this._titles.length && i--, r === i || (y.move(this._titles, r, i), this.update(), this._adjustCurrentForMove(r, i)), n);
 	}
 	removeTab(e) {
@@ -4790,7 +4790,7 @@ var ht = [
 				tabIndex: u
 			});
 		}
-		if (Le.render(i, this.contentNode), this._updateTabIndex(), this._tabSizeFrozen) {
+		if (ze.render(i, this.contentNode), this._updateTabIndex(), this._tabSizeFrozen) {
 			let e = this.contentNode.children;
 			if (this._frozenTabWidths && this._frozenTabWidths.length === e.length) {
 				for (let t = 0, n = e.length; t < n; ++t) this._setFrozenTabSize(e[t], this._frozenTabWidths[t]);
@@ -4840,7 +4840,7 @@ var ht = [
 					let n = y.findFirstIndex(this.contentNode.children, (e) => e.contains(t));
 					n >= 0 && (e.preventDefault(), e.stopPropagation(), this.currentIndex = n);
 				}
-			} else if (ht.includes(e.key)) {
+			} else if (_t.includes(e.key)) {
 				let n = [...this.contentNode.children];
 				if (this.addButtonEnabled && n.push(this.addButtonNode), n.length <= 1) return;
 				e.preventDefault(), e.stopPropagation();
@@ -4856,7 +4856,7 @@ var ht = [
 		let t = this.addButtonEnabled && this.addButtonNode.contains(e.target), n = this.contentNode.children, r = y.findFirstIndex(n, (t) => x.hitTest(t, e.clientX, e.clientY));
 		if (r === -1 && !t) return;
 		let i = r === -1 ? null : n[r].querySelector(this.renderer.closeIconSelector), a = !!i && i.contains(e.target);
-		a && M.isTouchEvent(e) || e.preventDefault(), e.stopPropagation(), this._dragData = {
+		a && A.isTouchEvent(e) || e.preventDefault(), e.stopPropagation(), this._dragData = {
 			tab: n[r],
 			index: r,
 			pressX: e.clientX,
@@ -4881,15 +4881,15 @@ var ht = [
 		if (!t) return;
 		e.preventDefault(), e.stopPropagation();
 		let n = this.contentNode.children;
-		if (t.dragActive || F.dragExceeded(t, e)) {
+		if (t.dragActive || N.dragExceeded(t, e)) {
 			if (!t.dragActive) {
 				let e = t.tab.getBoundingClientRect();
 				this._orientation === "horizontal" ? (t.tabPos = t.tab.offsetLeft, t.tabSize = e.width, t.tabPressPos = t.pressX - e.left) : (t.tabPos = t.tab.offsetTop, t.tabSize = e.height, t.tabPressPos = t.pressY - e.top), t.tabPressOffset = {
 					x: t.pressX - e.left,
 					y: t.pressY - e.top
-				}, t.tabLayout = F.snapTabLayout(n, this._orientation), t.contentRect = this.contentNode.getBoundingClientRect(), t.override = O.overrideCursor("default"), t.tab.classList.add("lm-mod-dragging"), this.addClass("lm-mod-dragging"), t.dragActive = !0;
+				}, t.tabLayout = N.snapTabLayout(n, this._orientation), t.contentRect = this.contentNode.getBoundingClientRect(), t.override = E.overrideCursor("default"), t.tab.classList.add("lm-mod-dragging"), this.addClass("lm-mod-dragging"), t.dragActive = !0;
 			}
-			if (!t.detachRequested && F.detachExceeded(t, e)) {
+			if (!t.detachRequested && N.detachExceeded(t, e)) {
 				t.detachRequested = !0;
 				let r = t.index, i = e.clientX, a = e.clientY, o = n[r], s = this._titles[r];
 				if (this._tabDetachRequested.emit({
@@ -4901,14 +4901,14 @@ var ht = [
 					offset: t.tabPressOffset
 				}), t.dragAborted) return;
 			}
-			F.layoutTabs(n, t, e, this._orientation);
+			N.layoutTabs(n, t, e, this._orientation);
 		}
 	}
 	_evtPointerUp(e) {
 		if (e.button !== 0 && e.button !== 1) return;
 		let t = this._dragData;
 		if (!t) return;
-		let n = M.isTouchEvent(e);
+		let n = A.isTouchEvent(e);
 		if (n || e.preventDefault(), e.stopPropagation(), this.document.removeEventListener("pointermove", this, !0), this.document.removeEventListener("pointerup", this, !0), this.document.removeEventListener("keydown", this, !0), this.document.removeEventListener("contextmenu", this, !0), !t.dragActive) {
 			if (this._dragData = null, this.addButtonEnabled && this.addButtonNode.contains(e.target)) {
 				this._addRequested.emit(void 0);
@@ -4943,22 +4943,22 @@ var ht = [
 			return;
 		}
 		if (e.button !== 0) return;
-		F.finalizeTabPosition(t, this._orientation), t.tab.classList.remove("lm-mod-dragging");
-		let r = F.parseTransitionDuration(t.tab);
+		N.finalizeTabPosition(t, this._orientation), t.tab.classList.remove("lm-mod-dragging");
+		let r = N.parseTransitionDuration(t.tab);
 		setTimeout(() => {
 			if (t.dragAborted) return;
-			this._dragData = null, F.resetTabPositions(this.contentNode.children, this._orientation), t.override.dispose(), this.removeClass("lm-mod-dragging");
+			this._dragData = null, N.resetTabPositions(this.contentNode.children, this._orientation), t.override.dispose(), this.removeClass("lm-mod-dragging");
 			let e = t.index, n = t.targetIndex;
 			n !== -1 && e !== n && (y.move(this._titles, e, n), this._adjustCurrentForMove(e, n), this._tabMoved.emit({
 				fromIndex: e,
 				toIndex: n,
 				title: this._titles[n]
-			}), w.sendMessage(this, N.Msg.UpdateRequest));
+			}), C.sendMessage(this, j.Msg.UpdateRequest));
 		}, r);
 	}
 	_releaseMouse() {
 		let e = this._dragData;
-		e && (this._dragData = null, this.document.removeEventListener("pointermove", this, !0), this.document.removeEventListener("pointerup", this, !0), this.document.removeEventListener("keydown", this, !0), this.document.removeEventListener("contextmenu", this, !0), e.dragAborted = !0, e.dragActive && (F.resetTabPositions(this.contentNode.children, this._orientation), e.override.dispose(), e.tab.classList.remove("lm-mod-dragging"), this.removeClass("lm-mod-dragging")));
+		e && (this._dragData = null, this.document.removeEventListener("pointermove", this, !0), this.document.removeEventListener("pointerup", this, !0), this.document.removeEventListener("keydown", this, !0), this.document.removeEventListener("contextmenu", this, !0), e.dragAborted = !0, e.dragActive && (N.resetTabPositions(this.contentNode.children, this._orientation), e.override.dispose(), e.tab.classList.remove("lm-mod-dragging"), this.removeClass("lm-mod-dragging")));
 	}
 	_adjustCurrentForInsert(e, t) {
 		let n = this.currentTitle, r = this._currentIndex, i = this.insertBehavior;
@@ -5059,7 +5059,7 @@ var ht = [
 		}
 		renderTab(e) {
 			let t = e.title.caption, n = this.createTabKey(e), r = n, i = this.createTabStyle(e), a = this.createTabClass(e), o = this.createTabDataset(e), s = this.createTabARIA(e);
-			return e.title.closable ? A.li({
+			return e.title.closable ? O.li({
 				id: r,
 				key: n,
 				className: a,
@@ -5067,7 +5067,7 @@ var ht = [
 				style: i,
 				dataset: o,
 				...s
-			}, this.renderIcon(e), this.renderLabel(e), this.renderCloseIcon(e)) : A.li({
+			}, this.renderIcon(e), this.renderLabel(e), this.renderCloseIcon(e)) : O.li({
 				id: r,
 				key: n,
 				className: a,
@@ -5079,13 +5079,13 @@ var ht = [
 		}
 		renderIcon(e) {
 			let { title: t } = e, n = this.createIconClass(e);
-			return A.div({ className: n }, t.icon, t.iconLabel);
+			return O.div({ className: n }, t.icon, t.iconLabel);
 		}
 		renderLabel(e) {
-			return A.div({ className: "lm-TabBar-tabLabel" }, e.title.label);
+			return O.div({ className: "lm-TabBar-tabLabel" }, e.title.label);
 		}
 		renderCloseIcon(e) {
-			return A.div({ className: "lm-TabBar-tabCloseIcon" });
+			return O.div({ className: "lm-TabBar-tabCloseIcon" });
 		}
 		createTabKey(e) {
 			let t = this._tabKeys.get(e.title);
@@ -5114,8 +5114,8 @@ var ht = [
 		}
 	}
 	t._nInstance = 0, e.Renderer = t, e.defaultRenderer = new t(), e.addButtonSelector = ".lm-TabBar-addButton";
-})(gt ||= {});
-var F;
+})(vt ||= {});
+var N;
 (function(e) {
 	e.DRAG_THRESHOLD = 5, e.DETACH_THRESHOLD = 20, e.createNode = function() {
 		let e = document.createElement("div"), t = document.createElement("ul");
@@ -5123,7 +5123,7 @@ var F;
 		let n = document.createElement("div");
 		return n.className = "lm-TabBar-addButton lm-mod-hidden", n.setAttribute("tabindex", "-1"), n.setAttribute("role", "button"), e.appendChild(n), e;
 	}, e.asTitle = function(e) {
-		return e instanceof Be ? e : new Be(e);
+		return e instanceof He ? e : new He(e);
 	}, e.parseTransitionDuration = function(e) {
 		let t = window.getComputedStyle(e);
 		return 1e3 * (parseFloat(t.transitionDuration) || 0);
@@ -5177,10 +5177,10 @@ var F;
 	}, e.resetTabPositions = function(e, t) {
 		for (let n of e) t === "horizontal" ? n.style.left = "" : n.style.top = "";
 	};
-})(F ||= {});
-var _t = class extends Ue {
+})(N ||= {});
+var yt = class extends Ge {
 	constructor(e) {
-		super(), this._spacing = 4, this._dirty = !1, this._root = null, this._box = null, this._items = /* @__PURE__ */ new Map(), this.renderer = e.renderer, e.spacing !== void 0 && (this._spacing = M.clampDimension(e.spacing)), this._document = e.document || document, this._hiddenMode = e.hiddenMode === void 0 ? N.HiddenMode.Display : e.hiddenMode;
+		super(), this._spacing = 4, this._dirty = !1, this._root = null, this._box = null, this._items = /* @__PURE__ */ new Map(), this.renderer = e.renderer, e.spacing !== void 0 && (this._spacing = A.clampDimension(e.spacing)), this._document = e.document || document, this._hiddenMode = e.hiddenMode === void 0 ? j.HiddenMode.Display : e.hiddenMode;
 	}
 	dispose() {
 		let e = Array.from(this);
@@ -5203,7 +5203,7 @@ var _t = class extends Ue {
 		return this._spacing;
 	}
 	set spacing(e) {
-		e = M.clampDimension(e), this._spacing !== e && (this._spacing = e, this.parent && this.parent.fit());
+		e = A.clampDimension(e), this._spacing !== e && (this._spacing = e, this.parent && this.parent.fit());
 	}
 	get isEmpty() {
 		return this._root === null;
@@ -5229,21 +5229,21 @@ var _t = class extends Ue {
 		let i = this._root.findSplitNode(e);
 		if (!i) return;
 		let a;
-		a = i.node.orientation === "horizontal" ? t - e.offsetLeft : n - e.offsetTop, a !== 0 && (i.node.holdSizes(), j.adjust(i.node.sizers, i.index, a), this.parent && this.parent.update());
+		a = i.node.orientation === "horizontal" ? t - e.offsetLeft : n - e.offsetTop, a !== 0 && (i.node.holdSizes(), k.adjust(i.node.sizers, i.index, a), this.parent && this.parent.update());
 	}
 	saveLayout() {
 		return this._root ? (this._root.holdAllSizes(), { main: this._root.createConfig() }) : { main: null };
 	}
 	restoreLayout(e) {
 		let t = /* @__PURE__ */ new Set(), n;
-		n = e.main ? I.normalizeAreaConfig(e.main, t) : null;
+		n = e.main ? P.normalizeAreaConfig(e.main, t) : null;
 		let r = this.widgets(), i = this.tabBars(), a = this.handles();
 		this._root = null;
 		for (let e of r) t.has(e) || (e.parent = null);
 		for (let e of i) e.dispose();
 		for (let e of a) e.parentNode && e.parentNode.removeChild(e);
 		for (let e of t) e.parent = this.parent;
-		this._root = n ? I.realizeAreaConfig(n, {
+		this._root = n ? P.realizeAreaConfig(n, {
 			createTabBar: (e) => this._createTabBar(),
 			createHandle: () => this._createHandle()
 		}, this._document) : null;
@@ -5315,11 +5315,11 @@ var _t = class extends Ue {
 		this.parent.fit();
 	}
 	attachWidget(e) {
-		this.parent.node !== e.node.parentNode && (this._items.set(e, new We(e)), this.parent.isAttached && w.sendMessage(e, N.Msg.BeforeAttach), this.parent.node.appendChild(e.node), this.parent.isAttached && w.sendMessage(e, N.Msg.AfterAttach));
+		this.parent.node !== e.node.parentNode && (this._items.set(e, new Ke(e)), this.parent.isAttached && C.sendMessage(e, j.Msg.BeforeAttach), this.parent.node.appendChild(e.node), this.parent.isAttached && C.sendMessage(e, j.Msg.AfterAttach));
 	}
 	detachWidget(e) {
 		if (this.parent.node !== e.node.parentNode) return;
-		this.parent.isAttached && w.sendMessage(e, N.Msg.BeforeDetach), this.parent.node.removeChild(e.node), this.parent.isAttached && w.sendMessage(e, N.Msg.AfterDetach);
+		this.parent.isAttached && C.sendMessage(e, j.Msg.BeforeDetach), this.parent.node.removeChild(e.node), this.parent.isAttached && C.sendMessage(e, j.Msg.AfterDetach);
 		let t = this._items.get(e);
 		t && (this._items.delete(e), t.dispose());
 	}
@@ -5348,10 +5348,10 @@ var _t = class extends Ue {
 		if (!this._root) return;
 		let t = this._root.findTabNode(e);
 		if (!t) return;
-		if (I.removeAria(e), t.tabBar.titles.length > 1) {
-			if (t.tabBar.removeTab(e.title), this._hiddenMode === N.HiddenMode.Scale && t.tabBar.titles.length == 1) {
+		if (P.removeAria(e), t.tabBar.titles.length > 1) {
+			if (t.tabBar.removeTab(e.title), this._hiddenMode === j.HiddenMode.Scale && t.tabBar.titles.length == 1) {
 				let e = t.tabBar.titles[0].owner;
-				e.hiddenMode = N.HiddenMode.Display;
+				e.hiddenMode = j.HiddenMode.Display;
 			}
 			return;
 		}
@@ -5375,7 +5375,7 @@ var _t = class extends Ue {
 			return;
 		}
 		let c = a, l = c.children.indexOf(n);
-		if (o instanceof I.TabLayoutNode) {
+		if (o instanceof P.TabLayoutNode) {
 			o.parent = c, c.children[l] = o;
 			return;
 		}
@@ -5388,11 +5388,11 @@ var _t = class extends Ue {
 		o.children.length = 0, o.handles.length = 0, o.sizers.length = 0, o.parent = null, c.syncHandles();
 	}
 	_createTabNode(e) {
-		let t = new I.TabLayoutNode(this._createTabBar());
-		return t.tabBar.addTab(e.title), I.addAria(e, t.tabBar), this._applyHiddenMode(t.tabBar), t;
+		let t = new P.TabLayoutNode(this._createTabBar());
+		return t.tabBar.addTab(e.title), P.addAria(e, t.tabBar), this._applyHiddenMode(t.tabBar), t;
 	}
 	_applyHiddenMode(e) {
-		let t = this._hiddenMode === N.HiddenMode.Scale && e.titles.length === 1 ? N.HiddenMode.Display : this._hiddenMode;
+		let t = this._hiddenMode === j.HiddenMode.Scale && e.titles.length === 1 ? j.HiddenMode.Display : this._hiddenMode;
 		for (let n of e.titles) n.owner.hiddenMode = t;
 	}
 	_insertTab(e, t, n, r) {
@@ -5403,14 +5403,14 @@ var _t = class extends Ue {
 		}
 		n ||= this._root.findFirstTabNode(), n.tabBar.titles.indexOf(e.title) === -1 && (this._removeWidget(e), e.hide());
 		let i;
-		if (i = t ? n.tabBar.titles.indexOf(t.title) : n.tabBar.currentIndex, this._hiddenMode === N.HiddenMode.Scale) {
-			if (n.tabBar.titles.length === 0) e.hiddenMode = N.HiddenMode.Display;
+		if (i = t ? n.tabBar.titles.indexOf(t.title) : n.tabBar.currentIndex, this._hiddenMode === j.HiddenMode.Scale) {
+			if (n.tabBar.titles.length === 0) e.hiddenMode = j.HiddenMode.Display;
 			else if (n.tabBar.titles.length == 1) {
 				let t = n.tabBar.titles[0].owner;
-				t.hiddenMode = N.HiddenMode.Scale, e.hiddenMode = N.HiddenMode.Scale;
-			} else e.hiddenMode = N.HiddenMode.Scale;
+				t.hiddenMode = j.HiddenMode.Scale, e.hiddenMode = j.HiddenMode.Scale;
+			} else e.hiddenMode = j.HiddenMode.Scale;
 		} else e.hiddenMode = this._hiddenMode;
-		n.tabBar.insertTab(i + +!!r, e.title), I.addAria(e, n.tabBar);
+		n.tabBar.insertTab(i + +!!r, e.title), P.addAria(e, n.tabBar);
 	}
 	_insertSplit(e, t, n, r, i, a = !1) {
 		if (e === t && n && n.tabBar.titles.length === 1) return;
@@ -5421,7 +5421,7 @@ var _t = class extends Ue {
 		if (!n || !n.parent) {
 			let t = this._splitRoot(r), a = i ? t.children.length : 0;
 			t.normalizeSizes();
-			let o = I.createSizer(n ? 1 : I.GOLDEN_RATIO), s = this._createTabNode(e);
+			let o = P.createSizer(n ? 1 : P.GOLDEN_RATIO), s = this._createTabNode(e);
 			y.insert(t.children, a, s), y.insert(t.sizers, a, o), y.insert(t.handles, a, this._createHandle()), s.parent = t, t.normalizeSizes(), t.syncHandles();
 			return;
 		}
@@ -5430,26 +5430,26 @@ var _t = class extends Ue {
 			let t = o.children.indexOf(n);
 			if (a) {
 				let n = t + (i ? 1 : -1), r = o.children[n];
-				if (r instanceof I.TabLayoutNode) {
+				if (r instanceof P.TabLayoutNode) {
 					this._insertTab(e, null, r, !0), ++r.tabBar.currentIndex;
 					return;
 				}
 			}
 			o.normalizeSizes();
 			let r = o.sizers[t].sizeHint /= 2, s = t + +!!i, c = this._createTabNode(e);
-			y.insert(o.children, s, c), y.insert(o.sizers, s, I.createSizer(r)), y.insert(o.handles, s, this._createHandle()), c.parent = o, o.syncHandles();
+			y.insert(o.children, s, c), y.insert(o.sizers, s, P.createSizer(r)), y.insert(o.handles, s, this._createHandle()), c.parent = o, o.syncHandles();
 			return;
 		}
-		let s = y.removeFirstOf(o.children, n), c = new I.SplitLayoutNode(r);
-		c.normalized = !0, c.children.push(n), c.sizers.push(I.createSizer(.5)), c.handles.push(this._createHandle()), n.parent = c;
+		let s = y.removeFirstOf(o.children, n), c = new P.SplitLayoutNode(r);
+		c.normalized = !0, c.children.push(n), c.sizers.push(P.createSizer(.5)), c.handles.push(this._createHandle()), n.parent = c;
 		let l = +!!i, u = this._createTabNode(e);
-		y.insert(c.children, l, u), y.insert(c.sizers, l, I.createSizer(.5)), y.insert(c.handles, l, this._createHandle()), u.parent = c, c.syncHandles(), y.insert(o.children, s, c), c.parent = o;
+		y.insert(c.children, l, u), y.insert(c.sizers, l, P.createSizer(.5)), y.insert(c.handles, l, this._createHandle()), u.parent = c, c.syncHandles(), y.insert(o.children, s, c), c.parent = o;
 	}
 	_splitRoot(e) {
 		let t = this._root;
-		if (t instanceof I.SplitLayoutNode && t.orientation === e) return t;
-		let n = this._root = new I.SplitLayoutNode(e);
-		return t && (n.children.push(t), n.sizers.push(I.createSizer(0)), n.handles.push(this._createHandle()), t.parent = n), n;
+		if (t instanceof P.SplitLayoutNode && t.orientation === e) return t;
+		let n = this._root = new P.SplitLayoutNode(e);
+		return t && (n.children.push(t), n.sizers.push(P.createSizer(0)), n.handles.push(this._createHandle()), t.parent = n), n;
 	}
 	_fit() {
 		let e = 0, t = 0;
@@ -5460,7 +5460,7 @@ var _t = class extends Ue {
 		let n = this._box = x.boxSizing(this.parent.node);
 		e += n.horizontalSum, t += n.verticalSum;
 		let r = this.parent.node.style;
-		r.minWidth = `${e}px`, r.minHeight = `${t}px`, this._dirty = !0, this.parent.parent && w.sendMessage(this.parent.parent, N.Msg.FitRequest), this._dirty && w.sendMessage(this.parent, N.Msg.UpdateRequest);
+		r.minWidth = `${e}px`, r.minHeight = `${t}px`, this._dirty = !0, this.parent.parent && C.sendMessage(this.parent.parent, j.Msg.FitRequest), this._dirty && C.sendMessage(this.parent, j.Msg.UpdateRequest);
 	}
 	_update(e, t) {
 		if (this._dirty = !1, !this._root) return;
@@ -5476,11 +5476,11 @@ var _t = class extends Ue {
 		let e = this.renderer.createHandle(), t = e.style;
 		return t.position = "absolute", t.contain = "size layout style", t.top = "0", t.left = "0", t.width = "0", t.height = "0", this.parent && this.parent.node.appendChild(e), e;
 	}
-}, I;
+}, P;
 (function(e) {
 	e.GOLDEN_RATIO = .618;
 	function t(e) {
-		let t = new ze();
+		let t = new Ve();
 		return t.sizeHint = e, t.size = e, t;
 	}
 	e.createSizer = t;
@@ -5497,7 +5497,7 @@ var _t = class extends Ue {
 	class i {
 		constructor(e) {
 			this.parent = null, this._top = 0, this._left = 0, this._width = 0, this._height = 0;
-			let t = new ze(), n = new ze();
+			let t = new Ve(), n = new Ve();
 			t.stretch = 0, n.stretch = 1, this.tabBar = e, this.sizers = [t, n];
 		}
 		get top() {
@@ -5558,7 +5558,7 @@ var _t = class extends Ue {
 		update(e, t, n, r, i, a) {
 			this._top = t, this._left = e, this._width = n, this._height = r;
 			let o = a.get(this.tabBar), s = this.tabBar.currentTitle, c = s ? a.get(s.owner) : void 0;
-			if (j.calc(this.sizers, r), o && !o.isHidden) {
+			if (k.calc(this.sizers, r), o && !o.isHidden) {
 				let r = this.sizers[0].size;
 				o.update(e, t, n, r), t += r;
 			}
@@ -5675,7 +5675,7 @@ var _t = class extends Ue {
 				for (let e of this.sizers) e.sizeHint *= c;
 				this.normalized = !1;
 			}
-			j.calc(this.sizers, c);
+			k.calc(this.sizers, c);
 			for (let s = 0, c = this.children.length; s < c; ++s) {
 				let c = this.children[s], l = this.sizers[s].size, u = this.handles[s].style;
 				o ? (c.update(e, t, l, r, i, a), e += l, u.top = `${t}px`, u.left = `${e}px`, u.width = `${i}px`, u.height = `${r}px`, e += i) : (c.update(e, t, n, l, i, a), t += l, u.top = `${t}px`, u.left = `${e}px`, u.width = `${n}px`, u.height = `${i}px`, t += i);
@@ -5685,7 +5685,7 @@ var _t = class extends Ue {
 	e.SplitLayoutNode = a, e.addAria = function(e, t) {
 		e.node.setAttribute("role", "tabpanel");
 		let n = t.renderer;
-		if (n instanceof gt.Renderer) {
+		if (n instanceof vt.Renderer) {
 			let t = n.createTabKey({
 				title: e.title,
 				current: !1,
@@ -5733,8 +5733,8 @@ var _t = class extends Ue {
 			o.children.push(c), o.handles.push(u), o.sizers.push(l), c.parent = o;
 		}), o.syncHandles(), o.normalizeSizes(), o;
 	}
-})(I ||= {});
-var vt = class e extends N {
+})(P ||= {});
+var bt = class e extends j {
 	constructor(t = {}) {
 		super(), this._evtDragLeaveCapture = () => {
 			this.overlay.hide(1);
@@ -5755,12 +5755,12 @@ var vt = class e extends N {
 			this._hoverTarget = null;
 			let t = e ? this._findIntersectingHandle(e, this._hoverClientX, this._hoverClientY) : null;
 			this._setIntersectionHoverHandle(t ? e : null, t);
-		}, this._drag = null, this._tabsMovable = !0, this._tabsConstrained = !1, this._addButtonEnabled = !1, this._pressData = null, this._intersectionHoverStyler = new et(), this._hoverChild = null, this._hoverHandle = null, this._hoverFrameId = -1, this._hoverTarget = null, this._hoverClientX = 0, this._hoverClientY = 0, this._layoutModified = new E(this), this._addRequested = new E(this), this.addClass("lm-DockPanel"), this._document = t.document || document, this._mode = t.mode || "multiple-document", this._renderer = t.renderer || e.defaultRenderer, this._edges = t.edges || L.DEFAULT_EDGES, t.tabsMovable !== void 0 && (this._tabsMovable = t.tabsMovable), t.tabsConstrained !== void 0 && (this._tabsConstrained = t.tabsConstrained), t.addButtonEnabled !== void 0 && (this._addButtonEnabled = t.addButtonEnabled), this.dataset.mode = this._mode;
+		}, this._drag = null, this._tabsMovable = !0, this._tabsConstrained = !1, this._addButtonEnabled = !1, this._pressData = null, this._intersectionHoverStyler = new tt(), this._hoverChild = null, this._hoverHandle = null, this._hoverFrameId = -1, this._hoverTarget = null, this._hoverClientX = 0, this._hoverClientY = 0, this._layoutModified = new w(this), this._addRequested = new w(this), this.addClass("lm-DockPanel"), this._document = t.document || document, this._mode = t.mode || "multiple-document", this._renderer = t.renderer || e.defaultRenderer, this._edges = t.edges || F.DEFAULT_EDGES, t.tabsMovable !== void 0 && (this._tabsMovable = t.tabsMovable), t.tabsConstrained !== void 0 && (this._tabsConstrained = t.tabsConstrained), t.addButtonEnabled !== void 0 && (this._addButtonEnabled = t.addButtonEnabled), this.dataset.mode = this._mode;
 		let n = {
 			createTabBar: () => this._createTabBar(),
 			createHandle: () => this._createHandle()
 		};
-		this.layout = new _t({
+		this.layout = new yt({
 			document: this._document,
 			renderer: n,
 			spacing: t.spacing,
@@ -5803,11 +5803,11 @@ var vt = class e extends N {
 				for (let e of t.tabBars()) e.show();
 				break;
 			case "single-document":
-				t.restoreLayout(L.createSingleDocumentConfig(this));
+				t.restoreLayout(F.createSingleDocumentConfig(this));
 				break;
 			default: throw "unreachable";
 		}
-		w.postMessage(this, L.LayoutModified);
+		C.postMessage(this, F.LayoutModified);
 	}
 	get tabsMovable() {
 		return this._tabsMovable;
@@ -5856,10 +5856,10 @@ var vt = class e extends N {
 		return this.layout.saveLayout();
 	}
 	restoreLayout(e) {
-		this._mode = "multiple-document", this.layout.restoreLayout(e), (S.IS_EDGE || S.IS_IE) && w.flush(), w.postMessage(this, L.LayoutModified);
+		this._mode = "multiple-document", this.layout.restoreLayout(e), (be.IS_EDGE || be.IS_IE) && C.flush(), C.postMessage(this, F.LayoutModified);
 	}
 	addWidget(e, t = {}) {
-		this._mode === "single-document" ? this.layout.addWidget(e) : this.layout.addWidget(e, t), w.postMessage(this, L.LayoutModified);
+		this._mode === "single-document" ? this.layout.addWidget(e) : this.layout.addWidget(e, t), C.postMessage(this, F.LayoutModified);
 	}
 	processMessage(e) {
 		e.type === "layout-modified" ? this._layoutModified.emit(void 0) : super.processMessage(e);
@@ -5906,10 +5906,10 @@ var vt = class e extends N {
 		this.node.removeEventListener("lm-dragenter", this), this.node.removeEventListener("lm-dragleave", this._evtDragLeaveCapture, !0), this.node.removeEventListener("lm-dragleave", this), this.node.removeEventListener("lm-dragover", this), this.node.removeEventListener("lm-drop", this._evtDropCapture, !0), this.node.removeEventListener("lm-drop", this), this.node.removeEventListener("pointerdown", this), this.node.removeEventListener("pointermove", this), this.node.removeEventListener("pointerleave", this), this._hoverFrameId !== -1 && (this._view.cancelAnimationFrame(this._hoverFrameId), this._hoverFrameId = -1), this._setIntersectionHoverHandle(null, null), this._hoverChild = null, this._hoverHandle = null, this._releaseMouse();
 	}
 	onChildAdded(e) {
-		L.isGeneratedTabBarProperty.get(e.child) || e.child.addClass("lm-DockPanel-widget");
+		F.isGeneratedTabBarProperty.get(e.child) || e.child.addClass("lm-DockPanel-widget");
 	}
 	onChildRemoved(e) {
-		this._hoverChild === e.child.node && (this._hoverChild = null, this._hoverHandle = null), L.isGeneratedTabBarProperty.get(e.child) || (e.child.removeClass("lm-DockPanel-widget"), w.postMessage(this, L.LayoutModified));
+		this._hoverChild === e.child.node && (this._hoverChild = null, this._hoverHandle = null), F.isGeneratedTabBarProperty.get(e.child) || (e.child.removeClass("lm-DockPanel-widget"), C.postMessage(this, F.LayoutModified));
 	}
 	_evtDragEnter(e) {
 		e.mimeData.hasData("application/vnd.lumino.widget-factory") && (e.preventDefault(), e.stopPropagation());
@@ -5925,7 +5925,7 @@ var vt = class e extends N {
 			e.dropAction = "none";
 			return;
 		}
-		let { clientX: t, clientY: n } = e, { zone: r, target: i } = L.findDropTarget(this, t, n, this._edges);
+		let { clientX: t, clientY: n } = e, { zone: r, target: i } = F.findDropTarget(this, t, n, this._edges);
 		if (this._tabsConstrained && e.source !== this || r === "invalid") {
 			e.dropAction = "none";
 			return;
@@ -5936,11 +5936,11 @@ var vt = class e extends N {
 			return;
 		}
 		let o = a();
-		if (!(o instanceof N) || o.contains(this)) {
+		if (!(o instanceof j) || o.contains(this)) {
 			e.dropAction = "none";
 			return;
 		}
-		let s = i ? L.getDropRef(i.tabBar) : null;
+		let s = i ? F.getDropRef(i.tabBar) : null;
 		switch (r) {
 			case "root-all":
 				this.addWidget(o);
@@ -5998,14 +5998,14 @@ var vt = class e extends N {
 		e.dropAction = e.proposedAction, e.stopPropagation(), this.activateWidget(o);
 	}
 	_evtKeyDown(e) {
-		e.preventDefault(), e.stopPropagation(), e.keyCode === 27 && (this._releaseMouse(), w.postMessage(this, L.LayoutModified));
+		e.preventDefault(), e.stopPropagation(), e.keyCode === 27 && (this._releaseMouse(), C.postMessage(this, F.LayoutModified));
 	}
 	_evtPointerDown(e) {
 		if (e.button !== 0) return;
 		let t = this.layout, n = e.target, r = m(t.handles(), (e) => e.contains(n));
 		if (!r) return;
 		e.preventDefault(), e.stopPropagation(), this._hoverFrameId !== -1 && (this._view.cancelAnimationFrame(this._hoverFrameId), this._hoverFrameId = -1), this._document.addEventListener("keydown", this, !0), this._document.addEventListener("pointerup", this, !0), this._document.addEventListener("pointermove", this, !0), this._document.addEventListener("pointercancel", this, !0), this._document.addEventListener("contextmenu", this, !0);
-		let i = r.getBoundingClientRect(), a = e.clientX - i.left, o = e.clientY - i.top, s = this._findIntersectingHandle(r, e.clientX, e.clientY), c = s ? "move" : window.getComputedStyle(r).cursor, l = O.overrideCursor(c, this._document), u;
+		let i = r.getBoundingClientRect(), a = e.clientX - i.left, o = e.clientY - i.top, s = this._findIntersectingHandle(r, e.clientX, e.clientY), c = s ? "move" : window.getComputedStyle(r).cursor, l = E.overrideCursor(c, this._document), u;
 		if (s) {
 			let t = s.getBoundingClientRect();
 			u = {
@@ -6033,7 +6033,7 @@ var vt = class e extends N {
 		return ("defaultView" in this._document ? this._document : this._document.ownerDocument).defaultView ?? window;
 	}
 	_findIntersectingHandle(e, t, n) {
-		let r = e.getAttribute("data-orientation"), i = Qe(this.spacing), a = null, o = 1e400;
+		let r = e.getAttribute("data-orientation"), i = $e(this.spacing), a = null, o = 1e400;
 		for (let s of this.handles()) {
 			if (s === e || s.classList.contains("lm-mod-hidden") || s.getAttribute("data-orientation") === r) continue;
 			let c = s.getBoundingClientRect(), l = Math.max(c.left - t, 0, t - c.right), u = Math.max(c.top - n, 0, n - c.bottom);
@@ -6044,7 +6044,7 @@ var vt = class e extends N {
 		return a;
 	}
 	_hitTestHandle(e) {
-		let t = $e(this.node, e);
+		let t = et(this.node, e);
 		if (t !== this._hoverChild) {
 			let e = this.layout;
 			this._hoverChild = t, this._hoverHandle = t ? m(e.handles(), (e) => e === t) ?? null : null;
@@ -6052,10 +6052,10 @@ var vt = class e extends N {
 		return this._hoverHandle;
 	}
 	_evtPointerUp(e) {
-		e.button === 0 && (e.preventDefault(), e.stopPropagation(), this._pressData && this._pressData.frameId !== -1 && (this._view.cancelAnimationFrame(this._pressData.frameId), this._applyDrag()), this._releaseMouse(), w.postMessage(this, L.LayoutModified));
+		e.button === 0 && (e.preventDefault(), e.stopPropagation(), this._pressData && this._pressData.frameId !== -1 && (this._view.cancelAnimationFrame(this._pressData.frameId), this._applyDrag()), this._releaseMouse(), C.postMessage(this, F.LayoutModified));
 	}
 	_evtPointerCancel(e) {
-		this._pressData && e.pointerId === this._pressData.pointerId && (this._releaseMouse(), w.postMessage(this, L.LayoutModified));
+		this._pressData && e.pointerId === this._pressData.pointerId && (this._releaseMouse(), C.postMessage(this, F.LayoutModified));
 	}
 	_releaseMouse() {
 		this._pressData && (this._pressData.frameId !== -1 && this._view.cancelAnimationFrame(this._pressData.frameId), this._pressData.override.dispose(), this._pressData = null, this._document.removeEventListener("keydown", this, !0), this._document.removeEventListener("pointerup", this, !0), this._document.removeEventListener("pointermove", this, !0), this._document.removeEventListener("pointercancel", this, !0), this._document.removeEventListener("contextmenu", this, !0));
@@ -6064,7 +6064,7 @@ var vt = class e extends N {
 		this._intersectionHoverStyler.set(e, t);
 	}
 	_showOverlay(e, t) {
-		let { zone: n, target: r } = L.findDropTarget(this, e, t, this._edges);
+		let { zone: n, target: r } = F.findDropTarget(this, e, t, this._edges);
 		if (n === "invalid") return this.overlay.hide(100), n;
 		let i, a, o, s, c = x.boxSizing(this.node), l = this.node.getBoundingClientRect();
 		switch (n) {
@@ -6072,16 +6072,16 @@ var vt = class e extends N {
 				i = c.paddingTop, a = c.paddingLeft, o = c.paddingRight, s = c.paddingBottom;
 				break;
 			case "root-top":
-				i = c.paddingTop, a = c.paddingLeft, o = c.paddingRight, s = l.height * L.GOLDEN_RATIO;
+				i = c.paddingTop, a = c.paddingLeft, o = c.paddingRight, s = l.height * F.GOLDEN_RATIO;
 				break;
 			case "root-left":
-				i = c.paddingTop, a = c.paddingLeft, o = l.width * L.GOLDEN_RATIO, s = c.paddingBottom;
+				i = c.paddingTop, a = c.paddingLeft, o = l.width * F.GOLDEN_RATIO, s = c.paddingBottom;
 				break;
 			case "root-right":
-				i = c.paddingTop, a = l.width * L.GOLDEN_RATIO, o = c.paddingRight, s = c.paddingBottom;
+				i = c.paddingTop, a = l.width * F.GOLDEN_RATIO, o = c.paddingRight, s = c.paddingBottom;
 				break;
 			case "root-bottom":
-				i = l.height * L.GOLDEN_RATIO, a = c.paddingLeft, o = c.paddingRight, s = c.paddingBottom;
+				i = l.height * F.GOLDEN_RATIO, a = c.paddingLeft, o = c.paddingRight, s = c.paddingBottom;
 				break;
 			case "widget-all":
 				i = r.top, a = r.left, o = r.right, s = r.bottom;
@@ -6114,17 +6114,17 @@ var vt = class e extends N {
 	}
 	_createTabBar() {
 		let e = this._renderer.createTabBar(this._document);
-		return L.isGeneratedTabBarProperty.set(e, !0), this._mode === "single-document" && e.hide(), e.tabsMovable = this._tabsMovable, e.allowDeselect = !1, e.addButtonEnabled = this._addButtonEnabled, e.removeBehavior = "select-previous-tab", e.insertBehavior = "select-tab-if-needed", e.tabMoved.connect(this._onTabMoved, this), e.currentChanged.connect(this._onCurrentChanged, this), e.tabCloseRequested.connect(this._onTabCloseRequested, this), e.tabDetachRequested.connect(this._onTabDetachRequested, this), e.tabActivateRequested.connect(this._onTabActivateRequested, this), e.addRequested.connect(this._onTabAddRequested, this), e;
+		return F.isGeneratedTabBarProperty.set(e, !0), this._mode === "single-document" && e.hide(), e.tabsMovable = this._tabsMovable, e.allowDeselect = !1, e.addButtonEnabled = this._addButtonEnabled, e.removeBehavior = "select-previous-tab", e.insertBehavior = "select-tab-if-needed", e.tabMoved.connect(this._onTabMoved, this), e.currentChanged.connect(this._onCurrentChanged, this), e.tabCloseRequested.connect(this._onTabCloseRequested, this), e.tabDetachRequested.connect(this._onTabDetachRequested, this), e.tabActivateRequested.connect(this._onTabActivateRequested, this), e.addRequested.connect(this._onTabAddRequested, this), e;
 	}
 	_createHandle() {
 		return this._renderer.createHandle();
 	}
 	_onTabMoved() {
-		w.postMessage(this, L.LayoutModified);
+		C.postMessage(this, F.LayoutModified);
 	}
 	_onCurrentChanged(e, t) {
 		let { previousTitle: n, currentTitle: r } = t;
-		n && n.owner.hide(), r && r.owner.show(), (S.IS_EDGE || S.IS_IE) && w.flush(), w.postMessage(this, L.LayoutModified);
+		n && n.owner.hide(), r && r.owner.show(), (be.IS_EDGE || be.IS_IE) && C.flush(), C.postMessage(this, F.LayoutModified);
 	}
 	_onTabAddRequested(e) {
 		this._addRequested.emit(e);
@@ -6141,7 +6141,7 @@ var vt = class e extends N {
 		let { title: n, tab: r, clientX: i, clientY: a, offset: o } = t, s = new b.MimeData();
 		s.setData("application/vnd.lumino.widget-factory", () => n.owner);
 		let c = r.cloneNode(!0);
-		o && (c.style.top = `-${o.y}px`, c.style.left = `-${o.x}px`), this._drag = new O({
+		o && (c.style.top = `-${o.y}px`, c.style.left = `-${o.x}px`), this._drag = new E({
 			document: this._document,
 			mimeData: s,
 			dragImage: c,
@@ -6171,7 +6171,7 @@ var vt = class e extends N {
 	e.Overlay = t;
 	class n {
 		createTabBar(e) {
-			let t = new gt({ document: e });
+			let t = new vt({ document: e });
 			return t.addClass("lm-DockPanel-tabBar"), t;
 		}
 		createHandle() {
@@ -6180,15 +6180,15 @@ var vt = class e extends N {
 		}
 	}
 	e.Renderer = n, e.defaultRenderer = new n();
-})(vt ||= {});
-var L;
+})(bt ||= {});
+var F;
 (function(e) {
 	e.GOLDEN_RATIO = .618, e.DEFAULT_EDGES = {
 		top: 12,
 		right: 40,
 		bottom: 40,
 		left: 40
-	}, e.LayoutModified = new we("layout-modified"), e.isGeneratedTabBarProperty = new T({
+	}, e.LayoutModified = new Te("layout-modified"), e.isGeneratedTabBarProperty = new Ee({
 		name: "isGeneratedTabBar",
 		create: () => !1
 	}), e.createSingleDocumentConfig = function(e) {
@@ -6282,10 +6282,10 @@ var L;
 	}, e.getDropRef = function(e) {
 		return e.titles.length === 0 ? null : e.currentTitle ? e.currentTitle.owner : e.titles[e.titles.length - 1].owner;
 	};
-})(L ||= {});
-var yt = class e extends Ue {
+})(F ||= {});
+var xt = class e extends Ge {
 	constructor(e = {}) {
-		super(e), this._dirty = !1, this._rowSpacing = 4, this._columnSpacing = 4, this._items = [], this._rowStarts = [], this._columnStarts = [], this._rowSizers = [new ze()], this._columnSizers = [new ze()], this._box = null, e.rowCount !== void 0 && R.reallocSizers(this._rowSizers, e.rowCount), e.columnCount !== void 0 && R.reallocSizers(this._columnSizers, e.columnCount), e.rowSpacing !== void 0 && (this._rowSpacing = R.clampValue(e.rowSpacing)), e.columnSpacing !== void 0 && (this._columnSpacing = R.clampValue(e.columnSpacing));
+		super(e), this._dirty = !1, this._rowSpacing = 4, this._columnSpacing = 4, this._items = [], this._rowStarts = [], this._columnStarts = [], this._rowSizers = [new Ve()], this._columnSizers = [new Ve()], this._box = null, e.rowCount !== void 0 && I.reallocSizers(this._rowSizers, e.rowCount), e.columnCount !== void 0 && I.reallocSizers(this._columnSizers, e.columnCount), e.rowSpacing !== void 0 && (this._rowSpacing = I.clampValue(e.rowSpacing)), e.columnSpacing !== void 0 && (this._columnSpacing = I.clampValue(e.columnSpacing));
 	}
 	dispose() {
 		for (let e of this._items) {
@@ -6298,25 +6298,25 @@ var yt = class e extends Ue {
 		return this._rowSizers.length;
 	}
 	set rowCount(e) {
-		e !== this.rowCount && (R.reallocSizers(this._rowSizers, e), this.parent && this.parent.fit());
+		e !== this.rowCount && (I.reallocSizers(this._rowSizers, e), this.parent && this.parent.fit());
 	}
 	get columnCount() {
 		return this._columnSizers.length;
 	}
 	set columnCount(e) {
-		e !== this.columnCount && (R.reallocSizers(this._columnSizers, e), this.parent && this.parent.fit());
+		e !== this.columnCount && (I.reallocSizers(this._columnSizers, e), this.parent && this.parent.fit());
 	}
 	get rowSpacing() {
 		return this._rowSpacing;
 	}
 	set rowSpacing(e) {
-		e = R.clampValue(e), this._rowSpacing !== e && (this._rowSpacing = e, this.parent && this.parent.fit());
+		e = I.clampValue(e), this._rowSpacing !== e && (this._rowSpacing = e, this.parent && this.parent.fit());
 	}
 	get columnSpacing() {
 		return this._columnSpacing;
 	}
 	set columnSpacing(e) {
-		e = R.clampValue(e), this._columnSpacing !== e && (this._columnSpacing = e, this.parent && this.parent.fit());
+		e = I.clampValue(e), this._columnSpacing !== e && (this._columnSpacing = e, this.parent && this.parent.fit());
 	}
 	rowStretch(e) {
 		let t = this._rowSizers[e];
@@ -6324,7 +6324,7 @@ var yt = class e extends Ue {
 	}
 	setRowStretch(e, t) {
 		let n = this._rowSizers[e];
-		n && (t = R.clampValue(t), n.stretch !== t && (n.stretch = t, this.parent && this.parent.update()));
+		n && (t = I.clampValue(t), n.stretch !== t && (n.stretch = t, this.parent && this.parent.update()));
 	}
 	columnStretch(e) {
 		let t = this._columnSizers[e];
@@ -6332,13 +6332,13 @@ var yt = class e extends Ue {
 	}
 	setColumnStretch(e, t) {
 		let n = this._columnSizers[e];
-		n && (t = R.clampValue(t), n.stretch !== t && (n.stretch = t, this.parent && this.parent.update()));
+		n && (t = I.clampValue(t), n.stretch !== t && (n.stretch = t, this.parent && this.parent.update()));
 	}
 	*[Symbol.iterator]() {
 		for (let e of this._items) yield e.widget;
 	}
 	addWidget(e) {
-		y.findFirstIndex(this._items, (t) => t.widget === e) === -1 && (this._items.push(new We(e)), this.parent && this.attachWidget(e));
+		y.findFirstIndex(this._items, (t) => t.widget === e) === -1 && (this._items.push(new Ke(e)), this.parent && this.attachWidget(e));
 	}
 	removeWidget(e) {
 		let t = y.findFirstIndex(this._items, (t) => t.widget === e);
@@ -6351,10 +6351,10 @@ var yt = class e extends Ue {
 		for (let e of this) this.attachWidget(e);
 	}
 	attachWidget(e) {
-		this.parent.isAttached && w.sendMessage(e, N.Msg.BeforeAttach), this.parent.node.appendChild(e.node), this.parent.isAttached && w.sendMessage(e, N.Msg.AfterAttach), this.parent.fit();
+		this.parent.isAttached && C.sendMessage(e, j.Msg.BeforeAttach), this.parent.node.appendChild(e.node), this.parent.isAttached && C.sendMessage(e, j.Msg.AfterAttach), this.parent.fit();
 	}
 	detachWidget(e) {
-		this.parent.isAttached && w.sendMessage(e, N.Msg.BeforeDetach), this.parent.node.removeChild(e.node), this.parent.isAttached && w.sendMessage(e, N.Msg.AfterDetach), this.parent.fit();
+		this.parent.isAttached && C.sendMessage(e, j.Msg.BeforeDetach), this.parent.node.removeChild(e.node), this.parent.isAttached && C.sendMessage(e, j.Msg.AfterDetach), this.parent.fit();
 	}
 	onBeforeShow(e) {
 		super.onBeforeShow(e), this.parent.update();
@@ -6383,18 +6383,18 @@ var yt = class e extends Ue {
 		let t = this._items.filter((e) => !e.isHidden);
 		for (let e = 0, n = t.length; e < n; ++e) t[e].fit();
 		let n = this.rowCount - 1, r = this.columnCount - 1;
-		t.sort(R.rowSpanCmp);
+		t.sort(I.rowSpanCmp);
 		for (let r = 0, i = t.length; r < i; ++r) {
 			let i = t[r], a = e.getCellConfig(i.widget), o = Math.min(a.row, n), s = Math.min(a.row + a.rowSpan - 1, n);
-			R.distributeMin(this._rowSizers, o, s, i.minHeight);
+			I.distributeMin(this._rowSizers, o, s, i.minHeight);
 		}
-		t.sort(R.columnSpanCmp);
+		t.sort(I.columnSpanCmp);
 		for (let n = 0, i = t.length; n < i; ++n) {
 			let i = t[n], a = e.getCellConfig(i.widget), o = Math.min(a.column, r), s = Math.min(a.column + a.columnSpan - 1, r);
-			R.distributeMin(this._columnSizers, o, s, i.minWidth);
+			I.distributeMin(this._columnSizers, o, s, i.minWidth);
 		}
 		if (this.fitPolicy === "set-no-constraint") {
-			this._box = null, w.sendMessage(this.parent, N.Msg.UpdateRequest);
+			this._box = null, C.sendMessage(this.parent, j.Msg.UpdateRequest);
 			return;
 		}
 		let i = n * this._rowSpacing, a = r * this._columnSpacing;
@@ -6403,12 +6403,12 @@ var yt = class e extends Ue {
 		let o = this._box = x.boxSizing(this.parent.node);
 		a += o.horizontalSum, i += o.verticalSum;
 		let s = this.parent.node.style;
-		s.minWidth = `${a}px`, s.minHeight = `${i}px`, this._dirty = !0, this.parent.parent && w.sendMessage(this.parent.parent, N.Msg.FitRequest), this._dirty && w.sendMessage(this.parent, N.Msg.UpdateRequest);
+		s.minWidth = `${a}px`, s.minHeight = `${i}px`, this._dirty = !0, this.parent.parent && C.sendMessage(this.parent.parent, j.Msg.FitRequest), this._dirty && C.sendMessage(this.parent, j.Msg.UpdateRequest);
 	}
 	_update(t, n) {
 		this._dirty = !1, t < 0 && (t = this.parent.node.offsetWidth), n < 0 && (n = this.parent.node.offsetHeight), this._box ||= x.boxSizing(this.parent.node);
 		let r = this._box.paddingTop, i = this._box.paddingLeft, a = t - this._box.horizontalSum, o = n - this._box.verticalSum, s = this.rowCount - 1, c = this.columnCount - 1, l = s * this._rowSpacing, u = c * this._columnSpacing;
-		j.calc(this._rowSizers, Math.max(0, o - l)), j.calc(this._columnSizers, Math.max(0, a - u));
+		k.calc(this._rowSizers, Math.max(0, o - l)), k.calc(this._columnSizers, Math.max(0, a - u));
 		for (let e = 0, t = r, n = this.rowCount; e < n; ++e) this._rowStarts[e] = t, t += this._rowSizers[e].size + this._rowSpacing;
 		for (let e = 0, t = i, n = this.columnCount; e < n; ++e) this._columnStarts[e] = t, t += this._columnSizers[e].size + this._columnSpacing;
 		for (let t = 0, n = this._items.length; t < n; ++t) {
@@ -6421,14 +6421,14 @@ var yt = class e extends Ue {
 };
 (function(e) {
 	e.getCellConfig = function(e) {
-		return R.cellConfigProperty.get(e);
+		return I.cellConfigProperty.get(e);
 	}, e.setCellConfig = function(e, t) {
-		R.cellConfigProperty.set(e, R.normalizeConfig(t));
+		I.cellConfigProperty.set(e, I.normalizeConfig(t));
 	};
-})(yt ||= {});
-var R;
+})(xt ||= {});
+var I;
 (function(e) {
-	e.cellConfigProperty = new T({
+	e.cellConfigProperty = new Ee({
 		name: "cellConfig",
 		create: () => ({
 			row: 0,
@@ -6453,7 +6453,7 @@ var R;
 		let r = e.cellConfigProperty.get(t.widget), i = e.cellConfigProperty.get(n.widget);
 		return r.columnSpan - i.columnSpan;
 	}, e.reallocSizers = function(e, t) {
-		for (t = Math.max(1, Math.floor(t)); e.length < t;) e.push(new ze());
+		for (t = Math.max(1, Math.floor(t)); e.length < t;) e.push(new Ve());
 		e.length > t && (e.length = t);
 	}, e.distributeMin = function(e, t, n, r) {
 		if (n < t) return;
@@ -6469,12 +6469,12 @@ var R;
 		for (let r = t; r <= n; ++r) e[r].minSize += a;
 	};
 	function t(e) {
-		e.parent && e.parent.layout instanceof yt && e.parent.fit();
+		e.parent && e.parent.layout instanceof xt && e.parent.fit();
 	}
-})(R ||= {});
-var bt = class e extends N {
+})(I ||= {});
+var St = class e extends j {
 	constructor(t = {}) {
-		super({ node: xt.createNode() }), this._activeIndex = -1, this._tabFocusIndex = 0, this._menus = [], this._childMenu = null, this._overflowMenu = null, this._menuItemSizes = [], this._overflowIndex = -1, this.addClass("lm-MenuBar"), this.setFlag(N.Flag.DisallowLayout), this.renderer = t.renderer || e.defaultRenderer, this._forceItemsPosition = t.forceItemsPosition || {
+		super({ node: Ct.createNode() }), this._activeIndex = -1, this._tabFocusIndex = 0, this._menus = [], this._childMenu = null, this._overflowMenu = null, this._menuItemSizes = [], this._overflowIndex = -1, this.addClass("lm-MenuBar"), this.setFlag(j.Flag.DisallowLayout), this.renderer = t.renderer || e.defaultRenderer, this._forceItemsPosition = t.forceItemsPosition || {
 			forceX: !0,
 			forceY: !0
 		}, this._overflowMenuOptions = t.overflowMenuOptions || { isVisible: !0 };
@@ -6589,7 +6589,7 @@ var bt = class e extends N {
 			if (this._overflowIndex > -1 && !s) {
 				if (this._overflowMenu === null) {
 					let e = this._overflowMenuOptions.title ?? "...";
-					this._overflowMenu = new pt({ commands: new Ne() }), this._overflowMenu.title.label = e, this._overflowMenu.title.mnemonic = 0, this.addMenu(this._overflowMenu, !1);
+					this._overflowMenu = new mt({ commands: new Fe() }), this._overflowMenu.title.label = e, this._overflowMenu.title.mnemonic = 0, this.addMenu(this._overflowMenu, !1);
 				}
 				for (let e = t.length - 2; e >= a; e--) {
 					let t = this.menus[e];
@@ -6627,7 +6627,7 @@ var bt = class e extends N {
 				this._overflowMenu.items.length === 0 && (this.removeMenu(this._overflowMenu, !1), this._overflowMenu = null, this._overflowIndex = -1);
 			}
 		}
-		Le.render(c, this.contentNode), this._updateOverflowIndex();
+		ze.render(c, this.contentNode), this._updateOverflowIndex();
 	}
 	_updateOverflowIndex() {
 		if (!this._overflowMenuOptions.isVisible) return;
@@ -6668,9 +6668,9 @@ var bt = class e extends N {
 			}
 			return;
 		}
-		let n = ke().keyForKeydownEvent(e);
+		let n = je().keyForKeydownEvent(e);
 		if (!n) return;
-		let r = this._activeIndex + 1, i = xt.findMnemonic(this._menus, n, r);
+		let r = this._activeIndex + 1, i = Ct.findMnemonic(this._menus, n, r);
 		i.index !== -1 && !i.multiple ? (this.activeIndex = i.index, this.openActiveMenu()) : i.index === -1 ? i.auto !== -1 && (this.activeIndex = i.auto, this._focusItemAt(this.activeIndex)) : (this.activeIndex = i.index, this._focusItemAt(this.activeIndex));
 	}
 	_evtPointerDown(e) {
@@ -6683,16 +6683,16 @@ var bt = class e extends N {
 			else {
 				e.preventDefault();
 				let n = this._positionForMenu(t);
-				pt.saveWindowData(), this.activeIndex = t, this._openChildMenu(n);
+				mt.saveWindowData(), this.activeIndex = t, this._openChildMenu(n);
 			}
 		}
 	}
 	_evtPointerMove(e) {
-		if (M.isTouchEvent(e)) return;
+		if (A.isTouchEvent(e)) return;
 		let t = y.findFirstIndex(this.contentNode.children, (t) => x.hitTest(t, e.clientX, e.clientY));
 		if (t === this._activeIndex || t === -1 && this._childMenu) return;
 		let n = t >= 0 && this._childMenu ? this._positionForMenu(t) : null;
-		pt.saveWindowData(), this.activeIndex = t, n && this._openChildMenu(n);
+		mt.saveWindowData(), this.activeIndex = t, n && this._openChildMenu(n);
 	}
 	_positionForMenu(e) {
 		let { left: t, bottom: n } = this.contentNode.children[e].getBoundingClientRect();
@@ -6716,7 +6716,7 @@ var bt = class e extends N {
 		}
 		let n = this._childMenu;
 		if (n === t) return;
-		this._childMenu = t, n ? n.close() : document.addEventListener("pointerdown", this, !0), this._tabFocusIndex = this.activeIndex, w.sendMessage(this, N.Msg.UpdateRequest);
+		this._childMenu = t, n ? n.close() : document.addEventListener("pointerdown", this, !0), this._tabFocusIndex = this.activeIndex, C.sendMessage(this, j.Msg.UpdateRequest);
 		let { left: r, top: i } = e;
 		(r === void 0 || i === void 0) && ({left: r, top: i} = this._positionForMenu(this._activeIndex)), n || this.addClass("lm-mod-active"), t.items.length > 0 && t.open(r, i, this._forceItemsPosition);
 	}
@@ -6748,7 +6748,7 @@ var bt = class e extends N {
 	class t {
 		renderItem(e) {
 			let t = this.createItemClass(e), n = this.createItemDataset(e), r = this.createItemARIA(e);
-			return A.li({
+			return O.li({
 				className: t,
 				dataset: n,
 				...e.disabled ? {} : { tabindex: e.tabbable ? "0" : "-1" },
@@ -6758,11 +6758,11 @@ var bt = class e extends N {
 		}
 		renderIcon(e) {
 			let t = this.createIconClass(e);
-			return A.div({ className: t }, e.title.icon, e.title.iconLabel);
+			return O.div({ className: t }, e.title.icon, e.title.iconLabel);
 		}
 		renderLabel(e) {
 			let t = this.formatLabel(e);
-			return A.div({ className: "lm-MenuBar-itemLabel" }, t);
+			return O.div({ className: "lm-MenuBar-itemLabel" }, t);
 		}
 		createItemClass(e) {
 			let t = "lm-MenuBar-item";
@@ -6788,14 +6788,14 @@ var bt = class e extends N {
 			let r = t.slice(0, n), i = t.slice(n + 1), a = t[n];
 			return [
 				r,
-				A.span({ className: "lm-MenuBar-itemMnemonic" }, a),
+				O.span({ className: "lm-MenuBar-itemMnemonic" }, a),
 				i
 			];
 		}
 	}
 	e.Renderer = t, e.defaultRenderer = new t();
-})(bt ||= {});
-var xt;
+})(St ||= {});
+var Ct;
 (function(e) {
 	e.createNode = function() {
 		let e = document.createElement("div"), t = document.createElement("ul");
@@ -6814,8 +6814,8 @@ var xt;
 			auto: i
 		};
 	};
-})(xt ||= {});
-var St;
+})(Ct ||= {});
+var wt;
 (function(e) {
 	e.createNode = function() {
 		let e = document.createElement("div"), t = document.createElement("div"), n = document.createElement("div"), r = document.createElement("div"), i = document.createElement("div");
@@ -6823,10 +6823,10 @@ var St;
 	}, e.findPart = function(e, t) {
 		return e.thumbNode.contains(t) ? "thumb" : e.trackNode.contains(t) ? "track" : e.decrementNode.contains(t) ? "decrement" : e.incrementNode.contains(t) ? "increment" : null;
 	};
-})(St ||= {});
-var Ct = class extends Ke {
+})(wt ||= {});
+var Tt = class extends Je {
 	constructor(e = {}) {
-		super(e), this._dirty = !1, this._items = [], this._box = null, this._hiddenMode = e.hiddenMode === void 0 ? N.HiddenMode.Display : e.hiddenMode;
+		super(e), this._dirty = !1, this._items = [], this._box = null, this._hiddenMode = e.hiddenMode === void 0 ? j.HiddenMode.Display : e.hiddenMode;
 	}
 	get hiddenMode() {
 		return this._hiddenMode;
@@ -6841,14 +6841,14 @@ var Ct = class extends Ke {
 		this._box = null, this._items.length = 0, super.dispose();
 	}
 	attachWidget(e, t) {
-		this._hiddenMode === N.HiddenMode.Scale && this._items.length > 0 ? (this._items.length === 1 && (this.widgets[0].hiddenMode = N.HiddenMode.Scale), t.hiddenMode = N.HiddenMode.Scale) : t.hiddenMode = N.HiddenMode.Display, y.insert(this._items, e, new We(t)), this.parent.isAttached && w.sendMessage(t, N.Msg.BeforeAttach), this.parent.node.appendChild(t.node), this.parent.isAttached && w.sendMessage(t, N.Msg.AfterAttach), this.parent.fit();
+		this._hiddenMode === j.HiddenMode.Scale && this._items.length > 0 ? (this._items.length === 1 && (this.widgets[0].hiddenMode = j.HiddenMode.Scale), t.hiddenMode = j.HiddenMode.Scale) : t.hiddenMode = j.HiddenMode.Display, y.insert(this._items, e, new Ke(t)), this.parent.isAttached && C.sendMessage(t, j.Msg.BeforeAttach), this.parent.node.appendChild(t.node), this.parent.isAttached && C.sendMessage(t, j.Msg.AfterAttach), this.parent.fit();
 	}
 	moveWidget(e, t, n) {
 		y.move(this._items, e, t), this.parent.update();
 	}
 	detachWidget(e, t) {
 		let n = y.removeAt(this._items, e);
-		this.parent.isAttached && w.sendMessage(t, N.Msg.BeforeDetach), this.parent.node.removeChild(t.node), this.parent.isAttached && w.sendMessage(t, N.Msg.AfterDetach), n.widget.node.style.zIndex = "", this._hiddenMode === N.HiddenMode.Scale && (t.hiddenMode = N.HiddenMode.Display, this._items.length === 1 && (this._items[0].widget.hiddenMode = N.HiddenMode.Display)), n.dispose(), this.parent.fit();
+		this.parent.isAttached && C.sendMessage(t, j.Msg.BeforeDetach), this.parent.node.removeChild(t.node), this.parent.isAttached && C.sendMessage(t, j.Msg.AfterDetach), n.widget.node.style.zIndex = "", this._hiddenMode === j.HiddenMode.Scale && (t.hiddenMode = j.HiddenMode.Display, this._items.length === 1 && (this._items[0].widget.hiddenMode = j.HiddenMode.Display)), n.dispose(), this.parent.fit();
 	}
 	onBeforeShow(e) {
 		super.onBeforeShow(e), this.parent.update();
@@ -6880,7 +6880,7 @@ var Ct = class extends Ke {
 		let n = this._box = x.boxSizing(this.parent.node);
 		e += n.horizontalSum, t += n.verticalSum;
 		let r = this.parent.node.style;
-		r.minWidth = `${e}px`, r.minHeight = `${t}px`, this._dirty = !0, this.parent.parent && w.sendMessage(this.parent.parent, N.Msg.FitRequest), this._dirty && w.sendMessage(this.parent, N.Msg.UpdateRequest);
+		r.minWidth = `${e}px`, r.minHeight = `${t}px`, this._dirty = !0, this.parent.parent && C.sendMessage(this.parent.parent, j.Msg.FitRequest), this._dirty && C.sendMessage(this.parent, j.Msg.UpdateRequest);
 	}
 	_update(e, t) {
 		this._dirty = !1;
@@ -6894,13 +6894,13 @@ var Ct = class extends Ke {
 			t.isHidden || (t.widget.node.style.zIndex = `${e}`, t.update(i, r, a, o));
 		}
 	}
-}, wt;
+}, Et;
 (function(e) {
 	e.createLayout = function(e) {
-		return e.layout || new Ct();
+		return e.layout || new Tt();
 	};
-})(wt ||= {});
-var Tt;
+})(Et ||= {});
+var Dt;
 (function(e) {
 	e.orientationFromPlacement = function(e) {
 		return t[e];
@@ -6918,9 +6918,9 @@ var Tt;
 		right: "right-to-left",
 		bottom: "bottom-to-top"
 	};
-})(Tt ||= {});
+})(Dt ||= {});
 // shared/mime.ts
-var z = {
+var L = {
 	run: "application/vnd.nighthawk.run+json",
 	execution: "application/vnd.nighthawk.execution+json",
 	operation: "application/vnd.nighthawk.operation+json",
@@ -6931,14 +6931,14 @@ var z = {
 	approval: "application/vnd.nighthawk.approval+json"
 };
 // node_modules/zod/v4/core/util.js
-function Et(e) {
+function Ot(e) {
 	let t = Object.values(e).filter((e) => typeof e == "number");
 	return Object.entries(e).filter(([e, n]) => t.indexOf(+e) === -1).map(([e, t]) => t);
 }
-function Dt(e, t) {
+function kt(e, t) {
 	return typeof t == "bigint" ? t.toString() : t;
 }
-var Ot = class {
+var At = class {
 	constructor(e) {
 		this._getter = e, this._value = void 0;
 	}
@@ -6947,14 +6947,14 @@ var Ot = class {
 		return e !== void 0 && (this._value = e(), this._getter = void 0), this._value;
 	}
 };
-function kt(e) {
-	return new Ot(e);
+function jt(e) {
+	return new At(e);
 }
-function At(e) {
+function Mt(e) {
 	let t = +!!e.startsWith("^"), n = e.endsWith("$") ? e.length - 1 : e.length;
 	return e.slice(t, n);
 }
-function jt(e, t, n) {
+function Nt(e, t, n) {
 	Object.defineProperty(e, t, {
 		value: n,
 		writable: !0,
@@ -6962,30 +6962,30 @@ function jt(e, t, n) {
 		configurable: !0
 	});
 }
-var Mt = "captureStackTrace" in Error ? Error.captureStackTrace : (...e) => {};
-function Nt(e) {
+var Pt = "captureStackTrace" in Error ? Error.captureStackTrace : (...e) => {};
+function Ft(e) {
 	return typeof e == "object" && !!e && !Array.isArray(e);
 }
-function Pt(e) {
-	if (Nt(e) === !1) return !1;
+function It(e) {
+	if (Ft(e) === !1) return !1;
 	let t = e.constructor;
 	if (t === void 0 || typeof t != "function") return !0;
 	let n = t.prototype;
-	return Nt(n) !== !1 && Object.prototype.hasOwnProperty.call(n, "isPrototypeOf") !== !1;
+	return Ft(n) !== !1 && Object.prototype.hasOwnProperty.call(n, "isPrototypeOf") !== !1;
 }
-var Ft = /* @__PURE__*/ new Set([
+var Lt = /* @__PURE__*/ new Set([
 	"string",
 	"number",
 	"symbol"
 ]);
-function It(e) {
+function Rt(e) {
 	return e.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-function Lt(e, t, n) {
+function zt(e, t, n) {
 	let r = new e._zod.constr(t ?? e._zod.def);
 	return (!t || n?.parent) && (r._zod.parent = e), r;
 }
-function Rt(e) {
+function Bt(e) {
 	let t = e;
 	if (!t) return {};
 	if (typeof t == "string") return { error: () => t };
@@ -6998,29 +6998,29 @@ function Rt(e) {
 		error: () => t.error
 	} : t;
 }
-function zt(e) {
+function Vt(e) {
 	return Object.keys(e).filter((t) => e[t]._zod.optin !== void 0 && e[t]._zod.optout === "optional");
 }
-function Bt(e, t = 0) {
+function Ht(e, t = 0) {
 	if (e.aborted === !0) return !0;
 	for (let n = t; n < e.issues.length; n++) if (e.issues[n]?.continue !== !0) return !0;
 	return !1;
 }
-function Vt(e, t = 0) {
+function Ut(e, t = 0) {
 	if (e.aborted === !0) return !0;
 	for (let n = t; n < e.issues.length; n++) if (e.issues[n]?.continue === !1) return !0;
 	return !1;
 }
-function Ht(e, t) {
+function Wt(e, t) {
 	return t.map((t) => {
 		var n;
 		return (n = t).path ?? (n.path = []), t.path.unshift(e), t;
 	});
 }
-function Ut(e) {
+function Gt(e) {
 	return typeof e == "string" ? e : e?.message;
 }
-function Wt(e) {
+function Kt(e) {
 	let t = [];
 	for (let n of e ?? []) {
 		let e = n._zod.def;
@@ -7030,28 +7030,28 @@ function Wt(e) {
 	}
 	return t;
 }
-function Gt(e, t, n) {
+function qt(e, t, n) {
 	var r;
 	for (let i = t; i < e.length; i++) (r = e[i]).schema ?? (r.schema = n);
 }
-function Kt(e, t, n) {
+function Jt(e, t, n) {
 	var r;
 	let i = e.inst?._zod?.traits;
 	i?.has("$ZodType") && (i.has("$ZodCheck") ? (r = e).schema ?? (r.schema = e.inst) : e.schema = e.inst);
-	let a = e.schema === e.inst ? void 0 : e.schema?._zod.def?.error, o = e.message ? e.message : Ut(e.inst?._zod.def?.error?.(e)) ?? Ut(a?.(e)) ?? Ut(t?.error?.(e)) ?? Ut(n.customError?.(e)) ?? Ut(n.localeError?.(e)) ?? "Invalid input", s = {};
+	let a = e.schema === e.inst ? void 0 : e.schema?._zod.def?.error, o = e.message ? e.message : Gt(e.inst?._zod.def?.error?.(e)) ?? Gt(a?.(e)) ?? Gt(t?.error?.(e)) ?? Gt(n.customError?.(e)) ?? Gt(n.localeError?.(e)) ?? "Invalid input", s = {};
 	for (let t of Object.keys(e)) t !== "inst" && t !== "schema" && t !== "continue" && t !== "input" && t !== "__proto__" && (s[t] = e[t]);
 	return s.path ??= [], s.message = o, t?.reportInput && (s.input = e.input), s;
 }
-function qt(e, t) {
+function Yt(e, t) {
 	for (let n in t) {
 		let r = Object.getOwnPropertyDescriptor(t, n);
 		r.get ? Object.defineProperty(e, n, {
 			...r,
 			enumerable: !1
-		}) : Xt(e, n, r.value);
+		}) : Qt(e, n, r.value);
 	}
 }
-function Jt(e, t, n, r = !0) {
+function Xt(e, t, n, r = !0) {
 	return Object.defineProperty(e, t, {
 		configurable: !0,
 		writable: !0,
@@ -7059,47 +7059,47 @@ function Jt(e, t, n, r = !0) {
 		value: n
 	}), n;
 }
-function Yt(e, t, n) {
-	return Jt(e, t, n, !1);
+function Zt(e, t, n) {
+	return Xt(e, t, n, !1);
 }
-function Xt(e, t, n) {
+function Qt(e, t, n) {
 	Object.defineProperty(e, t, {
 		configurable: !0,
 		get() {
-			return this == null ? n : Jt(this, t, n.bind(this));
+			return this == null ? n : Xt(this, t, n.bind(this));
 		},
 		set(e) {
-			Jt(this, t, e);
+			Xt(this, t, e);
 		}
 	});
 }
-function Zt(e, t) {
+function $t(e, t) {
 	let n = Object.getPrototypeOf(e);
 	return t in n ? void 0 : n;
 }
-var Qt, $t = !1, en = {
+var en, tn = !1, nn = {
 	configurable: !0,
 	get() {
-		$t = !0;
+		tn = !0;
 	}
 };
-function tn(e, t, n) {
+function R(e, t, n) {
 	let r = Object.getPrototypeOf(e._zod);
-	t in r && Qt !== e._zod ? Qt = void 0 : (Qt = e._zod, Object.defineProperty(r, t, {
+	t in r && en !== e._zod ? en = void 0 : (en = e._zod, Object.defineProperty(r, t, {
 		configurable: !0,
 		get() {
-			Object.defineProperty(this, t, en);
-			let e = $t;
-			$t = !1;
+			Object.defineProperty(this, t, nn);
+			let e = tn;
+			tn = !1;
 			try {
 				let r = n(this);
-				return $t ? delete this[t] : Object.defineProperty(this, t, {
+				return tn ? delete this[t] : Object.defineProperty(this, t, {
 					configurable: !0,
 					writable: !0,
 					value: r
-				}), $t ||= e, r;
+				}), tn ||= e, r;
 			} catch (n) {
-				throw delete this[t], $t ||= e, n;
+				throw delete this[t], tn ||= e, n;
 			}
 		},
 		set(e) {
@@ -7111,8 +7111,8 @@ function tn(e, t, n) {
 		}
 	}));
 }
-function nn(e, t, n, r) {
-	let i = Zt(e, t);
+function rn(e, t, n, r) {
+	let i = $t(e, t);
 	i && Object.defineProperty(i, t, {
 		configurable: !0,
 		get() {
@@ -7135,19 +7135,19 @@ function nn(e, t, n, r) {
 	});
 }
 // node_modules/zod/v4/core/core.js
-var rn, an = {
+var an, on = {
 	value: void 0,
 	enumerable: !1
-}, on = "captureStackTrace" in Error ? Error : null;
-function sn(e) {
-	let t = on;
+}, sn = "captureStackTrace" in Error ? Error : null;
+function cn(e) {
+	let t = sn;
 	if (t) {
 		let n = t.stackTraceLimit;
 		if (typeof n == "number") {
 			try {
 				t.stackTraceLimit = 0;
 			} catch {
-				return on = null, new e();
+				return sn = null, new e();
 			}
 			try {
 				return new e();
@@ -7159,7 +7159,7 @@ function sn(e) {
 	return new e();
 }
 /* @__NO_SIDE_EFFECTS__ */
-function B(e, t, n, r) {
+function z(e, t, n, r) {
 	let i = {};
 	function a(e) {
 		this.def = e, this.constr = d, this.traits = /* @__PURE__ */ new Set();
@@ -7168,18 +7168,18 @@ function B(e, t, n, r) {
 	let o = n, s = o && /* @__PURE__ */ new WeakSet();
 	function c(n, r) {
 		if (!n._zod) {
-			an.value = new a(r);
+			on.value = new a(r);
 			try {
-				Object.defineProperty(n, "_zod", an);
+				Object.defineProperty(n, "_zod", on);
 			} finally {
-				an.value = void 0;
+				on.value = void 0;
 			}
 		} else if (n._zod.traits.has(e)) return;
 		if (n._zod.traits.add(e), t(n, r), s) {
 			let e = Object.getPrototypeOf(n), t = n._zod.constr.prototype, r = e;
 			for (; r && r !== t;) r = Object.getPrototypeOf(r);
 			let i = r ?? e;
-			s.has(i) || (s.add(i), qt(i, o));
+			s.has(i) || (s.add(i), Yt(i, o));
 		}
 		let i = d.prototype;
 		for (let e in i) Object.prototype.hasOwnProperty.call(i, e) && (e in n || (n[e] = i[e].bind(n)));
@@ -7188,7 +7188,7 @@ function B(e, t, n, r) {
 	class u extends l {}
 	Object.defineProperty(u, "name", { value: e });
 	function d(e) {
-		let t = r?.Parent ? sn(u) : this;
+		let t = r?.Parent ? cn(u) : this;
 		c(t, e);
 		let n = t._zod.deferred;
 		if (n) {
@@ -7200,36 +7200,36 @@ function B(e, t, n, r) {
 	}
 	return Object.defineProperty(d, "init", { value: c }), Object.defineProperty(d, Symbol.hasInstance, { value: (t) => r?.Parent && t instanceof r.Parent ? !0 : t?._zod?.traits?.has(e) }), Object.defineProperty(d, "name", { value: e }), d;
 }
-var cn = class extends Error {
+var ln = class extends Error {
 	constructor() {
 		super("Encountered Promise during synchronous parse. Use .parseAsync() instead.");
 	}
 };
-(rn = globalThis).__zod_globalConfig ?? (rn.__zod_globalConfig = {});
-var ln = globalThis.__zod_globalConfig;
-function un(e) {
-	return e && Object.assign(ln, e), ln;
+(an = globalThis).__zod_globalConfig ?? (an.__zod_globalConfig = {});
+var un = globalThis.__zod_globalConfig;
+function dn(e) {
+	return e && Object.assign(un, e), un;
 }
 // node_modules/zod/v4/core/errors.js
-function dn() {
+function fn() {
 	let e = this._zod;
-	return e.message ??= JSON.stringify(e.def, Dt, 2), e.message;
+	return e.message ??= JSON.stringify(e.def, kt, 2), e.message;
 }
-function fn(e) {
+function pn(e) {
 	this._zod.message = e;
 }
-var pn = {
-	get: dn,
-	set: fn,
+var mn = {
+	get: fn,
+	set: pn,
 	enumerable: !0,
 	configurable: !0
-}, mn = {
+}, hn = {
 	value: void 0,
 	enumerable: !1
-}, hn = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]), gn = /* @__PURE__ */ B("$ZodError", (e, t) => {
-	e.name = "$ZodError", mn.value = t, Object.defineProperty(e, "issues", mn), mn.value = void 0, Object.defineProperty(e, "message", pn);
+}, gn = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]), _n = /* @__PURE__ */ z("$ZodError", (e, t) => {
+	e.name = "$ZodError", hn.value = t, Object.defineProperty(e, "issues", hn), hn.value = void 0, Object.defineProperty(e, "message", mn);
 	let n = Object.getPrototypeOf(e);
-	hn.has(n) || (hn.add(n), Object.defineProperty(n, "toString", {
+	gn.has(n) || (gn.add(n), Object.defineProperty(n, "toString", {
 		configurable: !0,
 		enumerable: !1,
 		get() {
@@ -7248,7 +7248,7 @@ var pn = {
 			});
 		}
 	}));
-}, void 0, { Parent: Error }), _n = /* @__PURE__*/ ((e) => {
+}, void 0, { Parent: Error }), vn = /* @__PURE__*/ ((e) => {
 	let t = (n, r, i, a) => {
 		let o = i ? {
 			...i,
@@ -7257,15 +7257,15 @@ var pn = {
 			value: r,
 			issues: []
 		}, o);
-		if (s instanceof Promise) throw new cn();
+		if (s instanceof Promise) throw new ln();
 		if (s.issues.length) {
-			let n = new ((a?.Err) ?? e)(s.issues.map((e) => Kt(e, o, un())));
-			throw Mt(n, a?.callee ?? t), n;
+			let n = new ((a?.Err) ?? e)(s.issues.map((e) => Jt(e, o, dn())));
+			throw Pt(n, a?.callee ?? t), n;
 		}
 		return s.value;
 	};
 	return t;
-})(gn), vn = /* @__PURE__*/ ((e) => {
+})(_n), yn = /* @__PURE__*/ ((e) => {
 	let t = async (n, r, i, a) => {
 		let o = i ? {
 			...i,
@@ -7275,13 +7275,13 @@ var pn = {
 			issues: []
 		}, o);
 		if (s instanceof Promise && (s = await s), s.issues.length) {
-			let n = new ((a?.Err) ?? e)(s.issues.map((e) => Kt(e, o, un())));
-			throw Mt(n, a?.callee ?? t), n;
+			let n = new ((a?.Err) ?? e)(s.issues.map((e) => Jt(e, o, dn())));
+			throw Pt(n, a?.callee ?? t), n;
 		}
 		return s.value;
 	};
 	return t;
-})(gn), yn = /* @__PURE__*/ ((e) => (t, n, r) => {
+})(_n), bn = /* @__PURE__*/ ((e) => (t, n, r) => {
 	let i = r ? {
 		...r,
 		async: !1
@@ -7289,25 +7289,25 @@ var pn = {
 		value: n,
 		issues: []
 	}, i);
-	if (a instanceof Promise) throw new cn();
-	return a.issues.length ? bn(e, a.issues, i) : {
+	if (a instanceof Promise) throw new ln();
+	return a.issues.length ? xn(e, a.issues, i) : {
 		success: !0,
 		data: a.value
 	};
-})(gn);
-function bn(e, t, n) {
+})(_n);
+function xn(e, t, n) {
 	let r;
 	return {
 		success: !1,
 		get error() {
-			return r || (r = new e(t.map((e) => Kt(e, n, un()))), t = void 0, n = void 0), r;
+			return r || (r = new e(t.map((e) => Jt(e, n, dn()))), t = void 0, n = void 0), r;
 		},
 		set error(e) {
 			r = e, t = void 0, n = void 0;
 		}
 	};
 }
-var xn = /* @__PURE__*/ ((e) => async (t, n, r) => {
+var Sn = /* @__PURE__*/ ((e) => async (t, n, r) => {
 	let i = r ? {
 		...r,
 		async: !0
@@ -7315,17 +7315,17 @@ var xn = /* @__PURE__*/ ((e) => async (t, n, r) => {
 		value: n,
 		issues: []
 	}, i);
-	return a instanceof Promise && (a = await a), a.issues.length ? bn(e, a.issues, i) : {
+	return a instanceof Promise && (a = await a), a.issues.length ? xn(e, a.issues, i) : {
 		success: !0,
 		data: a.value
 	};
-})(gn), Sn = /^[\s\S]{0,}$/, Cn = /^-?\d+(?:\.\d+)?$/, wn = /^(?:true|false)$/i, Tn = {
+})(_n), Cn = /^[\s\S]{0,}$/, wn = /^-?\d+(?:\.\d+)?$/, Tn = /^(?:true|false)$/i, En = /^undefined$/i, Dn = {
 	major: 4,
 	minor: 6,
 	patch: 7
-}, V = /*@__PURE__*/ B("$ZodType", (e, t) => {
+}, On = /*@__PURE__*/ z("$ZodType", (e, t) => {
 	var n;
-	e ??= {}, e._zod.def = t, e._zod.bag = e._zod.bag || {}, e._zod.version = Tn;
+	e ??= {}, e._zod.def = t, e._zod.bag = e._zod.bag || {}, e._zod.version = Dn;
 	let r = e._zod.def.checks, i = e._zod.traits.has("$ZodCheck") ? [e, ...r ?? []] : r?.length ? [...r] : [];
 	for (let t of i) for (let n of t._zod.onattach) n(e);
 	if (i.length === 0) (n = e._zod).deferred ?? (n.deferred = []), e._zod.deferred?.push(() => {
@@ -7334,27 +7334,27 @@ var xn = /* @__PURE__*/ ((e) => async (t, n, r) => {
 	else {
 		let t = (t, n, r) => {
 			if (t.memo) return t;
-			let i = Bt(t), a;
+			let i = Ht(t), a;
 			for (let o of n) {
 				if (o._zod.def.when) {
-					if (Vt(t) || !o._zod.def.when(t)) continue;
+					if (Ut(t) || !o._zod.def.when(t)) continue;
 				} else if (i) continue;
 				let n = t.issues.length, s = o._zod.check(t);
-				if (s instanceof Promise && r?.async === !1) throw new cn();
+				if (s instanceof Promise && r?.async === !1) throw new ln();
 				if (a || s instanceof Promise) a = (a ?? Promise.resolve()).then(async () => {
-					await s, t.issues.length !== n && (Gt(t.issues, n, e), i ||= Bt(t, n));
+					await s, t.issues.length !== n && (qt(t.issues, n, e), i ||= Ht(t, n));
 				});
 				else {
 					if (t.issues.length === n) continue;
-					Gt(t.issues, n, e), i ||= Bt(t, n);
+					qt(t.issues, n, e), i ||= Ht(t, n);
 				}
 			}
 			return a ? a.then(() => t) : t;
 		}, n = (n, r, a) => {
-			if (Bt(n)) return n.aborted = !0, n;
+			if (Ht(n)) return n.aborted = !0, n;
 			let o = t(r, i, a);
 			if (o instanceof Promise) {
-				if (a.async === !1) throw new cn();
+				if (a.async === !1) throw new ln();
 				return o.then((t) => e._zod.parse(t, a));
 			}
 			return e._zod.parse(o, a);
@@ -7373,7 +7373,7 @@ var xn = /* @__PURE__*/ ((e) => async (t, n, r) => {
 			}
 			let o = e._zod.parse(r, a);
 			if (o instanceof Promise) {
-				if (a.async === !1) throw new cn();
+				if (a.async === !1) throw new ln();
 				return o.then((e) => t(e, i, a));
 			}
 			return t(o, i, a);
@@ -7381,20 +7381,20 @@ var xn = /* @__PURE__*/ ((e) => async (t, n, r) => {
 	}
 }, {
 	get "~standard"() {
-		return Yt(this, "~standard", On(this));
+		return Zt(this, "~standard", jn(this));
 	},
 	set "~standard"(e) {
-		Jt(this, "~standard", e);
+		Xt(this, "~standard", e);
 	}
-}), En = (e, t) => e.issues.length ? { issues: e.issues.map((e) => Kt(e, t, un())) } : { value: e.value };
-async function Dn(e, t) {
+}), kn = (e, t) => e.issues.length ? { issues: e.issues.map((e) => Jt(e, t, dn())) } : { value: e.value };
+async function An(e, t) {
 	let n = { async: !0 };
-	return En(await e._zod.run({
+	return kn(await e._zod.run({
 		value: t,
 		issues: []
 	}, n), n);
 }
-function On(e) {
+function jn(e) {
 	return {
 		validate: (t) => {
 			let n = { async: !1 };
@@ -7403,16 +7403,16 @@ function On(e) {
 					value: t,
 					issues: []
 				}, n);
-				if (!(r instanceof Promise)) return En(r, n);
+				if (!(r instanceof Promise)) return kn(r, n);
 			} catch {}
-			return Dn(e, t);
+			return An(e, t);
 		},
 		vendor: "zod",
 		version: 1
 	};
 }
-var kn = /*@__PURE__*/ B("$ZodString", (e, t) => {
-	V.init(e, t), e._zod.pattern = t.pattern ?? Sn, e._zod.parse = (n, r) => {
+var Mn = /*@__PURE__*/ z("$ZodString", (e, t) => {
+	On.init(e, t), e._zod.pattern = t.pattern ?? Cn, e._zod.parse = (n, r) => {
 		if (t.coerce) try {
 			n.value = String(n.value);
 		} catch {}
@@ -7423,8 +7423,8 @@ var kn = /*@__PURE__*/ B("$ZodString", (e, t) => {
 			inst: e
 		}), n;
 	};
-}), An = /*@__PURE__*/ B("$ZodNumber", (e, t) => {
-	V.init(e, t), e._zod.pattern = Cn, e._zod.parse = (n, r) => {
+}), Nn = /*@__PURE__*/ z("$ZodNumber", (e, t) => {
+	On.init(e, t), e._zod.pattern = wn, e._zod.parse = (n, r) => {
 		if (t.coerce) try {
 			n.value = Number(n.value);
 		} catch {}
@@ -7439,8 +7439,8 @@ var kn = /*@__PURE__*/ B("$ZodString", (e, t) => {
 			...a ? { received: a } : {}
 		}), n;
 	};
-}), jn = /*@__PURE__*/ B("$ZodBoolean", (e, t) => {
-	V.init(e, t), e._zod.pattern = wn, e._zod.parse = (n, r) => {
+}), Pn = /*@__PURE__*/ z("$ZodBoolean", (e, t) => {
+	On.init(e, t), e._zod.pattern = Tn, e._zod.parse = (n, r) => {
 		if (t.coerce) try {
 			n.value = !!n.value;
 		} catch {}
@@ -7452,31 +7452,41 @@ var kn = /*@__PURE__*/ B("$ZodString", (e, t) => {
 			inst: e
 		}), n;
 	};
-}), Mn = /*@__PURE__*/ B("$ZodUnknown", (e, t) => {
-	V.init(e, t), e._zod.parse = (e) => e;
+}), Fn = /*@__PURE__*/ z("$ZodUndefined", (e, t) => {
+	On.init(e, t), e._zod.pattern = En, e._zod.values = /* @__PURE__ */ new Set([void 0]), e._zod.parse = (t, n) => {
+		let r = t.value;
+		return r === void 0 || t.issues.push({
+			expected: "undefined",
+			code: "invalid_type",
+			input: r,
+			inst: e
+		}), t;
+	};
+}), In = /*@__PURE__*/ z("$ZodUnknown", (e, t) => {
+	On.init(e, t), e._zod.parse = (e) => e;
 });
-function Nn(e, t) {
-	let n = Wt(e._zod.def.checks);
+function Ln(e, t) {
+	let n = Kt(e._zod.def.checks);
 	if (!n.length) return;
 	let r = Math.min(...n.map((e) => e[0])), i = e._zod.parse;
 	e._zod.parse = (n, a) => {
 		let o = t(n.value);
 		if (o > r && !a?.skipChecks && a?.direction !== "backward") {
-			for (let [t, r] of Wt(e._zod.def.checks)) if (o > t && r._zod.def.when(n)) {
+			for (let [t, r] of Kt(e._zod.def.checks)) if (o > t && r._zod.def.when(n)) {
 				let t = n.issues.length;
-				return r._zod.check(n), n.issues[t].continue = !1, Gt(n.issues, t, e), n;
+				return r._zod.check(n), n.issues[t].continue = !1, qt(n.issues, t, e), n;
 			}
 		}
 		return i(n, a);
 	};
 }
-var Pn = (e) => Array.isArray(e) ? e.length : -1;
-function Fn(e, t, n) {
-	e.issues.length && t.issues.push(...Ht(n, e.issues)), t.value[n] = e.value;
+var Rn = (e) => Array.isArray(e) ? e.length : -1;
+function zn(e, t, n) {
+	e.issues.length && t.issues.push(...Wt(n, e.issues)), t.value[n] = e.value;
 }
-var In = /*@__PURE__*/ B("$ZodArray", (e, t) => {
-	V.init(e, t);
-	let n = ln.memoizer;
+var Bn = /*@__PURE__*/ z("$ZodArray", (e, t) => {
+	On.init(e, t);
+	let n = un.memoizer;
 	n?.attach(e), e._zod.parse = (r, i) => {
 		let a = r.value;
 		if (!Array.isArray(a)) return r.issues.push({
@@ -7492,18 +7502,18 @@ var In = /*@__PURE__*/ B("$ZodArray", (e, t) => {
 				value: n,
 				issues: []
 			}, i);
-			if (c instanceof Promise) o.push(c.then((t) => Fn(t, r, e)));
-			else if (Fn(c, r, e), s && c.issues.length !== 0 && Bt(c)) break;
+			if (c instanceof Promise) o.push(c.then((t) => zn(t, r, e)));
+			else if (zn(c, r, e), s && c.issues.length !== 0 && Ht(c)) break;
 		}
 		return o.length ? Promise.all(o).then(() => r) : r;
-	}, Nn(e, Pn);
+	}, Ln(e, Rn);
 });
-function Ln(e, t, n, r, i, a) {
+function Vn(e, t, n, r, i, a) {
 	let o = n in r, s = a === "optional";
 	if (o || !s || i !== "optional") {
 		if (e.issues.length) {
 			if (i !== void 0 && s && !o) return;
-			t.issues.push(...Ht(n, e.issues));
+			t.issues.push(...Wt(n, e.issues));
 		}
 		!o && i === void 0 ? e.issues.length || t.issues.push({
 			code: "invalid_type",
@@ -7513,11 +7523,11 @@ function Ln(e, t, n, r, i, a) {
 		}) : e.value === void 0 ? (o || i === "defaulted" && !s) && (t.value[n] = void 0) : t.value[n] = e.value;
 	}
 }
-var Rn = [];
-function zn(e) {
-	let t = Object.keys(e.shape), n = Object.getOwnPropertySymbols(e.shape), r = n.length ? n : Rn, i = r.length ? [...t, ...r] : t;
+var Hn = [];
+function Un(e) {
+	let t = Object.keys(e.shape), n = Object.getOwnPropertySymbols(e.shape), r = n.length ? n : Hn, i = r.length ? [...t, ...r] : t;
 	for (let t of i) if (!e.shape?.[t]?._zod?.traits?.has("$ZodType")) throw Error(`Invalid element at key "${String(t)}": expected a Zod schema`);
-	let a = zt(e.shape);
+	let a = Vt(e.shape);
 	return {
 		...e,
 		allKeys: i,
@@ -7527,11 +7537,11 @@ function zn(e) {
 		optionalKeys: new Set(a)
 	};
 }
-function Bn(e, t, n, r, i, a, o) {
+function Wn(e, t, n, r, i, a, o) {
 	let s = [], c = i.keySet, l = i.catchall._zod, u = l.def.type, d = l.optin, f = l.optout, p = 0;
 	for (let i in t) {
 		if (o && n.issues.length !== p) {
-			if (Bt(n, p)) break;
+			if (Ht(n, p)) break;
 			p = n.issues.length;
 		}
 		if (c.has(i)) continue;
@@ -7547,7 +7557,7 @@ function Bn(e, t, n, r, i, a, o) {
 			value: t[i],
 			issues: []
 		}, r);
-		a instanceof Promise ? e.push(a.then((e) => Ln(e, n, i, t, d, f))) : Ln(a, n, i, t, d, f);
+		a instanceof Promise ? e.push(a.then((e) => Vn(e, n, i, t, d, f))) : Vn(a, n, i, t, d, f);
 	}
 	return s.length && n.issues.push({
 		code: "unrecognized_keys",
@@ -7557,8 +7567,8 @@ function Bn(e, t, n, r, i, a, o) {
 		continue: !0
 	}), e.length ? Promise.all(e).then(() => n) : n;
 }
-var Vn = /*@__PURE__*/ B("$ZodObject", (e, t) => {
-	V.init(e, t);
+var Gn = /*@__PURE__*/ z("$ZodObject", (e, t) => {
+	On.init(e, t);
 	let n = Object.getOwnPropertyDescriptor(t, "shape"), r = n?.get ? n.get.raw : t.shape ?? {};
 	if (r) {
 		let e = () => {
@@ -7567,20 +7577,20 @@ var Vn = /*@__PURE__*/ B("$ZodObject", (e, t) => {
 		};
 		e.raw = r, Object.defineProperty(t, "shape", { get: e });
 	}
-	let i = kt(() => zn(t));
-	tn(e, "propValues", (e) => {
+	let i = jt(() => Un(t));
+	R(e, "propValues", (e) => {
 		let t = e.def.shape, n = {};
 		for (let e in t) {
 			let r = t[e]._zod;
 			if (r.values) {
-				Object.prototype.hasOwnProperty.call(n, e) || jt(n, e, /* @__PURE__ */ new Set());
+				Object.prototype.hasOwnProperty.call(n, e) || Nt(n, e, /* @__PURE__ */ new Set());
 				for (let t of r.values) n[e].add(t);
 				r.optin !== void 0 && n[e].add(void 0);
 			}
 		}
 		return n;
 	});
-	let a = Nt, o = t.catchall, s, c = ln.memoizer;
+	let a = Ft, o = t.catchall, s, c = un.memoizer;
 	c?.attach(e), e._zod.parse = (t, n) => {
 		s ??= i.value;
 		let r = t.value;
@@ -7594,7 +7604,7 @@ var Vn = /*@__PURE__*/ B("$ZodObject", (e, t) => {
 		let l = [], u = s.shape, d = n?.abortEarly, f = t.issues.length;
 		for (let e of s.allKeys) {
 			if (d && t.issues.length !== f) {
-				if (Bt(t, f)) break;
+				if (Ht(t, f)) break;
 				f = t.issues.length;
 			}
 			if (e === "__proto__") continue;
@@ -7602,28 +7612,28 @@ var Vn = /*@__PURE__*/ B("$ZodObject", (e, t) => {
 				value: r[e],
 				issues: []
 			}, n);
-			s instanceof Promise ? l.push(s.then((n) => Ln(n, t, e, r, a, o))) : Ln(s, t, e, r, a, o);
+			s instanceof Promise ? l.push(s.then((n) => Vn(n, t, e, r, a, o))) : Vn(s, t, e, r, a, o);
 		}
-		return o ? Bn(l, r, t, n, i.value, e, d === !0) : l.length ? Promise.all(l).then(() => t) : t;
+		return o ? Wn(l, r, t, n, i.value, e, d === !0) : l.length ? Promise.all(l).then(() => t) : t;
 	};
 });
-function Hn(e, t, n, r) {
+function Kn(e, t, n, r) {
 	for (let n of e) if (n.issues.length === 0) return t.value = n.value, t;
-	let i = e.filter((e) => !Bt(e));
+	let i = e.filter((e) => !Ht(e));
 	return i.length === 1 ? (t.value = i[0].value, i[0]) : (t.issues.push({
 		code: "invalid_union",
 		input: t.value,
 		inst: n,
-		errors: e.map((e) => e.issues.map((e) => Kt(e, r, un())))
+		errors: e.map((e) => e.issues.map((e) => Jt(e, r, dn())))
 	}), t);
 }
-var Un = /*@__PURE__*/ B("$ZodUnion", (e, t) => {
-	V.init(e, t), tn(e, "optin", (e) => e.def.options.some((e) => e._zod.optin === "defaulted") ? "defaulted" : e.def.options.some((e) => e._zod.optin !== void 0) ? "optional" : void 0), tn(e, "optout", (e) => e.def.options.some((e) => e._zod.optout === "optional") ? "optional" : void 0), tn(e, "values", (e) => {
+var qn = /*@__PURE__*/ z("$ZodUnion", (e, t) => {
+	On.init(e, t), R(e, "optin", (e) => e.def.options.some((e) => e._zod.optin === "defaulted") ? "defaulted" : e.def.options.some((e) => e._zod.optin !== void 0) ? "optional" : void 0), R(e, "optout", (e) => e.def.options.some((e) => e._zod.optout === "optional") ? "optional" : void 0), R(e, "values", (e) => {
 		if (e.def.options.every((e) => e._zod.values)) return new Set(e.def.options.flatMap((e) => Array.from(e._zod.values)));
-	}), tn(e, "pattern", (e) => {
+	}), R(e, "pattern", (e) => {
 		if (e.def.options.every((e) => e._zod.pattern)) {
 			let t = e.def.options.map((e) => e._zod.pattern);
-			return RegExp(`^(${t.map((e) => At(e.source)).join("|")})$`);
+			return RegExp(`^(${t.map((e) => Mt(e.source)).join("|")})$`);
 		}
 	});
 	let n = t.options.length === 1 ? t.options[0]._zod.run : null;
@@ -7641,14 +7651,14 @@ var Un = /*@__PURE__*/ B("$ZodUnion", (e, t) => {
 				o.push(t);
 			}
 		}
-		return a ? Promise.all(o).then((t) => Hn(t, r, e, i)) : Hn(o, r, e, i);
+		return a ? Promise.all(o).then((t) => Kn(t, r, e, i)) : Kn(o, r, e, i);
 	};
-}), Wn = /*@__PURE__*/ B("$ZodRecord", (e, t) => {
-	V.init(e, t);
-	let n = ln.memoizer;
+}), Jn = /*@__PURE__*/ z("$ZodRecord", (e, t) => {
+	On.init(e, t);
+	let n = un.memoizer;
 	n?.attach(e), e._zod.parse = (r, i) => {
 		let a = r.value;
-		if (!Pt(a)) return r.issues.push({
+		if (!It(a)) return r.issues.push({
 			expected: "record",
 			code: "invalid_type",
 			input: a,
@@ -7669,7 +7679,7 @@ var Un = /*@__PURE__*/ B("$ZodUnion", (e, t) => {
 					r.issues.push({
 						code: "invalid_key",
 						origin: "record",
-						issues: s.issues.map((e) => Kt(e, i, un())),
+						issues: s.issues.map((e) => Jt(e, i, dn())),
 						input: n,
 						path: [n],
 						inst: e
@@ -7683,8 +7693,8 @@ var Un = /*@__PURE__*/ B("$ZodUnion", (e, t) => {
 					issues: []
 				}, i);
 				u instanceof Promise ? o.push(u.then((e) => {
-					e.issues.length && r.issues.push(...Ht(n, e.issues)), r.value[l] = e.value;
-				})) : (u.issues.length && r.issues.push(...Ht(n, u.issues)), r.value[l] = u.value);
+					e.issues.length && r.issues.push(...Wt(n, e.issues)), r.value[l] = e.value;
+				})) : (u.issues.length && r.issues.push(...Wt(n, u.issues)), r.value[l] = u.value);
 			}
 			let l;
 			for (let e in a) if (!c.has(e)) {
@@ -7710,7 +7720,7 @@ var Un = /*@__PURE__*/ B("$ZodUnion", (e, t) => {
 					issues: []
 				}, i);
 				if (l instanceof Promise) throw Error("Async schemas not supported in object keys currently");
-				if (typeof n == "string" && Cn.test(n) && l.issues.length) {
+				if (typeof n == "string" && wn.test(n) && l.issues.length) {
 					let e = t.keyType._zod.run({
 						value: Number(n),
 						issues: []
@@ -7722,7 +7732,7 @@ var Un = /*@__PURE__*/ B("$ZodUnion", (e, t) => {
 					t.mode === "loose" ? r.value[n] = a[n] : s ? (c ??= [], c.push(n)) : r.issues.push({
 						code: "invalid_key",
 						origin: "record",
-						issues: l.issues.map((e) => Kt(e, i, un())),
+						issues: l.issues.map((e) => Jt(e, i, dn())),
 						input: n,
 						path: [n],
 						inst: e
@@ -7736,8 +7746,8 @@ var Un = /*@__PURE__*/ B("$ZodUnion", (e, t) => {
 					issues: []
 				}, i);
 				d instanceof Promise ? o.push(d.then((e) => {
-					e.issues.length && r.issues.push(...Ht(n, e.issues)), r.value[u] = e.value;
-				})) : (d.issues.length && r.issues.push(...Ht(n, d.issues)), r.value[u] = d.value);
+					e.issues.length && r.issues.push(...Wt(n, e.issues)), r.value[u] = e.value;
+				})) : (d.issues.length && r.issues.push(...Wt(n, d.issues)), r.value[u] = d.value);
 			}
 			c && c.length > 0 && r.issues.push({
 				code: "unrecognized_keys",
@@ -7749,12 +7759,12 @@ var Un = /*@__PURE__*/ B("$ZodUnion", (e, t) => {
 		}
 		return o.length ? Promise.all(o).then(() => r) : r;
 	};
-}), Gn = /*@__PURE__*/ B("$ZodEnum", (e, t) => {
-	V.init(e, t);
-	let n = Et(t.entries), r = new Set(n);
-	e._zod.values = r, tn(e, "pattern", (e) => {
-		let t = Et(e.def.entries).filter((e) => Ft.has(typeof e));
-		return RegExp(t.length ? `^(${t.map((e) => It(e.toString())).join("|")})$` : "^[^\\s\\S]$");
+}), Yn = /*@__PURE__*/ z("$ZodEnum", (e, t) => {
+	On.init(e, t);
+	let n = Ot(t.entries), r = new Set(n);
+	e._zod.values = r, R(e, "pattern", (e) => {
+		let t = Ot(e.def.entries).filter((e) => Lt.has(typeof e));
+		return RegExp(t.length ? `^(${t.map((e) => Rt(e.toString())).join("|")})$` : "^[^\\s\\S]$");
 	}), e._zod.parse = (t, i) => {
 		let a = t.value;
 		return r.has(a) || t.issues.push({
@@ -7764,17 +7774,32 @@ var Un = /*@__PURE__*/ B("$ZodUnion", (e, t) => {
 			inst: e
 		}), t;
 	};
+}), Xn = /*@__PURE__*/ z("$ZodLiteral", (e, t) => {
+	On.init(e, t);
+	let n = new Set(t.values);
+	e._zod.values = n, R(e, "pattern", (e) => {
+		let t = e.def.values;
+		return RegExp(t.length ? `^(${t.map((e) => typeof e == "string" ? Rt(e) : e ? Rt(e.toString()) : String(e)).join("|")})$` : "^[^\\s\\S]$");
+	}), e._zod.parse = (r, i) => {
+		let a = r.value;
+		return n.has(a) || r.issues.push({
+			code: "invalid_value",
+			values: t.values,
+			input: a,
+			inst: e
+		}), r;
+	};
 });
-function Kn(e, t) {
+function Zn(e, t) {
 	return e.value = t.issues.length ? void 0 : t.value, e;
 }
-var qn = /*@__PURE__*/ B("$ZodOptional", (e, t) => {
-	V.init(e, t), tn(e, "optin", (e) => e.def.innerType._zod.optin === "defaulted" ? "defaulted" : "optional"), e._zod.optout = "optional", tn(e, "values", (e) => {
+var Qn = /*@__PURE__*/ z("$ZodOptional", (e, t) => {
+	On.init(e, t), R(e, "optin", (e) => e.def.innerType._zod.optin === "defaulted" ? "defaulted" : "optional"), e._zod.optout = "optional", R(e, "values", (e) => {
 		let t = e.def.innerType._zod.values;
 		return t ? /* @__PURE__ */ new Set([...t, void 0]) : void 0;
-	}), tn(e, "pattern", (e) => {
+	}), R(e, "pattern", (e) => {
 		let t = e.def.innerType._zod.pattern;
-		return t ? RegExp(`^(${At(t.source)})?$`) : void 0;
+		return t ? RegExp(`^(${Mt(t.source)})?$`) : void 0;
 	}), e._zod.parse = (e, n) => {
 		if (e.value === void 0) {
 			if (t.innerType._zod.optin !== "defaulted") return e;
@@ -7782,63 +7807,75 @@ var qn = /*@__PURE__*/ B("$ZodOptional", (e, t) => {
 				value: e.value,
 				issues: []
 			}, n);
-			return r instanceof Promise ? r.then((t) => Kn(e, t)) : Kn(e, r);
+			return r instanceof Promise ? r.then((t) => Zn(e, t)) : Zn(e, r);
 		}
 		return t.innerType._zod.run(e, n);
 	};
+}), $n = /*@__PURE__*/ z("$ZodNullable", (e, t) => {
+	On.init(e, t), R(e, "optin", (e) => e.def.innerType._zod.optin), R(e, "optout", (e) => e.def.innerType._zod.optout), R(e, "pattern", (e) => {
+		let t = e.def.innerType._zod.pattern;
+		return t ? RegExp(`^(${Mt(t.source)}|null)$`) : void 0;
+	}), R(e, "values", (e) => e.def.innerType._zod.values ? /* @__PURE__ */ new Set([...e.def.innerType._zod.values, null]) : void 0), e._zod.parse = (e, n) => e.value === null ? e : t.innerType._zod.run(e, n);
 });
 // node_modules/zod/v4/core/api.js
-function Jn(e) {
+function er(e) {
 	return e.checks &&= [...e.checks], e;
 }
 // @__NO_SIDE_EFFECTS__
-function Yn(e, t) {
-	return new e(Jn({
+function tr(e, t) {
+	return new e(er({
 		type: "string",
-		...Rt(t)
+		...Bt(t)
 	}));
 }
 // @__NO_SIDE_EFFECTS__
-function Xn(e, t) {
-	return new e(Jn({
+function nr(e, t) {
+	return new e(er({
 		type: "number",
 		checks: [],
-		...Rt(t)
+		...Bt(t)
 	}));
 }
 // @__NO_SIDE_EFFECTS__
-function Zn(e, t) {
+function rr(e, t) {
 	return new e({
 		type: "boolean",
-		...Rt(t)
+		...Bt(t)
 	});
 }
 // @__NO_SIDE_EFFECTS__
-function Qn(e) {
+function ir(e, t) {
+	return new e({
+		type: "undefined",
+		...Bt(t)
+	});
+}
+// @__NO_SIDE_EFFECTS__
+function ar(e) {
 	return new e({ type: "unknown" });
 }
 // node_modules/zod/v4/mini/schemas.js
-var H = /*@__PURE__*/ B("ZodMiniType", (e, t) => {
+var or = /*@__PURE__*/ z("ZodMiniType", (e, t) => {
 	if (!e._zod) throw Error("Uninitialized schema in ZodMiniType.");
-	V.init(e, t), e.def = t, e.type = t.type;
+	On.init(e, t), e.def = t, e.type = t.type;
 }, {
 	get with() {
 		return this.check;
 	},
 	set with(e) {
-		Jt(this, "with", e);
+		Xt(this, "with", e);
 	},
 	parse(e, t) {
-		return _n(this, e, t, { callee: this.parse });
+		return vn(this, e, t, { callee: this.parse });
 	},
 	parseAsync(e, t) {
-		return vn(this, e, t, { callee: this.parseAsync });
+		return yn(this, e, t, { callee: this.parseAsync });
 	},
 	safeParse(e, t) {
-		return yn(this, e, t);
+		return bn(this, e, t);
 	},
 	safeParseAsync(e, t) {
-		return xn(this, e, t);
+		return Sn(this, e, t);
 	},
 	check(...e) {
 		let t = this.def;
@@ -7852,7 +7889,7 @@ var H = /*@__PURE__*/ B("ZodMiniType", (e, t) => {
 		}, { parent: !0 });
 	},
 	clone(e, t) {
-		return Lt(this, e, t);
+		return zt(this, e, t);
 	},
 	brand() {
 		return this;
@@ -7863,184 +7900,404 @@ var H = /*@__PURE__*/ B("ZodMiniType", (e, t) => {
 	apply(e, ...t) {
 		return t.length === 0 ? e(this) : e(this, ...t);
 	}
-}), $n = /*@__PURE__*/ B("ZodMiniString", (e, t) => {
-	kn.init(e, t), H.init(e, t);
+}), sr = /*@__PURE__*/ z("ZodMiniString", (e, t) => {
+	Mn.init(e, t), or.init(e, t);
 });
 // @__NO_SIDE_EFFECTS__
-function U(e) {
-	return /* @__PURE__ */ Yn($n, e);
+function B(e) {
+	return /* @__PURE__ */ tr(sr, e);
 }
-var er = /*@__PURE__*/ B("ZodMiniNumber", (e, t) => {
-	An.init(e, t), H.init(e, t);
+var cr = /*@__PURE__*/ z("ZodMiniNumber", (e, t) => {
+	Nn.init(e, t), or.init(e, t);
 });
 // @__NO_SIDE_EFFECTS__
-function tr(e) {
-	return /* @__PURE__ */ Xn(er, e);
+function lr(e) {
+	return /* @__PURE__ */ nr(cr, e);
 }
-var nr = /*@__PURE__*/ B("ZodMiniBoolean", (e, t) => {
-	jn.init(e, t), H.init(e, t);
+var ur = /*@__PURE__*/ z("ZodMiniBoolean", (e, t) => {
+	Pn.init(e, t), or.init(e, t);
 });
 // @__NO_SIDE_EFFECTS__
-function rr(e) {
-	return /* @__PURE__ */ Zn(nr, e);
+function dr(e) {
+	return /* @__PURE__ */ rr(ur, e);
 }
-var ir = /*@__PURE__*/ B("ZodMiniUnknown", (e, t) => {
-	Mn.init(e, t), H.init(e, t);
+var fr = /*@__PURE__*/ z("ZodMiniUndefined", (e, t) => {
+	Fn.init(e, t), or.init(e, t);
 });
 // @__NO_SIDE_EFFECTS__
-function ar() {
-	return /* @__PURE__ */ Qn(ir);
+function pr(e) {
+	return /* @__PURE__ */ ir(fr, e);
 }
-var or = /*@__PURE__*/ B("ZodMiniArray", (e, t) => {
-	In.init(e, t), H.init(e, t);
+var mr = /*@__PURE__*/ z("ZodMiniUnknown", (e, t) => {
+	In.init(e, t), or.init(e, t);
 });
 // @__NO_SIDE_EFFECTS__
-function sr(e, t) {
-	return new or({
+function hr() {
+	return /* @__PURE__ */ ar(mr);
+}
+var gr = /*@__PURE__*/ z("ZodMiniArray", (e, t) => {
+	Bn.init(e, t), or.init(e, t);
+});
+// @__NO_SIDE_EFFECTS__
+function _r(e, t) {
+	return new gr({
 		type: "array",
 		element: e,
-		...Rt(t)
+		...Bt(t)
 	});
 }
-var cr = /*@__PURE__*/ B("ZodMiniObject", (e, t) => {
-	Vn.init(e, t), H.init(e, t), nn(e, "shape", (e) => e._zod.def.shape, !1);
+var vr = /*@__PURE__*/ z("ZodMiniObject", (e, t) => {
+	Gn.init(e, t), or.init(e, t), rn(e, "shape", (e) => e._zod.def.shape, !1);
 });
 // @__NO_SIDE_EFFECTS__
-function W(e, t) {
-	return new cr({
+function yr(e, t) {
+	return new vr({
+		type: "object",
+		shape: e ?? {},
+		...Bt(t)
+	});
+}
+// @__NO_SIDE_EFFECTS__
+function V(e, t) {
+	return new vr({
 		type: "object",
 		shape: e,
-		catchall: /* @__PURE__ */ ar(),
-		...Rt(t)
+		catchall: /* @__PURE__ */ hr(),
+		...Bt(t)
 	});
 }
-var lr = /*@__PURE__*/ B("ZodMiniUnion", (e, t) => {
-	Un.init(e, t), H.init(e, t);
+var br = /*@__PURE__*/ z("ZodMiniUnion", (e, t) => {
+	qn.init(e, t), or.init(e, t);
 });
 // @__NO_SIDE_EFFECTS__
-function ur(e, t) {
-	return new lr({
+function xr(e, t) {
+	return new br({
 		type: "union",
 		options: e,
-		...Rt(t)
+		...Bt(t)
 	});
 }
-var dr = /*@__PURE__*/ B("ZodMiniRecord", (e, t) => {
-	Wn.init(e, t), H.init(e, t);
+var Sr = /*@__PURE__*/ z("ZodMiniRecord", (e, t) => {
+	Jn.init(e, t), or.init(e, t);
 });
 // @__NO_SIDE_EFFECTS__
-function fr(e, t, n) {
-	return !t || !t._zod ? new dr({
+function Cr(e, t, n) {
+	return !t || !t._zod ? new Sr({
 		type: "record",
-		keyType: /* @__PURE__ */ U(),
+		keyType: /* @__PURE__ */ B(),
 		valueType: e,
-		...Rt(t)
-	}) : new dr({
+		...Bt(t)
+	}) : new Sr({
 		type: "record",
 		keyType: e,
 		valueType: t,
-		...Rt(n)
+		...Bt(n)
 	});
 }
-var pr = /*@__PURE__*/ B("ZodMiniEnum", (e, t) => {
-	Gn.init(e, t), H.init(e, t), e.options = [...e._zod.values];
+var wr = /*@__PURE__*/ z("ZodMiniEnum", (e, t) => {
+	Yn.init(e, t), or.init(e, t), e.options = [...e._zod.values];
 });
 // @__NO_SIDE_EFFECTS__
-function mr(e, t) {
-	return new pr({
+function H(e, t) {
+	return new wr({
 		type: "enum",
 		entries: Array.isArray(e) ? Object.fromEntries(e.map((e) => [e, e])) : e,
-		...Rt(t)
+		...Bt(t)
 	});
 }
-var hr = /*@__PURE__*/ B("ZodMiniOptional", (e, t) => {
-	qn.init(e, t), H.init(e, t);
+var Tr = /*@__PURE__*/ z("ZodMiniLiteral", (e, t) => {
+	Xn.init(e, t), or.init(e, t);
 });
 // @__NO_SIDE_EFFECTS__
-function G(e) {
-	return new hr({
+function Er(e, t) {
+	return new Tr({
+		type: "literal",
+		values: Array.isArray(e) ? e : [e],
+		...Bt(t)
+	});
+}
+var Dr = /*@__PURE__*/ z("ZodMiniOptional", (e, t) => {
+	Qn.init(e, t), or.init(e, t);
+});
+// @__NO_SIDE_EFFECTS__
+function U(e) {
+	return new Dr({
 		type: "optional",
 		innerType: e
 	});
 }
-var gr = /* @__PURE__ */ W({
-	operationId: /* @__PURE__ */ U(),
-	kind: /* @__PURE__ */ U(),
-	status: /* @__PURE__ */ ur([/* @__PURE__ */ mr([
+var Or = /*@__PURE__*/ z("ZodMiniNullable", (e, t) => {
+	$n.init(e, t), or.init(e, t);
+});
+// @__NO_SIDE_EFFECTS__
+function kr(e) {
+	return new Or({
+		type: "nullable",
+		innerType: e
+	});
+}
+// shared/ledger-events.ts
+var Ar = /* @__PURE__ */ hr(), jr = /* @__PURE__ */ xr([/* @__PURE__ */ B(), /* @__PURE__ */ V({
+	$kind: /* @__PURE__ */ Er("truncated"),
+	reason: /* @__PURE__ */ B(),
+	length: /* @__PURE__ */ U(/* @__PURE__ */ lr()),
+	preview: /* @__PURE__ */ U(/* @__PURE__ */ B())
+})]), Mr = /* @__PURE__ */ H([
+	"egress",
+	"destructive",
+	"durable_write_back"
+]), Nr = /* @__PURE__ */ H([
+	"adapter",
+	"custom-admission",
+	"aggregate"
+]), Pr = /* @__PURE__ */ H([
+	"recursion-depth",
+	"executor-steps",
+	"cost",
+	"natural-executions",
+	"dispatches",
+	"operations",
+	"operations-per-response"
+]), Fr = /* @__PURE__ */ H([
+	"not-granted",
+	"invalid-request",
+	"footprint-outside-policy",
+	"audit-store-failed",
+	"run-closed"
+]), Ir = {
+	sequence: /* @__PURE__ */ lr(),
+	eventId: /* @__PURE__ */ B(),
+	runId: /* @__PURE__ */ B(),
+	subjectId: /* @__PURE__ */ B(),
+	parentId: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	at: /* @__PURE__ */ lr()
+}, Lr = /* @__PURE__ */ U(/* @__PURE__ */ pr());
+function Rr(e, t, n) {
+	return /* @__PURE__ */ yr({
+		...Ir,
+		kind: /* @__PURE__ */ Er(e),
+		status: t,
+		data: n
+	});
+}
+var zr = /* @__PURE__ */ V({
+	label: /* @__PURE__ */ U(jr),
+	grant: /* @__PURE__ */ V({
+		capabilities: /* @__PURE__ */ _r(/* @__PURE__ */ V({
+			name: /* @__PURE__ */ B(),
+			footprint: /* @__PURE__ */ _r(Mr)
+		})),
+		references: /* @__PURE__ */ _r(/* @__PURE__ */ B())
+	}),
+	platformPolicy: /* @__PURE__ */ _r(Mr),
+	effectivePolicy: /* @__PURE__ */ _r(Mr),
+	allocation: /* @__PURE__ */ Cr(/* @__PURE__ */ B(), /* @__PURE__ */ lr()),
+	executorStepObservation: Nr,
+	confinementIdentity: /* @__PURE__ */ kr(/* @__PURE__ */ B()),
+	auditStoreDurable: /* @__PURE__ */ kr(/* @__PURE__ */ dr())
+}), Br = /* @__PURE__ */ V({
+	request: /* @__PURE__ */ V({
+		operationId: /* @__PURE__ */ B(),
+		kind: /* @__PURE__ */ B(),
+		stepId: /* @__PURE__ */ B(),
+		executionId: /* @__PURE__ */ B(),
+		runId: /* @__PURE__ */ B(),
+		expression: /* @__PURE__ */ U(jr),
+		targetPath: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+		toolName: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+		arguments: /* @__PURE__ */ U(Ar),
+		outcomeKind: /* @__PURE__ */ U(/* @__PURE__ */ B())
+	}),
+	status: /* @__PURE__ */ H([
 		"completed",
 		"failed",
 		"rejected",
 		"aborted",
 		"skipped"
-	]), /* @__PURE__ */ mr(["running", "pending"])]),
-	expression: /* @__PURE__ */ G(/* @__PURE__ */ U()),
-	targetPath: /* @__PURE__ */ G(/* @__PURE__ */ U()),
-	toolName: /* @__PURE__ */ G(/* @__PURE__ */ U()),
-	rejection: /* @__PURE__ */ G(/* @__PURE__ */ W({
-		reason: /* @__PURE__ */ U(),
-		guidance: /* @__PURE__ */ G(/* @__PURE__ */ U())
+	]),
+	rejection: /* @__PURE__ */ U(/* @__PURE__ */ V({
+		reason: jr,
+		guidance: /* @__PURE__ */ U(jr)
 	})),
-	abortReason: /* @__PURE__ */ G(/* @__PURE__ */ U()),
-	failure: /* @__PURE__ */ G(/* @__PURE__ */ W({
-		errorClass: /* @__PURE__ */ U(),
-		message: /* @__PURE__ */ U()
+	abortReason: /* @__PURE__ */ U(jr),
+	failure: /* @__PURE__ */ U(/* @__PURE__ */ V({
+		errorClass: /* @__PURE__ */ B(),
+		message: jr
 	})),
-	blockedByOperationId: /* @__PURE__ */ G(/* @__PURE__ */ U())
-}), _r = /* @__PURE__ */ W({
-	proposed: /* @__PURE__ */ fr(/* @__PURE__ */ U(), /* @__PURE__ */ ar()),
-	committed: /* @__PURE__ */ fr(/* @__PURE__ */ U(), /* @__PURE__ */ ar()),
-	rewritten: /* @__PURE__ */ rr()
-}), vr = /* @__PURE__ */ W({
-	executionId: /* @__PURE__ */ U(),
-	stepId: /* @__PURE__ */ U(),
-	parentExecutionId: /* @__PURE__ */ G(/* @__PURE__ */ U()),
-	status: /* @__PURE__ */ mr([
+	blockedByOperationId: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	sequence: /* @__PURE__ */ lr(),
+	startedAt: /* @__PURE__ */ lr(),
+	durationMs: /* @__PURE__ */ lr()
+}), Vr = /* @__PURE__ */ V({
+	stepId: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	outcomeKind: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	proposed: /* @__PURE__ */ U(Ar),
+	committed: /* @__PURE__ */ U(Ar),
+	rewritten: /* @__PURE__ */ U(/* @__PURE__ */ dr()),
+	failedOperations: /* @__PURE__ */ U(/* @__PURE__ */ _r(/* @__PURE__ */ B())),
+	failure: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	error: /* @__PURE__ */ U(Ar),
+	reason: /* @__PURE__ */ U(jr)
+}), Hr = /* @__PURE__ */ V({
+	intent: /* @__PURE__ */ B(),
+	language: /* @__PURE__ */ B(),
+	definitionId: /* @__PURE__ */ B(),
+	materializationId: /* @__PURE__ */ B(),
+	originalDefinitionId: /* @__PURE__ */ B(),
+	source: jr,
+	dependencies: /* @__PURE__ */ _r(Ar),
+	confinementIdentity: /* @__PURE__ */ kr(/* @__PURE__ */ B())
+}), Ur = /* @__PURE__ */ V({
+	export: /* @__PURE__ */ B(),
+	definitionId: /* @__PURE__ */ B(),
+	materializationId: /* @__PURE__ */ B(),
+	originalDefinitionId: /* @__PURE__ */ B(),
+	arguments: Ar,
+	confinementIdentity: /* @__PURE__ */ U(/* @__PURE__ */ kr(/* @__PURE__ */ B()))
+}), Wr = [
+	Rr("run.entry", Lr, zr),
+	Rr("run.end", /* @__PURE__ */ H([
+		"completed",
+		"failed",
+		"terminated"
+	]), /* @__PURE__ */ V({
+		result: /* @__PURE__ */ U(Ar),
+		error: /* @__PURE__ */ U(Ar),
+		reason: /* @__PURE__ */ U(jr)
+	})),
+	Rr("execution.start", Lr, /* @__PURE__ */ V({
+		stepId: /* @__PURE__ */ B(),
+		program: /* @__PURE__ */ U(jr),
+		inputBindings: /* @__PURE__ */ U(Ar)
+	})),
+	Rr("execution.end", /* @__PURE__ */ H([
+		"completed",
+		"raised",
+		"failed",
+		"aborted",
+		"terminated"
+	]), Vr),
+	Rr("operation", /* @__PURE__ */ H([
+		"completed",
+		"failed",
+		"rejected",
+		"aborted",
+		"skipped"
+	]), Br),
+	Rr("capability.call", /* @__PURE__ */ H(["completed", "failed"]), /* @__PURE__ */ V({
+		capability: /* @__PURE__ */ B(),
+		footprint: /* @__PURE__ */ _r(Mr),
+		arguments: Ar,
+		result: /* @__PURE__ */ U(Ar),
+		error: /* @__PURE__ */ U(Ar)
+	})),
+	Rr("capability.refused", Fr, /* @__PURE__ */ V({
+		capability: /* @__PURE__ */ B(),
+		reason: Fr,
+		detail: jr
+	})),
+	Rr("dispatch.start", /* @__PURE__ */ H(["materialization", "invocation"]), /* @__PURE__ */ xr([Hr, Ur])),
+	Rr("dispatch.end", /* @__PURE__ */ H([
+		"completed",
+		"failed",
+		"rejected",
+		"terminated"
+	]), /* @__PURE__ */ V({
+		exports: /* @__PURE__ */ U(/* @__PURE__ */ _r(/* @__PURE__ */ B())),
+		materializationId: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+		result: /* @__PURE__ */ U(Ar),
+		error: /* @__PURE__ */ U(Ar)
+	})),
+	Rr("trace.anomaly", /* @__PURE__ */ B(), /* @__PURE__ */ V({ anomalyKind: /* @__PURE__ */ B() })),
+	Rr("allocation.exhausted", Pr, /* @__PURE__ */ V({ resource: Pr })),
+	Rr("part.event", /* @__PURE__ */ B(), /* @__PURE__ */ V({
+		part: /* @__PURE__ */ B(),
+		event: /* @__PURE__ */ V({ kind: /* @__PURE__ */ B() })
+	}))
+];
+[...Wr];
+var Gr = /* @__PURE__ */ H(Wr.map((e) => e.shape.kind.def.values[0])), Kr = /* @__PURE__ */ yr({
+	...Ir,
+	kind: Gr,
+	status: /* @__PURE__ */ U(/* @__PURE__ */ B())
+}), qr = /* @__PURE__ */ V({
+	operationId: /* @__PURE__ */ B(),
+	kind: /* @__PURE__ */ B(),
+	status: /* @__PURE__ */ xr([/* @__PURE__ */ H([
+		"completed",
+		"failed",
+		"rejected",
+		"aborted",
+		"skipped"
+	]), /* @__PURE__ */ H(["running", "pending"])]),
+	expression: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	targetPath: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	toolName: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	rejection: /* @__PURE__ */ U(/* @__PURE__ */ V({
+		reason: /* @__PURE__ */ B(),
+		guidance: /* @__PURE__ */ U(/* @__PURE__ */ B())
+	})),
+	abortReason: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	failure: /* @__PURE__ */ U(/* @__PURE__ */ V({
+		errorClass: /* @__PURE__ */ B(),
+		message: /* @__PURE__ */ B()
+	})),
+	blockedByOperationId: /* @__PURE__ */ U(/* @__PURE__ */ B())
+}), Jr = /* @__PURE__ */ V({
+	proposed: /* @__PURE__ */ Cr(/* @__PURE__ */ B(), /* @__PURE__ */ hr()),
+	committed: /* @__PURE__ */ Cr(/* @__PURE__ */ B(), /* @__PURE__ */ hr()),
+	rewritten: /* @__PURE__ */ dr()
+}), Yr = /* @__PURE__ */ V({
+	executionId: /* @__PURE__ */ B(),
+	stepId: /* @__PURE__ */ B(),
+	parentExecutionId: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	status: /* @__PURE__ */ H([
 		"running",
 		"completed",
 		"raised",
 		"failed",
 		"aborted"
 	]),
-	operations: /* @__PURE__ */ sr(gr),
-	commit: /* @__PURE__ */ G(_r),
-	error: /* @__PURE__ */ G(/* @__PURE__ */ W({
-		name: /* @__PURE__ */ U(),
-		message: /* @__PURE__ */ U()
+	operations: /* @__PURE__ */ _r(qr),
+	commit: /* @__PURE__ */ U(Jr),
+	error: /* @__PURE__ */ U(/* @__PURE__ */ V({
+		name: /* @__PURE__ */ B(),
+		message: /* @__PURE__ */ B()
 	}))
-}), yr = /* @__PURE__ */ W({
-	runId: /* @__PURE__ */ U(),
-	functionName: /* @__PURE__ */ U(),
-	status: /* @__PURE__ */ mr([
+}), Xr = /* @__PURE__ */ V({
+	runId: /* @__PURE__ */ B(),
+	functionName: /* @__PURE__ */ B(),
+	status: /* @__PURE__ */ H([
 		"running",
 		"completed",
 		"failed"
 	]),
-	executions: /* @__PURE__ */ sr(vr)
-}), br = /* @__PURE__ */ W({
-	anomalyKind: /* @__PURE__ */ U(),
-	message: /* @__PURE__ */ U(),
-	runId: /* @__PURE__ */ G(/* @__PURE__ */ U()),
-	executionId: /* @__PURE__ */ G(/* @__PURE__ */ U())
-}), xr = /* @__PURE__ */ W({
-	resource: /* @__PURE__ */ U(),
-	runId: /* @__PURE__ */ U()
-}), Sr = /* @__PURE__ */ W({
-	runId: /* @__PURE__ */ G(/* @__PURE__ */ U()),
-	entries: /* @__PURE__ */ sr(/* @__PURE__ */ W({
-		sequence: /* @__PURE__ */ tr(),
-		runId: /* @__PURE__ */ U(),
-		kind: /* @__PURE__ */ U(),
-		status: /* @__PURE__ */ G(/* @__PURE__ */ U()),
-		summary: /* @__PURE__ */ U(),
-		parentId: /* @__PURE__ */ G(/* @__PURE__ */ U()),
-		at: /* @__PURE__ */ ur([/* @__PURE__ */ U(), /* @__PURE__ */ tr()])
-	}))
-}), Cr = /* @__PURE__ */ W({
-	requestId: /* @__PURE__ */ U(),
-	operation: gr,
-	prompt: /* @__PURE__ */ U()
-}), wr = /\x1b\[([0-9;?]*)([A-Za-z])|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_]/g;
-function Tr(e) {
+	executions: /* @__PURE__ */ _r(Yr)
+}), Zr = /* @__PURE__ */ V({
+	anomalyKind: /* @__PURE__ */ B(),
+	message: /* @__PURE__ */ B(),
+	runId: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	executionId: /* @__PURE__ */ U(/* @__PURE__ */ B())
+}), Qr = /* @__PURE__ */ V({
+	resource: /* @__PURE__ */ B(),
+	runId: /* @__PURE__ */ B()
+}), $r = /* @__PURE__ */ V({
+	sequence: Kr.shape.sequence,
+	runId: Kr.shape.runId,
+	kind: Gr,
+	status: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	summary: /* @__PURE__ */ B(),
+	parentId: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	at: /* @__PURE__ */ xr([/* @__PURE__ */ B(), /* @__PURE__ */ lr()])
+}), ei = /* @__PURE__ */ V({
+	runId: /* @__PURE__ */ U(/* @__PURE__ */ B()),
+	entries: /* @__PURE__ */ _r($r)
+}), ti = /* @__PURE__ */ V({
+	requestId: /* @__PURE__ */ B(),
+	operation: qr,
+	prompt: /* @__PURE__ */ B()
+}), ni = /\x1b\[([0-9;?]*)([A-Za-z])|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_]/g;
+function ri(e) {
 	let t = document.createDocumentFragment(), n = {
 		bold: !1,
 		underline: !1
@@ -8053,10 +8310,10 @@ function Tr(e) {
 		let r = document.createElement("span"), i = [];
 		n.fg !== void 0 && i.push(`ansi-fg-${n.fg}`), n.bg !== void 0 && i.push(`ansi-bg-${n.bg}`), n.bold && i.push("ansi-bold"), n.underline && i.push("ansi-underline"), r.className = i.join(" "), r.textContent = e, t.appendChild(r);
 	};
-	for (let t of e.matchAll(wr)) i(e.slice(r, t.index)), r = (t.index ?? 0) + t[0].length, t[2] === "m" && (n = Er(n, t[1] ?? ""));
+	for (let t of e.matchAll(ni)) i(e.slice(r, t.index)), r = (t.index ?? 0) + t[0].length, t[2] === "m" && (n = ii(n, t[1] ?? ""));
 	return i(e.slice(r)), t;
 }
-function Er(e, t) {
+function ii(e, t) {
 	let n = { ...e }, r = t === "" ? [0] : t.split(";").map((e) => Number(e) || 0);
 	for (let e = 0; e < r.length; e++) {
 		let t = r[e];
@@ -8070,16 +8327,16 @@ function Er(e, t) {
 	return n;
 }
 // web/src/dom.ts
-function K(e, t = {}, ...n) {
+function W(e, t = {}, ...n) {
 	let r = document.createElement(e);
 	for (let [e, n] of Object.entries(t)) n != null && n !== !1 && (e === "class" ? r.className = String(n) : e === "text" ? r.textContent = String(n) : r.setAttribute(e, n === !0 ? "" : String(n)));
-	return Dr(r, ...n), r;
+	return ai(r, ...n), r;
 }
-function Dr(e, ...t) {
+function ai(e, ...t) {
 	for (let n of t) n != null && n !== !1 && e.appendChild(typeof n == "string" ? document.createTextNode(n) : n);
 }
-function Or(e, t, n = {}) {
-	let r = K("button", {
+function oi(e, t, n = {}) {
+	let r = W("button", {
 		type: "button",
 		"aria-label": e,
 		title: e,
@@ -8088,7 +8345,7 @@ function Or(e, t, n = {}) {
 	return r.childNodes.length === 0 && !n.text && (r.textContent = e), r.addEventListener("click", t), r;
 }
 // node_modules/marked/lib/marked.esm.js
-function kr() {
+function si() {
 	return {
 		async: !1,
 		breaks: !1,
@@ -8102,35 +8359,35 @@ function kr() {
 		walkTokens: null
 	};
 }
-var Ar = kr();
-function jr(e) {
-	Ar = e;
+var ci = si();
+function li(e) {
+	ci = e;
 }
-var Mr = { exec: () => null };
-function Nr(e) {
+var ui = { exec: () => null };
+function di(e) {
 	let t = [];
 	return (n) => {
 		let r = Math.max(0, Math.min(3, n - 1)), i = t[r];
 		return i || (i = e(r), t[r] = i), i;
 	};
 }
-function q(e, t = "") {
+function G(e, t = "") {
 	let n = typeof e == "string" ? e : e.source, r = {
 		replace: (e, t) => {
 			let i = typeof t == "string" ? t : t.source;
-			return i = i.replace(J.caret, "$1"), n = n.replace(e, i), r;
+			return i = i.replace(K.caret, "$1"), n = n.replace(e, i), r;
 		},
 		getRegex: () => new RegExp(n, t)
 	};
 	return r;
 }
-var Pr = ((e = "") => {
+var fi = ((e = "") => {
 	try {
 		return !!RegExp("(?<=1)(?<!1)" + e);
 	} catch {
 		return !1;
 	}
-})(), J = {
+})(), K = {
 	codeRemoveIndent: /^(?: {0,3}\t| {1,4})/gm,
 	listInterruptsParagraph: /^ {0,3}(?:[*+-]|1[.)])[ \t]+[^ \t\n]/,
 	outputLinkReplace: /\\([\[\]])/g,
@@ -8188,136 +8445,136 @@ var Pr = ((e = "") => {
 	notSpaceStart: /^\S*/,
 	endingNewline: /\n$/,
 	listItemRegex: (e) => RegExp(`^( {0,3}${e})((?:[	 ][^\\n]*)?(?:\\n|$))`),
-	nextBulletRegex: Nr((e) => RegExp(`^ {0,${e}}(?:[*+-]|\\d{1,9}[.)])((?:[ 	][^\\n]*)?(?:\\n|$))`)),
-	hrRegex: Nr((e) => RegExp(`^ {0,${e}}((?:-[ 	]*){3,}|(?:_[ 	]*){3,}|(?:\\*[ 	]*){3,})(?:\\n+|$)`)),
-	fencesBeginRegex: Nr((e) => RegExp(`^ {0,${e}}(?:\`\`\`|~~~)`)),
-	headingBeginRegex: Nr((e) => RegExp(`^ {0,${e}}#{1,6}(?:\\s|$)`)),
-	pedanticHeadingBeginRegex: Nr((e) => RegExp(`^ {0,${e}}#`)),
-	htmlBeginRegex: Nr((e) => RegExp(`^ {0,${e}}(?:</?(?:${Vr})(?:[ \\t]+|$|/?>)|<(?:(?:script|pre|style|textarea)(?:[\\s>]|$)|!--)|<\\?|<![A-Za-z]|<!\\[CDATA\\[)`, "i")),
-	blockquoteBeginRegex: Nr((e) => RegExp(`^ {0,${e}}>`)),
+	nextBulletRegex: di((e) => RegExp(`^ {0,${e}}(?:[*+-]|\\d{1,9}[.)])((?:[ 	][^\\n]*)?(?:\\n|$))`)),
+	hrRegex: di((e) => RegExp(`^ {0,${e}}((?:-[ 	]*){3,}|(?:_[ 	]*){3,}|(?:\\*[ 	]*){3,})(?:\\n+|$)`)),
+	fencesBeginRegex: di((e) => RegExp(`^ {0,${e}}(?:\`\`\`|~~~)`)),
+	headingBeginRegex: di((e) => RegExp(`^ {0,${e}}#{1,6}(?:\\s|$)`)),
+	pedanticHeadingBeginRegex: di((e) => RegExp(`^ {0,${e}}#`)),
+	htmlBeginRegex: di((e) => RegExp(`^ {0,${e}}(?:</?(?:${yi})(?:[ \\t]+|$|/?>)|<(?:(?:script|pre|style|textarea)(?:[\\s>]|$)|!--)|<\\?|<![A-Za-z]|<!\\[CDATA\\[)`, "i")),
+	blockquoteBeginRegex: di((e) => RegExp(`^ {0,${e}}>`)),
 	nestedContainerMarkers: /^(?: {0,3}(?:(?:[*+-]|\d{1,9}[.)])[ \t]+|>[ \t]?))+/
-}, Fr = /^(?:[ \t]*(?:\n|$))+/, Ir = /^((?: {4}| {0,3}\t)[^\n]+(?:\n(?:[ \t]*(?:\n|$))*)?)+/, Lr = /^ {0,3}(`{3,}(?=[^`\n]*(?:\n|$))|~{3,})([^\n]*)(?:\n|$)(?:|([\s\S]*?)(?:\n|$))(?: {0,3}(?:(?=`)\1`*|(?=~)\1~*) *(?=\n|$)|$)/, Rr = /^ {0,3}((?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/, zr = /^ {0,3}(#{1,6})(?=\s|$)(.*)(?:\n+|$)/, Br = / {0,3}(?:[*+-]|\d{1,9}[.)])/, Vr = "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|meta|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul", Hr = q(" {0,3}(?:</?(?:tag)(?:[ \\t]+|\\n|/?>)|<(?:(?:script|pre|style|textarea)(?:[\\s>]|$)|!--)|<\\?|<![A-Za-z]|<!\\[CDATA\\[)").replace("tag", Vr).getRegex(), Ur = /^(?!bull |blockCode|fences|blockquote|heading|html|table)((?:.|\n(?!\s*?\n|bull |fences|blockquote|heading|hr|html|table))+?)\n {0,3}(=+|-+)[ \t]*(?:\n+|$)/, Wr = q(Ur).replace(/bull/g, Br).replace(/blockCode/g, /(?: {4}| {0,3}\t)/).replace(/fences/g, / {0,3}(?:`{3,}|~{3,})/).replace(/blockquote/g, / {0,3}>/).replace(/heading/g, / {0,3}#{1,6}(?:\s|$)/).replace(/hr/g, / {0,3}(?:(?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/).replace(/\|table/g, "").replace(/html/g, Hr).getRegex(), Gr = q(Ur).replace(/bull/g, Br).replace(/blockCode/g, /(?: {4}| {0,3}\t)/).replace(/fences/g, / {0,3}(?:`{3,}|~{3,})/).replace(/blockquote/g, / {0,3}>/).replace(/heading/g, / {0,3}#{1,6}(?:\s|$)/).replace(/hr/g, / {0,3}(?:(?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/).replace(/table/g, / {0,3}\|?(?:[:\- ]*\|)+[\:\- ]*\n/).replace(/html/g, Hr).getRegex(), Kr = /^([^\n]+(?:\n(?!hr|heading|lheading|blockquote|fences|list|html|table|[ \t]+\n)[^\n]+)*)/, qr = /^[^\n]+/, Jr = /(?!\s*\])(?:\\[\s\S]|[^\[\]\\\n]|\n(?![ \t]*\n))+/, Yr = q(/^ {0,3}\[(label)\]: *(?:\n[ \t]*)?([^<\s][^\s]*|<(?:\\.|[^\n<>\\])*>)(?:(?: +(?:\n[ \t]*)?| *\n[ \t]*)(title))? *(?:\n+|$)/).replace("label", Jr).replace("title", /(?:"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\\n]|\n(?!\n))*'|\((?:\\[\s\S]|[^()\\])*\))/).getRegex(), Xr = q(/^(bull)([ \t][^\n]*?)?(?:\n|$)/).replace(/bull/g, Br).getRegex(), Zr = /<!--(?:-?>|[\s\S]*?(?:-->|$))/, Qr = q("^ {0,3}(?:<(script|pre|style|textarea)[\\s>][\\s\\S]*?(?:</\\1>[^\\n]*\\n*|$)|comment[^\\n]*(\\n+|$)|<\\?[\\s\\S]*?(?:\\?>[^\\n]*\\n*|$)|<![A-Z][\\s\\S]*?(?:>[^\\n]*\\n*|$)|<!\\[CDATA\\[[\\s\\S]*?(?:\\]\\]>[^\\n]*\\n*|$)|</?(tag)(?:[ \\t]+|\\n|/?>|$)[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$)|<(?!(?:script|pre|style|textarea)(?![a-z0-9-]))([a-z][a-z0-9-]*)(?:attribute)*?[ \\t]*/?>(?=[ \\t]*(?:\\n|$))[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$)|</[a-z][a-z0-9-]*\\s*>(?=[ \\t]*(?:\\n|$))[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$))", "i").replace("comment", Zr).replace("tag", Vr).replace("attribute", /[ \t]+[a-zA-Z:_][\w.:-]*(?:[ \t]*=[ \t]*"[^"\n]*"|[ \t]*=[ \t]*'[^'\n]*'|[ \t]*=[ \t]*[^\s"'=<>`]+)?/).getRegex(), $r = (e) => q(Kr).replace("hr", Rr).replace("heading", " {0,3}#{1,6}(?:\\s|$)").replace("|lheading", "").replace("|table", "").replace("blockquote", " {0,3}>").replace("fences", " {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list", e).replace("html", Hr).getRegex(), ei = $r(/ {0,3}(?:[*+-]|1[.)])[ \t]+[^ \t\n]/), ti = $r(/ {0,3}(?:[*+-]|\d{1,9}[.)])(?:[ \t]|\n|$)/), ni = {
-	blockquote: q(/^( {0,3}> ?(?:(?![ \t]*(?:\n|$))(paragraph)|[^\n]*)(?:\n|$))+/).replace("paragraph", ti).getRegex(),
-	code: Ir,
-	def: Yr,
-	fences: Lr,
-	heading: zr,
-	hr: Rr,
-	html: Qr,
-	lheading: Wr,
-	list: Xr,
-	newline: Fr,
-	paragraph: ei,
-	table: Mr,
-	text: qr
-}, ri = q("^ *([^\\n ].*)\\n {0,3}((?:\\| *)?:?-+:? *(?:\\| *:?-+:? *)*(?:\\| *)?)(?:\\n((?:(?! *\\n|hr|heading|blockquote|code|fences|list|html).*(?:\\n|$))*)\\n*|$)").replace("hr", Rr).replace("heading", " {0,3}#{1,6}(?:\\s|$)").replace("blockquote", " {0,3}>").replace("code", "(?: {4}| {0,3}	)[^\\n]").replace("fences", " {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list", " {0,3}(?:[*+-]|1[.)])[ \\t]").replace("html", Hr).getRegex(), ii = {
-	...ni,
-	lheading: Gr,
-	table: ri,
-	paragraph: q(Kr).replace("hr", Rr).replace("heading", " {0,3}#{1,6}(?:\\s|$)").replace("|lheading", "").replace("table", ri).replace("blockquote", " {0,3}>").replace("fences", " {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list", " {0,3}(?:[*+-]|1[.)])[ \\t]+[^ \\t\\n]").replace("html", Hr).getRegex()
-}, ai = {
-	...ni,
-	html: q("^ *(?:comment(?: *\\n|\\s*$)|<(tag)[\\s\\S]+?</\\1>(?: *\\n{2,}|\\s*$)|<tag(?:\"[^\"]*\"|'[^']*'|\\s[^'\"/>\\s]*)*?/?>(?: *\\n{2,}|\\s*$))").replace("comment", Zr).replace(/tag/g, "(?!(?:a|em|strong|small|s|cite|q|dfn|abbr|data|time|code|var|samp|kbd|sub|sup|i|b|u|mark|ruby|rt|rp|bdi|bdo|span|br|wbr|ins|del|img)\\b)\\w+(?!:|[^\\w\\s@]*@)\\b").getRegex(),
+}, pi = /^(?:[ \t]*(?:\n|$))+/, mi = /^((?: {4}| {0,3}\t)[^\n]+(?:\n(?:[ \t]*(?:\n|$))*)?)+/, hi = /^ {0,3}(`{3,}(?=[^`\n]*(?:\n|$))|~{3,})([^\n]*)(?:\n|$)(?:|([\s\S]*?)(?:\n|$))(?: {0,3}(?:(?=`)\1`*|(?=~)\1~*) *(?=\n|$)|$)/, gi = /^ {0,3}((?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/, _i = /^ {0,3}(#{1,6})(?=\s|$)(.*)(?:\n+|$)/, vi = / {0,3}(?:[*+-]|\d{1,9}[.)])/, yi = "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|meta|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul", bi = G(" {0,3}(?:</?(?:tag)(?:[ \\t]+|\\n|/?>)|<(?:(?:script|pre|style|textarea)(?:[\\s>]|$)|!--)|<\\?|<![A-Za-z]|<!\\[CDATA\\[)").replace("tag", yi).getRegex(), xi = /^(?!bull |blockCode|fences|blockquote|heading|html|table)((?:.|\n(?!\s*?\n|bull |fences|blockquote|heading|hr|html|table))+?)\n {0,3}(=+|-+)[ \t]*(?:\n+|$)/, Si = G(xi).replace(/bull/g, vi).replace(/blockCode/g, /(?: {4}| {0,3}\t)/).replace(/fences/g, / {0,3}(?:`{3,}|~{3,})/).replace(/blockquote/g, / {0,3}>/).replace(/heading/g, / {0,3}#{1,6}(?:\s|$)/).replace(/hr/g, / {0,3}(?:(?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/).replace(/\|table/g, "").replace(/html/g, bi).getRegex(), Ci = G(xi).replace(/bull/g, vi).replace(/blockCode/g, /(?: {4}| {0,3}\t)/).replace(/fences/g, / {0,3}(?:`{3,}|~{3,})/).replace(/blockquote/g, / {0,3}>/).replace(/heading/g, / {0,3}#{1,6}(?:\s|$)/).replace(/hr/g, / {0,3}(?:(?:-[\t ]*){3,}|(?:_[ \t]*){3,}|(?:\*[ \t]*){3,})(?:\n+|$)/).replace(/table/g, / {0,3}\|?(?:[:\- ]*\|)+[\:\- ]*\n/).replace(/html/g, bi).getRegex(), wi = /^([^\n]+(?:\n(?!hr|heading|lheading|blockquote|fences|list|html|table|[ \t]+\n)[^\n]+)*)/, Ti = /^[^\n]+/, Ei = /(?!\s*\])(?:\\[\s\S]|[^\[\]\\\n]|\n(?![ \t]*\n))+/, Di = G(/^ {0,3}\[(label)\]: *(?:\n[ \t]*)?([^<\s][^\s]*|<(?:\\.|[^\n<>\\])*>)(?:(?: +(?:\n[ \t]*)?| *\n[ \t]*)(title))? *(?:\n+|$)/).replace("label", Ei).replace("title", /(?:"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\\n]|\n(?!\n))*'|\((?:\\[\s\S]|[^()\\])*\))/).getRegex(), Oi = G(/^(bull)([ \t][^\n]*?)?(?:\n|$)/).replace(/bull/g, vi).getRegex(), ki = /<!--(?:-?>|[\s\S]*?(?:-->|$))/, Ai = G("^ {0,3}(?:<(script|pre|style|textarea)[\\s>][\\s\\S]*?(?:</\\1>[^\\n]*\\n*|$)|comment[^\\n]*(\\n+|$)|<\\?[\\s\\S]*?(?:\\?>[^\\n]*\\n*|$)|<![A-Z][\\s\\S]*?(?:>[^\\n]*\\n*|$)|<!\\[CDATA\\[[\\s\\S]*?(?:\\]\\]>[^\\n]*\\n*|$)|</?(tag)(?:[ \\t]+|\\n|/?>|$)[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$)|<(?!(?:script|pre|style|textarea)(?![a-z0-9-]))([a-z][a-z0-9-]*)(?:attribute)*?[ \\t]*/?>(?=[ \\t]*(?:\\n|$))[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$)|</[a-z][a-z0-9-]*\\s*>(?=[ \\t]*(?:\\n|$))[\\s\\S]*?(?:(?:\\n[ 	]*)+\\n|$))", "i").replace("comment", ki).replace("tag", yi).replace("attribute", /[ \t]+[a-zA-Z:_][\w.:-]*(?:[ \t]*=[ \t]*"[^"\n]*"|[ \t]*=[ \t]*'[^'\n]*'|[ \t]*=[ \t]*[^\s"'=<>`]+)?/).getRegex(), ji = (e) => G(wi).replace("hr", gi).replace("heading", " {0,3}#{1,6}(?:\\s|$)").replace("|lheading", "").replace("|table", "").replace("blockquote", " {0,3}>").replace("fences", " {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list", e).replace("html", bi).getRegex(), Mi = ji(/ {0,3}(?:[*+-]|1[.)])[ \t]+[^ \t\n]/), Ni = ji(/ {0,3}(?:[*+-]|\d{1,9}[.)])(?:[ \t]|\n|$)/), Pi = {
+	blockquote: G(/^( {0,3}> ?(?:(?![ \t]*(?:\n|$))(paragraph)|[^\n]*)(?:\n|$))+/).replace("paragraph", Ni).getRegex(),
+	code: mi,
+	def: Di,
+	fences: hi,
+	heading: _i,
+	hr: gi,
+	html: Ai,
+	lheading: Si,
+	list: Oi,
+	newline: pi,
+	paragraph: Mi,
+	table: ui,
+	text: Ti
+}, Fi = G("^ *([^\\n ].*)\\n {0,3}((?:\\| *)?:?-+:? *(?:\\| *:?-+:? *)*(?:\\| *)?)(?:\\n((?:(?! *\\n|hr|heading|blockquote|code|fences|list|html).*(?:\\n|$))*)\\n*|$)").replace("hr", gi).replace("heading", " {0,3}#{1,6}(?:\\s|$)").replace("blockquote", " {0,3}>").replace("code", "(?: {4}| {0,3}	)[^\\n]").replace("fences", " {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list", " {0,3}(?:[*+-]|1[.)])[ \\t]").replace("html", bi).getRegex(), Ii = {
+	...Pi,
+	lheading: Ci,
+	table: Fi,
+	paragraph: G(wi).replace("hr", gi).replace("heading", " {0,3}#{1,6}(?:\\s|$)").replace("|lheading", "").replace("table", Fi).replace("blockquote", " {0,3}>").replace("fences", " {0,3}(?:`{3,}(?=[^`\\n]*(?:\\n|$))|~~~)[^\\n]*(?:\\n|$)").replace("list", " {0,3}(?:[*+-]|1[.)])[ \\t]+[^ \\t\\n]").replace("html", bi).getRegex()
+}, Li = {
+	...Pi,
+	html: G("^ *(?:comment(?: *\\n|\\s*$)|<(tag)[\\s\\S]+?</\\1>(?: *\\n{2,}|\\s*$)|<tag(?:\"[^\"]*\"|'[^']*'|\\s[^'\"/>\\s]*)*?/?>(?: *\\n{2,}|\\s*$))").replace("comment", ki).replace(/tag/g, "(?!(?:a|em|strong|small|s|cite|q|dfn|abbr|data|time|code|var|samp|kbd|sub|sup|i|b|u|mark|ruby|rt|rp|bdi|bdo|span|br|wbr|ins|del|img)\\b)\\w+(?!:|[^\\w\\s@]*@)\\b").getRegex(),
 	def: /^ *\[([^\]]+)\]: *<?([^\s>]+)>?(?: +(["(][^\n]+[")]))? *(?:\n+|$)/,
 	heading: /^(#{1,6})(.*)(?:\n+|$)/,
-	fences: Mr,
+	fences: ui,
 	lheading: /^(.+?)\n {0,3}(=+|-+) *(?:\n+|$)/,
-	paragraph: q(Kr).replace("hr", Rr).replace("heading", " *#{1,6} *[^\n]").replace("|table", "").replace("blockquote", " {0,3}>").replace("|fences", "").replace("|list", "").replace("|html", "").replace("|tag", "").replace("lheading", Wr).getRegex()
-}, oi = /^\\([!"#$%&'()*+,\-./:;<=>?@\[\]\\^_`{|}~])/, si = /^(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/, ci = /^( {2,}|\\)\n(?!\s*$)[ \t]*/, li = /^(`+|[^`])(?:(?= {2,}\n)|[\s\S]*?(?:(?=[\\<!\[`*_]|\b_|$)|[^ ](?= {2,}\n)))/, Y = /[\p{P}\p{S}]/u, ui = /[\s\p{P}\p{S}]/u, di = /[^\s\p{P}\p{S}]/u, fi = q(/^((?![*_])punctSpace)/, "u").replace(/punctSpace/g, ui).getRegex(), pi = /[\p{Pi}\p{Ps}"']/u, mi = /(?!~)[\p{P}\p{S}]/u, hi = /(?!~)[\s\p{P}\p{S}]/u, gi = /(?:[^\s\p{P}\p{S}]|~)/u, _i = q(/link|precode-code|html/, "g").replace("link", /\[(?:[^\[\]`]|(?<a>`+)[^`]+\k<a>(?!`))*?\]\((?:\\[\s\S]|[^\\\(\)]|\((?:\\[\s\S]|[^\\\(\)])*\))*\)/).replace("precode-", Pr ? "(?<!`)()" : "(^^|[^`])").replace("code", /(?<b>`+)[^`]+\k<b>(?!`)/).replace("html", /<(?! )[^<>]*?>/).getRegex(), vi = /^(?:\*+(?:((?!\*)punct)|([^\s*]))?)|^_+(?:((?!_)punct)|([^\s_]))?/, yi = q(vi, "u").replace(/punct/g, Y).getRegex(), bi = q(vi, "u").replace(/punct/g, mi).getRegex(), xi = q(/^(?:\*+(?:((?!\*)(?!openQuote)punct)|([^\s*]))?)|^_+(?:((?!_)(?!openQuote)punct)|([^\s_]))?/, "u").replace(/openQuote/g, pi).replace(/punct/g, Y).getRegex(), Si = "^[^_*]*?__[^_*]*?\\*[^_*]*?(?=__)|[^*]+(?=[^*])|(?!\\*)punct(\\*+)(?=[\\s]|$)|notPunctSpace(\\*+)(?!\\*)(?=punctSpace|$)|(?!\\*)punctSpace(\\*+)(?=notPunctSpace)|[\\s](\\*+)(?!\\*)(?=punct)|(?!\\*)punct(\\*+)(?!\\*)(?=punct)|notPunctSpace(\\*+)(?=notPunctSpace)", Ci = q(Si, "gu").replace(/notPunctSpace/g, di).replace(/punctSpace/g, ui).replace(/punct/g, Y).getRegex(), wi = q(Si, "gu").replace(/notPunctSpace/g, gi).replace(/punctSpace/g, hi).replace(/punct/g, mi).getRegex(), Ti = q("^[^_*]*?__[^_*]*?\\*[^_*]*?(?=__)|[^*]+(?=[^*])|(?!\\*)punct(\\*+)(?=[\\s]|$)|notPunctSpace(\\*+)(?!\\*)(?=punctSpace|$)|(?!\\*)[\\s](\\*+)(?=notPunctSpace)|[\\s](\\*+)(?!\\*)(?=punct)|(?!\\*)punct(\\*+)(?!\\*)(?=punct)|(?:(?!\\*)punct|notPunctSpace)(\\*+)(?!\\*)(?=notPunctSpace)", "gu").replace(/notPunctSpace/g, di).replace(/punctSpace/g, ui).replace(/punct/g, Y).getRegex(), Ei = q("^[^_*]*?\\*\\*[^_*]*?_[^_*]*?(?=\\*\\*)|[^_]+(?=[^_])|(?!_)punct(_+)(?=[\\s]|$)|notPunctSpace(_+)(?!_)(?=punctSpace|$)|(?!_)punctSpace(_+)(?=notPunctSpace)|[\\s](_+)(?!_)(?=punct)|(?!_)punct(_+)(?!_)(?=punct)", "gu").replace(/notPunctSpace/g, di).replace(/punctSpace/g, ui).replace(/punct/g, Y).getRegex(), Di = q("^[^_*]*?\\*\\*[^_*]*?_[^_*]*?(?=\\*\\*)|[^_]+(?=[^_])|(?!_)punct(_+)(?=[\\s]|$)|notPunctSpace(_+)(?!_)(?=punctSpace|$)|(?!_)[\\s](_+)(?=notPunctSpace)|[\\s](_+)(?!_)(?=punct)|(?!_)punct(_+)(?!_)(?=punct)|(?:(?!_)punct|notPunctSpace)(_+)(?!_)(?=notPunctSpace)", "gu").replace(/notPunctSpace/g, di).replace(/punctSpace/g, ui).replace(/punct/g, Y).getRegex(), Oi = q(/^~~?(?:((?!~)punct)|[^\s~])/, "u").replace(/punct/g, Y).getRegex(), ki = q("^[^~]+(?=[^~])|(?!~)punct(~~?)(?=[\\s]|$)|notPunctSpace(~~?)(?!~)(?=punctSpace|$)|(?!~)punctSpace(~~?)(?=notPunctSpace)|[\\s](~~?)(?!~)(?=punct)|(?!~)punct(~~?)(?!~)(?=punct)|notPunctSpace(~~?)(?=notPunctSpace)", "gu").replace(/notPunctSpace/g, di).replace(/punctSpace/g, ui).replace(/punct/g, Y).getRegex(), Ai = q(/\\(punct)/, "gu").replace(/punct/g, Y).getRegex(), ji = q(/(`+)(?:[^`]|[^`][\s\S]*?[^`])\1(?!`)|`+|\\(punct)/, "gu").replace(/punct/g, Y).getRegex(), Mi = q(/^<(scheme:[^\s\x00-\x1f<>]*|email)>/).replace("scheme", /[a-zA-Z][a-zA-Z0-9+.-]{1,31}/).replace("email", /[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+(@)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(?![-_])/).getRegex(), Ni = q(Zr).replace("(?:-->|$)", "-->").getRegex(), Pi = q("^comment|^</[a-zA-Z][a-zA-Z0-9-]*\\s*>|^<[a-zA-Z][a-zA-Z0-9-]*(?:attribute)*?\\s*/?>|^<\\?[\\s\\S]*?\\?>|^<![a-zA-Z]+\\s[\\s\\S]*?>|^<!\\[CDATA\\[[\\s\\S]*?\\]\\]>").replace("comment", Ni).replace("attribute", /\s+[a-zA-Z:_][\w.:-]*(?:\s*=\s*"[^"]*"|\s*=\s*'[^']*'|\s*=\s*[^\s"'=<>`]+)?/).getRegex(), Fi = /\[(?:\\[\s\S]|[^\[\]\\])*\]/, Ii = q(/(?:\[(?:brackets|\\[\s\S]|[^\[\]\\])*\]|\\[\s\S]|`+(?!`)[^`]*?`+(?!`)|``+(?=\])|[^\[\]\\`])*?/).replace("brackets", Fi).getRegex(), Li = q(/^!?\[(label)\]\([ \t\n]*(href)(?:(?:[ \t]+(?:\n[ \t]*)?|\n[ \t]*)(title))?[ \t\n]*\)/).replace("label", Ii).replace("href", /<(?:\\.|[^\n<>\\])*>|(?!<)[^ \t\n\x00-\x1f]+|(?=\))/).replace("title", /"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\])*'|\((?:\\[\s\S]|[^)\\])*\)/).getRegex(), Ri = q(/^!?\[(label)\]\[(ref)\]/).replace("label", Ii).replace("ref", Jr).getRegex(), zi = q(/^!?\[(ref)\](?:\[\])?/).replace("ref", Jr).getRegex(), Bi = /(?!\s*\])(?:\\[\s\S]|[^\[\]\\]){1,999}/, Vi = q(/(?:[^\[\]\\`]*(?:\[(?:brackets|\\[\s\S]|[^\[\]\\])*\]|\\[\s\S]|`+(?!`)[^`]*?`+(?!`)|``+(?=\]))){0,999}?[^\[\]\\`]*?/).replace("brackets", Fi).getRegex(), Hi = q("reflink|nolink(?!\\()", "g").replace("reflink", q(/^!?\[(label)\]\[(ref)\]/).replace("label", Vi).replace("ref", Bi).getRegex()).replace("nolink", q(/^!?\[(ref)\](?:\[\])?/).replace("ref", Bi).getRegex()).getRegex(), Ui = /[hH][tT][tT][pP][sS]?|[fF][tT][pP]/, Wi = q(/(?:mailto:email|xmpp:email(?:\/[A-Za-z0-9@.]+)?)/).replace(/email/g, /[A-Za-z0-9._+-]+@[a-zA-Z0-9-_]+(?:\.[a-zA-Z0-9-_]*[a-zA-Z0-9])+(?![\w-])/).getRegex(), Gi = {
-	_backpedal: Mr,
-	anyPunctuation: Ai,
-	anyPunctuationOutsideCode: ji,
-	autolink: Mi,
-	blockSkip: _i,
-	br: ci,
-	code: si,
-	del: Mr,
-	delLDelim: Mr,
-	delRDelim: Mr,
-	emStrongLDelim: yi,
-	emStrongRDelimAst: Ci,
-	emStrongRDelimUnd: Ei,
-	escape: oi,
-	link: Li,
-	nolink: zi,
-	punctuation: fi,
-	reflink: Ri,
-	reflinkSearch: Hi,
-	tag: Pi,
-	text: li,
-	url: Mr
-}, Ki = {
-	...Gi,
-	emStrongLDelim: xi,
-	emStrongRDelimAst: Ti,
-	emStrongRDelimUnd: Di,
-	link: q(/^!?\[(label)\]\((.*?)\)/).replace("label", Ii).getRegex(),
-	reflink: q(/^!?\[(label)\]\s*\[([^\]]*)\]/).replace("label", Ii).getRegex()
-}, qi = {
-	...Gi,
-	emStrongRDelimAst: wi,
-	emStrongLDelim: bi,
-	delLDelim: Oi,
-	delRDelim: ki,
-	url: q(/^emailProtocol|^((?:protocol):\/\/|www\.)(?:[a-zA-Z0-9\-]+\.?)+[^\s<]*|^email/).replace("emailProtocol", Wi).replace("protocol", Ui).replace("email", /[A-Za-z0-9._+-]+(@)[a-zA-Z0-9-_]+(?:\.[a-zA-Z0-9-_]*[a-zA-Z0-9])+(?![\w-])/).getRegex(),
+	paragraph: G(wi).replace("hr", gi).replace("heading", " *#{1,6} *[^\n]").replace("|table", "").replace("blockquote", " {0,3}>").replace("|fences", "").replace("|list", "").replace("|html", "").replace("|tag", "").replace("lheading", Si).getRegex()
+}, Ri = /^\\([!"#$%&'()*+,\-./:;<=>?@\[\]\\^_`{|}~])/, zi = /^(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/, Bi = /^( {2,}|\\)\n(?!\s*$)[ \t]*/, Vi = /^(`+|[^`])(?:(?= {2,}\n)|[\s\S]*?(?:(?=[\\<!\[`*_]|\b_|$)|[^ ](?= {2,}\n)))/, Hi = /[\p{P}\p{S}]/u, Ui = /[\s\p{P}\p{S}]/u, Wi = /[^\s\p{P}\p{S}]/u, Gi = G(/^((?![*_])punctSpace)/, "u").replace(/punctSpace/g, Ui).getRegex(), Ki = /[\p{Pi}\p{Ps}"']/u, qi = /(?!~)[\p{P}\p{S}]/u, Ji = /(?!~)[\s\p{P}\p{S}]/u, Yi = /(?:[^\s\p{P}\p{S}]|~)/u, Xi = G(/link|precode-code|html/, "g").replace("link", /\[(?:[^\[\]`]|(?<a>`+)[^`]+\k<a>(?!`))*?\]\((?:\\[\s\S]|[^\\\(\)]|\((?:\\[\s\S]|[^\\\(\)])*\))*\)/).replace("precode-", fi ? "(?<!`)()" : "(^^|[^`])").replace("code", /(?<b>`+)[^`]+\k<b>(?!`)/).replace("html", /<(?! )[^<>]*?>/).getRegex(), Zi = /^(?:\*+(?:((?!\*)punct)|([^\s*]))?)|^_+(?:((?!_)punct)|([^\s_]))?/, Qi = G(Zi, "u").replace(/punct/g, Hi).getRegex(), $i = G(Zi, "u").replace(/punct/g, qi).getRegex(), ea = G(/^(?:\*+(?:((?!\*)(?!openQuote)punct)|([^\s*]))?)|^_+(?:((?!_)(?!openQuote)punct)|([^\s_]))?/, "u").replace(/openQuote/g, Ki).replace(/punct/g, Hi).getRegex(), ta = "^[^_*]*?__[^_*]*?\\*[^_*]*?(?=__)|[^*]+(?=[^*])|(?!\\*)punct(\\*+)(?=[\\s]|$)|notPunctSpace(\\*+)(?!\\*)(?=punctSpace|$)|(?!\\*)punctSpace(\\*+)(?=notPunctSpace)|[\\s](\\*+)(?!\\*)(?=punct)|(?!\\*)punct(\\*+)(?!\\*)(?=punct)|notPunctSpace(\\*+)(?=notPunctSpace)", na = G(ta, "gu").replace(/notPunctSpace/g, Wi).replace(/punctSpace/g, Ui).replace(/punct/g, Hi).getRegex(), ra = G(ta, "gu").replace(/notPunctSpace/g, Yi).replace(/punctSpace/g, Ji).replace(/punct/g, qi).getRegex(), ia = G("^[^_*]*?__[^_*]*?\\*[^_*]*?(?=__)|[^*]+(?=[^*])|(?!\\*)punct(\\*+)(?=[\\s]|$)|notPunctSpace(\\*+)(?!\\*)(?=punctSpace|$)|(?!\\*)[\\s](\\*+)(?=notPunctSpace)|[\\s](\\*+)(?!\\*)(?=punct)|(?!\\*)punct(\\*+)(?!\\*)(?=punct)|(?:(?!\\*)punct|notPunctSpace)(\\*+)(?!\\*)(?=notPunctSpace)", "gu").replace(/notPunctSpace/g, Wi).replace(/punctSpace/g, Ui).replace(/punct/g, Hi).getRegex(), aa = G("^[^_*]*?\\*\\*[^_*]*?_[^_*]*?(?=\\*\\*)|[^_]+(?=[^_])|(?!_)punct(_+)(?=[\\s]|$)|notPunctSpace(_+)(?!_)(?=punctSpace|$)|(?!_)punctSpace(_+)(?=notPunctSpace)|[\\s](_+)(?!_)(?=punct)|(?!_)punct(_+)(?!_)(?=punct)", "gu").replace(/notPunctSpace/g, Wi).replace(/punctSpace/g, Ui).replace(/punct/g, Hi).getRegex(), oa = G("^[^_*]*?\\*\\*[^_*]*?_[^_*]*?(?=\\*\\*)|[^_]+(?=[^_])|(?!_)punct(_+)(?=[\\s]|$)|notPunctSpace(_+)(?!_)(?=punctSpace|$)|(?!_)[\\s](_+)(?=notPunctSpace)|[\\s](_+)(?!_)(?=punct)|(?!_)punct(_+)(?!_)(?=punct)|(?:(?!_)punct|notPunctSpace)(_+)(?!_)(?=notPunctSpace)", "gu").replace(/notPunctSpace/g, Wi).replace(/punctSpace/g, Ui).replace(/punct/g, Hi).getRegex(), sa = G(/^~~?(?:((?!~)punct)|[^\s~])/, "u").replace(/punct/g, Hi).getRegex(), ca = G("^[^~]+(?=[^~])|(?!~)punct(~~?)(?=[\\s]|$)|notPunctSpace(~~?)(?!~)(?=punctSpace|$)|(?!~)punctSpace(~~?)(?=notPunctSpace)|[\\s](~~?)(?!~)(?=punct)|(?!~)punct(~~?)(?!~)(?=punct)|notPunctSpace(~~?)(?=notPunctSpace)", "gu").replace(/notPunctSpace/g, Wi).replace(/punctSpace/g, Ui).replace(/punct/g, Hi).getRegex(), la = G(/\\(punct)/, "gu").replace(/punct/g, Hi).getRegex(), ua = G(/(`+)(?:[^`]|[^`][\s\S]*?[^`])\1(?!`)|`+|\\(punct)/, "gu").replace(/punct/g, Hi).getRegex(), da = G(/^<(scheme:[^\s\x00-\x1f<>]*|email)>/).replace("scheme", /[a-zA-Z][a-zA-Z0-9+.-]{1,31}/).replace("email", /[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+(@)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+(?![-_])/).getRegex(), fa = G(ki).replace("(?:-->|$)", "-->").getRegex(), pa = G("^comment|^</[a-zA-Z][a-zA-Z0-9-]*\\s*>|^<[a-zA-Z][a-zA-Z0-9-]*(?:attribute)*?\\s*/?>|^<\\?[\\s\\S]*?\\?>|^<![a-zA-Z]+\\s[\\s\\S]*?>|^<!\\[CDATA\\[[\\s\\S]*?\\]\\]>").replace("comment", fa).replace("attribute", /\s+[a-zA-Z:_][\w.:-]*(?:\s*=\s*"[^"]*"|\s*=\s*'[^']*'|\s*=\s*[^\s"'=<>`]+)?/).getRegex(), ma = /\[(?:\\[\s\S]|[^\[\]\\])*\]/, ha = G(/(?:\[(?:brackets|\\[\s\S]|[^\[\]\\])*\]|\\[\s\S]|`+(?!`)[^`]*?`+(?!`)|``+(?=\])|[^\[\]\\`])*?/).replace("brackets", ma).getRegex(), ga = G(/^!?\[(label)\]\([ \t\n]*(href)(?:(?:[ \t]+(?:\n[ \t]*)?|\n[ \t]*)(title))?[ \t\n]*\)/).replace("label", ha).replace("href", /<(?:\\.|[^\n<>\\])*>|(?!<)[^ \t\n\x00-\x1f]+|(?=\))/).replace("title", /"(?:\\[\s\S]|[^"\\])*"|'(?:\\[\s\S]|[^'\\])*'|\((?:\\[\s\S]|[^)\\])*\)/).getRegex(), _a = G(/^!?\[(label)\]\[(ref)\]/).replace("label", ha).replace("ref", Ei).getRegex(), va = G(/^!?\[(ref)\](?:\[\])?/).replace("ref", Ei).getRegex(), ya = /(?!\s*\])(?:\\[\s\S]|[^\[\]\\]){1,999}/, ba = G(/(?:[^\[\]\\`]*(?:\[(?:brackets|\\[\s\S]|[^\[\]\\])*\]|\\[\s\S]|`+(?!`)[^`]*?`+(?!`)|``+(?=\]))){0,999}?[^\[\]\\`]*?/).replace("brackets", ma).getRegex(), xa = G("reflink|nolink(?!\\()", "g").replace("reflink", G(/^!?\[(label)\]\[(ref)\]/).replace("label", ba).replace("ref", ya).getRegex()).replace("nolink", G(/^!?\[(ref)\](?:\[\])?/).replace("ref", ya).getRegex()).getRegex(), Sa = /[hH][tT][tT][pP][sS]?|[fF][tT][pP]/, Ca = G(/(?:mailto:email|xmpp:email(?:\/[A-Za-z0-9@.]+)?)/).replace(/email/g, /[A-Za-z0-9._+-]+@[a-zA-Z0-9-_]+(?:\.[a-zA-Z0-9-_]*[a-zA-Z0-9])+(?![\w-])/).getRegex(), wa = {
+	_backpedal: ui,
+	anyPunctuation: la,
+	anyPunctuationOutsideCode: ua,
+	autolink: da,
+	blockSkip: Xi,
+	br: Bi,
+	code: zi,
+	del: ui,
+	delLDelim: ui,
+	delRDelim: ui,
+	emStrongLDelim: Qi,
+	emStrongRDelimAst: na,
+	emStrongRDelimUnd: aa,
+	escape: Ri,
+	link: ga,
+	nolink: va,
+	punctuation: Gi,
+	reflink: _a,
+	reflinkSearch: xa,
+	tag: pa,
+	text: Vi,
+	url: ui
+}, Ta = {
+	...wa,
+	emStrongLDelim: ea,
+	emStrongRDelimAst: ia,
+	emStrongRDelimUnd: oa,
+	link: G(/^!?\[(label)\]\((.*?)\)/).replace("label", ha).getRegex(),
+	reflink: G(/^!?\[(label)\]\s*\[([^\]]*)\]/).replace("label", ha).getRegex()
+}, Ea = {
+	...wa,
+	emStrongRDelimAst: ra,
+	emStrongLDelim: $i,
+	delLDelim: sa,
+	delRDelim: ca,
+	url: G(/^emailProtocol|^((?:protocol):\/\/|www\.)(?:[a-zA-Z0-9\-]+\.?)+[^\s<]*|^email/).replace("emailProtocol", Ca).replace("protocol", Sa).replace("email", /[A-Za-z0-9._+-]+(@)[a-zA-Z0-9-_]+(?:\.[a-zA-Z0-9-_]*[a-zA-Z0-9])+(?![\w-])/).getRegex(),
 	_backpedal: /(?:[^?!.,:;*_'"~()&]+|\([^)]*\)|&(?![a-zA-Z0-9]+;$)|[?!.,:;*_'"~)]+(?!$))+/,
 	del: /^(~~?)(?=[^\s~])((?:\\[\s\S]|[^\\])*?(?:\\[\s\S]|[^\s~\\]))\1(?=[^~]|$)/,
-	text: q(/^(?:[^a-zA-Z0-9](?=emailProtocol)|(`+|~+|[^`~])(?:(?=[`~])|(?= {2,}\n)|(?=[a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-]+@)|[\s\S]*?(?:(?=[\\<!\[`*~_]|\b_|protocol:\/\/|wwwStart|$)|[^ ](?= {2,}\n)|[^a-zA-Z0-9](?=emailProtocol)|[^a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-](?=[a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-]+@))))/).replace("protocol", Ui).replace(/emailProtocol/g, /(?:mailto|xmpp):/).replace("wwwStart", Pr ? "(?<![^\\s*_~(])www\\." : "www\\.").getRegex()
-}, Ji = {
-	...qi,
-	br: q(ci).replace("{2,}", "*").getRegex(),
-	text: q(qi.text).replace("\\b_", "\\b_| {2,}\\n").replace(/\{2,\}/g, "*").getRegex()
-}, Yi = {
-	normal: ni,
-	gfm: ii,
-	pedantic: ai
-}, Xi = {
-	normal: Gi,
-	gfm: qi,
-	breaks: Ji,
-	pedantic: Ki
-}, Zi = {
+	text: G(/^(?:[^a-zA-Z0-9](?=emailProtocol)|(`+|~+|[^`~])(?:(?=[`~])|(?= {2,}\n)|(?=[a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-]+@)|[\s\S]*?(?:(?=[\\<!\[`*~_]|\b_|protocol:\/\/|wwwStart|$)|[^ ](?= {2,}\n)|[^a-zA-Z0-9](?=emailProtocol)|[^a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-](?=[a-zA-Z0-9.!#$%&'*+\/=?_`{\|}~-]+@))))/).replace("protocol", Sa).replace(/emailProtocol/g, /(?:mailto|xmpp):/).replace("wwwStart", fi ? "(?<![^\\s*_~(])www\\." : "www\\.").getRegex()
+}, Da = {
+	...Ea,
+	br: G(Bi).replace("{2,}", "*").getRegex(),
+	text: G(Ea.text).replace("\\b_", "\\b_| {2,}\\n").replace(/\{2,\}/g, "*").getRegex()
+}, Oa = {
+	normal: Pi,
+	gfm: Ii,
+	pedantic: Li
+}, ka = {
+	normal: wa,
+	gfm: Ea,
+	breaks: Da,
+	pedantic: Ta
+}, Aa = {
 	"&": "&amp;",
 	"<": "&lt;",
 	">": "&gt;",
 	"\"": "&quot;",
 	"'": "&#39;"
-}, Qi = (e) => Zi[e];
-function X(e, t) {
+}, ja = (e) => Aa[e];
+function Ma(e, t) {
 	if (t) {
-		if (J.escapeTest.test(e)) return e.replace(J.escapeReplace, Qi);
-	} else if (J.escapeTestNoEncode.test(e)) return e.replace(J.escapeReplaceNoEncode, Qi);
+		if (K.escapeTest.test(e)) return e.replace(K.escapeReplace, ja);
+	} else if (K.escapeTestNoEncode.test(e)) return e.replace(K.escapeReplaceNoEncode, ja);
 	return e;
 }
-function $i(e) {
-	return J.numericCharacterReference.test(e) ? e.replace(J.numericCharacterReferenceOrAmpersand, (e, t, n) => {
+function Na(e) {
+	return K.numericCharacterReference.test(e) ? e.replace(K.numericCharacterReferenceOrAmpersand, (e, t, n) => {
 		if (t === void 0 && n === void 0) return "&amp;";
 		let r = t === void 0 ? Number.parseInt(n, 16) : Number.parseInt(t, 10);
 		return r === 0 || r > 1114111 || r >= 55296 && r <= 57343 ? "�" : r === 38 ? "&amp;" : String.fromCodePoint(r);
 	}) : e;
 }
-function ea(e) {
+function Pa(e) {
 	try {
-		e = encodeURI(e).replace(J.percentDecode, "%");
+		e = encodeURI(e).replace(K.percentDecode, "%");
 	} catch {
 		return null;
 	}
 	return e;
 }
-function ta(e, t) {
-	let n = e.replace(J.findPipe, (e, t, n) => {
+function Fa(e, t) {
+	let n = e.replace(K.findPipe, (e, t, n) => {
 		let r = !1, i = t;
 		for (; --i >= 0 && n[i] === "\\";) r = !r;
 		return r ? "|" : " |";
-	}).split(J.splitPipe), r = 0;
+	}).split(K.splitPipe), r = 0;
 	if (n[0].trim() || n.shift(), n.length > 0 && !n.at(-1)?.trim() && n.pop(), t) {
 		if (n.length > t) n.splice(t);
 		else for (; n.length < t;) n.push("");
 	}
-	for (; r < n.length; r++) n[r] = n[r].trim().replace(J.slashPipe, "|");
+	for (; r < n.length; r++) n[r] = n[r].trim().replace(K.slashPipe, "|");
 	return n;
 }
-function na(e, t, n) {
+function Ia(e, t, n) {
 	let r = e.length;
 	if (r === 0) return "";
 	let i = 0;
@@ -8329,15 +8586,15 @@ function na(e, t, n) {
 	}
 	return e.slice(0, r - i);
 }
-function ra(e) {
+function La(e) {
 	let t = e.split("\n"), n = t.length - 1;
-	for (; n >= 0 && J.blankLine.test(t[n]);) n--;
+	for (; n >= 0 && K.blankLine.test(t[n]);) n--;
 	return t.length - n <= 2 ? e : t.slice(0, n + 1).join("\n");
 }
-function ia(e) {
-	return e.trim().replace(J.multipleSpaceGlobal, " ").toLowerCase().toUpperCase().toLowerCase();
+function Ra(e) {
+	return e.trim().replace(K.multipleSpaceGlobal, " ").toLowerCase().toUpperCase().toLowerCase();
 }
-function aa(e, t) {
+function za(e, t) {
 	if (e.indexOf(t[0]) === -1 && e.indexOf(t[1]) === -1) return -1;
 	let n = 0;
 	for (let r = 0; r < e.length; r++) if (e[r] === "\\") r++;
@@ -8345,8 +8602,8 @@ function aa(e, t) {
 	else if (e[r] === t[1] && (n--, n < 0)) return r;
 	return n > 0 ? -2 : -1;
 }
-var oa = /* @__PURE__ */ new WeakMap();
-function sa(e) {
+var Ba = /* @__PURE__ */ new WeakMap();
+function Va(e) {
 	let t = {
 		"*": -1,
 		_: -1
@@ -8364,23 +8621,23 @@ function sa(e) {
 		lastPossibleDelCloserIndex: n
 	};
 }
-function ca(e, t) {
-	let n = sa(t), r = oa.get(e);
-	r ? r.push(n) : oa.set(e, [n]);
+function Ha(e, t) {
+	let n = Va(t), r = Ba.get(e);
+	r ? r.push(n) : Ba.set(e, [n]);
 }
-function la(e) {
-	let t = oa.get(e);
-	t && (t.pop(), t.length === 0 && oa.delete(e));
+function Ua(e) {
+	let t = Ba.get(e);
+	t && (t.pop(), t.length === 0 && Ba.delete(e));
 }
-function ua(e, t, n) {
-	let r = oa.get(e)?.at(-1);
-	return r && r.maskedSrc === t ? r.lastPossibleEmStrongCloserIndex[n] : sa(t).lastPossibleEmStrongCloserIndex[n];
+function Wa(e, t, n) {
+	let r = Ba.get(e)?.at(-1);
+	return r && r.maskedSrc === t ? r.lastPossibleEmStrongCloserIndex[n] : Va(t).lastPossibleEmStrongCloserIndex[n];
 }
-function da(e, t) {
-	let n = oa.get(e)?.at(-1);
-	return n && n.maskedSrc === t ? n.lastPossibleDelCloserIndex : sa(t).lastPossibleDelCloserIndex;
+function Ga(e, t) {
+	let n = Ba.get(e)?.at(-1);
+	return n && n.maskedSrc === t ? n.lastPossibleDelCloserIndex : Va(t).lastPossibleDelCloserIndex;
 }
-function fa(e, t = 0) {
+function Ka(e, t = 0) {
 	let n = t, r = "";
 	for (let t of e) if (t === "	") {
 		let e = 4 - n % 4;
@@ -8388,7 +8645,7 @@ function fa(e, t = 0) {
 	} else r += t, n++;
 	return r;
 }
-function pa(e, t) {
+function qa(e, t) {
 	let n = "";
 	for (let r = 0; r < e.length; r++) {
 		if (e[r] === "`") {
@@ -8402,8 +8659,8 @@ function pa(e, t) {
 	}
 	return n;
 }
-function ma(e, t, n, r, i) {
-	let a = t.href, o = t.title || null, s = pa(e[1], i), c = e[0].charAt(0) === "!", l = r.state.inLink, u = r.state.linkEmitted, d = r.state.inRawBlock;
+function Ja(e, t, n, r, i) {
+	let a = t.href, o = t.title || null, s = qa(e[1], i), c = e[0].charAt(0) === "!", l = r.state.inLink, u = r.state.linkEmitted, d = r.state.inRawBlock;
 	r.state.inLink = !0, r.state.linkEmitted = !1;
 	let f = r.inlineTokens(s), p = r.state.linkEmitted;
 	if (r.state.linkEmitted = u, r.state.inLink = l, !c) {
@@ -8422,7 +8679,7 @@ function ma(e, t, n, r, i) {
 		tokens: f
 	};
 }
-function ha(e, t, n) {
+function Ya(e, t, n) {
 	let r = e.match(n.other.indentCodeCompensation);
 	if (r === null) return t;
 	let i = r[1];
@@ -8433,7 +8690,7 @@ function ha(e, t, n) {
 		return e.slice(Math.min(r.length, i.length));
 	}).join("\n");
 }
-function ga(e, t, n, r) {
+function Xa(e, t, n, r) {
 	if (!t.includes("<")) return !1;
 	for (let i = 0; i < t.length; i++) {
 		if (t[i] === "\\") {
@@ -8456,12 +8713,12 @@ function ga(e, t, n, r) {
 	}
 	return !1;
 }
-var _a = class {
+var Za = class {
 	options;
 	rules;
 	lexer;
 	constructor(e) {
-		this.options = e || Ar;
+		this.options = e || ci;
 	}
 	space(e) {
 		let t = this.rules.block.newline.exec(e);
@@ -8473,7 +8730,7 @@ var _a = class {
 	code(e) {
 		let t = this.rules.block.code.exec(e);
 		if (t) {
-			let e = this.options.pedantic ? t[0] : ra(t[0]);
+			let e = this.options.pedantic ? t[0] : La(t[0]);
 			return {
 				type: "code",
 				raw: e,
@@ -8485,7 +8742,7 @@ var _a = class {
 	fences(e) {
 		let t = this.rules.block.fences.exec(e);
 		if (t) {
-			let e = t[0], n = ha(e, t[3] || "", this.rules);
+			let e = t[0], n = Ya(e, t[3] || "", this.rules);
 			return t[3] !== void 0 && (n === "" || n.endsWith("\n")) && (n += "\n"), {
 				type: "code",
 				raw: e,
@@ -8499,12 +8756,12 @@ var _a = class {
 		if (t) {
 			let e = t[2].trim();
 			if (this.rules.other.endingHash.test(e)) {
-				let t = na(e, "#");
+				let t = Ia(e, "#");
 				(this.options.pedantic || !t || this.rules.other.endingSpaceTabChar.test(t)) && (e = t.trim());
 			}
 			return {
 				type: "heading",
-				raw: na(t[0], "\n"),
+				raw: Ia(t[0], "\n"),
 				depth: t[1].length,
 				text: e,
 				tokens: this.lexer.inline(e)
@@ -8515,20 +8772,20 @@ var _a = class {
 		let t = this.rules.block.hr.exec(e);
 		if (t) return {
 			type: "hr",
-			raw: na(t[0], "\n")
+			raw: Ia(t[0], "\n")
 		};
 	}
 	blockquote(e) {
 		let t = this.rules.block.blockquote.exec(e);
 		if (t) {
-			let e = na(t[0], "\n").split("\n"), n = "", r = "", i = [];
+			let e = Ia(t[0], "\n").split("\n"), n = "", r = "", i = [];
 			for (; e.length > 0;) {
 				let t = !1, a = [], o = 0;
 				for (; o < e.length; o++) if (this.rules.other.blockquoteStart.test(e[o])) a.push(e[o]), t = !0;
 				else if (!t) a.push(e[o]);
 				else break;
 				e = e.slice(o);
-				let s = a.join("\n"), c = s.replace(this.rules.other.blockquoteMarkerWhitespace, (e, t, n) => n.startsWith(" ") ? t + " " + n.slice(1) : t + fa(n, t.length)).replace(this.rules.other.blockquoteSetextReplace, "\n    $1").replace(this.rules.other.blockquoteSetextReplace2, "");
+				let s = a.join("\n"), c = s.replace(this.rules.other.blockquoteMarkerWhitespace, (e, t, n) => n.startsWith(" ") ? t + " " + n.slice(1) : t + Ka(n, t.length)).replace(this.rules.other.blockquoteSetextReplace, "\n    $1").replace(this.rules.other.blockquoteSetextReplace2, "");
 				n = n ? `${n}
 ${s}` : s, r = r ? `${r}
 ${c}` : c;
@@ -8584,12 +8841,12 @@ ${t}`;
 				if (!(t = s.exec(e)) || this.rules.block.hr.test(e)) break;
 				let l = r();
 				e = e.substring(t[0].length);
-				let u = t[2].split("\n", 1)[0], d = t[1].length, f = this.options.pedantic ? fa(u, d) : u.replace(this.rules.other.leadingSpaceTab, (e) => fa(e, d)), p = e.split("\n", 1)[0], m = !f.trim(), h = 0;
+				let u = t[2].split("\n", 1)[0], d = t[1].length, f = this.options.pedantic ? Ka(u, d) : u.replace(this.rules.other.leadingSpaceTab, (e) => Ka(e, d)), p = e.split("\n", 1)[0], m = !f.trim(), h = 0;
 				if (this.options.pedantic ? (h = 2, a = f.trimStart()) : m ? h = d + 1 : (h = f.search(this.rules.other.nonSpaceChar), h = h > 4 ? 1 : h, a = f.slice(h), h += d), m && this.rules.other.blankLine.test(p) && (e = e.substring(p.length + 1), i = !0), !i) {
 					let t = this.rules.other.nextBulletRegex(h), n = this.rules.other.hrRegex(h), r = this.rules.other.fencesBeginRegex(h), i = this.options.pedantic ? this.rules.other.pedanticHeadingBeginRegex(h) : this.rules.other.headingBeginRegex(h), o = this.rules.other.htmlBeginRegex(h), s = this.rules.other.blockquoteBeginRegex(h), c = !1;
 					for (; e;) {
 						let l = e.split("\n", 1)[0], u;
-						if (p = l, this.options.pedantic ? (p = p.replace(this.rules.other.listReplaceNesting, "  "), u = p) : u = p.replace(this.rules.other.leadingSpaceTab, (e) => fa(e)), r.test(p) || i.test(p) || o.test(p) || s.test(p) || t.test(p) || n.test(p)) break;
+						if (p = l, this.options.pedantic ? (p = p.replace(this.rules.other.listReplaceNesting, "  "), u = p) : u = p.replace(this.rules.other.leadingSpaceTab, (e) => Ka(e)), r.test(p) || i.test(p) || o.test(p) || s.test(p) || t.test(p) || n.test(p)) break;
 						if (u.search(this.rules.other.nonSpaceChar) >= h || !p.trim()) a += "\n" + u.slice(h), c = !1;
 						else {
 							if (m) break;
@@ -8666,7 +8923,7 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 		let t = this.rules.block.html.exec(e);
 		if (t) {
 			if (this.lexer.state.lastToken?.type === "paragraph" && !this.rules.other.htmlBeginRegex(4).test(e)) return;
-			let n = ra(t[0]);
+			let n = La(t[0]);
 			return {
 				type: "html",
 				block: !0,
@@ -8679,12 +8936,12 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 	def(e) {
 		let t = this.rules.block.def.exec(e);
 		if (t) {
-			if (!this.rules.other.startAngleBracket.test(t[2]) && aa(t[2], "()") !== -1) return;
-			let e = ia(t[1]), n = t[2] ? t[2].replace(this.rules.other.hrefBrackets, "$1").replace(this.rules.inline.anyPunctuation, "$1") : "", r = t[3] ? t[3].substring(1, t[3].length - 1).replace(this.rules.inline.anyPunctuation, "$1") : t[3];
+			if (!this.rules.other.startAngleBracket.test(t[2]) && za(t[2], "()") !== -1) return;
+			let e = Ra(t[1]), n = t[2] ? t[2].replace(this.rules.other.hrefBrackets, "$1").replace(this.rules.inline.anyPunctuation, "$1") : "", r = t[3] ? t[3].substring(1, t[3].length - 1).replace(this.rules.inline.anyPunctuation, "$1") : t[3];
 			return {
 				type: "def",
 				tag: e,
-				raw: na(t[0], "\n"),
+				raw: Ia(t[0], "\n"),
 				href: n,
 				title: r
 			};
@@ -8693,9 +8950,9 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 	table(e) {
 		let t = this.rules.block.table.exec(e);
 		if (!t || !this.rules.other.tableDelimiter.test(t[2])) return;
-		let n = ta(t[1]), r = t[2].replace(this.rules.other.tableAlignChars, "").split("|"), i = t[3]?.trim() ? t[3].replace(this.rules.other.tableRowBlankLine, "").split("\n") : [], a = {
+		let n = Fa(t[1]), r = t[2].replace(this.rules.other.tableAlignChars, "").split("|"), i = t[3]?.trim() ? t[3].replace(this.rules.other.tableRowBlankLine, "").split("\n") : [], a = {
 			type: "table",
-			raw: na(t[0], "\n"),
+			raw: Ia(t[0], "\n"),
 			header: [],
 			align: [],
 			rows: []
@@ -8708,7 +8965,7 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 				header: !0,
 				align: a.align[e]
 			});
-			for (let e of i) a.rows.push(ta(e, a.header.length).map((e, t) => ({
+			for (let e of i) a.rows.push(Fa(e, a.header.length).map((e, t) => ({
 				text: e,
 				tokens: this.lexer.inline(e),
 				header: !1,
@@ -8723,7 +8980,7 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 			let e = t[1].trim();
 			return {
 				type: "heading",
-				raw: na(t[0], "\n"),
+				raw: Ia(t[0], "\n"),
 				depth: t[2].charAt(0) === "=" ? 1 : 2,
 				text: e,
 				tokens: this.lexer.inline(e)
@@ -8779,28 +9036,28 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 		let n = this.rules.inline.link.exec(e);
 		if (n) {
 			let t = n[0].charAt(0) === "!" ? 2 : 1;
-			if (!this.options.pedantic && ga(e, n[1], t, this.rules)) return;
+			if (!this.options.pedantic && Xa(e, n[1], t, this.rules)) return;
 			let r = n[2].trim();
 			if (!this.options.pedantic && this.rules.other.startAngleBracket.test(r)) {
 				if (!this.rules.other.endAngleBracket.test(r)) return;
-				let e = na(r.slice(0, -1), "\\");
+				let e = Ia(r.slice(0, -1), "\\");
 				if ((r.length - e.length) % 2 == 0) return;
 			} else {
-				let e = aa(n[2], "()");
+				let e = za(n[2], "()");
 				if (e === -2) return;
 				if (e > -1) {
 					let t = (n[0].indexOf("!") === 0 ? 5 : 4) + n[1].length + e;
 					n[2] = n[2].substring(0, e), n[0] = n[0].substring(0, t).trim(), n[3] = "";
 				}
 			}
-			let i = na(n[0].slice(0, -1), "\\");
+			let i = Ia(n[0].slice(0, -1), "\\");
 			if ((n[0].length - i.length) % 2 == 0) return;
 			let a = n[2], o = "";
 			if (this.options.pedantic) {
 				let e = this.rules.other.pedanticHrefTitle.exec(a);
 				e && (a = e[1], o = e[3]);
 			} else o = n[3] ? n[3].slice(1, -1) : "";
-			return a = a.trim(), this.rules.other.startAngleBracket.test(a) && (a = this.options.pedantic && !this.rules.other.endAngleBracket.test(r) ? a.slice(1) : a.slice(1, -1)), ma(n, {
+			return a = a.trim(), this.rules.other.startAngleBracket.test(a) && (a = this.options.pedantic && !this.rules.other.endAngleBracket.test(r) ? a.slice(1) : a.slice(1, -1)), Ja(n, {
 				href: a && a.replace(this.rules.inline.anyPunctuation, "$1"),
 				title: o && o.replace(this.rules.inline.anyPunctuation, "$1")
 			}, n[0], this.lexer, this.rules);
@@ -8812,8 +9069,8 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 		let r;
 		if ((r = this.rules.inline.reflink.exec(e)) || (r = this.rules.inline.nolink.exec(e))) {
 			let n = r[0].charAt(0) === "!" ? 2 : 1;
-			if (!this.options.pedantic && ga(e, r[1], n, this.rules)) return;
-			let i = t[ia(r[2] || r[1])];
+			if (!this.options.pedantic && Xa(e, r[1], n, this.rules)) return;
+			let i = t[Ra(r[2] || r[1])];
 			if (!i) {
 				let e = r[0].charAt(0);
 				return {
@@ -8822,7 +9079,7 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 					text: e
 				};
 			}
-			return ma(r, i, r[0], this.lexer, this.rules);
+			return Ja(r, i, r[0], this.lexer, this.rules);
 		}
 	}
 	emStrong(e, t, n = "") {
@@ -8838,7 +9095,7 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 		if (!d || !n || u) {
 			let n = [...r[0]].length - 1, u, f, p = n, m = 0, h = o - s + n, g = !this.options.pedantic && !!c.trim() && (!!d || i === "*" && !l);
 			if (i !== "*" && i !== "_") return;
-			let _ = i === "*" ? this.rules.inline.emStrongRDelimAst : this.rules.inline.emStrongRDelimUnd, v = ua(this, t, i), ee = t.length - e.length + n;
+			let _ = i === "*" ? this.rules.inline.emStrongRDelimAst : this.rules.inline.emStrongRDelimUnd, v = Wa(this, t, i), ee = t.length - e.length + n;
 			if (v < ee) return;
 			t = t.slice(-1 * e.length + n);
 			let te = v - ee;
@@ -8900,7 +9157,7 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 		if (e.charCodeAt(0) !== 126) return;
 		let r = this.rules.inline.delLDelim.exec(e);
 		if (r && (!r[1] || !n || this.rules.inline.punctuation.exec(n))) {
-			let n = [...r[0]].length - 1, i, a, o = n, s = this.rules.inline.delRDelim, c = da(this, t), l = t.length - e.length + n;
+			let n = [...r[0]].length - 1, i, a, o = n, s = this.rules.inline.delRDelim, c = Ga(this, t), l = t.length - e.length + n;
 			if (c < l) return;
 			t = t.slice(-1 * e.length + n);
 			let u = c - l;
@@ -8974,19 +9231,19 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 			return {
 				type: "text",
 				raw: t[0],
-				text: e ? t[0] : $i(t[0]),
+				text: e ? t[0] : Na(t[0]),
 				escaped: e
 			};
 		}
 	}
-}, Z = class e {
+}, Qa = class e {
 	tokens;
 	options;
 	state;
 	inlineQueue;
 	tokenizer;
 	constructor(e) {
-		this.tokens = [], this.tokens.links = Object.create(null), this.options = e || Ar, this.options.tokenizer = this.options.tokenizer || new _a(), this.tokenizer = this.options.tokenizer, this.tokenizer.options = this.options, this.tokenizer.lexer = this, this.inlineQueue = [], this.state = {
+		this.tokens = [], this.tokens.links = Object.create(null), this.options = e || ci, this.options.tokenizer = this.options.tokenizer || new Za(), this.tokenizer = this.options.tokenizer, this.tokenizer.options = this.options, this.tokenizer.lexer = this, this.inlineQueue = [], this.state = {
 			inLink: !1,
 			inRawBlock: !1,
 			linkEmitted: !1,
@@ -8994,16 +9251,16 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 			top: !0
 		};
 		let t = {
-			other: J,
-			block: Yi.normal,
-			inline: Xi.normal
+			other: K,
+			block: Oa.normal,
+			inline: ka.normal
 		};
-		this.options.pedantic ? (t.block = Yi.pedantic, t.inline = Xi.pedantic) : this.options.gfm && (t.block = Yi.gfm, t.inline = this.options.breaks ? Xi.breaks : Xi.gfm), this.tokenizer.rules = t;
+		this.options.pedantic ? (t.block = Oa.pedantic, t.inline = ka.pedantic) : this.options.gfm && (t.block = Oa.gfm, t.inline = this.options.breaks ? ka.breaks : ka.gfm), this.tokenizer.rules = t;
 	}
 	static get rules() {
 		return {
-			block: Yi,
-			inline: Xi
+			block: Oa,
+			inline: ka
 		};
 	}
 	static lex(t, n) {
@@ -9013,7 +9270,7 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 		return new e(n).inlineTokens(t);
 	}
 	lex(e) {
-		e = e.replace(J.carriageReturn, "\n"), this.blockTokens(e, this.tokens);
+		e = e.replace(K.carriageReturn, "\n"), this.blockTokens(e, this.tokens);
 		for (let e = 0; e < this.inlineQueue.length; e++) {
 			let t = this.inlineQueue[e];
 			this.state.inRawBlock = !1, this.inlineTokens(t.src, t.tokens);
@@ -9023,8 +9280,8 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 	blockTokens(e, t = [], n = !1) {
 		this.tokenizer.lexer = this;
 		let r = this.state.lastToken;
-		this.options.pedantic && (e = e.replace(J.tabCharGlobal, "    ").replace(J.spaceLine, ""));
-		let i = 1 / 0, a, o = this.options.gfm && !this.options.pedantic && this.tokenizer.paragraph === _a.prototype.paragraph;
+		this.options.pedantic && (e = e.replace(K.tabCharGlobal, "    ").replace(K.spaceLine, ""));
+		let i = 1 / 0, a, o = this.options.gfm && !this.options.pedantic && this.tokenizer.paragraph === Za.prototype.paragraph;
 		for (; e;) {
 			if (e.length < i) i = e.length;
 			else {
@@ -9096,7 +9353,7 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 		for (let n of e.matchAll(this.tokenizer.rules.inline.blockSkip)) if (t.test(n[0]) && e.charAt(n.index - 1) !== "!") return !0;
 		for (let t of e.matchAll(this.tokenizer.rules.inline.reflinkSearch)) {
 			let e = t[0], n = e.lastIndexOf("[");
-			if (e.charAt(0) !== "!" && Object.hasOwn(this.tokens.links, ia(e.slice(n + 1, -1))) && !(n > 1 && this.linkInText(e.slice(1, n - 1)))) return !0;
+			if (e.charAt(0) !== "!" && Object.hasOwn(this.tokens.links, Ra(e.slice(n + 1, -1))) && !(n > 1 && this.linkInText(e.slice(1, n - 1)))) return !0;
 		}
 		return !1;
 	}
@@ -9111,13 +9368,13 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 		}
 	}
 	#e(e, t) {
-		let n = e.includes("*") || e.includes("_") || e.includes("~"), r = n || this.options.hooks?.emStrongMask || this.tokenizer.emStrong !== _a.prototype.emStrong || this.tokenizer.del !== _a.prototype.del ? this.#r(e) : e;
+		let n = e.includes("*") || e.includes("_") || e.includes("~"), r = n || this.options.hooks?.emStrongMask || this.tokenizer.emStrong !== Za.prototype.emStrong || this.tokenizer.del !== Za.prototype.del ? this.#r(e) : e;
 		if (!n) return this.#t(e, r, t);
-		ca(this.tokenizer, r);
+		Ha(this.tokenizer, r);
 		try {
 			return this.#t(e, r, t);
 		} finally {
-			la(this.tokenizer);
+			Ua(this.tokenizer);
 		}
 	}
 	#t(e, t, n) {
@@ -9144,7 +9401,7 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 			let s = e[0];
 			if (s === "*" || s === "_") {
 				let a = t.length - e.length;
-				if (ua(this.tokenizer, t, s) <= a) {
+				if (Wa(this.tokenizer, t, s) <= a) {
 					let t = 1;
 					for (; t < e.length && e.charCodeAt(t) === s.charCodeAt(0);) t++;
 					let a = e.substring(0, t), o = n.at(-1);
@@ -9158,7 +9415,7 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 				}
 			} else if (s === "~") {
 				let a = t.length - e.length;
-				if (da(this.tokenizer, t) <= a) {
+				if (Ga(this.tokenizer, t) <= a) {
 					let t = 1;
 					for (; t < e.length && e.charCodeAt(t) === 126;) t++;
 					let a = e.substring(0, t), o = n.at(-1);
@@ -9214,7 +9471,7 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 		if (this.tokens.links && e.includes("[")) {
 			let e = this.tokenizer.rules.inline.reflinkSearch, n = (t) => {
 				let r = t.lastIndexOf("[");
-				if (!Object.hasOwn(this.tokens.links, ia(t.slice(r + 1, -1)))) return t;
+				if (!Object.hasOwn(this.tokens.links, Ra(t.slice(r + 1, -1)))) return t;
 				if (r > 1 && t.charAt(0) !== "!") {
 					let i = t.slice(1, r - 1);
 					if (this.linkInText(i)) return "[" + i.replace(e, n) + "][" + "a".repeat(t.length - r - 2) + "]";
@@ -9230,18 +9487,18 @@ ${p}`) ? `    ${u.replace(/^ {0,3}/, "")}` : p;
 		if (this.options.silent) console.error(t);
 		else throw Error(t);
 	}
-}, va = class {
+}, $a = class {
 	options;
 	parser;
 	constructor(e) {
-		this.options = e || Ar;
+		this.options = e || ci;
 	}
 	space(e) {
 		return "";
 	}
 	code({ text: e, lang: t, escaped: n }) {
-		let r = (t || "").match(J.notSpaceStart)?.[0], i = e ? e.replace(J.endingNewline, "") + "\n" : "";
-		return r ? "<pre><code class=\"language-" + X(r) + "\">" + (n ? i : X(i, !0)) + "</code></pre>\n" : "<pre><code>" + (n ? i : X(i, !0)) + "</code></pre>\n";
+		let r = (t || "").match(K.notSpaceStart)?.[0], i = e ? e.replace(K.endingNewline, "") + "\n" : "";
+		return r ? "<pre><code class=\"language-" + Ma(r) + "\">" + (n ? i : Ma(i, !0)) + "</code></pre>\n" : "<pre><code>" + (n ? i : Ma(i, !0)) + "</code></pre>\n";
 	}
 	blockquote({ tokens: e }) {
 		return `<blockquote>
@@ -9311,7 +9568,7 @@ ${e}</tr>
 		return `<em>${this.parser.parseInline(e)}</em>`;
 	}
 	codespan({ text: e }) {
-		return `<code>${X(e, !0)}</code>`;
+		return `<code>${Ma(e, !0)}</code>`;
 	}
 	br(e) {
 		return "<br>";
@@ -9320,24 +9577,24 @@ ${e}</tr>
 		return `<del>${this.parser.parseInline(e)}</del>`;
 	}
 	link({ href: e, title: t, text: n, tokens: r, autolink: i }) {
-		let a = i ? X(n, !0) : this.parser.parseInline(r), o = ea(e);
+		let a = i ? Ma(n, !0) : this.parser.parseInline(r), o = Pa(e);
 		if (o === null) return a;
-		e = X(o, i);
+		e = Ma(o, i);
 		let s = "<a href=\"" + e + "\"";
-		return t && (s += " title=\"" + X(t) + "\""), s += ">" + a + "</a>", s;
+		return t && (s += " title=\"" + Ma(t) + "\""), s += ">" + a + "</a>", s;
 	}
 	image({ href: e, title: t, text: n, tokens: r }) {
 		r && (n = this.parser.parseInline(r, this.parser.textRenderer));
-		let i = ea(e);
-		if (i === null) return X(n);
+		let i = Pa(e);
+		if (i === null) return Ma(n);
 		e = i;
-		let a = `<img src="${X(e)}" alt="${X(n)}"`;
-		return t && (a += ` title="${X(t)}"`), a += ">", a;
+		let a = `<img src="${Ma(e)}" alt="${Ma(n)}"`;
+		return t && (a += ` title="${Ma(t)}"`), a += ">", a;
 	}
 	text(e) {
-		return "tokens" in e && e.tokens ? this.parser.parseInline(e.tokens) : "escaped" in e && e.escaped ? e.text : X(e.text);
+		return "tokens" in e && e.tokens ? this.parser.parseInline(e.tokens) : "escaped" in e && e.escaped ? e.text : Ma(e.text);
 	}
-}, ya = class {
+}, eo = class {
 	parser;
 	strong({ text: e, tokens: t }) {
 		return t ? this.parser.parseInline(t, this) : e;
@@ -9369,12 +9626,12 @@ ${e}</tr>
 	checkbox({ raw: e }) {
 		return e;
 	}
-}, Q = class e {
+}, to = class e {
 	options;
 	renderer;
 	textRenderer;
 	constructor(e) {
-		this.options = e || Ar, this.options.renderer = this.options.renderer || new va(), this.renderer = this.options.renderer, this.renderer.options = this.options, this.renderer.parser = this, this.textRenderer = new ya(), this.textRenderer.parser = this;
+		this.options = e || ci, this.options.renderer = this.options.renderer || new $a(), this.renderer = this.options.renderer, this.renderer.options = this.options, this.renderer.parser = this, this.textRenderer = new eo(), this.textRenderer.parser = this;
 	}
 	static parse(t, n) {
 		return new e(n).parse(t);
@@ -9522,11 +9779,11 @@ ${e}</tr>
 		}
 		return n;
 	}
-}, ba = class {
+}, no = class {
 	options;
 	block;
 	constructor(e) {
-		this.options = e || Ar;
+		this.options = e || ci;
 	}
 	static passThroughHooks = /* @__PURE__ */ new Set([
 		"preprocess",
@@ -9552,50 +9809,50 @@ ${e}</tr>
 		return e;
 	}
 	provideLexer(e = this.block) {
-		return e ? Z.lex : Z.lexInline;
+		return e ? Qa.lex : Qa.lexInline;
 	}
 	provideParser(e = this.block) {
-		return e ? Q.parse : Q.parseInline;
+		return e ? to.parse : to.parseInline;
 	}
 };
-function xa(e, t) {
+function ro(e, t) {
 	if (Array.isArray(t)) for (let n = 0; n < t.length; n++) e.push(t[n]);
 	else e.push(t);
 }
-var Sa = new class {
-	defaults = kr();
+var io = new class {
+	defaults = si();
 	options = this.setOptions;
 	parse = this.parseMarkdown(!0);
 	parseInline = this.parseMarkdown(!1);
-	Parser = Q;
-	Renderer = va;
-	TextRenderer = ya;
-	Lexer = Z;
-	Tokenizer = _a;
-	Hooks = ba;
+	Parser = to;
+	Renderer = $a;
+	TextRenderer = eo;
+	Lexer = Qa;
+	Tokenizer = Za;
+	Hooks = no;
 	constructor(...e) {
 		this.use(...e);
 	}
 	walkTokens(e, t) {
 		let n = [];
-		for (let r of e) switch (xa(n, t.call(this, r)), r.type) {
+		for (let r of e) switch (ro(n, t.call(this, r)), r.type) {
 			case "table": {
 				let e = r;
-				for (let r of e.header) xa(n, this.walkTokens(r.tokens, t));
-				for (let r of e.rows) for (let e of r) xa(n, this.walkTokens(e.tokens, t));
+				for (let r of e.header) ro(n, this.walkTokens(r.tokens, t));
+				for (let r of e.rows) for (let e of r) ro(n, this.walkTokens(e.tokens, t));
 				break;
 			}
 			case "list": {
 				let e = r;
-				xa(n, this.walkTokens(e.items, t));
+				ro(n, this.walkTokens(e.items, t));
 				break;
 			}
 			default: {
 				let e = r;
 				this.defaults.extensions?.childTokens?.[e.type] ? this.defaults.extensions.childTokens[e.type].forEach((r) => {
 					let i = e[r].flat(1 / 0);
-					xa(n, this.walkTokens(i, t));
-				}) : e.tokens && xa(n, this.walkTokens(e.tokens, t));
+					ro(n, this.walkTokens(i, t));
+				}) : e.tokens && ro(n, this.walkTokens(e.tokens, t));
 			}
 		}
 		return n;
@@ -9623,7 +9880,7 @@ var Sa = new class {
 				}
 				"childTokens" in e && e.childTokens && (t.childTokens[e.name] = e.childTokens);
 			}), n.extensions = t), e.renderer) {
-				let t = this.defaults.renderer || new va(this.defaults);
+				let t = this.defaults.renderer || new $a(this.defaults);
 				for (let n in e.renderer) {
 					if (!(n in t)) throw Error(`renderer '${n}' does not exist`);
 					if (["options", "parser"].includes(n)) continue;
@@ -9636,7 +9893,7 @@ var Sa = new class {
 				n.renderer = t;
 			}
 			if (e.tokenizer) {
-				let t = this.defaults.tokenizer || new _a(this.defaults);
+				let t = this.defaults.tokenizer || new Za(this.defaults);
 				for (let n in e.tokenizer) {
 					if (!(n in t)) throw Error(`tokenizer '${n}' does not exist`);
 					if ([
@@ -9653,13 +9910,13 @@ var Sa = new class {
 				n.tokenizer = t;
 			}
 			if (e.hooks) {
-				let t = this.defaults.hooks || new ba();
+				let t = this.defaults.hooks || new no();
 				for (let n in e.hooks) {
 					if (!(n in t)) throw Error(`hook '${n}' does not exist`);
 					if (["options", "block"].includes(n)) continue;
 					let r = n, i = e.hooks[r], a = t[r];
-					t[r] = ba.passThroughHooks.has(n) ? (e) => {
-						if (t.options.async && ba.passThroughHooksRespectAsync.has(n)) return (async () => {
+					t[r] = no.passThroughHooks.has(n) ? (e) => {
+						if (t.options.async && no.passThroughHooksRespectAsync.has(n)) return (async () => {
 							let n = await i.call(t, e);
 							return a.call(t, n);
 						})();
@@ -9680,7 +9937,7 @@ var Sa = new class {
 				let t = this.defaults.walkTokens, r = e.walkTokens;
 				n.walkTokens = function(e) {
 					let n = [];
-					return xa(n, r.call(this, e)), t && xa(n, t.call(this, e)), n;
+					return ro(n, r.call(this, e)), t && ro(n, t.call(this, e)), n;
 				};
 			}
 			this.defaults = {
@@ -9696,10 +9953,10 @@ var Sa = new class {
 		}, this;
 	}
 	lexer(e, t) {
-		return Z.lex(e, t ?? this.defaults);
+		return Qa.lex(e, t ?? this.defaults);
 	}
 	parser(e, t) {
-		return Q.parse(e, t ?? this.defaults);
+		return to.parse(e, t ?? this.defaults);
 	}
 	parseMarkdown(e) {
 		return (t, n) => {
@@ -9711,16 +9968,16 @@ var Sa = new class {
 			if (typeof t > "u" || t === null) return a(/* @__PURE__ */ Error("marked(): input parameter is undefined or null"));
 			if (typeof t != "string") return a(/* @__PURE__ */ Error("marked(): input parameter is of type " + Object.prototype.toString.call(t) + ", string expected"));
 			if (i.hooks && (i.hooks.options = i, i.hooks.block = e), i.async) return (async () => {
-				let n = i.hooks ? await i.hooks.preprocess(t) : t, r = await (i.hooks ? await i.hooks.provideLexer(e) : e ? Z.lex : Z.lexInline)(n, i), a = i.hooks ? await i.hooks.processAllTokens(r) : r;
+				let n = i.hooks ? await i.hooks.preprocess(t) : t, r = await (i.hooks ? await i.hooks.provideLexer(e) : e ? Qa.lex : Qa.lexInline)(n, i), a = i.hooks ? await i.hooks.processAllTokens(r) : r;
 				i.walkTokens && await Promise.all(this.walkTokens(a, i.walkTokens));
-				let o = await (i.hooks ? await i.hooks.provideParser(e) : e ? Q.parse : Q.parseInline)(a, i);
+				let o = await (i.hooks ? await i.hooks.provideParser(e) : e ? to.parse : to.parseInline)(a, i);
 				return i.hooks ? await i.hooks.postprocess(o) : o;
 			})().catch(a);
 			try {
 				i.hooks && (t = i.hooks.preprocess(t));
-				let n = (i.hooks ? i.hooks.provideLexer(e) : e ? Z.lex : Z.lexInline)(t, i);
+				let n = (i.hooks ? i.hooks.provideLexer(e) : e ? Qa.lex : Qa.lexInline)(t, i);
 				i.hooks && (n = i.hooks.processAllTokens(n)), i.walkTokens && this.walkTokens(n, i.walkTokens);
-				let r = (i.hooks ? i.hooks.provideParser(e) : e ? Q.parse : Q.parseInline)(n, i);
+				let r = (i.hooks ? i.hooks.provideParser(e) : e ? to.parse : to.parseInline)(n, i);
 				return i.hooks && (r = i.hooks.postprocess(r)), r;
 			} catch (e) {
 				return a(e);
@@ -9730,7 +9987,7 @@ var Sa = new class {
 	onError(e, t) {
 		return (n) => {
 			if (n.message += "\nPlease report this to https://github.com/markedjs/marked.", e) {
-				let e = "<p>An error occurred:</p><pre>" + X(n.message + "", !0) + "</pre>";
+				let e = "<p>An error occurred:</p><pre>" + Ma(n.message + "", !0) + "</pre>";
 				return t ? Promise.resolve(e) : e;
 			}
 			if (t) return Promise.reject(n);
@@ -9738,140 +9995,1074 @@ var Sa = new class {
 		};
 	}
 }();
-function $(e, t) {
-	return Sa.parse(e, t);
+function q(e, t) {
+	return io.parse(e, t);
 }
-$.options = $.setOptions = function(e) {
-	return Sa.setOptions(e), $.defaults = Sa.defaults, jr($.defaults), $;
-}, $.getDefaults = kr, $.defaults = Ar, $.use = function(...e) {
-	return Sa.use(...e), $.defaults = Sa.defaults, jr($.defaults), $;
-}, $.walkTokens = function(e, t) {
-	return Sa.walkTokens(e, t);
-}, $.parseInline = Sa.parseInline, $.Parser = Q, $.parser = Q.parse, $.Renderer = va, $.TextRenderer = ya, $.Lexer = Z, $.lexer = Z.lex, $.Tokenizer = _a, $.Hooks = ba, $.parse = $, $.options, $.setOptions, $.walkTokens, $.parseInline, Q.parse, Z.lex;
-// web/src/sanitize.ts
-var Ca = /* @__PURE__ */ new Set([
-	"SCRIPT",
-	"IFRAME",
-	"OBJECT",
-	"EMBED",
-	"FRAME",
-	"FRAMESET",
-	"LINK",
-	"META",
-	"BASE",
-	"FORM",
-	"STYLE",
-	"TEMPLATE",
-	"NOSCRIPT"
-]), wa = /* @__PURE__ */ new Set([
-	"href",
-	"src",
-	"xlink:href",
-	"action",
-	"formaction",
-	"srcset",
-	"poster"
-]);
-function Ta(e) {
-	let t = e.replace(/[\u0000-\u0020]/g, "").toLowerCase();
-	return t.startsWith("javascript:") || t.startsWith("vbscript:") ? !0 : t.startsWith("data:") && !/^data:image\/(png|jpe?g|gif|webp);/.test(t);
+q.options = q.setOptions = function(e) {
+	return io.setOptions(e), q.defaults = io.defaults, li(q.defaults), q;
+}, q.getDefaults = si, q.defaults = ci, q.use = function(...e) {
+	return io.use(...e), q.defaults = io.defaults, li(q.defaults), q;
+}, q.walkTokens = function(e, t) {
+	return io.walkTokens(e, t);
+}, q.parseInline = io.parseInline, q.Parser = to, q.parser = to.parse, q.Renderer = $a, q.TextRenderer = eo, q.Lexer = Qa, q.lexer = Qa.lex, q.Tokenizer = Za, q.Hooks = no, q.parse = q, q.options, q.setOptions, q.walkTokens, q.parseInline, to.parse, Qa.lex;
+// node_modules/dompurify/dist/purify.es.mjs
+function ao(e, t) {
+	this.v = e, this.k = t;
 }
-function Ea(e) {
-	for (let t of [...e.children]) if (Ca.has(t.tagName.toUpperCase())) t.remove();
-	else {
-		for (let e of [...t.attributes]) {
-			let n = e.name.toLowerCase();
-			(n.startsWith("on") || n === "style" && /expression|url\(/i.test(e.value) || wa.has(n) && Ta(e.value)) && t.removeAttribute(e.name);
+function oo(e, t) {
+	(t == null || t > e.length) && (t = e.length);
+	for (var n = 0, r = Array(t); n < t; n++) r[n] = e[n];
+	return r;
+}
+function so(e) {
+	if (Array.isArray(e)) return e;
+}
+function co(e, t) {
+	var n = e == null ? null : typeof Symbol < "u" && e[Symbol.iterator] || e["@@iterator"];
+	if (n != null) {
+		var r, i, a, o, s = [], c = !0, l = !1;
+		try {
+			if (a = (n = n.call(e)).next, t === 0) {
+				if (Object(n) !== n) return;
+				c = !1;
+			} else for (; !(c = (r = a.call(n)).done) && (s.push(r.value), s.length !== t); c = !0);
+		} catch (e) {
+			l = !0, i = e;
+		} finally {
+			try {
+				if (!c && n.return != null && (o = n.return(), Object(o) !== o)) return;
+			} finally {
+				if (l) throw i;
+			}
 		}
-		t.tagName === "A" && (t.setAttribute("target", "_blank"), t.setAttribute("rel", "noopener noreferrer")), Ea(t);
+		return s;
 	}
 }
-function Da(e) {
-	let t = new DOMParser().parseFromString(`<body>${e}</body>`, "text/html");
-	Ea(t.body);
-	let n = document.createDocumentFragment();
-	for (let e of [...t.body.childNodes]) n.appendChild(document.importNode(e, !0));
+function lo() {
+	throw TypeError("Invalid attempt to destructure non-iterable instance.\nIn order to be iterable, non-array objects must have a [Symbol.iterator]() method.");
+}
+function uo(e, t) {
+	return so(e) || co(e, t) || fo(e, t) || lo();
+}
+function fo(e, t) {
+	if (e) {
+		if (typeof e == "string") return oo(e, t);
+		var n = {}.toString.call(e).slice(8, -1);
+		return n === "Object" && e.constructor && (n = e.constructor.name), n === "Map" || n === "Set" ? Array.from(e) : n === "Arguments" || /^(?:Ui|I)nt(?:8|16|32)(?:Clamped)?Array$/.test(n) ? oo(e, t) : void 0;
+	}
+}
+function po(e) {
+	var t, n;
+	function r(t, n) {
+		try {
+			var a = e[t](n), o = a.value, s = o instanceof ao;
+			Promise.resolve(s ? o.v : o).then(function(n) {
+				if (s) {
+					var c = t === "return" && o.k ? t : "next";
+					if (!o.k || n.done) return r(c, n);
+					n = e[c](n).value;
+				}
+				i(!!a.done, n);
+			}, function(e) {
+				r("throw", e);
+			});
+		} catch (e) {
+			i(2, e);
+		}
+	}
+	function i(e, i) {
+		e === 2 ? t.reject(i) : t.resolve({
+			value: i,
+			done: e
+		}), (t = t.next) ? r(t.key, t.arg) : n = null;
+	}
+	this._invoke = function(e, i) {
+		return new Promise(function(a, o) {
+			var s = {
+				key: e,
+				arg: i,
+				resolve: a,
+				reject: o,
+				next: null
+			};
+			n ? n = n.next = s : (t = n = s, r(e, i));
+		});
+	}, typeof e.return != "function" && (this.return = void 0);
+}
+po.prototype[typeof Symbol == "function" && Symbol.asyncIterator || "@@asyncIterator"] = function() {
+	return this;
+}, po.prototype.next = function(e) {
+	return this._invoke("next", e);
+}, po.prototype.throw = function(e) {
+	return this._invoke("throw", e);
+}, po.prototype.return = function(e) {
+	return this._invoke("return", e);
+};
+var mo = Object.entries, ho = Object.keys, go = Object.setPrototypeOf, _o = Object.isFrozen, vo = Object.getPrototypeOf, yo = Object.getOwnPropertyDescriptor, J = Object.freeze, Y = Object.seal, bo = Object.create, xo = typeof Reflect < "u" && Reflect, So = xo.apply, Co = xo.construct;
+J ||= function(e) {
+	return e;
+}, Y ||= function(e) {
+	return e;
+}, So ||= function(e, t) {
+	var n = [...arguments].slice(2);
+	return e.apply(t, n);
+}, Co ||= function(e) {
+	return new e(...[...arguments].slice(1));
+};
+var wo = Z(Array.prototype.forEach), To = Z(Array.prototype.lastIndexOf), Eo = Z(Array.prototype.pop), Do = Z(Array.prototype.push), Oo = Z(Array.prototype.slice), ko = Z(Array.prototype.splice), Ao = Array.isArray, jo = Qo(Set), Mo = Z(Set.prototype.add), No = Z(Set.prototype.has), Po = Z(Set.prototype.delete), Fo = Qo(Map), Io = Z(Map.prototype.get), Lo = Z(Map.prototype.set), Ro = Z(String.prototype.toLowerCase), zo = Z(String.prototype.toString), Bo = Z(String.prototype.match), Vo = Z(String.prototype.replace), Ho = Z(String.prototype.indexOf), Uo = Z(String.prototype.trim), Wo = Z(Number.prototype.toString), Go = Z(Boolean.prototype.toString), Ko = typeof BigInt > "u" ? null : Z(BigInt.prototype.toString), qo = typeof Symbol > "u" ? null : Z(Symbol.prototype.toString), Jo = Z(Object.prototype.hasOwnProperty), Yo = Z(Object.prototype.toString), Xo = RegExp.prototype.test, X = function(e, t) {
+	return e instanceof RegExp && (e.lastIndex = 0), So(Xo, e, [t]);
+}, Zo = Qo(TypeError);
+function Z(e) {
+	return function(t) {
+		var n = [...arguments].slice(1);
+		return So(e, t, n);
+	};
+}
+function Qo(e) {
+	return function() {
+		return Co(e, [...arguments]);
+	};
+}
+function Q(e, t) {
+	let n = arguments.length > 2 && arguments[2] !== void 0 ? arguments[2] : Ro;
+	if (go && go(e, null), !Ao(t)) return e;
+	let r = t.length;
+	for (; r--;) {
+		let i = t[r];
+		if (typeof i == "string") {
+			let e = n(i);
+			e !== i && (_o(t) || (t[r] = e), i = e);
+		}
+		e[i] = !0;
+	}
+	return e;
+}
+function $o(e) {
+	for (let t = 0; t < e.length; t++) Jo(e, t) || (e[t] = null);
+	return e;
+}
+function es(e) {
+	let t = bo(null);
+	for (let r of mo(e)) {
+		var n = uo(r, 2);
+		let i = n[0], a = n[1];
+		Jo(e, i) && (t[i] = Ao(a) ? $o(a) : a && typeof a == "object" && a.constructor === Object ? es(a) : a);
+	}
+	return t;
+}
+function ts(e) {
+	let t = bo(null), n = ho(e), r = n.length;
+	for (; r--;) t[n[r]] = e[n[r]];
+	return t;
+}
+function ns(e) {
+	switch (typeof e) {
+		case "string": return e;
+		case "number": return Wo(e);
+		case "boolean": return Go(e);
+		case "bigint": return Ko ? Ko(e) : "0";
+		case "symbol": return qo ? qo(e) : "Symbol()";
+		case "undefined": return Yo(e);
+		case "function":
+		case "object": {
+			if (e === null) return Yo(e);
+			let t = e, n = rs(t, "toString");
+			if (typeof n == "function") {
+				let e = n(t);
+				return typeof e == "string" ? e : Yo(e);
+			}
+			return Yo(e);
+		}
+		default: return Yo(e);
+	}
+}
+function rs(e, t) {
+	for (; e !== null;) {
+		let n = yo(e, t);
+		if (n) {
+			if (n.get) return Z(n.get);
+			if (typeof n.value == "function") return Z(n.value);
+		}
+		e = vo(e);
+	}
+	function n() {
+		return null;
+	}
 	return n;
 }
+function is(e, t) {
+	for (; e !== null;) {
+		let n = yo(e, t);
+		if (n) return n.get ? Z(n.get) : null;
+		e = vo(e);
+	}
+	return null;
+}
+function as(e) {
+	if (!e) return !1;
+	try {
+		return X(e, ""), !0;
+	} catch {
+		return !1;
+	}
+}
+var os = J(/* @__PURE__ */ "a.abbr.acronym.address.area.article.aside.audio.b.bdi.bdo.big.blink.blockquote.body.br.button.canvas.caption.center.cite.code.col.colgroup.content.data.datalist.dd.decorator.del.details.dfn.dialog.dir.div.dl.dt.element.em.fieldset.figcaption.figure.font.footer.form.h1.h2.h3.h4.h5.h6.head.header.hgroup.hr.html.i.img.input.ins.kbd.label.legend.li.main.map.mark.marquee.menu.menuitem.meter.nav.nobr.ol.optgroup.option.output.p.picture.pre.progress.q.rp.rt.ruby.s.samp.search.section.select.shadow.slot.small.source.spacer.span.strike.strong.style.sub.summary.sup.table.tbody.td.template.textarea.tfoot.th.thead.time.tr.track.tt.u.ul.var.video.wbr".split(".")), ss = J(/* @__PURE__ */ "svg.a.altglyph.altglyphdef.altglyphitem.animatecolor.animatemotion.animatetransform.circle.clippath.defs.desc.ellipse.filter.font.g.glyph.glyphref.hkern.image.line.lineargradient.marker.mask.metadata.mpath.path.pattern.polygon.polyline.radialgradient.rect.stop.style.switch.symbol.text.textpath.title.tref.tspan.view.vkern".split(".")), cs = J([
+	"feBlend",
+	"feColorMatrix",
+	"feComponentTransfer",
+	"feComposite",
+	"feConvolveMatrix",
+	"feDiffuseLighting",
+	"feDisplacementMap",
+	"feDistantLight",
+	"feDropShadow",
+	"feFlood",
+	"feFuncA",
+	"feFuncB",
+	"feFuncG",
+	"feFuncR",
+	"feGaussianBlur",
+	"feImage",
+	"feMerge",
+	"feMergeNode",
+	"feMorphology",
+	"feOffset",
+	"fePointLight",
+	"feSpecularLighting",
+	"feSpotLight",
+	"feTile",
+	"feTurbulence"
+]), ls = J([
+	"animate",
+	"color-profile",
+	"cursor",
+	"discard",
+	"font-face",
+	"font-face-format",
+	"font-face-name",
+	"font-face-src",
+	"font-face-uri",
+	"foreignobject",
+	"hatch",
+	"hatchpath",
+	"mesh",
+	"meshgradient",
+	"meshpatch",
+	"meshrow",
+	"missing-glyph",
+	"script",
+	"set",
+	"solidcolor",
+	"unknown",
+	"use"
+]), us = J(/* @__PURE__ */ "math.menclose.merror.mfenced.mfrac.mglyph.mi.mlabeledtr.mmultiscripts.mn.mo.mover.mpadded.mphantom.mroot.mrow.ms.mspace.msqrt.mstyle.msub.msup.msubsup.mtable.mtd.mtext.mtr.munder.munderover.mprescripts".split(".")), ds = J([
+	"maction",
+	"maligngroup",
+	"malignmark",
+	"mlongdiv",
+	"mscarries",
+	"mscarry",
+	"msgroup",
+	"mstack",
+	"msline",
+	"msrow",
+	"semantics",
+	"annotation",
+	"annotation-xml",
+	"mprescripts",
+	"none"
+]), fs = J(["#text"]), ps = J(/* @__PURE__ */ "accept.action.align.alt.autocapitalize.autocomplete.autopictureinpicture.autoplay.background.bgcolor.border.capture.cellpadding.cellspacing.checked.cite.class.clear.color.cols.colspan.command.commandfor.controls.controlslist.coords.crossorigin.datetime.decoding.default.dir.disabled.disablepictureinpicture.disableremoteplayback.download.draggable.enctype.enterkeyhint.exportparts.face.for.headers.height.hidden.high.href.hreflang.id.inert.inputmode.integrity.ismap.kind.label.lang.list.loading.loop.low.max.maxlength.media.method.min.minlength.multiple.muted.name.nonce.noshade.novalidate.nowrap.open.optimum.part.pattern.placeholder.playsinline.popover.popovertarget.popovertargetaction.poster.preload.pubdate.radiogroup.readonly.rel.required.rev.reversed.role.rows.rowspan.spellcheck.scope.selected.shape.size.sizes.slot.span.srclang.start.src.srcset.step.style.summary.tabindex.title.translate.type.usemap.valign.value.width.wrap.xmlns".split(".")), ms = J(/* @__PURE__ */ "accent-height.accumulate.additive.alignment-baseline.amplitude.ascent.attributename.attributetype.azimuth.basefrequency.baseline-shift.begin.bias.by.class.clip.clippathunits.clip-path.clip-rule.color.color-interpolation.color-interpolation-filters.color-profile.color-rendering.cx.cy.d.dx.dy.diffuseconstant.direction.display.divisor.dominant-baseline.dur.edgemode.elevation.end.exponent.fill.fill-opacity.fill-rule.filter.filterunits.flood-color.flood-opacity.font-family.font-size.font-size-adjust.font-stretch.font-style.font-variant.font-weight.fx.fy.g1.g2.glyph-name.glyphref.gradientunits.gradienttransform.height.href.id.image-rendering.in.in2.intercept.k.k1.k2.k3.k4.kerning.keypoints.keysplines.keytimes.lang.lengthadjust.letter-spacing.kernelmatrix.kernelunitlength.lighting-color.local.marker-end.marker-mid.marker-start.markerheight.markerunits.markerwidth.maskcontentunits.maskunits.max.mask.mask-type.media.method.mode.min.name.numoctaves.offset.operator.opacity.order.orient.orientation.origin.overflow.paint-order.path.pathlength.patterncontentunits.patterntransform.patternunits.pointer-events.points.preservealpha.preserveaspectratio.primitiveunits.r.rx.ry.radius.refx.refy.repeatcount.repeatdur.restart.result.rotate.scale.seed.shape-rendering.slope.specularconstant.specularexponent.spreadmethod.startoffset.stddeviation.stitchtiles.stop-color.stop-opacity.stroke-dasharray.stroke-dashoffset.stroke-linecap.stroke-linejoin.stroke-miterlimit.stroke-opacity.stroke.stroke-width.style.surfacescale.systemlanguage.tabindex.tablevalues.targetx.targety.transform.transform-origin.text-anchor.text-decoration.text-orientation.text-rendering.textlength.type.u1.u2.unicode.values.vector-effect.viewbox.visibility.version.vert-adv-y.vert-origin-x.vert-origin-y.width.word-spacing.wrap.writing-mode.xchannelselector.ychannelselector.x.x1.x2.xmlns.y.y1.y2.z.zoomandpan".split(".")), hs = J(/* @__PURE__ */ "accent.accentunder.align.bevelled.close.columnalign.columnlines.columnspacing.columnspan.denomalign.depth.dir.display.displaystyle.encoding.fence.frame.height.href.id.largeop.length.linethickness.lquote.lspace.mathbackground.mathcolor.mathsize.mathvariant.maxsize.minsize.movablelimits.notation.numalign.open.rowalign.rowlines.rowspacing.rowspan.rspace.rquote.scriptlevel.scriptminsize.scriptsizemultiplier.selection.separator.separators.stretchy.subscriptshift.supscriptshift.symmetric.voffset.width.xmlns".split(".")), gs = J([
+	"xlink:href",
+	"xml:id",
+	"xlink:title",
+	"xml:space",
+	"xmlns:xlink"
+]), _s = Y(/{{[\w\W]*|^[\w\W]*}}/g), vs = Y(/<%[\w\W]*|^[\w\W]*%>/g), ys = Y(/\${[\w\W]*/g), bs = Y(/{{|}}|\${|<%|%>/), xs = Y(/[^\t\n\f\r ]/), Ss = Y(/\u0000/g), Cs = Y(/^data-[\-\w.\u00B7-\uFFFF]+$/), ws = Y(/^aria-[\-\w]+$/), Ts = Y(/^(?:(?:(?:f|ht)tps?|mailto|tel|callto|sms|cid|xmpp|matrix):|[^a-z]|[a-z+.\-]+(?:[^a-z+.\-:]|$))/i), Es = Y(/^(?:\w+script|data):/i), Ds = Y(/[\u0000-\u0020\u00A0\u1680\u180E\u2000-\u2029\u205F\u3000]/g), Os = Y(/^html$/i), ks = Y(/^[a-z][.\w]*(-[.\w]+)+$/i), As = Y(/<[/\w!]/g), js = Y(/<[/\w]/g), Ms = Y(/<[/\w]|^-?>|--!?>|<!-$/g), Ns = Y(/<\/no(script|embed|frames)/i), Ps = Y(/\/>/i), Fs = Y(/((--!?|])>)|<\/(style|script|title|xmp|textarea|noscript|iframe|noembed|noframes)/i), Is = Y(/^[\r\n\t ]+/), $ = {
+	element: 1,
+	text: 3,
+	processingInstruction: 7,
+	comment: 8,
+	document: 9,
+	documentFragment: 11
+}, Ls = J(Q({}, [
+	"style",
+	"script",
+	"xmp",
+	"iframe",
+	"noembed",
+	"noframes",
+	"plaintext",
+	"noscript"
+])), Rs = J(Q({}, ["textarea", "title"])), zs = J(Q({}, [
+	"area",
+	"base",
+	"basefont",
+	"bgsound",
+	"br",
+	"col",
+	"embed",
+	"frame",
+	"hr",
+	"img",
+	"input",
+	"keygen",
+	"link",
+	"meta",
+	"param",
+	"source",
+	"track",
+	"wbr"
+])), Bs = function() {
+	return typeof window > "u" ? null : window;
+}, Vs = function(e, t) {
+	if (typeof e != "object" || typeof e.createPolicy != "function") return null;
+	let n = null, r = "data-tt-policy-suffix";
+	t && t.hasAttribute(r) && (n = t.getAttribute(r));
+	let i = "dompurify" + (n ? "#" + n : "");
+	try {
+		return e.createPolicy(i, {
+			createHTML(e) {
+				return e;
+			},
+			createScriptURL(e) {
+				return e;
+			}
+		});
+	} catch {
+		return console.warn("TrustedTypes policy " + i + " could not be created."), null;
+	}
+}, Hs = function() {
+	return {
+		afterSanitizeAttributes: [],
+		afterSanitizeElements: [],
+		afterSanitizeShadowDOM: [],
+		beforeSanitizeAttributes: [],
+		beforeSanitizeElements: [],
+		beforeSanitizeShadowDOM: [],
+		uponSanitizeAttribute: [],
+		uponSanitizeElement: [],
+		uponSanitizeShadowNode: []
+	};
+}, Us = function(e, t, n, r) {
+	return Jo(e, t) && Ao(e[t]) ? Q(r.base ? ts(r.base) : {}, e[t], r.transform) : n;
+}, Ws = function(e, t, n) {
+	let r = Jo(e, t) ? e[t] : void 0;
+	return r && typeof r == "object" ? es(r) : n;
+};
+function Gs() {
+	let e = arguments.length > 0 && arguments[0] !== void 0 ? arguments[0] : Bs(), t = (e) => Gs(e);
+	if (t.version = "3.5.0", t.removed = [], !e || !e.document || e.document.nodeType !== $.document || !e.Element) return t.isSupported = !1, t;
+	let n = e.document, r = n, i = r.currentScript, a = e.HTMLTemplateElement, o = e.Node, s = e.Element, c = e.NodeFilter, l = e.DOMParser, u = e.trustedTypes, d = s.prototype, f = rs(d, "cloneNode"), p = rs(d, "remove"), m = rs(d, "removeChild"), h = rs(d, "removeAttributeNode"), g = rs(d, "nextSibling"), _ = rs(d, "childNodes"), v = rs(d, "parentNode"), ee = rs(d, "shadowRoot"), te = rs(d, "attributes"), ne = o && o.prototype ? rs(o.prototype, "nodeType") : null, re = o && o.prototype ? rs(o.prototype, "nodeName") : null, ie = o && o.prototype ? rs(o.prototype, "ownerDocument") : null, ae = function(e) {
+		return ne ? ne(e) : e.nodeType;
+	}, oe = function(e) {
+		return re ? re(e) : e.nodeName;
+	}, se = is(d, "namespaceURI"), ce = function(e) {
+		return se ? se(e) : e.namespaceURI;
+	}, le = function(e) {
+		return ae(e) === $.element ? te(e) : null;
+	};
+	if (typeof a == "function") {
+		let e = n.createElement("template");
+		e.content && e.content.ownerDocument && (n = e.content.ownerDocument);
+	}
+	let ue, de = "", fe, pe = !1, me = 0, y = function() {
+		if (me > 0) throw Zo("A configured TRUSTED_TYPES_POLICY callback (createHTML or createScriptURL) must not call DOMPurify.sanitize, as that causes infinite recursion. Do not pass a policy whose callbacks wrap DOMPurify as TRUSTED_TYPES_POLICY; see the \"DOMPurify and Trusted Types\" section of the README.");
+	}, he = function(e) {
+		y(), me++;
+		try {
+			return ue.createHTML(e);
+		} finally {
+			me--;
+		}
+	}, ge = function(e) {
+		return ue && We ? he(e) : e;
+	}, _e = function(e) {
+		y(), me++;
+		try {
+			return ue.createScriptURL(e);
+		} finally {
+			me--;
+		}
+	}, ve = function() {
+		return pe ||= (fe = Vs(u, i), !0), fe;
+	}, b = n, ye = b.implementation, x = b.createNodeIterator, be = b.createDocumentFragment, xe = b.getElementsByTagName, Se = r.importNode, S = Hs();
+	t.isSupported = typeof mo == "function" && typeof v == "function" && ye && ye.createHTMLDocument !== void 0;
+	let Ce = _s, we = vs, Te = ys, C = Cs, Ee = ws, De = Es, w = Ds, Oe = ks, ke = Ts, T = null, Ae = Q({}, [
+		...os,
+		...ss,
+		...cs,
+		...us,
+		...fs
+	]), E = null, D = Q({}, [
+		...ps,
+		...ms,
+		...hs,
+		...gs
+	]), je = null, Me = null, Ne = null, Pe = Object.seal(bo(null, {
+		tagCheck: {
+			writable: !0,
+			configurable: !1,
+			enumerable: !0,
+			value: null
+		},
+		attributeCheck: {
+			writable: !0,
+			configurable: !1,
+			enumerable: !0,
+			value: null
+		}
+	})), Fe = !0, Ie = !0, Le = !1, Re = !0, O = !1, ze = !0, Be = !1, Ve = !1, k = null, He = null, Ue = !1, A = !1, j = !1, We = !1, Ge = !0, Ke = !1, qe = "user-content-", Je = !0, Ye = !1, M = null, Xe = null, Ze = !1, Qe = null, $e = Q({}, /* @__PURE__ */ "annotation-xml.audio.colgroup.desc.foreignobject.head.iframe.math.mi.mn.mo.ms.mtext.noembed.noframes.noscript.plaintext.script.selectedcontent.style.svg.template.thead.title.video.xmp".split(".")), et = null, tt = Q({}, [
+		"audio",
+		"video",
+		"img",
+		"source",
+		"image",
+		"track"
+	]), nt = null, rt = Q({}, [
+		"alt",
+		"class",
+		"for",
+		"id",
+		"label",
+		"name",
+		"pattern",
+		"placeholder",
+		"role",
+		"summary",
+		"title",
+		"value",
+		"style",
+		"xmlns"
+	]), it = "http://www.w3.org/1998/Math/MathML", at = "http://www.w3.org/2000/svg", ot = "http://www.w3.org/1999/xhtml", st = ot, ct = !1, lt = null, ut = Q({}, [
+		it,
+		at,
+		ot
+	], zo), dt = J(Q({}, [
+		"mi",
+		"mo",
+		"mn",
+		"ms",
+		"mtext"
+	])), ft = null, pt = J(Q({}, ["annotation-xml"])), mt = null, ht = J(bo(null)), gt = Q({}, [
+		"title",
+		"style",
+		"font",
+		"a",
+		"script"
+	]), _t = null, vt = ["application/xhtml+xml", "text/html"], N = null, yt = null, P = null, bt = n.createElement("form"), F = function(e) {
+		return e instanceof RegExp || e instanceof Function;
+	}, xt = function() {
+		let e = arguments.length > 0 && arguments[0] !== void 0 ? arguments[0] : {};
+		e && typeof e == "object" || (e = {}), e = es(e), _t = vt.indexOf(e.PARSER_MEDIA_TYPE) === -1 ? "text/html" : e.PARSER_MEDIA_TYPE, N = _t === "application/xhtml+xml" ? zo : Ro, T = Us(e, "ALLOWED_TAGS", Ae, { transform: N }), E = Us(e, "ALLOWED_ATTR", D, { transform: N }), lt = Us(e, "ALLOWED_NAMESPACES", ut, { transform: zo }), nt = Us(e, "ADD_URI_SAFE_ATTR", rt, {
+			transform: N,
+			base: rt
+		}), et = Us(e, "ADD_DATA_URI_TAGS", tt, {
+			transform: N,
+			base: tt
+		}), Qe = Us(e, "FORBID_CONTENTS", $e, { transform: N }), Me = Us(e, "FORBID_TAGS", bo(null), { transform: N }), Ne = Us(e, "FORBID_ATTR", bo(null), { transform: N }), Ze = Jo(e, "USE_PROFILES") ? e.USE_PROFILES && typeof e.USE_PROFILES == "object" ? es(e.USE_PROFILES) : e.USE_PROFILES : !1, Fe = e.ALLOW_ARIA_ATTR !== !1, Ie = e.ALLOW_DATA_ATTR !== !1, Le = e.ALLOW_UNKNOWN_PROTOCOLS || !1, Re = e.ALLOW_SELF_CLOSE_IN_ATTR !== !1, O = e.SAFE_FOR_TEMPLATES || !1, ze = e.SAFE_FOR_XML !== !1, Be = e.WHOLE_DOCUMENT || !1, A = e.RETURN_DOM || !1, j = e.RETURN_DOM_FRAGMENT || !1, We = e.RETURN_TRUSTED_TYPE || !1, Ue = e.FORCE_BODY || !1, Ge = e.SANITIZE_DOM !== !1, Ke = e.SANITIZE_NAMED_PROPS || !1, Je = e.KEEP_CONTENT !== !1, Ye = e.IN_PLACE || !1, ke = as(e.ALLOWED_URI_REGEXP) ? e.ALLOWED_URI_REGEXP : Ts, st = typeof e.NAMESPACE == "string" ? e.NAMESPACE : ot, ft = Ws(e, "MATHML_TEXT_INTEGRATION_POINTS", dt), mt = Ws(e, "HTML_INTEGRATION_POINTS", pt);
+		let t = Ws(e, "CUSTOM_ELEMENT_HANDLING", ht);
+		if (je = bo(null), Jo(t, "tagNameCheck") && F(t.tagNameCheck) && (je.tagNameCheck = t.tagNameCheck), Jo(t, "attributeNameCheck") && F(t.attributeNameCheck) && (je.attributeNameCheck = t.attributeNameCheck), Jo(t, "allowCustomizedBuiltInElements") && typeof t.allowCustomizedBuiltInElements == "boolean" && (je.allowCustomizedBuiltInElements = t.allowCustomizedBuiltInElements), Y(je), O && (Ie = !1), j && (A = !0), Ze && ((Jo(e, "ALLOWED_TAGS") || Jo(e, "ALLOWED_ATTR")) && typeof console < "u" && typeof console.warn == "function" && console.warn("DOMPurify: USE_PROFILES overrides ALLOWED_TAGS and ALLOWED_ATTR. Do not use these options together."), T = Q({}, fs), E = bo(null), Ze.html === !0 && (Q(T, os), Q(E, ps)), Ze.svg === !0 && (Q(T, ss), Q(E, ms), Q(E, gs)), Ze.svgFilters === !0 && (Q(T, cs), Q(E, ms), Q(E, gs)), Ze.mathMl === !0 && (Q(T, us), Q(E, hs), Q(E, gs))), Pe.tagCheck = null, Pe.attributeCheck = null, Jo(e, "ADD_TAGS") && (typeof e.ADD_TAGS == "function" ? Pe.tagCheck = e.ADD_TAGS : Ao(e.ADD_TAGS) && (T === Ae && (T = ts(T)), Q(T, e.ADD_TAGS, N))), Jo(e, "ADD_ATTR") && (typeof e.ADD_ATTR == "function" ? Pe.attributeCheck = e.ADD_ATTR : Ao(e.ADD_ATTR) && (E === D && (E = ts(E)), Q(E, e.ADD_ATTR, N))), Jo(e, "ADD_FORBID_CONTENTS") && Ao(e.ADD_FORBID_CONTENTS) && (Qe === $e && (Qe = ts(Qe)), Q(Qe, e.ADD_FORBID_CONTENTS, N)), Je && (T["#text"] = !0), Be && Q(T, [
+			"html",
+			"head",
+			"body"
+		]), T.table && (T.tbody = !0, delete Me.tbody), e.TRUSTED_TYPES_POLICY) {
+			if (typeof e.TRUSTED_TYPES_POLICY.createHTML != "function") throw Zo("TRUSTED_TYPES_POLICY configuration option must provide a \"createHTML\" hook.");
+			if (typeof e.TRUSTED_TYPES_POLICY.createScriptURL != "function") throw Zo("TRUSTED_TYPES_POLICY configuration option must provide a \"createScriptURL\" hook.");
+			let t = ue;
+			ue = e.TRUSTED_TYPES_POLICY;
+			try {
+				de = he("");
+			} catch (e) {
+				throw ue = t, e;
+			}
+		} else e.TRUSTED_TYPES_POLICY === null ? (ue = void 0, de = "") : (ue === void 0 && (ue = ve()), ue && typeof de == "string" && (de = he("")));
+		yt = J(e);
+	}, I = Q({}, [
+		...ss,
+		...cs,
+		...ls
+	]), St = Q({}, [...us, ...ds]), Ct = function(e, t, n) {
+		return t === ot ? e === "svg" : t === it ? e === "svg" && (n === "annotation-xml" || ft[n]) : !!I[e];
+	}, wt = function(e, t, n) {
+		return t === ot ? e === "math" : t === at ? e === "math" && mt[n] : !!St[e];
+	}, Tt = function(e, t, n) {
+		return t === at && !mt[n] || t === it && !ft[n] ? !1 : !St[e] && (gt[e] || !I[e]);
+	}, Et = function(e) {
+		let t = ce(e), n = Ro(oe(e)), r = v(e), i = st, a = "template";
+		return r && ae(r) === $.element && (i = ce(r), a = Ro(oe(r))), lt[t] ? t === at ? Ct(n, i, a) : t === it ? wt(n, i, a) : t === ot ? Tt(n, i, a) : _t === "application/xhtml+xml" : !1;
+	}, Dt = function(e) {
+		Do(t.removed, { element: e }), Bt(e);
+		try {
+			v(e).removeChild(e);
+		} catch {
+			if (p(e), !v(e)) throw Zo("a node selected for removal could not be detached from its tree and cannot be safely returned; refusing to sanitize in place");
+		}
+	}, L = function(e, t, n) {
+		try {
+			h(e, t);
+		} catch {
+			try {
+				e.removeAttribute(n);
+			} catch {}
+		}
+	}, Ot = function(e) {
+		Mt(e);
+		let t = _(e);
+		t && wo(Oo(t), (t) => {
+			try {
+				m(e, t);
+			} catch {}
+		}), ae(e) === $.element && At(e, !1);
+	}, kt = function(e, n, r) {
+		if (!r) try {
+			r = n.getAttributeNode(e);
+		} catch {
+			r = null;
+		}
+		if (Do(t.removed, {
+			attribute: r || null,
+			from: n
+		}), r) L(n, r, e);
+		else try {
+			n.removeAttribute(e);
+		} catch {}
+		if (e === "is") {
+			if (A || j) try {
+				Dt(n);
+			} catch {}
+			else try {
+				n.setAttribute(e, "");
+			} catch {}
+		}
+	}, At = function(e, t) {
+		let n = te(e);
+		if (n) for (let r = n.length - 1; r >= 0; --r) {
+			let i = n[r], a = i && i.name;
+			typeof a == "string" && !(t && E[N(a)]) && L(e, i, a);
+		}
+	}, jt = function(e, t) {
+		let n = arguments.length > 2 && arguments[2] !== void 0 && arguments[2], r = [e];
+		for (; r.length > 0;) {
+			let e = r.pop();
+			if (t(e) === !1) continue;
+			if (n && ae(e) === $.element) {
+				let t = ee(e);
+				Qt(t) && r.push(t);
+			}
+			let i = _(e);
+			if (i) for (let e = i.length - 1; e >= 0; --e) r.push(i[e]);
+		}
+	}, Mt = function(e) {
+		jt(e, (e) => {
+			ae(e) === $.element && At(e, !0);
+		});
+	}, Nt = function(e) {
+		let t = [];
+		return jt(e, (e) => {
+			t.push(e);
+		}, !0), t;
+	}, Pt = function(e, t) {
+		let n = jo();
+		wo(Nt(e), (e) => {
+			ae(e) === $.element && Mo(n, e);
+		}), wo(t, (e) => {
+			ae(e) === $.element && !No(n, e) && At(e, !0);
+		});
+	}, Ft = function(e, n) {
+		let r = !1;
+		return wo(t.removed, (t) => {
+			t.element && (r ||= t.element === e, Mt(t.element));
+		}), Pt(e, n), r;
+	}, It = function(e, t) {
+		Ot(e), Ft(e, t);
+	}, Lt = function(e, t) {
+		let n = M, r = null, i = () => (r || (r = jo(), wo(t, (e) => {
+			Mo(r, e);
+		})), r);
+		for (let t = 0;; t++) {
+			let r = Nt(e), a = [e], o = !1;
+			if (wo(r, (e) => {
+				ae(e) === $.documentFragment ? Do(a, e) : !o && !No(n, e) && (o = No(i(), e));
+			}), !o) return;
+			if (t >= 8) throw Zo("the tree kept changing during in-place sanitization; refusing to return it");
+			wo(a, (t, n) => {
+				Rt(t, n > 0, e, i());
+			});
+		}
+	}, Rt = function(e, t, n, r) {
+		let i = Wt(e), a;
+		for (; a = i.nextNode();) No(r, a) && !No(M, a) && (t && en(S.uponSanitizeShadowNode, a, null), mn(a, n));
+	}, zt = function(e) {
+		if (!M) return;
+		Mo(M, e);
+		let t = Io(Xe, e);
+		if (t !== void 0) {
+			if (t >= 8) throw Zo("the tree kept changing during in-place sanitization; refusing to return it");
+			Lo(Xe, e, t + 1);
+		}
+	}, Bt = function(e) {
+		M && (Po(M, e), Io(Xe, e) === void 0 && Lo(Xe, e, 0));
+	}, Vt = function(e, t) {
+		return ze ? e === "patchsrc" || e === "for" && t !== "label" && t !== "output" : !1;
+	}, Ht = function(e) {
+		ze && jt(e, (e) => {
+			let t = ae(e);
+			if (t === $.processingInstruction || t === $.comment && X(js, e.data)) {
+				try {
+					p(e);
+				} catch {}
+				return !1;
+			}
+			if (t === $.element) {
+				let t = e, n = N(oe(e));
+				try {
+					t.hasAttribute && t.hasAttribute("patchsrc") && t.removeAttribute("patchsrc"), t.hasAttribute && t.hasAttribute("for") && Vt("for", n) && t.removeAttribute("for");
+				} catch {}
+			}
+			return !0;
+		});
+	}, Ut = function(e) {
+		let t = null, r = null;
+		if (Ue) e = "<remove></remove>" + e;
+		else {
+			let t = Bo(e, Is);
+			r = t && t[0];
+		}
+		_t === "application/xhtml+xml" && st === ot && (e = "<html xmlns=\"http://www.w3.org/1999/xhtml\"><head></head><body>" + e + "</body></html>");
+		let i = ue ? he(e) : e;
+		if (st === ot) try {
+			t = new l().parseFromString(i, _t);
+		} catch {}
+		if (!t || !t.documentElement) {
+			t = ye.createDocument(st, "template", null);
+			try {
+				t.documentElement.innerHTML = ct ? de : i;
+			} catch {}
+		}
+		let a = t.body || t.documentElement;
+		return e && r && a.insertBefore(n.createTextNode(r), a.childNodes[0] || null), st === ot ? xe.call(t, Be ? "html" : "body")[0] : Be ? t.documentElement : a;
+	}, Wt = function(e) {
+		let t = arguments.length > 1 && arguments[1] !== void 0 && arguments[1], n = ie ? ie(e) : e.ownerDocument;
+		return x.call(n || e, e, (t ? 0 : c.SHOW_ELEMENT) | c.SHOW_COMMENT | c.SHOW_TEXT | c.SHOW_PROCESSING_INSTRUCTION | c.SHOW_CDATA_SECTION, null);
+	}, Gt = function(e) {
+		return e = Vo(e, Ce, " "), e = Vo(e, we, " "), e = Vo(e, Te, " "), e;
+	}, Kt = function(e) {
+		Yt(e);
+		let t = e.querySelectorAll?.call(e, "template");
+		t && wo(t, (e) => {
+			Qt(e.content) && Kt(e.content);
+		});
+	}, qt = Q({}, [
+		"caption",
+		"colgroup",
+		"col",
+		"thead",
+		"tbody",
+		"tfoot",
+		"tr",
+		"td",
+		"th",
+		"style",
+		"script",
+		"template"
+	]), Jt = function(e) {
+		if (_t === "application/xhtml+xml") return;
+		let t = e.querySelectorAll?.call(e, "table,tbody,thead,tfoot,tr,colgroup");
+		t && t.length !== 0 && wo(t, (t) => {
+			wo(Oo(_(t)), (n) => {
+				let r = ae(n);
+				if (!(r === $.text ? X(xs, n.data) : r === $.element && !qt[Ro(oe(n))])) return;
+				let i = t;
+				for (; i && Ro(oe(i)) !== "table";) i = i === e ? null : v(i);
+				let a = i && i !== e ? v(i) : null;
+				if (a) try {
+					a.insertBefore(n, i);
+				} catch {}
+			});
+		});
+	}, Yt = function(e) {
+		Jt(e), e.normalize();
+		let t = Wt(e, !0), n = null, r = t.nextNode();
+		for (; r;) {
+			let e = r.data;
+			if (X(Ss, e) && (e = Vo(e, Ss, ""), r.data = e), X(bs, e) && (e = Gt(e), r.data = e), e && ae(r) === $.text) {
+				if (n) {
+					let t = n.data;
+					X(bs, t[t.length - 1] + e[0]) && (n.data = Gt(t + e[0]));
+				}
+				n = r;
+			}
+			r = t.nextNode();
+		}
+	}, Xt = function(e) {
+		let t = re ? re(e) : null;
+		return typeof t != "string" || N(t) !== "form" ? !1 : typeof e.nodeName != "string" || typeof e.textContent != "string" || typeof e.removeChild != "function" || e.attributes !== te(e) || typeof e.removeAttribute != "function" || typeof e.removeAttributeNode != "function" || typeof e.getAttributeNode != "function" || typeof e.setAttribute != "function" || typeof e.namespaceURI != "string" || typeof e.insertBefore != "function" || typeof e.hasChildNodes != "function" || e.nodeType !== ne(e) || e.childNodes !== _(e);
+	}, Zt = function(e) {
+		if (!ne || typeof e != "object" || !e) return null;
+		try {
+			let t = ne(e);
+			return typeof t == "number" ? t : null;
+		} catch {
+			return null;
+		}
+	}, Qt = function(e) {
+		return Zt(e) === $.documentFragment;
+	}, $t = function(e) {
+		return Zt(e) !== null;
+	};
+	function en(e, n, r) {
+		e.length !== 0 && wo(e, (e) => {
+			e.call(t, n, r, yt);
+		});
+	}
+	let tn = function(e, t) {
+		let n = !!zs[t], r = !!Ls[t];
+		return !n && !r && !Rs[t] || ce(e) !== ot ? !1 : n ? e.hasChildNodes() : $t(e.firstElementChild) ? !0 : r && typeof e.textContent == "string" && X(As, e.textContent);
+	}, nn = function(e, t, n) {
+		return !!(ze && n === $.element && e.hasChildNodes() && !$t(e.firstElementChild) && X(As, e.textContent) && X(As, e.innerHTML) || ze && n === $.element && tn(e, t) || n === $.processingInstruction || ze && n === $.comment && X(Ms, e.data));
+	}, R = function(e, t) {
+		return e instanceof RegExp ? X(e, t) : e instanceof Function && !!e(t, ...[...arguments].slice(2));
+	}, rn = function(e, t, n) {
+		if (!Me[t] && ln(t) && R(je.tagNameCheck, t)) return !1;
+		if (Je && !Qe[t] && !Qe[Ro(t)]) {
+			let t = v(e), r = _(e);
+			if (r && t) {
+				let i = r.length;
+				for (let a = i - 1; a >= 0; --a) {
+					let i = e === n ? f(r[a], !0) : r[a];
+					t.insertBefore(i, g(e));
+				}
+			}
+		}
+		return Dt(e), !0;
+	}, an = function(e, t, n, r) {
+		return e.length === 0 ? t : t === n || t === r ? ts(t) : t;
+	}, on = function(e, t) {
+		return e === t || v(e) !== null ? !1 : (Ye && Mt(e), Bt(e), !0);
+	}, sn = function(e, n) {
+		if (zt(e), en(S.beforeSanitizeElements, e, null), on(e, n)) return !0;
+		if (Xt(e)) return Dt(e), !0;
+		let r = N(oe(e)), i = ae(e);
+		if (T = an(S.uponSanitizeElement, T, Ae, k), en(S.uponSanitizeElement, e, {
+			tagName: r,
+			allowedTags: T
+		}), on(e, n)) return !0;
+		if (nn(e, r, i)) return Dt(e), !0;
+		if ((Me[r] || !(Pe.tagCheck instanceof Function && Pe.tagCheck(r)) && !T[r]) && rn(e, r, n)) return !0;
+		if (i === $.element && !Et(e) || (r === "noscript" || r === "noembed" || r === "noframes") && X(Ns, e.innerHTML)) return Dt(e), !0;
+		if (O && i === $.text) {
+			let n = e.textContent, r = Gt(n);
+			n !== r && (Do(t.removed, { element: e.cloneNode() }), e.textContent = r);
+		}
+		return en(S.afterSanitizeElements, e, null), on(e, n);
+	}, cn = function(e, t, r) {
+		if (Ne[t] || Vt(t, e) || Ge && (t === "id" || t === "name") && (r in n || r in bt)) return !1;
+		let i = E[t] || Pe.attributeCheck instanceof Function && Pe.attributeCheck(t, e);
+		if (Ie && X(C, t) || Fe && X(Ee, t)) return !0;
+		if (!i) return ln(e) && R(je.tagNameCheck, e) && R(je.attributeNameCheck, t, e) || t === "is" && je.allowCustomizedBuiltInElements && R(je.tagNameCheck, r);
+		if (nt[t]) return !0;
+		let a = Vo(r, w, "");
+		return X(ke, a) || (t === "src" || t === "xlink:href" || t === "href") && e !== "script" && Ho(r, "data:") === 0 && et[e] || Le && !X(De, a) ? !0 : !r;
+	}, z = Q({}, [
+		"annotation-xml",
+		"color-profile",
+		"font-face",
+		"font-face-format",
+		"font-face-name",
+		"font-face-src",
+		"font-face-uri",
+		"missing-glyph"
+	]), ln = function(e) {
+		return !z[Ro(e)] && X(Oe, e);
+	}, un = function(e, t, n, r) {
+		if (ue && typeof u == "object" && typeof u.getAttributeType == "function" && !n) switch (u.getAttributeType(e, t)) {
+			case "TrustedHTML": return he(r);
+			case "TrustedScriptURL": return _e(r);
+		}
+		return r;
+	}, dn = function(e, t, n, r) {
+		try {
+			return n ? e.setAttributeNS(n, t, r) : e.setAttribute(t, r), !Xt(e) || (Dt(e), !1);
+		} catch {
+			return kt(t, e), !1;
+		}
+	}, fn = function(e, t) {
+		return ze && X(Fs, t) ? !0 : Ro(e) === "attributename" && Ho(t, "href") !== -1;
+	}, pn = function(e, n) {
+		if (en(S.beforeSanitizeAttributes, e, null), on(e, n)) return;
+		let r = le(e);
+		if (!r || Xt(e)) return;
+		E = an(S.uponSanitizeAttribute, E, D, He);
+		let i = {
+			attrName: "",
+			attrValue: "",
+			keepAttr: !0,
+			allowedAttributes: E,
+			forceKeepAttr: void 0
+		}, a = r.length, o = N(oe(e));
+		for (; a--;) {
+			let n = r[a];
+			if (!n) continue;
+			let s = n.name, c = n.namespaceURI, l = n.value, u = N(s), d = l, f = s === "value" ? d : Uo(d), p = !1;
+			i.attrName = u, i.attrValue = f, i.keepAttr = !0, i.forceKeepAttr = void 0, en(S.uponSanitizeAttribute, e, i), f = i.attrValue, Ke && (u === "id" || u === "name") && Ho(f, qe) !== 0 && (kt(s, e, n), f = qe + f, p = !0), fn(s, f) ? kt(s, e, n) : i.forceKeepAttr || (i.keepAttr ? !Re && X(Ps, f) ? kt(s, e, n) : (O && (f = Gt(f)), cn(o, u, f) ? (f = un(o, u, c, f), f !== d && dn(e, s, c, f) && p && Eo(t.removed)) : kt(s, e, n)) : kt(s, e, n));
+		}
+		en(S.afterSanitizeAttributes, e, null), on(e, n);
+	}, mn = function(e, t) {
+		sn(e, t), pn(e, t), Qt(e.content) && hn(e.content);
+	}, hn = function(e) {
+		let t = null, n = Wt(e);
+		for (en(S.beforeSanitizeShadowDOM, e, null); t = n.nextNode();) if (en(S.uponSanitizeShadowNode, t, null), mn(t, e), ae(t) === $.element) {
+			let e = ee(t);
+			Qt(e) && (gn(e), hn(e));
+		}
+		O && Yt(e), en(S.afterSanitizeShadowDOM, e, null);
+	}, gn = function(e) {
+		let t = [{
+			node: e,
+			shadow: null
+		}];
+		for (; t.length > 0;) {
+			let e = t.pop();
+			if (e.shadow) {
+				hn(e.shadow);
+				continue;
+			}
+			let n = e.node, r = ae(n) === $.element, i = _(n);
+			if (i) for (let e = i.length - 1; e >= 0; --e) t.push({
+				node: i[e],
+				shadow: null
+			});
+			if (r) {
+				let e = re ? re(n) : null;
+				if (typeof e == "string" && N(e) === "template") {
+					let e = n.content;
+					Qt(e) && t.push({
+						node: e,
+						shadow: null
+					});
+				}
+			}
+			if (r) {
+				let e = ee(n);
+				Qt(e) && t.push({
+					node: null,
+					shadow: e
+				}, {
+					node: e,
+					shadow: null
+				});
+			}
+		}
+	}, _n = function(e) {
+		let n = arguments.length > 1 && arguments[1] !== void 0 ? arguments[1] : {}, i = null, a = null, o = null, s = null;
+		if (ct = !e, ct && (e = "<!-->"), typeof e != "string" && !$t(e) && (e = ns(e), typeof e != "string")) throw Zo("dirty is not a string, aborting");
+		if (!t.isSupported) return e;
+		Ve ? (T = k, E = He) : xt(n), P = yt, t.removed = [];
+		let c = Ye && typeof e != "string" && $t(e), l = [], u = M, d = Xe;
+		if (c) {
+			Ht(e), l = Nt(e);
+			let t = oe(e);
+			if (typeof t == "string") {
+				let n = N(t);
+				if (!T[n] || Me[n]) throw It(e, l), Zo("root node is forbidden and cannot be sanitized in-place");
+			}
+			if (Xt(e)) throw It(e, l), Zo("root node is clobbered and cannot be sanitized in-place");
+			M = jo(), Xe = Fo();
+		} else if ($t(e)) i = Ut("<!---->"), a = i.ownerDocument.importNode(e, !0), a.nodeType === $.element && a.nodeName === "BODY" || a.nodeName === "HTML" ? i = a : i.appendChild(a), gn(i);
+		else {
+			if (!A && !O && !Be && e.indexOf("<") === -1) return ge(e);
+			if (i = Ut(e), !i) return A ? null : We ? de : "";
+		}
+		i && Ue && Dt(i.firstChild);
+		let f = c ? e : i;
+		try {
+			c && gn(e);
+			let t = Wt(f);
+			for (; o = t.nextNode();) mn(o, f);
+			c && Lt(e, l);
+		} catch (t) {
+			throw c && It(e, l), t;
+		} finally {
+			M = u, Xe = d;
+		}
+		if (c) {
+			if (Ft(e, l)) throw Zo("a node selected for removal could not be safely returned; refusing to sanitize in place");
+			return O && Kt(e), e;
+		}
+		if (A) {
+			if (O && Kt(i), j) for (s = be.call(i.ownerDocument); i.firstChild;) s.appendChild(i.firstChild);
+			else s = i;
+			return (E.shadowroot || E.shadowrootmode) && (s = Se.call(r, s, !0)), s;
+		}
+		O && Yt(i);
+		let p = Be ? i.outerHTML : i.innerHTML;
+		return Be && T["!doctype"] && i.ownerDocument && i.ownerDocument.doctype && i.ownerDocument.doctype.name && X(Os, i.ownerDocument.doctype.name) && (p = "<!DOCTYPE " + i.ownerDocument.doctype.name + ">\n" + p), ge(p);
+	};
+	return t.sanitize = function(e) {
+		let n = arguments.length > 1 && arguments[1] !== void 0 ? arguments[1] : {}, r = P, i = T, a = E, o = t.removed;
+		P = null;
+		try {
+			return _n(e, n);
+		} finally {
+			P = r, r && (Ve || xt(r), T = i, E = a, t.removed = o);
+		}
+	}, t.setConfig = function() {
+		let e = arguments.length > 0 && arguments[0] !== void 0 ? arguments[0] : {};
+		xt(e), Ve = !0, k = T, He = E;
+	}, t.clearConfig = function() {
+		yt = null, Ve = !1, k = null, He = null, ue = fe, de = "";
+	}, t.isValidAttribute = function(e, t, n) {
+		yt || xt({});
+		let r = N(e), i = N(t);
+		return typeof n == "string" && (fn(t, n) || !Re && X(Ps, n)) ? !1 : cn(r, i, n);
+	}, t.addHook = function(e, t) {
+		typeof t == "function" && Jo(S, e) && Do(S[e], t);
+	}, t.removeHook = function(e, t) {
+		if (Jo(S, e)) {
+			if (t !== void 0) {
+				let n = To(S[e], t);
+				return n === -1 ? void 0 : ko(S[e], n, 1)[0];
+			}
+			return Eo(S[e]);
+		}
+	}, t.removeHooks = function(e) {
+		Jo(S, e) && (S[e] = []);
+	}, t.removeAllHooks = function() {
+		S = Hs();
+	}, t;
+}
+// web/src/sanitize.ts
+var Ks = Gs()(window), qs = {
+	FORBID_TAGS: [
+		"form",
+		"input",
+		"button",
+		"textarea",
+		"select",
+		"iframe",
+		"frame",
+		"frameset",
+		"object",
+		"embed",
+		"base",
+		"meta",
+		"link",
+		"style",
+		"template",
+		"noscript",
+		"portal"
+	],
+	FORBID_ATTR: [
+		"srcdoc",
+		"formaction",
+		"action",
+		"ping",
+		"background",
+		"xlink:href"
+	],
+	ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+	ALLOW_DATA_ATTR: !1,
+	ALLOW_UNKNOWN_PROTOCOLS: !1,
+	SAFE_FOR_TEMPLATES: !1,
+	RETURN_DOM_FRAGMENT: !0
+}, Js = /^data:image\/(?:png|jpe?g|gif|webp);/i, Ys = /* @__PURE__ */ new Set([
+	"href",
+	"src",
+	"srcset",
+	"poster",
+	"cite",
+	"data"
+]);
+Ks.addHook("uponSanitizeAttribute", (e, t) => {
+	t.attrName === "attributename" && /^(?:xlink:)?href$|^on/i.test(t.attrValue.trim()) && (t.keepAttr = !1), Ys.has(t.attrName) && /^\s*data:/i.test(t.attrValue) && !Js.test(t.attrValue.trim()) && (t.keepAttr = !1);
+}), Ks.addHook("afterSanitizeAttributes", (e) => {
+	e.tagName === "A" && e.hasAttribute("href") && (e.setAttribute("target", "_blank"), e.setAttribute("rel", "noopener noreferrer"));
+});
+function Xs(e) {
+	return Ks.sanitize(e, {
+		...qs,
+		RETURN_DOM_FRAGMENT: !0
+	});
+}
 // web/src/markdown.ts
-function Oa(e) {
-	return Da($.parse(e, {
+function Zs(e) {
+	return Xs(q.parse(e, {
 		async: !1,
 		gfm: !0
 	}));
 }
 // web/src/outputs/call-tree.ts
-function ka(e) {
-	return K("span", {
+function Qs(e) {
+	return W("span", {
 		class: `nh-badge nh-status-${e.replace(/[^a-z-]/g, "")}`,
 		text: e
 	});
 }
-var Aa = (e, t) => {
+var $s = (e, t) => {
 	let n = e[t];
 	return typeof n == "string" ? n : void 0;
 };
-function ja(e) {
+function ec(e) {
 	let t = e.streams;
 	return Array.isArray(t) ? t.filter((e) => !!e && typeof e == "object" && typeof e.text == "string" && typeof e.name == "string") : [];
 }
-function Ma(e, t) {
-	return K(t, {
+function tc(e, t) {
+	return W(t, {
 		class: `nh-stream nh-stream-${e.name === "stderr" ? "stderr" : "stdout"}`,
 		"aria-label": e.name
-	}, K("pre", { text: e.text.replace(/\n$/, "") }));
+	}, W("pre", { text: e.text.replace(/\n$/, "") }));
 }
-var Na = 120;
-function Pa(e) {
-	return e.kind === "tool" && e.toolName ? e.toolName : e.kind === "assign" && e.targetPath ? `${e.targetPath} = ${e.expression ?? "…"}` : e.kind === "output" ? [Aa(e, "outcome") ?? (e.expression ? "return" : "output"), e.expression].filter(Boolean).join(" ") : e.expression ? e.expression : e.toolName && !e.toolName.startsWith("nh_") ? e.toolName : e.kind;
+var nc = 120;
+function rc(e) {
+	return e.kind === "tool" && e.toolName ? e.toolName : e.kind === "assign" && e.targetPath ? `${e.targetPath} = ${e.expression ?? "…"}` : e.kind === "output" ? [$s(e, "outcome") ?? (e.expression ? "return" : "output"), e.expression].filter(Boolean).join(" ") : e.expression ? e.expression : e.toolName && !e.toolName.startsWith("nh_") ? e.toolName : e.kind;
 }
-function Fa(e, t) {
+function ic(e, t) {
 	let n = `[data-operation-id="${CSS.escape(t)}"]`, r = (e.closest(".nh-run") ?? e.closest(".output") ?? document).querySelector(n) ?? document.querySelector(n);
 	r && (r.scrollIntoView({
 		block: "center",
 		behavior: "smooth"
 	}), r.classList.remove("nh-flash"), r.offsetWidth, r.classList.add("nh-flash"), r.focus({ preventScroll: !0 }));
 }
-function Ia(e) {
-	let t = Aa(e, "valuePreview");
+function ac(e) {
+	let t = $s(e, "valuePreview");
 	if (t === void 0) return null;
-	let n = t.length > Na ? `${t.slice(0, 119)}…` : t;
-	return K("code", {
+	let n = t.length > nc ? `${t.slice(0, 119)}…` : t;
+	return W("code", {
 		class: "nh-op-value",
 		title: t,
 		"aria-label": `value ${t}`,
 		text: `→ ${n}`
 	});
 }
-function La(e) {
-	let t = K("li", {
+function oc(e) {
+	let t = W("li", {
 		class: `nh-op nh-op-${e.status}`,
 		"data-operation-id": e.operationId,
 		"data-status": e.status,
 		tabindex: -1
 	});
-	if (t.append(K("div", { class: "nh-op-head" }, ka(e.status), K("span", {
+	if (t.append(W("div", { class: "nh-op-head" }, Qs(e.status), W("span", {
 		class: "nh-op-kind",
 		text: e.kind
-	}), K("code", {
+	}), W("code", {
 		class: "nh-op-label",
-		text: Pa(e)
-	}), Ia(e), K("span", {
+		text: rc(e)
+	}), ac(e), W("span", {
 		class: "nh-id",
 		text: e.operationId
-	}))), e.rejection && t.append(K("div", { class: "nh-rejection" }, K("div", { class: "nh-reason" }, K("strong", { text: "Rejected: " }), e.rejection.reason), e.rejection.guidance ? K("div", { class: "nh-guidance" }, K("strong", { text: "Guidance: " }), e.rejection.guidance) : null)), e.abortReason && t.append(K("div", { class: "nh-abort" }, K("strong", { text: "Aborted: " }), e.abortReason)), e.failure && t.append(K("div", { class: "nh-failure" }, K("strong", { text: `${e.failure.errorClass}: ` }), e.failure.message)), e.blockedByOperationId) {
-		let n = e.blockedByOperationId, r = K("a", {
+	}))), e.rejection && t.append(W("div", { class: "nh-rejection" }, W("div", { class: "nh-reason" }, W("strong", { text: "Rejected: " }), e.rejection.reason), e.rejection.guidance ? W("div", { class: "nh-guidance" }, W("strong", { text: "Guidance: " }), e.rejection.guidance) : null)), e.abortReason && t.append(W("div", { class: "nh-abort" }, W("strong", { text: "Aborted: " }), e.abortReason)), e.failure && t.append(W("div", { class: "nh-failure" }, W("strong", { text: `${e.failure.errorClass}: ` }), e.failure.message)), e.blockedByOperationId) {
+		let n = e.blockedByOperationId, r = W("a", {
 			href: `#op-${n}`,
 			class: "nh-blocked-link",
 			text: n
 		});
 		r.addEventListener("click", (e) => {
-			e.preventDefault(), Fa(r, n);
-		}), t.append(K("div", { class: "nh-blocked" }, "Skipped because ", r, " did not complete"));
+			e.preventDefault(), ic(r, n);
+		}), t.append(W("div", { class: "nh-blocked" }, "Skipped because ", r, " did not complete"));
 	}
 	return t;
 }
-function Ra(e) {
+function sc(e) {
 	if (e === void 0) return "—";
 	try {
 		return typeof e == "string" ? JSON.stringify(e) : JSON.stringify(e, null, 0) ?? String(e);
@@ -9879,50 +11070,50 @@ function Ra(e) {
 		return String(e);
 	}
 }
-function za(e) {
+function cc(e) {
 	let t = [.../* @__PURE__ */ new Set([...Object.keys(e.proposed), ...Object.keys(e.committed)])].map((t) => {
-		let n = Ra(e.proposed[t]), r = Ra(e.committed[t]), i = n !== r;
-		return K("tr", { class: i ? "nh-changed" : "" }, K("th", {
+		let n = sc(e.proposed[t]), r = sc(e.committed[t]), i = n !== r;
+		return W("tr", { class: i ? "nh-changed" : "" }, W("th", {
 			scope: "row",
 			text: t
-		}), K("td", {}, K(i ? "del" : "span", { text: n })), K("td", {}, K(i ? "ins" : "span", { text: r })));
+		}), W("td", {}, W(i ? "del" : "span", { text: n })), W("td", {}, W(i ? "ins" : "span", { text: r })));
 	});
-	return K("div", { class: "nh-commit" }, K("div", { class: "nh-commit-head" }, K("strong", { text: "Step commit" }), e.rewritten ? ka("rewritten") : null), K("table", { class: "nh-commit-table" }, K("thead", {}, K("tr", {}, K("th", {
+	return W("div", { class: "nh-commit" }, W("div", { class: "nh-commit-head" }, W("strong", { text: "Step commit" }), e.rewritten ? Qs("rewritten") : null), W("table", { class: "nh-commit-table" }, W("thead", {}, W("tr", {}, W("th", {
 		scope: "col",
 		text: "binding"
-	}), K("th", {
+	}), W("th", {
 		scope: "col",
 		text: "proposed"
-	}), K("th", {
+	}), W("th", {
 		scope: "col",
 		text: "committed"
-	}))), K("tbody", {}, ...t)));
+	}))), W("tbody", {}, ...t)));
 }
-function Ba(e, t) {
-	let n = K("li", {
+function lc(e, t) {
+	let n = W("li", {
 		class: `nh-execution nh-exec-${e.status}`,
 		"data-execution-id": e.executionId
 	});
-	n.append(K("div", { class: "nh-exec-head" }, ka(e.status), K("span", {
+	n.append(W("div", { class: "nh-exec-head" }, Qs(e.status), W("span", {
 		class: "nh-exec-title",
 		text: `Natural step ${e.stepId}`
-	}), K("span", {
+	}), W("span", {
 		class: "nh-id",
 		text: e.executionId
 	})));
-	let r = ja(e);
+	let r = ec(e);
 	if (e.operations.length || r.length) {
-		let t = (e) => r.filter((t) => t.afterOperationId === e).map((e) => Ma(e, "li"));
-		n.append(K("ol", {
+		let t = (e) => r.filter((t) => t.afterOperationId === e).map((e) => tc(e, "li"));
+		n.append(W("ol", {
 			class: "nh-ops",
 			"aria-label": "operations"
-		}, ...t(void 0), ...e.operations.flatMap((e) => [La(e), ...t(e.operationId)])));
+		}, ...t(void 0), ...e.operations.flatMap((e) => [oc(e), ...t(e.operationId)])));
 	}
-	e.commit && n.append(za(e.commit)), e.error && n.append(K("div", { class: "nh-failure" }, K("strong", { text: `${e.error.name}: ` }), e.error.message));
+	e.commit && n.append(cc(e.commit)), e.error && n.append(W("div", { class: "nh-failure" }, W("strong", { text: `${e.error.name}: ` }), e.error.message));
 	let i = t.get(e.executionId) ?? [];
-	return i.length && n.append(K("ol", { class: "nh-executions" }, ...i.map((e) => Ba(e, t)))), n;
+	return i.length && n.append(W("ol", { class: "nh-executions" }, ...i.map((e) => lc(e, t)))), n;
 }
-function Va(e, t = []) {
+function uc(e, t = []) {
 	let n = new Set(e.map((e) => e.executionId)), r = /* @__PURE__ */ new Map(), i = [];
 	for (let t of e) if (t.parentExecutionId && n.has(t.parentExecutionId)) {
 		let e = r.get(t.parentExecutionId) ?? [];
@@ -9933,54 +11124,54 @@ function Va(e, t = []) {
 		for (let n of r.get(t.executionId) ?? []) o(e, n);
 	};
 	for (let e of i) o(e.executionId, e);
-	let s = (e) => t.filter((t) => (t.afterExecutionId ? a.get(t.afterExecutionId) ?? t.afterExecutionId : void 0) === e).map((e) => Ma(e, "li"));
-	return K("ol", { class: "nh-executions" }, ...s(void 0), ...i.flatMap((e) => [Ba(e, r), ...s(e.executionId)]));
+	let s = (e) => t.filter((t) => (t.afterExecutionId ? a.get(t.afterExecutionId) ?? t.afterExecutionId : void 0) === e).map((e) => tc(e, "li"));
+	return W("ol", { class: "nh-executions" }, ...s(void 0), ...i.flatMap((e) => [lc(e, r), ...s(e.executionId)]));
 }
-function Ha(e) {
+function dc(e) {
 	let t = e.executions.flatMap((e) => e.operations), n = /* @__PURE__ */ new Map();
 	for (let e of t) n.set(e.status, (n.get(e.status) ?? 0) + 1);
 	let r = [...n].map(([e, t]) => `${t} ${e}`).join(", ");
-	return K("section", {
+	return W("section", {
 		class: `nh-run nh-run-${e.status}`,
 		"data-run-id": e.runId,
 		"aria-label": `run ${e.functionName}`
-	}, K("header", { class: "nh-run-head" }, ka(e.status), K("strong", {
+	}, W("header", { class: "nh-run-head" }, Qs(e.status), W("strong", {
 		class: "nh-run-fn",
 		text: e.functionName
-	}), K("span", {
+	}), W("span", {
 		class: "nh-id",
 		text: e.runId
-	}), K("span", {
+	}), W("span", {
 		class: "nh-run-summary",
 		text: r
-	}), e.status === "running" ? K("span", {
+	}), e.status === "running" ? W("span", {
 		class: "nh-spinner",
 		role: "progressbar",
 		"aria-label": "run in progress"
-	}) : null), Va(e.executions, ja(e)));
+	}) : null), uc(e.executions, ec(e)));
 }
-function Ua(e) {
-	return K("section", { class: "nh-run" }, Va([e]));
+function fc(e) {
+	return W("section", { class: "nh-run" }, uc([e]));
 }
-function Wa(e) {
-	return K("section", { class: "nh-run" }, K("ol", { class: "nh-ops" }, La(e)));
+function pc(e) {
+	return W("section", { class: "nh-run" }, W("ol", { class: "nh-ops" }, oc(e)));
 }
 // web/src/outputs/approval-view.ts
-var Ga = 0;
-function Ka(e) {
+var mc = 0;
+function hc(e) {
 	let t = e.answered;
 	return t && typeof t == "object" && typeof t.kind == "string" ? t : void 0;
 }
-var qa = {
+var gc = {
 	accept: "accepted",
 	"reject-operation": "rejected",
 	"abort-step": "aborted"
-}, Ja = {
+}, _c = {
 	accept: "completed",
 	"reject-operation": "rejected",
 	"abort-step": "aborted"
 };
-function Ya(e) {
+function vc(e) {
 	let t = new Date(e ?? Date.now());
 	return [
 		t.getHours(),
@@ -9988,109 +11179,109 @@ function Ya(e) {
 		t.getSeconds()
 	].map((e) => String(e).padStart(2, "0")).join(":");
 }
-function Xa(e, t) {
-	let n = qa[t.kind] ?? t.kind, r = `${n} by ${t.by ?? "operator"}, ${Ya(t.at)}`;
-	return K("details", {
+function yc(e, t) {
+	let n = gc[t.kind] ?? t.kind, r = `${n} by ${t.by ?? "operator"}, ${vc(t.at)}`;
+	return W("details", {
 		class: `nh-approval nh-approval-answered nh-approval-${n}`,
 		"data-answered": t.kind,
 		"data-request-id": e.requestId,
 		"aria-label": `approval ${r}`
-	}, K("summary", { class: "nh-approval-line" }, K("span", {
-		class: `nh-badge nh-status-${Ja[t.kind] ?? "pending"}`,
+	}, W("summary", { class: "nh-approval-line" }, W("span", {
+		class: `nh-badge nh-status-${_c[t.kind] ?? "pending"}`,
 		text: n
-	}), K("span", {
+	}), W("span", {
 		class: "nh-approval-what",
 		text: e.prompt.replace(/ Allow it\?$/, "")
-	}), K("span", {
+	}), W("span", {
 		class: "nh-approval-when",
 		text: r
-	})), K("ol", { class: "nh-ops" }, La({
+	})), W("ol", { class: "nh-ops" }, oc({
 		...e.operation,
-		status: Ja[t.kind] ?? "completed"
-	})), t.reason ? K("div", { class: "nh-reason" }, K("strong", { text: "Reason: " }), t.reason) : null, t.guidance ? K("div", { class: "nh-guidance" }, K("strong", { text: "Guidance: " }), t.guidance) : null);
+		status: _c[t.kind] ?? "completed"
+	})), t.reason ? W("div", { class: "nh-reason" }, W("strong", { text: "Reason: " }), t.reason) : null, t.guidance ? W("div", { class: "nh-guidance" }, W("strong", { text: "Guidance: " }), t.guidance) : null);
 }
-function Za(e, t) {
-	let n = Ka(e);
-	if (n) return Xa(e, n);
-	let r = `approval-${++Ga}`, i = K("input", {
+function bc(e, t) {
+	let n = hc(e);
+	if (n) return yc(e, n);
+	let r = `approval-${++mc}`, i = W("input", {
 		id: `${r}-reason`,
 		type: "text",
 		class: "nh-approval-reason",
 		placeholder: "Why is this not allowed?"
-	}), a = K("input", {
+	}), a = W("input", {
 		id: `${r}-guidance`,
 		type: "text",
 		class: "nh-approval-guidance",
 		placeholder: "What should the model do instead?"
-	}), o = K("p", {
+	}), o = W("p", {
 		class: "nh-approval-status",
 		role: "status"
-	}), s = K("form", {
+	}), s = W("form", {
 		class: "nh-approval",
 		"aria-label": "operator approval",
 		"data-request-id": e.requestId
 	}), c = [], l = (n) => {
-		n.kind !== "accept" && !n.reason ? (o.textContent = "Give a reason first.", i.focus()) : (t(e.requestId, n), s.replaceWith(Xa(e, {
+		n.kind !== "accept" && !n.reason ? (o.textContent = "Give a reason first.", i.focus()) : (t(e.requestId, n), s.replaceWith(yc(e, {
 			...n,
 			by: "operator",
 			at: Date.now()
 		})));
 	}, u = (e) => e.value.trim();
-	return c.push(Or("Accept", () => l({ kind: "accept" }), { class: "btn btn-accept" }), Or("Reject", () => l({
+	return c.push(oi("Accept", () => l({ kind: "accept" }), { class: "btn btn-accept" }), oi("Reject", () => l({
 		kind: "reject-operation",
 		reason: u(i),
 		...u(a) ? { guidance: u(a) } : {}
-	}), { class: "btn btn-reject" }), Or("Abort step", () => l({
+	}), { class: "btn btn-reject" }), oi("Abort step", () => l({
 		kind: "abort-step",
 		reason: u(i)
-	}), { class: "btn btn-abort" })), s.addEventListener("submit", (e) => e.preventDefault()), s.append(K("p", { class: "nh-approval-prompt" }, K("strong", { text: "Approval needed. " }), e.prompt), K("ol", { class: "nh-ops" }, La(e.operation)), K("div", { class: "nh-approval-fields" }, K("label", {
+	}), { class: "btn btn-abort" })), s.addEventListener("submit", (e) => e.preventDefault()), s.append(W("p", { class: "nh-approval-prompt" }, W("strong", { text: "Approval needed. " }), e.prompt), W("ol", { class: "nh-ops" }, oc(e.operation)), W("div", { class: "nh-approval-fields" }, W("label", {
 		for: `${r}-reason`,
 		text: "Reason"
-	}), i, K("label", {
+	}), i, W("label", {
 		for: `${r}-guidance`,
 		text: "Guidance"
-	}), a), K("div", { class: "nh-approval-buttons" }, ...c), o), s;
+	}), a), W("div", { class: "nh-approval-buttons" }, ...c), o), s;
 }
-var Qa = 8, $a = 360;
-function eo(e, t) {
+var xc = 8, Sc = 360;
+function Cc(e, t) {
 	let n = e.length > 6 ? e.slice(-6) : e;
 	return t ? `${t}·${n}` : e.length > 10 ? `run·${n}` : e;
 }
-var to = (e, t) => e[t], no = (e, t) => {
-	let n = to(e, t);
+var wc = (e, t) => e[t], Tc = (e, t) => {
+	let n = wc(e, t);
 	return typeof n == "string" ? n : void 0;
 };
-function ro(e) {
+function Ec(e) {
 	try {
 		return JSON.stringify(e, null, 2) ?? String(e);
 	} catch {
 		return String(e);
 	}
 }
-function io(e) {
-	let t = [no(e, "subjectId"), e.parentId].filter((e) => !!e);
+function Dc(e) {
+	let t = [Tc(e, "subjectId"), e.parentId].filter((e) => !!e);
 	for (let e of t) {
 		let t = CSS.escape(e), n = document.querySelector(`.nh-run [data-operation-id="${t}"], .nh-run [data-execution-id="${t}"], .nh-run[data-run-id="${t}"]`);
 		if (n) return n;
 	}
 	return document.querySelector(`.nh-run[data-run-id="${CSS.escape(e.runId)}"]`);
 }
-function ao(e) {
+function Oc(e) {
 	let t = new Date(e);
 	return Number.isNaN(t.getTime()) ? String(e) : t.toISOString().slice(11, 23);
 }
-function oo(e, t, n, r, i = (e) => e) {
-	let a = K("select", { "aria-label": e }, K("option", {
+function kc(e, t, n, r, i = (e) => e) {
+	let a = W("select", { "aria-label": e }, W("option", {
 		value: "",
 		text: `all ${t}`
-	}), ...n.map((e) => K("option", {
+	}), ...n.map((e) => W("option", {
 		value: e,
 		text: i(e),
 		title: e
 	})));
 	return a.addEventListener("change", r), a;
 }
-var so = class {
+var Ac = class {
 	element;
 	viewport;
 	spacer;
@@ -10114,25 +11305,25 @@ var so = class {
 		this.entries = [...e.entries].sort((e, t) => e.sequence - t.sequence);
 		let t = (e) => [...new Set(this.entries.map(e).filter((e) => !!e))].sort(), n = () => this.applyFilters();
 		for (let e of this.entries) {
-			let t = no(e, "runLabel");
+			let t = Tc(e, "runLabel");
 			t && this.labels.set(e.runId, t);
 		}
-		this.runFilter = oo("run", "runs", t((e) => e.runId), n, (e) => eo(e, this.labels.get(e))), this.detail = K("div", {
+		this.runFilter = kc("run", "runs", t((e) => e.runId), n, (e) => Cc(e, this.labels.get(e))), this.detail = W("div", {
 			class: "nh-ledger-detail",
 			role: "region",
 			"aria-label": "ledger event"
-		}), this.kindFilter = oo("kind", "kinds", t((e) => e.kind), n), this.statusFilter = oo("status", "statuses", t((e) => e.status), n), this.textFilter = K("input", {
+		}), this.kindFilter = kc("kind", "kinds", t((e) => e.kind), n), this.statusFilter = kc("status", "statuses", t((e) => e.status), n), this.textFilter = W("input", {
 			type: "search",
 			placeholder: "Filter text…",
 			"aria-label": "filter ledger text",
 			class: "nh-ledger-search"
-		}), this.textFilter.addEventListener("input", n), this.count = K("span", {
+		}), this.textFilter.addEventListener("input", n), this.count = W("span", {
 			class: "nh-ledger-count",
 			"aria-live": "polite"
-		}), this.spacer = K("div", { class: "nh-ledger-spacer" }), this.layer = K("div", {
+		}), this.spacer = W("div", { class: "nh-ledger-spacer" }), this.layer = W("div", {
 			class: "nh-ledger-rows",
 			role: "rowgroup"
-		}), this.viewport = K("div", {
+		}), this.viewport = W("div", {
 			class: "nh-ledger-viewport",
 			tabindex: 0,
 			"aria-label": "ledger entries"
@@ -10143,7 +11334,7 @@ var so = class {
 			let t = e.target.closest(".nh-ledger-row");
 			!t?.dataset.sequence || e.key !== "Enter" && e.key !== " " || (e.preventDefault(), e.stopPropagation(), this.toggle(Number(t.dataset.sequence)));
 		});
-		let r = K("div", {
+		let r = W("div", {
 			class: "nh-ledger-row nh-ledger-header",
 			role: "row"
 		}, ...[
@@ -10153,15 +11344,15 @@ var so = class {
 			"status",
 			"summary",
 			"at"
-		].map((e) => K("span", {
+		].map((e) => W("span", {
 			role: "columnheader",
 			text: e
 		})));
-		this.element = K("section", {
+		this.element = W("section", {
 			class: "nh-ledger",
 			role: "table",
 			"aria-label": e.runId ? `ledger of run ${e.runId}` : "ledger"
-		}, K("div", { class: "nh-ledger-filters" }, this.runFilter, this.kindFilter, this.statusFilter, this.textFilter, this.count), r, this.viewport, this.detail), e.runId && this.runFilter.querySelector(`option[value="${CSS.escape(e.runId)}"]`) && t((e) => e.runId).length > 1 && (this.runFilter.value = e.runId), this.applyFilters();
+		}, W("div", { class: "nh-ledger-filters" }, this.runFilter, this.kindFilter, this.statusFilter, this.textFilter, this.count), r, this.viewport, this.detail), e.runId && this.runFilter.querySelector(`option[value="${CSS.escape(e.runId)}"]`) && t((e) => e.runId).length > 1 && (this.runFilter.value = e.runId), this.applyFilters();
 	}
 	applyFilters() {
 		let e = this.runFilter.value, t = this.kindFilter.value, n = this.statusFilter.value, r = this.textFilter.value.trim().toLowerCase();
@@ -10173,7 +11364,7 @@ var so = class {
 		}
 		this.visible = i;
 		let a = i.length <= 200;
-		this.element.classList.toggle("nh-ledger-flow", a), this.spacer.style.height = a ? "0px" : `${i.length * 28}px`, this.viewport.style.height = a ? "" : `${Math.min(i.length * 28, $a)}px`, this.element.setAttribute("aria-rowcount", String(i.length)), this.count.textContent = `${i.length} of ${this.entries.length} entries`, this.viewport.scrollTop = 0, this.renderedFirst = -1, this.render();
+		this.element.classList.toggle("nh-ledger-flow", a), this.spacer.style.height = a ? "0px" : `${i.length * 28}px`, this.viewport.style.height = a ? "" : `${Math.min(i.length * 28, Sc)}px`, this.element.setAttribute("aria-rowcount", String(i.length)), this.count.textContent = `${i.length} of ${this.entries.length} entries`, this.viewport.scrollTop = 0, this.renderedFirst = -1, this.render();
 	}
 	schedule() {
 		this.frame || this.flow || (this.frame = requestAnimationFrame(() => {
@@ -10185,7 +11376,7 @@ var so = class {
 	}
 	render() {
 		if (this.flow) return this.renderFlow();
-		let e = this.viewport.clientHeight || $a, t = Math.max(0, Math.floor(this.viewport.scrollTop / 28) - Qa), n = Math.min(this.visible.length, Math.ceil((this.viewport.scrollTop + e) / 28) + Qa);
+		let e = this.viewport.clientHeight || Sc, t = Math.max(0, Math.floor(this.viewport.scrollTop / 28) - xc), n = Math.min(this.visible.length, Math.ceil((this.viewport.scrollTop + e) / 28) + xc);
 		if (t === this.renderedFirst && this.layer.childElementCount === n - t) return;
 		this.renderedFirst = t;
 		let r = n - t;
@@ -10220,156 +11411,156 @@ var so = class {
 		if (!t || this.expanded === e) this.expanded = void 0;
 		else {
 			this.expanded = e;
-			let n = to(t, "data"), { data: r, ...i } = t;
-			this.detail.replaceChildren(K("div", { class: "nh-ledger-detail-head" }, K("strong", { text: `#${t.sequence} ${t.kind}` }), K("span", {
+			let n = wc(t, "data"), { data: r, ...i } = t;
+			this.detail.replaceChildren(W("div", { class: "nh-ledger-detail-head" }, W("strong", { text: `#${t.sequence} ${t.kind}` }), W("span", {
 				class: "nh-id",
 				title: t.runId,
 				text: ` run ${t.runId}`
-			})), K("pre", {
+			})), W("pre", {
 				class: "nh-ledger-json",
-				text: ro(n === void 0 ? i : {
+				text: Ec(n === void 0 ? i : {
 					...i,
 					data: n
 				})
 			}));
-			let a = io(t);
+			let a = Dc(t);
 			a && (a.classList.add("nh-ledger-match"), a.scrollIntoView({ block: "nearest" }), this.highlighted = a);
 		}
 		for (let e of this.layer.querySelectorAll(".nh-ledger-row")) e.setAttribute("aria-expanded", String(Number(e.dataset.sequence) === this.expanded));
 		this.placeDetail();
 	}
 	makeRow() {
-		return K("div", {
+		return W("div", {
 			class: "nh-ledger-row",
 			role: "row",
 			tabindex: 0,
 			"aria-expanded": "false"
-		}, ...Array.from({ length: 6 }, () => K("span", { role: "cell" })));
+		}, ...Array.from({ length: 6 }, () => W("span", { role: "cell" })));
 	}
 	fillRow(e, t) {
 		let n = this.entries[this.visible[t]];
 		e.setAttribute("aria-rowindex", String(t + 1)), e.dataset.sequence = String(n.sequence);
 		let r = e.children;
-		r[0].textContent = String(n.sequence), r[1].textContent = eo(n.runId, this.labels.get(n.runId)), r[1].setAttribute("title", n.runId), e.setAttribute("aria-expanded", String(n.sequence === this.expanded)), r[2].textContent = n.kind, r[3].textContent = n.status ?? "", r[3].className = n.status ? `nh-badge nh-status-${n.status.replace(/[^a-z-]/g, "")}` : "", r[4].textContent = n.summary, r[4].setAttribute("title", n.summary), r[5].textContent = ao(n.at);
+		r[0].textContent = String(n.sequence), r[1].textContent = Cc(n.runId, this.labels.get(n.runId)), r[1].setAttribute("title", n.runId), e.setAttribute("aria-expanded", String(n.sequence === this.expanded)), r[2].textContent = n.kind, r[3].textContent = n.status ?? "", r[3].className = n.status ? `nh-badge nh-status-${n.status.replace(/[^a-z-]/g, "")}` : "", r[4].textContent = n.summary, r[4].setAttribute("title", n.summary), r[5].textContent = Oc(n.at);
 	}
 };
 // web/src/outputs/render-mime.ts
-function co(e, t) {
+function jc(e, t) {
 	return (n, r) => {
-		let i = e.safeParse(typeof n == "string" ? lo(n) : n);
+		let i = e.safeParse(typeof n == "string" ? Mc(n) : n);
 		return i.success ? t(i.data, r) : null;
 	};
 }
-function lo(e) {
+function Mc(e) {
 	try {
 		return JSON.parse(e);
 	} catch {
 		return;
 	}
 }
-var uo = (e) => typeof e == "string" ? e : null;
-function fo(e) {
+var Nc = (e) => typeof e == "string" ? e : null;
+function Pc(e) {
 	return (t) => {
-		let n = uo(t);
-		return n ? K("img", {
+		let n = Nc(t);
+		return n ? W("img", {
 			src: `data:${e};base64,${n.replace(/\s/g, "")}`,
 			alt: "image output",
 			class: "output-image"
 		}) : null;
 	};
 }
-var po = [
-	[z.approval, co(Cr, (e, t) => Za(e, t.answerApproval))],
-	[z.run, co(yr, Ha)],
-	[z.execution, co(vr, Ua)],
-	[z.operation, co(gr, Wa)],
-	[z.stepCommit, co(_r, za)],
-	[z.traceAnomaly, co(br, (e) => K("div", {
+var Fc = [
+	[L.approval, jc(ti, (e, t) => bc(e, t.answerApproval))],
+	[L.run, jc(Xr, dc)],
+	[L.execution, jc(Yr, fc)],
+	[L.operation, jc(qr, pc)],
+	[L.stepCommit, jc(Jr, cc)],
+	[L.traceAnomaly, jc(Zr, (e) => W("div", {
 		class: "nh-anomaly",
 		role: "alert"
-	}, ka("anomaly"), K("strong", { text: ` ${e.anomalyKind}: ` }), e.message, e.runId ? K("span", {
+	}, Qs("anomaly"), W("strong", { text: ` ${e.anomalyKind}: ` }), e.message, e.runId ? W("span", {
 		class: "nh-id",
 		text: ` run ${e.runId}`
-	}) : null, e.executionId ? K("span", {
+	}) : null, e.executionId ? W("span", {
 		class: "nh-id",
 		text: ` execution ${e.executionId}`
 	}) : null))],
-	[z.allocationExhausted, co(xr, (e) => K("div", {
+	[L.allocationExhausted, jc(Qr, (e) => W("div", {
 		class: "nh-exhausted",
 		role: "alert"
-	}, ka("exhausted"), K("strong", { text: " Allocation exhausted: " }), e.resource, K("span", {
+	}, Qs("exhausted"), W("strong", { text: " Allocation exhausted: " }), e.resource, W("span", {
 		class: "nh-id",
 		text: ` run ${e.runId}`
 	})))],
-	[z.ledger, co(Sr, (e) => new so(e).element)],
+	[L.ledger, jc(ei, (e) => new Ac(e).element)],
 	["text/html", (e) => {
-		let t = uo(e);
-		return t === null ? null : K("div", { class: "output-html" }, Da(t));
+		let t = Nc(e);
+		return t === null ? null : W("div", { class: "output-html" }, Xs(t));
 	}],
 	["text/markdown", (e) => {
-		let t = uo(e);
-		return t === null ? null : K("div", { class: "output-markdown markdown-body" }, Oa(t));
+		let t = Nc(e);
+		return t === null ? null : W("div", { class: "output-markdown markdown-body" }, Zs(t));
 	}],
 	["image/svg+xml", (e) => {
-		let t = uo(e);
-		return t === null ? null : K("img", {
+		let t = Nc(e);
+		return t === null ? null : W("img", {
 			src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(t)}`,
 			alt: "SVG output",
 			class: "output-image"
 		});
 	}],
-	["image/png", fo("image/png")],
-	["image/jpeg", fo("image/jpeg")],
+	["image/png", Pc("image/png")],
+	["image/jpeg", Pc("image/jpeg")],
 	["text/plain", (e) => {
-		let t = uo(e);
-		return t === null ? null : K("pre", { class: "output-text" }, Tr(t));
+		let t = Nc(e);
+		return t === null ? null : W("pre", { class: "output-text" }, ri(t));
 	}],
-	["application/json", (e) => K("pre", {
+	["application/json", (e) => W("pre", {
 		class: "output-json",
-		text: JSON.stringify(typeof e == "string" ? lo(e) ?? e : e, null, 2)
+		text: JSON.stringify(typeof e == "string" ? Mc(e) ?? e : e, null, 2)
 	})]
 ];
-function mo(e, t) {
-	for (let [n, r] of po) {
+function Ic(e, t) {
+	for (let [n, r] of Fc) {
 		if (!(n in e)) continue;
 		let i = r(e[n], t);
 		if (i) return i.dataset.mime = n, i;
 	}
 	let [n, r] = Object.entries(e)[0] ?? ["text/plain", ""];
-	return K("pre", {
+	return W("pre", {
 		class: "output-text",
 		"data-mime": n,
 		text: typeof r == "string" ? r : JSON.stringify(r, null, 2)
 	});
 }
 // labextension/src/index.ts
-var ho = [
-	z.run,
-	z.ledger,
-	z.execution,
-	z.operation,
-	z.stepCommit,
-	z.traceAnomaly,
-	z.allocationExhausted
-], go = class extends N {
+var Lc = [
+	L.run,
+	L.ledger,
+	L.execution,
+	L.operation,
+	L.stepCommit,
+	L.traceAnomaly,
+	L.allocationExhausted
+], Rc = class extends j {
 	mimeType;
 	constructor(e) {
 		super(), this.mimeType = e, this.addClass("nh-lab-output");
 	}
 	renderModel(e) {
 		let t = e.data, n = { [this.mimeType]: t[this.mimeType] };
-		return typeof t["text/plain"] == "string" && (n["text/plain"] = t["text/plain"]), this.node.replaceChildren(mo(n, { answerApproval: () => {} })), Promise.resolve();
+		return typeof t["text/plain"] == "string" && (n["text/plain"] = t["text/plain"]), this.node.replaceChildren(Ic(n, { answerApproval: () => {} })), Promise.resolve();
 	}
-}, _o = {
+}, zc = {
 	safe: !0,
-	mimeTypes: [...ho],
+	mimeTypes: [...Lc],
 	defaultRank: 50,
-	createRenderer: (e) => new go(e.mimeType)
-}, vo = {
+	createRenderer: (e) => new Rc(e.mimeType)
+}, Bc = {
 	id: "nighthawk-ts-renderer:plugin",
 	description: "Renders Nighthawk run views and ledgers",
-	rendererFactory: _o,
+	rendererFactory: zc,
 	rank: 50,
 	dataType: "json"
 };
-export { ho as MIME_TYPES, go as NighthawkRenderer, vo as default, _o as rendererFactory };
+export { Lc as MIME_TYPES, Rc as NighthawkRenderer, Bc as default, zc as rendererFactory };
