@@ -32,6 +32,7 @@ export {
   type StepAbortSubject,
 } from './errors.js';
 export { compileExpression, parseTargetPath } from './expression.js';
+export { currentInterior, runInterior, runOutsideInterior, type InteriorMark } from './interior.js';
 export { newId } from './ids.js';
 export type {
   JsonSchema,

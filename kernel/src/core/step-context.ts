@@ -14,6 +14,7 @@ import {
   isNighthawkError,
 } from './errors.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
+import { currentOperationId, runAsOperation, runInterior } from './interior.js';
 import { newId } from './ids.js';
 import type {
   OperationFailure,
@@ -183,7 +184,7 @@ export class StepContext {
     }
     let value: T;
     try {
-      const out = body();
+      const out = runAsOperation(request.operationId, body);
       value = out instanceof Promise ? await out : (out as T);
     } catch (error) {
       const record = this.#record(request, 'failed', startedAt, t0, { failure: toFailure(error) });
@@ -228,7 +229,8 @@ export class StepContext {
   evaluateBody(expression: string): Promise<unknown> {
     const fn = compileExpression(expression);
     this.#scope ??= createScope(this.locals, this.references);
-    return fn(this.#scope);
+    const scope = this.#scope;
+    return runInterior({ kind: 'expression', executionId: this.executionId, operationId: currentOperationId() }, () => fn(scope));
   }
 
   /** Assigns a validated value to a path (the body of nh_assign after evaluation). */

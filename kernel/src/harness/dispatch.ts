@@ -5,7 +5,7 @@
  * dispatch refuses to start or resume afterwards.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { newId, NighthawkError } from '../core/index.js';
+import { newId, NighthawkError, runInterior } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -102,7 +102,7 @@ export class Dispatcher {
       const compiled = liveNodes.run(node, () =>
         runInFrame(this.#frameFor(frame, nodeId), () =>
           compileGenerated(proposal, {
-            onAnomaly: (a) => host.recordAnomaly(a.kind, { ...a }, nodeId),
+            onAnomaly: (a) => (a.kind === 'generated_code_outside_dispatch' ? host.recordLateAnomaly(a.kind, { ...a }, nodeId) : host.recordAnomaly(a.kind, { ...a }, nodeId)),
             isLive: () => {
               const live = liveNodes.getStore();
               return live !== undefined && live.materializationId === materializationId && !live.terminal && host.state === 'running';
@@ -110,6 +110,7 @@ export class Dispatcher {
             dependencies: this.#dependencies(proposal),
             granted: this.#granted(frame),
             wrapExport: (name, fn) => this.#wrap(name, fn, { definitionId, materializationId, originalDefinitionId }),
+            runInterior: (fn) => runInterior({ kind: 'generated', nodeId, definitionId }, fn),
           }),
         ),
       );
@@ -181,7 +182,9 @@ export class Dispatcher {
       };
       let result: unknown;
       try {
-        result = liveNodes.run(node, () => runInFrame(dispatcher.#frameFor(frame, nodeId), () => fn.apply(thisArg, args)));
+        result = liveNodes.run(node, () =>
+          runInFrame(dispatcher.#frameFor(frame, nodeId), () => runInterior({ kind: 'generated', nodeId, definitionId: ids.definitionId }, () => fn.apply(thisArg, args))),
+        );
       } catch (error) {
         end('failed', { error });
         throw error;

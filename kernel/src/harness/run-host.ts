@@ -7,6 +7,7 @@ import {
   abortStep,
   currentState,
   rejectOperation,
+  runOutsideInterior,
   scope,
   UsageMeter,
   type OperationDecision,
@@ -102,13 +103,23 @@ export class RunHost implements HostHandle {
 
   recordAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void {
     if (this.state === 'ended' || this.state === 'terminated') return;
+    this.recordLateAnomaly(anomalyKind, detail, parentId);
+  }
+
+  /** Evidence that can only arrive after the run ended (generated code called outside its run) is still appended. */
+  recordLateAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void {
     this.ledger.append(this.runId, { kind: 'trace.anomaly', subjectId: this.runId, parentId: parentId ?? this.runId, status: anomalyKind, data: { anomalyKind, ...detail } });
   }
 
   // --- capability gateway -------------------------------------------------------------------
 
   /** Host-mediated capability call: grant, request type, footprint vs policy, durable attempt, then body. */
-  async invokeCapability(name: string, rawArgs: unknown, executionId?: string): Promise<unknown> {
+  invokeCapability(name: string, rawArgs: unknown, executionId?: string): Promise<unknown> {
+    // The gateway and the capability body are host infrastructure, not the interior code that called them.
+    return runOutsideInterior(() => this.#invokeCapability(name, rawArgs, executionId));
+  }
+
+  async #invokeCapability(name: string, rawArgs: unknown, executionId?: string): Promise<unknown> {
     const frame = currentHostFrame();
     const authority = frame?.host === this ? frame.authority : this.rootAuthority;
     const parentId = executionId ?? frame?.submitterId ?? this.runId;
@@ -304,6 +315,7 @@ export class RunHost implements HostHandle {
           };
     const inner = () => scope({ usageMeter: meter, requestAdmission: admission }, () => this.#delegate.runStep(request));
     const nextFrame = frame ? { ...frame, allowance: undefined, submitterId: ctx.executionId } : undefined;
-    return withoutAllowance(() => (nextFrame ? runInFrame(nextFrame, inner) : inner()));
+    // A Natural execution is host machinery even when generated code called it; its expressions are marked again.
+    return runOutsideInterior(() => withoutAllowance(() => (nextFrame ? runInFrame(nextFrame, inner) : inner())));
   }
 }
