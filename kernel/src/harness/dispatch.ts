@@ -9,6 +9,7 @@ import { newId, NighthawkError, runInterior } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
+import { recordRealmChanges } from './realm-integrity.js';
 import {
   compileGenerated,
   definitionIdOf,
@@ -117,10 +118,12 @@ export class Dispatcher {
       materialization = Object.freeze({ nodeId, definitionId, materializationId, originalDefinitionId, exports: compiled.exports, proposal });
     } catch (error) {
       node.terminal = true;
+      recordRealmChanges(host, nodeId);
       host.ledger.append(host.runId, { kind: 'dispatch.end', subjectId: nodeId, parentId, status: 'rejected', data: { error } });
       throw error;
     }
     node.terminal = true;
+    recordRealmChanges(host, nodeId);
     host.ledger.append(host.runId, { kind: 'dispatch.end', subjectId: nodeId, parentId, status: 'completed', data: { exports: Object.keys(materialization.exports), materializationId } });
     if (proposal.intent !== 'define-and-invoke') return materialization;
     const invoke = this.#invokers.get(materialization.exports[proposal.entry!] as object)!;
@@ -178,6 +181,7 @@ export class Dispatcher {
       const node: LiveNode = { nodeId, materializationId: ids.materializationId, terminal: false };
       const end = (status: 'completed' | 'failed', data: Record<string, unknown>) => {
         node.terminal = true;
+        recordRealmChanges(host, nodeId);
         host.ledger.append(host.runId, { kind: 'dispatch.end', subjectId: nodeId, parentId: frame.submitterId, status, data });
       };
       let result: unknown;

@@ -21,7 +21,9 @@ import net from 'node:net';
 import tls from 'node:tls';
 import workerThreads from 'node:worker_threads';
 import { interiorWithoutAllowance } from './host-context.js';
+import { reflectApply, regExpTest, setHas, stringIndexOf, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 import { installRawDynamicRuntime, refuseRawDynamic } from './raw-dynamic-runtime.js';
+import { installRealmIntegrity } from './realm-integrity.js';
 import { UnmediatedPerimeterEffectError } from './run-errors.js';
 
 let installed = false;
@@ -46,7 +48,7 @@ function guard(target: Target, name: string, label: string, when?: (args: unknow
   const wrapped = {
     [name](this: unknown, ...args: unknown[]): unknown {
       if (!when || when(args)) refuseIfInterior(label);
-      return Reflect.apply(original as AnyFn, this, args);
+      return reflectApply(original as AnyFn, this, args);
     },
   }[name]!;
   target[name] = wrapped;
@@ -70,7 +72,7 @@ function guardClass(target: Target, name: string, check: (args: unknown[]) => vo
 const WRITE_FLAGS = /[wa+]/;
 const WRITE_MODE = fs.constants.O_WRONLY | fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_APPEND;
 const flagsWrite = (flags: unknown): boolean =>
-  typeof flags === 'string' ? WRITE_FLAGS.test(flags) : typeof flags === 'number' ? (flags & WRITE_MODE) !== 0 : false;
+  typeof flags === 'string' ? regExpTest(WRITE_FLAGS, flags) : typeof flags === 'number' ? (flags & WRITE_MODE) !== 0 : false;
 const opensForWrite = (args: unknown[]) => flagsWrite(args[1]);
 /** Writes to the process's own standard streams are output, not perimeter effects. */
 const notStdio = (args: unknown[]) => typeof args[0] !== 'number' || args[0] > 2;
@@ -119,7 +121,7 @@ function installFs(): void {
   // FileHandle is not exported; its prototype is patched from the first handle the host sees.
   const open = promises['open'] as AnyFn;
   promises['open'] = async function open_(this: unknown, ...args: unknown[]): Promise<unknown> {
-    const handle = await Reflect.apply(open, this, args);
+    const handle = await reflectApply(open, this, args);
     patchFileHandle(handle);
     return handle;
   };
@@ -147,20 +149,20 @@ function installProcesses(): void {
   guard(childProcess.ChildProcess.prototype as unknown as Target, 'spawn', 'child_process.ChildProcess.spawn');
   const proc = process as unknown as Target;
   for (const name of ['binding', '_linkedBinding']) {
-    guard(proc, name, `process.${name}`, (args) => EFFECT_BINDINGS.has(String(args[0])));
+    guard(proc, name, `process.${name}`, (args) => setHas(EFFECT_BINDINGS, StringCtor(args[0])));
   }
   guard(proc, 'dlopen', 'process.dlopen');
   guard(proc, 'kill', 'process.kill');
   for (const name of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']) {
-    guard(proc, name, `process.${name}(exit)`, (args) => typeof args[0] === 'string' && EXIT_EVENTS.has(args[0]));
+    guard(proc, name, `process.${name}(exit)`, (args) => typeof args[0] === 'string' && setHas(EXIT_EVENTS, args[0]));
   }
   guardClass(workerThreads as unknown as Target, 'Worker', (args) => {
     const [specifier, options] = args;
     const evaluates = typeof options === 'object' && options !== null && Boolean((options as { eval?: unknown }).eval);
-    const href = specifier instanceof URL ? specifier.href : typeof specifier === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(specifier) ? specifier : undefined;
-    const nonFile = href !== undefined && !href.startsWith('file:') && !/^[a-z]:[\\/]/i.test(href);
+    const href = specifier instanceof URL ? StringCtor(specifier) : typeof specifier === 'string' && regExpTest(/^[a-z][a-z0-9+.-]*:/i, specifier) ? specifier : undefined;
+    const nonFile = href !== undefined && !stringStartsWith(href, 'file:') && !regExpTest(/^[a-z]:[\\/]/i, href);
     if (evaluates) refuseRawDynamic('Worker(eval)');
-    if (nonFile) refuseRawDynamic('Worker(url)', { protocol: href.slice(0, href.indexOf(':') + 1) });
+    if (nonFile) refuseRawDynamic('Worker(url)', { protocol: stringSlice(href, 0, stringIndexOf(href, ':') + 1) });
     refuseIfInterior('worker_threads.Worker');
   });
 }
@@ -174,4 +176,6 @@ export function installEffectAudit(): void {
   installProcesses();
   installRawDynamicRuntime();
   syncBuiltinESMExports();
+  // Last, so the record of the built-ins includes the host's own patches.
+  installRealmIntegrity();
 }

@@ -19,6 +19,7 @@ import vm from 'node:vm';
 import { z } from 'zod';
 import { NighthawkError, currentInterior, type InteriorMark } from '../core/index.js';
 import { currentHostFrame, type HostHandle } from './host-context.js';
+import { reflectApply, reflectConstruct, setHas, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 
 /** Built-in modules that run constructed code or reach the engine; refused to interior code at run time. */
 export const FORBIDDEN_AT_RUNTIME: ReadonlySet<string> = new Set(
@@ -47,6 +48,10 @@ let active = true;
 /** For `bench/` only: measures the per-operation cost of the tier. */
 export function setRuntimeTierActive(on: boolean): void {
   active = on;
+}
+
+export function runtimeTierActive(): boolean {
+  return active;
 }
 
 /** The id interior work is recorded under: the operation for expressions, the dispatch node for generated code. */
@@ -90,7 +95,6 @@ export function refuseRawDynamic(operation: string, detail: Record<string, unkno
 const RealError = Error;
 const captureStackTrace = Error.captureStackTrace;
 const isArray = Array.isArray;
-const reflectApply = Reflect.apply;
 let callSiteFileName: ((this: unknown) => string | null) | undefined;
 const zodCore = dirname(createRequire(import.meta.url).resolve('zod/v4/core')) + sep;
 const ZOD_CODEGEN = new Set(['doc.js', 'doc.cjs', 'util.js', 'util.cjs']);
@@ -123,8 +127,8 @@ function callerFile(callee: (...args: never[]) => unknown): string | undefined {
 function calledByZodCodegen(callee: (...args: never[]) => unknown): boolean {
   let file = callerFile(callee);
   if (!file) return false;
-  if (file.startsWith('file:')) file = fileURLToPath(file);
-  return file.startsWith(zodCore) && ZOD_CODEGEN.has(file.slice(zodCore.length));
+  if (stringStartsWith(file, 'file:')) file = fileURLToPath(file);
+  return stringStartsWith(file, zodCore) && setHas(ZOD_CODEGEN, stringSlice(file, zodCore.length));
 }
 
 // --- installation ----------------------------------------------------------------------------------
@@ -156,7 +160,7 @@ function constructorStub(name: string, Real: Ctor): Ctor {
   const holder = {
     [name]: function (this: unknown, ...args: string[]): unknown {
       if (activeInterior() && !calledByZodCodegen(stub)) refuseRawDynamic(`${name} constructor`);
-      return Reflect.construct(Real, args, new.target ?? Real);
+      return reflectConstruct(Real, args, new.target ?? Real);
     },
   };
   const stub = holder[name] as unknown as Ctor & ((...args: never[]) => unknown);
@@ -172,7 +176,7 @@ function wrapMethod(target: Record<string, unknown>, key: string, check: (args: 
   const wrapped = {
     [key](this: unknown, ...args: unknown[]): unknown {
       check(args);
-      return Reflect.apply(original as (...a: unknown[]) => unknown, this, args);
+      return reflectApply(original as (...a: unknown[]) => unknown, this, args);
     },
   }[key]!;
   target[key] = wrapped;
@@ -192,7 +196,7 @@ function wrapClass(target: Record<string, unknown>, key: string, check: (args: u
   target[key] = Guarded;
 }
 
-const moduleName = (value: unknown): string => (typeof value === 'string' ? value : String(value));
+const moduleName = (value: unknown): string => (typeof value === 'string' ? value : StringCtor(value));
 
 /** Installs the run-time tier once. Idempotent; changes nothing outside interior execution. */
 export function installRawDynamicRuntime(): void {
@@ -244,14 +248,14 @@ export function installRawDynamicRuntime(): void {
   for (const key of ['binding', '_linkedBinding', 'dlopen']) wrapMethod(proc, key, (args) => refuseRawDynamic(`process.${key}`, { target: moduleName(args[0]) }));
   wrapMethod(proc, 'getBuiltinModule', (args) => {
     const id = moduleName(args[0]);
-    if (FORBIDDEN_AT_RUNTIME.has(id)) refuseRawDynamic('process.getBuiltinModule', { module: id });
+    if (setHas(FORBIDDEN_AT_RUNTIME, id)) refuseRawDynamic('process.getBuiltinModule', { module: id });
   });
 
   const require = createRequire(import.meta.url);
   const Module = require('node:module') as Record<string, unknown>;
   wrapMethod(Module, '_load', (args) => {
     const id = moduleName(args[0]);
-    if (FORBIDDEN_AT_RUNTIME.has(id)) refuseRawDynamic('require', { module: id });
+    if (setHas(FORBIDDEN_AT_RUNTIME, id)) refuseRawDynamic('require', { module: id });
   });
   wrapMethod(Module, 'createRequire', () => refuseRawDynamic('module.createRequire'));
 

@@ -32,6 +32,7 @@ import { currentHostFrame, runInFrame, withAllowance, withoutAllowance, type Hos
 import type { Ledger } from './ledger.js';
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
+import { recordRealmChanges } from './realm-integrity.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
@@ -199,6 +200,8 @@ export class RunHost implements HostHandle {
   }
 
   async #onOperationFinished(finished: OperationFinished): Promise<void> {
+    // Before anything is appended, so the host records on the built-ins it was loaded with.
+    recordRealmChanges(this, finished.request.operationId, 'hot');
     this.ledger.append(this.runId, { kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
     await this.#app?.onOperationFinished?.(finished);
   }
@@ -221,6 +224,7 @@ export class RunHost implements HostHandle {
   }
 
   async #onStepFinished(finished: StepFinished): Promise<void> {
+    recordRealmChanges(this, finished.executionId, 'full');
     if (!this.inflight.has(finished.executionId) && !this.ledger.hasTerminal('execution.end', finished.executionId)) {
       // A core stage failed before the host executor saw this execution (e.g. a read binding did not resolve).
       const parentId = finished.parentExecutionId ?? currentHostFrame()?.submitterId ?? this.runId;
