@@ -18,7 +18,7 @@ const POLLUTIONS: readonly [string, string, string, 'operation' | 'execution'][]
   ['JSON.stringify replaced', "JSON.stringify = function () { return '{}'; }", 'JSON.stringify', 'operation'],
   ['Array.prototype.map replaced', 'Array.prototype.map = function () { return []; }', 'Array.prototype.map', 'operation'],
   ['String.prototype.trim replaced', "String.prototype.trim = function () { return ''; }", 'String.prototype.trim', 'execution'],
-  ['Headers.prototype.append replaced', 'Headers.prototype.append = function () {}', 'Headers.prototype.append', 'execution'],
+  ['Headers.prototype.append replaced', 'Headers.prototype.append = function () {}', 'Headers.prototype.append', 'operation'],
 ];
 
 const echo = defineCapability({ name: 'echo', description: 'echo', request: z.strictObject({ text: z.string() }), footprint: [], run: ({ text }) => ({ echoed: text }) });

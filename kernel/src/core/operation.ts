@@ -59,6 +59,8 @@ export interface OperationFinished {
   readonly abortReason?: string;
   readonly failure?: OperationFailure;
   readonly blockedByOperationId?: string;
+  /** Names of registered secrets the operation's value carried back to the model (see `registerSecret`). */
+  readonly secretsRead?: readonly string[];
   /** Monotonic sequence number within its step, in the order the records were finished. */
   readonly sequence: number;
   readonly startedAt: number;

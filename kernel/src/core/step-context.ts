@@ -15,6 +15,7 @@ import {
 } from './errors.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
 import { currentOperationId, runAsOperation, runInterior } from './interior.js';
+import { hasRegisteredSecrets, secretsIn } from './secrets.js';
 import { newId } from './ids.js';
 import type {
   OperationFailure,
@@ -85,6 +86,7 @@ export class StepContext {
   #terminal = false;
   readonly #failedErrors = new Map<string, unknown>();
   #scope: object | undefined;
+  readonly #secretsRead = new Map<string, readonly string[]>();
 
   constructor(init: StepContextInit) {
     this.stepId = init.stepId;
@@ -205,7 +207,9 @@ export class StepContext {
       await this.#deliver(record);
       return { status: 'failed', error, record };
     }
-    const record = this.#record(request, 'completed', startedAt, t0, {});
+    const secretsRead = this.#secretsRead.get(request.operationId);
+    this.#secretsRead.delete(request.operationId);
+    const record = this.#record(request, 'completed', startedAt, t0, secretsRead ? { secretsRead } : {});
     await this.#deliver(record);
     return { status: 'completed', value, record };
   }
@@ -230,7 +234,15 @@ export class StepContext {
     const fn = compileExpression(expression);
     this.#scope ??= createScope(this.locals, this.references);
     const scope = this.#scope;
-    return runInterior({ kind: 'expression', executionId: this.executionId, operationId: currentOperationId() }, () => fn(scope));
+    const operationId = currentOperationId();
+    const result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope));
+    if (!hasRegisteredSecrets() || operationId === undefined) return result;
+    // A value carrying a registered secret back to the model is the model reading it: noted on the record.
+    return result.then((value) => {
+      const names = secretsIn(value);
+      if (names.length > 0) this.#secretsRead.set(operationId, Object.freeze(names));
+      return value;
+    });
   }
 
   /** Assigns a validated value to a path (the body of nh_assign after evaluation). */
@@ -301,7 +313,7 @@ export class StepContext {
     status: OperationStatus,
     startedAt: number,
     t0: number,
-    extra: { rejection?: OperationRejection; abortReason?: string; failure?: OperationFailure; blockedByOperationId?: string },
+    extra: { rejection?: OperationRejection; abortReason?: string; failure?: OperationFailure; blockedByOperationId?: string; secretsRead?: readonly string[] },
   ): OperationFinished {
     const record: OperationFinished = Object.freeze({
       request,

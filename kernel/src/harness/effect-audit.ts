@@ -24,6 +24,7 @@ import { interiorWithoutAllowance } from './host-context.js';
 import { reflectApply, regExpTest, setHas, stringIndexOf, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 import { installRawDynamicRuntime, refuseRawDynamic } from './raw-dynamic-runtime.js';
 import { installRealmIntegrity } from './realm-integrity.js';
+import { installSecretWatch } from './secret-watch.js';
 import { UnmediatedPerimeterEffectError } from './run-errors.js';
 
 let installed = false;
@@ -175,6 +176,7 @@ export function installEffectAudit(): void {
   installNetwork();
   installProcesses();
   installRawDynamicRuntime();
+  installSecretWatch();
   syncBuiltinESMExports();
   // Last, so the record of the built-ins includes the host's own patches.
   installRealmIntegrity();

@@ -4,6 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Ledger, LedgerEvent, LedgerEventKind } from './ledger.js';
+import { redactValue } from '../core/index.js';
 import { encodeJson } from './json-encode.js';
 import { toJSONSafe } from './snapshot.js';
 
@@ -30,7 +31,7 @@ export class SqliteLedgerStore {
 
   /** Appends one event (idempotent by event id). */
   write(event: LedgerEvent): void {
-    this.#insert.run(event.eventId, event.runId, event.sequence, event.kind, event.subjectId, event.parentId ?? null, event.status ?? null, event.at, encodeJson(toJSONSafe(event.data)));
+    this.#insert.run(event.eventId, event.runId, event.sequence, event.kind, event.subjectId, event.parentId ?? null, event.status ?? null, event.at, encodeJson(redactValue(toJSONSafe(event.data))));
   }
 
   /** Persists every event the ledger appends from now on; returns the unsubscribe function. */

@@ -4,7 +4,7 @@
  * ledger itself refuses a second one. Only host seams append (the Ledger is never handed to
  * compositions; they get read-only projections).
  */
-import { newId, UsageError } from '../core/index.js';
+import { newId, redactValue, UsageError } from '../core/index.js';
 import { snapshot, type Snapshot, type SnapshotOptions } from './snapshot.js';
 
 export const LedgerEventKind = {
@@ -96,7 +96,7 @@ export class Ledger {
       parentId: entry.parentId,
       status: entry.status,
       at: Date.now(),
-      data: entry.data === undefined ? null : snapshot(entry.data, { ...SNAPSHOT_BOUNDS, describeCallable: this.#describeCallable }),
+      data: entry.data === undefined ? null : redactValue(snapshot(entry.data, { ...SNAPSHOT_BOUNDS, describeCallable: this.#describeCallable })),
     });
     this.#events.push(event);
     index(this.#byRun, runId, event);

@@ -90,6 +90,8 @@ const HOT_KEYS: Readonly<Record<string, readonly PropertyKey[]>> = {
   JSON: ['stringify', 'parse'],
   'RegExp.prototype': ['test', 'exec'],
   'Function.prototype': ['call', 'apply', 'bind'],
+  // The provider client sets its key through these; a patched one would capture it.
+  'Headers.prototype': ['append', 'set'],
 } as never;
 const setHas = (set: ReadonlySet<string>, value: string): boolean => reflectApply(Set.prototype.has, set, [value]) as boolean;
 

@@ -6,6 +6,7 @@
 import {
   abortStep,
   currentState,
+  redactionsIn,
   rejectOperation,
   runOutsideInterior,
   scope,
@@ -202,7 +203,10 @@ export class RunHost implements HostHandle {
   async #onOperationFinished(finished: OperationFinished): Promise<void> {
     // Before anything is appended, so the host records on the built-ins it was loaded with.
     recordRealmChanges(this, finished.request.operationId, 'hot');
-    this.ledger.append(this.runId, { kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
+    const event = this.ledger.append(this.runId, { kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
+    // A secret the snapshot had to redact was read by the model's operation.
+    const secrets = [...new Set([...(finished.secretsRead ?? []), ...redactionsIn(event.data)])];
+    if (secrets.length > 0) this.recordAnomaly('secret_read', { operationId: finished.request.operationId, secrets, via: 'operation' }, finished.request.operationId);
     await this.#app?.onOperationFinished?.(finished);
   }
 

@@ -7,6 +7,7 @@ import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { CheckpointModel, ContentsModel } from '../../../shared/index.js';
 import { NotebookSchema, emptyNotebook } from '../../../shared/index.js';
+import { redactValue, registerEnvSecret } from '../core/index.js';
 import { RequestRefusedError } from './errors.js';
 
 const refuse = (status: number, message: string): never => {
@@ -95,7 +96,9 @@ export class ContentsStore {
     if (body.type !== undefined && body.type !== 'notebook') refuse(400, 'Only notebooks and directories can be saved');
     if (!api.endsWith('.ipynb')) refuse(400, 'Notebook paths must end in .ipynb');
     if (stat?.isDirectory()) refuse(400, `${api} is a directory`);
-    const parsed = NotebookSchema.safeParse(body.content);
+    // A notebook is saved without the configured provider key or other registered secrets in it.
+    registerEnvSecret('OPENAI_API_KEY');
+    const parsed = NotebookSchema.safeParse(redactValue(body.content));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       refuse(400, `Not a valid nbformat 4.5 notebook: ${issue ? `${issue.path.join('.')}: ${issue.message}` : ''}`);

@@ -46,6 +46,8 @@ export interface KernelHost {
   submitCell(source: string, submission: CellSubmission): void | Promise<void>;
   /** `scope` is given for cells that ran to completion. */
   afterCell(result: CellResult, scope?: CellScope): void | Promise<void>;
+  /** Redacts registered secrets from outgoing message content, with the registry cells register into. */
+  redact?<T>(content: T): T;
 }
 
 export interface KernelHostContext {
