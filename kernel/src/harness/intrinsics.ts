@@ -12,11 +12,8 @@ const uncurry =
 export const reflectApply = apply;
 export const reflectConstruct = Reflect.construct;
 export const setHas: (set: ReadonlySet<unknown>, value: unknown) => boolean = uncurry(Set.prototype.has) as never;
-export const mapGet: <K, V>(map: ReadonlyMap<K, V>, key: K) => V | undefined = uncurry(Map.prototype.get) as never;
 export const regExpTest: (re: RegExp, text: string) => boolean = uncurry(RegExp.prototype.test) as never;
 export const stringStartsWith: (s: string, prefix: string) => boolean = uncurry(String.prototype.startsWith) as never;
 export const stringSlice: (s: string, start: number, end?: number) => string = uncurry(String.prototype.slice) as never;
 export const stringIndexOf: (s: string, search: string) => number = uncurry(String.prototype.indexOf) as never;
-export const arrayIsArray = Array.isArray;
-export const hasOwn = Object.hasOwn;
 export const StringCtor = String;
