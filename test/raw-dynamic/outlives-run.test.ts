@@ -6,8 +6,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GeneratedCodeOutsideDispatchError, RawDynamicExecutionRefusedError } from '../../kernel/src/index.js';
-import { scriptedRunner } from '../harness/support.js';
+import { ExpressionCodeOutsideExecutionError, GeneratedCodeOutsideDispatchError, RawDynamicExecutionRefusedError, step } from '../../kernel/src/index.js';
+import { toolCall } from '../../kernel/src/testing.js';
+import { finish, scriptedRunner } from '../harness/support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nh-outlives-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,5 +83,41 @@ describe('code made from text never outlives its check', () => {
     await expect(holder.pending).rejects.toBeInstanceOf(GeneratedCodeOutsideDispatchError);
     expect(existsSync(target)).toBe(false);
     expect(runner.ledger.select({ kind: 'trace.anomaly' })).toEqual([expect.objectContaining({ status: 'generated_code_outside_dispatch' })]);
+  });
+});
+
+describe('functions a model expression defines never outlive their Natural execution', () => {
+  async function evaluate(expressions: string[], references: Record<string, unknown>) {
+    const { runner } = scriptedRunner([() => ({ toolCalls: expressions.map((expression) => toolCall('nh_evaluate', { expression })) }), () => ({ toolCalls: [finish()] })]);
+    await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { references } });
+    return runner;
+  }
+
+  it('a closure kept in a granted reference and called after the run is refused and recorded; it writes nothing', async () => {
+    const fs = await import('node:fs');
+    const target = join(dir, 'expression-closure.txt');
+    const holder: Record<string, any> = {};
+    const runner = await evaluate(['(holder.write = () => fs.writeFileSync(target, "x"), 1)', 'holder.double = (x) => x * 2', 'holder.double(21)'], { holder, fs, target });
+    // Inside its execution the closure works, also from a later operation.
+    expect(runner.ledger.select({ kind: 'operation' }).map((e) => e.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
+    expect(() => holder.write()).toThrow(ExpressionCodeOutsideExecutionError);
+    expect(() => holder.double(2)).toThrow(ExpressionCodeOutsideExecutionError);
+    expect(existsSync(target)).toBe(false);
+    const events = runner.ledger.select({});
+    const anomalies = events.filter((e) => e.kind === 'trace.anomaly');
+    expect(anomalies.map((e) => e.status)).toEqual(['expression_code_outside_execution', 'expression_code_outside_execution']);
+    expect(events.indexOf(anomalies[0]!)).toBeGreaterThan(events.findIndex((e) => e.kind === 'run.end'));
+  });
+
+  it('an async function an expression started cannot resume after its execution ended', async () => {
+    const fs = await import('node:fs');
+    const target = join(dir, 'expression-resumed.txt');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const holder: Record<string, any> = {};
+    await evaluate(['(holder.pending = (async () => { await gate; fs.writeFileSync(target, "late"); })(), 1)'], { holder, fs, target, gate });
+    release();
+    await expect(holder.pending).rejects.toBeInstanceOf(ExpressionCodeOutsideExecutionError);
+    expect(existsSync(target)).toBe(false);
   });
 });

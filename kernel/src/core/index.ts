@@ -33,6 +33,7 @@ export {
 } from './errors.js';
 export { compileExpression, parseTargetPath } from './expression.js';
 export { currentInterior, runInterior, runOutsideInterior, type InteriorMark } from './interior.js';
+export { ExpressionCodeOutsideExecutionError, setLateRefusalSink, type LateRefusalSink } from './expression-guard.js';
 export { hasRegisteredSecrets, redactionsIn, redactText, redactValue, registerEnvSecret, registerSecret, registeredSecretNames, secretsIn, secretsInText } from './secrets.js';
 export { newId } from './ids.js';
 export type {

@@ -16,6 +16,7 @@ import {
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
 import { currentOperationId, runAsOperation, runInterior } from './interior.js';
 import { hasRegisteredSecrets, secretsIn } from './secrets.js';
+import { expressionGuard } from './expression-guard.js';
 import { newId } from './ids.js';
 import type {
   OperationFailure,
@@ -87,6 +88,7 @@ export class StepContext {
   readonly #failedErrors = new Map<string, unknown>();
   #scope: object | undefined;
   readonly #secretsRead = new Map<string, readonly string[]>();
+  #finished = false;
 
   constructor(init: StepContextInit) {
     this.stepId = init.stepId;
@@ -134,6 +136,11 @@ export class StepContext {
       runId: this.runId,
       ...fields,
     });
+  }
+
+  /** Called once the step has its outcome: functions its expressions defined may no longer run. */
+  markFinished(): void {
+    this.#finished = true;
   }
 
   /** Marks the step as ended. The first terminal error wins; later ones are dropped. */
@@ -235,7 +242,8 @@ export class StepContext {
     this.#scope ??= createScope(this.locals, this.references);
     const scope = this.#scope;
     const operationId = currentOperationId();
-    const result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope));
+    const guard = expressionGuard({ executionId: this.executionId, operationId }, () => this.#finished);
+    const result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope, guard));
     if (!hasRegisteredSecrets() || operationId === undefined) return result;
     // A value carrying a registered secret back to the model is the model reading it: noted on the record.
     return result.then((value) => {

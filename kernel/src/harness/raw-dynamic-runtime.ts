@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, sep } from 'node:path';
 import vm from 'node:vm';
 import { z } from 'zod';
-import { NighthawkError, currentInterior, type InteriorMark } from '../core/index.js';
+import { NighthawkError, currentInterior, setLateRefusalSink, type InteriorMark } from '../core/index.js';
 import { currentHostFrame, type HostHandle } from './host-context.js';
 import { reflectApply, reflectConstruct, setHas, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 
@@ -202,6 +202,15 @@ const moduleName = (value: unknown): string => (typeof value === 'string' ? valu
 export function installRawDynamicRuntime(): void {
   if (installed) return;
   installed = true;
+  // A function a model expression defined, called after its execution, is recorded under that run.
+  setLateRefusalSink({
+    capture: () => currentHostFrame()?.host,
+    report: (host, ids) => {
+      const h = host as (HostHandle & { recordLateAnomaly?: HostHandle['recordAnomaly'] }) | undefined;
+      const record = h?.recordLateAnomaly ?? h?.recordAnomaly;
+      record?.call(h, 'expression_code_outside_execution', { ...ids }, ids.operationId ?? ids.executionId);
+    },
+  });
 
   // zod probes `new Function` once per process; let it do so now, outside any interior execution.
   z.object({ probe: z.string() }).safeParse({ probe: '' });
