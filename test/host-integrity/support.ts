@@ -101,8 +101,32 @@ export function expectContained(result: AttackResult & { baseline: AttackResult 
   // An earlier refusal (a stricter dispatch validation or expression rule) stops the attempt before the
   // seam this case targets; it must still have left evidence.
   const refusedEarlier = /^(refused-at-dispatch|not-reported \(rejected)/.test(result.outcome);
-  if (refusedEarlier && !result.anomalies.includes(anomaly)) expectFn(result.anomalies.length, `anomalies (outcome: ${result.outcome})`).toBeGreaterThan(0);
-  else expectFn(result.anomalies, `anomalies (outcome: ${result.outcome})`).toContain(anomaly);
+  if (refusedEarlier && !result.anomalies.includes(anomaly)) {
+    expectFn(result.anomalies.length, `anomalies (outcome: ${result.outcome})`).toBeGreaterThan(0);
+    return;
+  }
+  if (!result.anomalies.includes(anomaly)) {
+    const tier = earlierTier(result.outcome, result.anomalies);
+    if (tier !== undefined) {
+      expectFn(result.anomalies, `anomalies (outcome: ${result.outcome})`).toContain(tier);
+      return;
+    }
+  }
+  expectFn(result.anomalies, `anomalies (outcome: ${result.outcome})`).toContain(anomaly);
+}
+
+/**
+ * A stricter tier that refuses before the seam a case targets, identified by its own anomaly:
+ * - the run-time raw-dynamic tier (issue 13) refuses e.g. `process.getBuiltinModule('async_hooks')`, so
+ *   the attack body itself throws RawDynamicExecutionRefusedError and records `raw_dynamic_execution`;
+ * - functions a model expression defines run only while its Natural execution is live, so a timer
+ *   callback it left behind is refused (`expression_code_outside_execution`, in the Session's late
+ *   record) before its body can reach the kept ledger view or dispatcher.
+ */
+function earlierTier(outcome: string, anomalies: readonly string[]): string | undefined {
+  if (outcome.startsWith('threw:RawDynamicExecutionRefusedError') && anomalies.includes('raw_dynamic_execution')) return 'raw_dynamic_execution';
+  if (anomalies.includes('expression_code_outside_execution')) return 'expression_code_outside_execution';
+  return undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The effect-audit table (issue 13, item 3; docs/effect-audit.md): every audited entry point is exercised
  * from generated code and from a model expression; each is refused, recorded as a trace anomaly naming
- * the entry point, and has no effect (no file appears, no byte reaches the local listeners).
+ * the entry point, and has no effect (no file appears, no byte reaches the local listeners). From a model
+ * expression a refused perimeter effect also ends the Natural step (seed 001: `perimeter_refused`).
  */
 import childProcess from 'node:child_process';
 import dgram from 'node:dgram';
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import workerThreads from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installEffectAudit, step } from '../../kernel/src/index.js';
+import { installEffectAudit, NaturalExecutionError, step } from '../../kernel/src/index.js';
 import { toolCall } from '../../kernel/src/testing.js';
 import { finish, scriptedRunner } from '../harness/support.js';
 
@@ -186,10 +187,21 @@ describe('effect-audit table (issue 13)', () => {
       const before = listing();
       const listeners = exitListeners();
       const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
-      await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { references } });
+      const outcome = await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { references } }).then((value) => ({ value }), (error: unknown) => ({ error }));
       await settle();
       const [operation] = runner.ledger.select({ kind: 'operation' });
-      expect(operation!.status).toBe('failed');
+      if (entry.startsWith('raw:')) {
+        // The raw-dynamic tier refuses before any effect is attempted: the expression fails, the step goes on.
+        expect(outcome).not.toHaveProperty('error');
+        expect(operation!.status).toBe('failed');
+      } else {
+        // Seed 001: a rejected perimeter effect is terminal — the Natural step and its run end `perimeter_refused`.
+        expect((outcome as { error?: unknown }).error).toBeInstanceOf(NaturalExecutionError);
+        expect((outcome as { error: NaturalExecutionError }).error.failure).toBe('perimeter_refused');
+        expect(operation!.status).toBe('aborted');
+        expect(runner.ledger.select({ kind: 'execution.end' }).map((e) => e.status)).toEqual(['aborted']);
+        expect(runner.ledger.select({ kind: 'run.end' }).map((e) => e.status)).toEqual(['failed']);
+      }
       const anomalies = runner.ledger.select({ kind: 'trace.anomaly' });
       expect(anomalies).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
       expect(listing()).toEqual(before);

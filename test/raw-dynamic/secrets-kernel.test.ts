@@ -20,7 +20,7 @@ let contents: ContentsManager;
 const savedEnv = process.env['OPENAI_API_KEY'];
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The Session kernel host, as `npm start` runs it: cells and host share one library instance. */
-const hostModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'session-host.js');
+const hostModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
 
 beforeAll(async () => {
   process.env['OPENAI_API_KEY'] = KEY;
