@@ -52,6 +52,8 @@ export interface AttackResult {
   readonly auditPath: string;
   /** Executions or dispatch nodes without exactly one terminal event. */
   readonly badTerminals: readonly string[];
+  /** Late refusals that reached the event loop (a refused timer callback has no caller to throw to). */
+  readonly escaped: readonly string[];
 }
 
 /** Wraps the attack body so each place can run it and report its result. */
@@ -92,6 +94,7 @@ const STOPPING_BODY = `process.getBuiltinModule('node:fs').writeFileSync(probe.s
  */
 export function expectContained(result: AttackResult & { baseline: AttackResult }, anomaly: string | undefined, expectFn: typeof import('vitest').expect): void {
   expectFn(result.outcome, 'attack outcome').not.toMatch(/^BREACH/);
+  expectFn(result.baseline.escaped).toEqual([]);
   expectFn(result.projection, 'ledger governance projection').toEqual(result.baseline.projection);
   expectFn(result.auditRows, 'SQLite audit rows').toEqual(result.baseline.auditRows);
   expectFn(result.egressCalls).toEqual([{ target: 'real' }]);
@@ -101,8 +104,34 @@ export function expectContained(result: AttackResult & { baseline: AttackResult 
   // An earlier refusal (a stricter dispatch validation or expression rule) stops the attempt before the
   // seam this case targets; it must still have left evidence.
   const refusedEarlier = /^(refused-at-dispatch|not-reported \(rejected)/.test(result.outcome);
-  if (refusedEarlier && !result.anomalies.includes(anomaly)) expectFn(result.anomalies.length, `anomalies (outcome: ${result.outcome})`).toBeGreaterThan(0);
-  else expectFn(result.anomalies, `anomalies (outcome: ${result.outcome})`).toContain(anomaly);
+  if (refusedEarlier && !result.anomalies.includes(anomaly)) {
+    expectFn(result.anomalies.length, `anomalies (outcome: ${result.outcome})`).toBeGreaterThan(0);
+    return;
+  }
+  if (!result.anomalies.includes(anomaly)) {
+    const tier = earlierTier(result.outcome, result.anomalies);
+    if (tier !== undefined) {
+      expectFn(result.anomalies, `anomalies (outcome: ${result.outcome})`).toContain(tier);
+      if (tier === 'expression_code_outside_execution') expectFn(result.escaped, 'the refused late callback threw, not ran').toContain('ExpressionCodeOutsideExecutionError');
+      return;
+    }
+  }
+  expectFn(result.anomalies, `anomalies (outcome: ${result.outcome})`).toContain(anomaly);
+  expectFn(result.escaped, 'late refusals thrown to the event loop').toEqual([]);
+}
+
+/**
+ * A stricter tier that refuses before the seam a case targets, identified by its own anomaly:
+ * - the run-time raw-dynamic tier (issue 13) refuses e.g. `process.getBuiltinModule('async_hooks')`, so
+ *   the attack body itself throws RawDynamicExecutionRefusedError and records `raw_dynamic_execution`;
+ * - functions a model expression defines run only while its Natural execution is live, so a timer
+ *   callback it left behind is refused (`expression_code_outside_execution`, in the Session's late
+ *   record) before its body can reach the kept ledger view or dispatcher.
+ */
+function earlierTier(outcome: string, anomalies: readonly string[]): string | undefined {
+  if (outcome.startsWith('threw:RawDynamicExecutionRefusedError') && anomalies.includes('raw_dynamic_execution')) return 'raw_dynamic_execution';
+  if (anomalies.includes('expression_code_outside_execution')) return 'expression_code_outside_execution';
+  return undefined;
 }
 
 /**
@@ -210,37 +239,61 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
     await realWork();
     return 'done';
   };
-  const { composition } = session.materialized(session.submit('async function composition() {}'), { composition: bodyFn });
-  let runOutcome: string;
+  // A model-defined timer callback refused after its execution ended throws to the event loop: capture
+  // exactly those refusals for the duration of the case, and hand anything else to the runner's listeners.
+  const escaped: string[] = [];
+  const saved = { exception: process.listeners('uncaughtException'), rejection: process.listeners('unhandledRejection') };
+  const onException = (error: Error, origin: NodeJS.UncaughtExceptionOrigin) => {
+    if (error instanceof nh.ExpressionCodeOutsideExecutionError) escaped.push(error.name);
+    else for (const l of saved.exception) l(error, origin);
+  };
+  const onRejection = (reason: unknown, promise: Promise<unknown>) => {
+    if (reason instanceof nh.ExpressionCodeOutsideExecutionError) escaped.push(reason.name);
+    else for (const l of saved.rejection) l(reason, promise);
+  };
+  process.removeAllListeners('uncaughtException').removeAllListeners('unhandledRejection');
+  process.on('uncaughtException', onException).on('unhandledRejection', onRejection);
   try {
-    runOutcome = `returned:${String(await composition!())}`;
-  } catch (error) {
-    runOutcome = `threw:${(error as Error).name}`;
+    return await runSession();
+  } finally {
+    process.off('uncaughtException', onException).off('unhandledRejection', onRejection);
+    for (const l of saved.exception) process.on('uncaughtException', l);
+    for (const l of saved.rejection) process.on('unhandledRejection', l);
   }
-  // Timers an attack left behind fire after the run ended; their refusals land in the Session's record.
-  await new Promise((resolve) => setTimeout(resolve, 30));
-  const reported = typeof probe.outcome === 'string' ? probe.outcome : `not-reported (${expressionFailure(session)})`;
-  // Work an attack scheduled for later reports through probe.late.
-  const outcome = probe.late === 'BREACH' ? 'BREACH (later)' : reported;
-  const runId = session.ledger.select({ kind: 'run.entry' }).at(-1)!.runId;
-  const events = session.ledger.select({ runId });
-  const anomalies = [
-    ...events.filter((e) => e.kind === 'trace.anomaly').map((e) => String(e.status)),
-    ...((session as { anomalies?: readonly { anomalyKind: string }[] }).anomalies ?? []).map((a) => a.anomalyKind),
-  ];
-  // Governance facts: what was admitted, which capabilities ran with what, how the run ended.
-  const projection = events
-    .filter((e) => GOVERNANCE.has(e.kind))
-    .map((e) => `${e.kind}:${e.status ?? ''}:${JSON.stringify(e.kind === 'capability.call' ? (e.data as { arguments?: unknown }).arguments : e.kind === 'run.entry' ? withoutLabel(e.data) : null)}`);
-  const terminals = new Map<string, number>();
-  for (const e of events) if (e.kind === 'execution.end' || e.kind === 'dispatch.end' || e.kind === 'run.end') terminals.set(e.subjectId, (terminals.get(e.subjectId) ?? 0) + 1);
-  for (const e of events) if (e.kind === 'execution.start' || e.kind === 'dispatch.start') terminals.set(e.subjectId, terminals.get(e.subjectId) ?? 0);
-  const badTerminals = [...terminals].filter(([, n]) => n !== 1).map(([id]) => id);
-  store.close();
-  const db = new Database(auditPath, { readonly: true });
-  const auditRows = (db.prepare('SELECT a.capability, a.arguments, c.status FROM perimeter_attempt a LEFT JOIN perimeter_completion c ON c.attempt_id = a.attempt_id ORDER BY a.sequence').all() as Record<string, unknown>[]).map((r) => `${String(r.capability)}:${String(r.arguments)}:${String(r.status)}`);
-  db.close();
-  return { outcome, session, runId, events, anomalies, projection, auditRows, egressCalls, runOutcome, auditPath, badTerminals };
+
+  async function runSession(): Promise<AttackResult> {
+    const { composition } = session.materialized(session.submit('async function composition() {}'), { composition: bodyFn });
+    let runOutcome: string;
+    try {
+      runOutcome = `returned:${String(await composition!())}`;
+    } catch (error) {
+      runOutcome = `threw:${(error as Error).name}`;
+    }
+    // Timers an attack left behind fire after the run ended; their refusals land in the Session's record.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const reported = typeof probe.outcome === 'string' ? probe.outcome : `not-reported (${expressionFailure(session)})`;
+    // Work an attack scheduled for later reports through probe.late.
+    const outcome = probe.late === 'BREACH' ? 'BREACH (later)' : reported;
+    const runId = session.ledger.select({ kind: 'run.entry' }).at(-1)!.runId;
+    const events = session.ledger.select({ runId });
+    const anomalies = [
+      ...events.filter((e) => e.kind === 'trace.anomaly').map((e) => String(e.status)),
+      ...((session as { anomalies?: readonly { anomalyKind: string }[] }).anomalies ?? []).map((a) => a.anomalyKind),
+    ];
+    // Governance facts: what was admitted, which capabilities ran with what, how the run ended.
+    const projection = events
+      .filter((e) => GOVERNANCE.has(e.kind))
+      .map((e) => `${e.kind}:${e.status ?? ''}:${JSON.stringify(e.kind === 'capability.call' ? (e.data as { arguments?: unknown }).arguments : e.kind === 'run.entry' ? withoutLabel(e.data) : null)}`);
+    const terminals = new Map<string, number>();
+    for (const e of events) if (e.kind === 'execution.end' || e.kind === 'dispatch.end' || e.kind === 'run.end') terminals.set(e.subjectId, (terminals.get(e.subjectId) ?? 0) + 1);
+    for (const e of events) if (e.kind === 'execution.start' || e.kind === 'dispatch.start') terminals.set(e.subjectId, terminals.get(e.subjectId) ?? 0);
+    const badTerminals = [...terminals].filter(([, n]) => n !== 1).map(([id]) => id);
+    store.close();
+    const db = new Database(auditPath, { readonly: true });
+    const auditRows = (db.prepare('SELECT a.capability, a.arguments, c.status FROM perimeter_attempt a LEFT JOIN perimeter_completion c ON c.attempt_id = a.attempt_id ORDER BY a.sequence').all() as Record<string, unknown>[]).map((r) => `${String(r.capability)}:${String(r.arguments)}:${String(r.status)}`);
+    db.close();
+    return { outcome, session, runId, events, anomalies, projection, auditRows, egressCalls, runOutcome, auditPath, badTerminals, escaped };
+  }
 }
 
 const GOVERNANCE: ReadonlySet<string> = new Set(['run.entry', 'capability.call', 'allocation.exhausted', 'run.end']);

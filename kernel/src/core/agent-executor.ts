@@ -7,6 +7,7 @@ import { z, type ZodType } from 'zod';
 import { toJsonSchema } from './binding-types.js';
 import { requireState, type RuntimeState } from './context.js';
 import { ExecutionError, NighthawkError, describeError } from './errors.js';
+import { redactText, redactValue } from './secrets.js';
 import { parseTargetPath } from './expression.js';
 import type { ModelClient, ModelMessage, ModelToolCall, ToolDefinition } from './model-client.js';
 import type { OperationKind, OperationRequest } from './operation.js';
@@ -121,7 +122,8 @@ export class AgentExecutor implements StepExecutor {
       }
       if (state.requestAdmission) await state.requestAdmission.admit({ stepId: ctx.stepId, executionId: ctx.executionId, requestIndex });
       const send = () =>
-        this.model.request({ messages, tools: definitions, outputToolName: OUTPUT_TOOL_NAME, signal: request.signal, model: state.model });
+        // Registered secrets never travel back to the provider inside the conversation.
+        this.model.request({ messages: redactValue(messages), tools: definitions, outputToolName: OUTPUT_TOOL_NAME, signal: request.signal, model: state.model });
       const admission = state.requestAdmission;
       const response = admission?.request ? await admission.request(send) : await send();
       if (response.usage) {
@@ -162,7 +164,7 @@ export class AgentExecutor implements StepExecutor {
     let outputFailed = false;
     let outputError: unknown;
     const reply = (call: ModelToolCall, payload: unknown) =>
-      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: JSON.stringify(payload) });
+      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: redactText(JSON.stringify(payload)) });
     for (let i = 0; i < calls.length; i++) {
       const call = calls[i]!;
       const handler = handlers.get(call.name);

@@ -4,11 +4,15 @@
  * and the Harness adds its own detective checks. `await` is allowed.
  */
 
-type CompiledExpression = (scope: object) => Promise<unknown>;
+import vm from 'node:vm';
+import { LIVE_NAME, RESUMED_NAME, guardExpressionFunctions } from './expression-guard.js';
 
-const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor as new (
-  ...args: string[]
-) => CompiledExpression;
+type RawExpression = (scope: object, live: () => void, resumed: <T>(value: T) => T) => Promise<unknown>;
+type CompiledExpression = (scope: object, guard?: { live: () => void; resumed: <T>(value: T) => T }) => Promise<unknown>;
+const UNGUARDED = { live: () => {}, resumed: <T>(value: T): T => value };
+
+// Captured at load: the Harness run-time tier refuses `vm.*` to interior code, and the host compiler is not interior.
+const compileFunction = vm.compileFunction;
 
 const compiled = new Map<string, CompiledExpression>();
 
@@ -18,7 +22,12 @@ export function compileExpression(expression: string): CompiledExpression {
   if (fn) return fn;
   if (expression.trim() === '') throw new SyntaxError('The expression is empty.');
   // The newline before the closing parenthesis keeps a trailing line comment from eating it.
-  fn = new AsyncFunction('__nh_scope__', `with (__nh_scope__) { return (\n${expression}\n); }`);
+  // Compiled without a dynamic-import callback, so `import()` in an expression is refused by the engine.
+  // Functions the expression defines get guards bound to the evaluation (see expression-guard.ts).
+  const raw = compileFunction(`with (__nh_scope__) { return (async () => (\n${guardExpressionFunctions(expression)}\n))(); }`, ['__nh_scope__', LIVE_NAME, RESUMED_NAME], {
+    filename: 'nighthawk-expression',
+  }) as RawExpression;
+  fn = (scope, guard = UNGUARDED) => raw(scope, guard.live, guard.resumed);
   if (compiled.size > 10_000) compiled.clear();
   compiled.set(expression, fn);
   return fn;
@@ -33,6 +42,8 @@ export function createScope(locals: Record<string, unknown>, references: Readonl
   return new Proxy(Object.create(null) as object, {
     has(_target, name) {
       if (typeof name !== 'string') return false;
+      // The guards are parameters of the compiled expression; model text cannot name them (static check).
+      if (name.startsWith('__nh_')) return false;
       if (name in locals || name in references) return true;
       return !(name in globalThis);
     },

@@ -36,6 +36,9 @@ export { compileExpression, parseTargetPath } from './expression.js';
 export { PrivateAsyncContext } from './private-context.js';
 export { isCoreRecord } from './provenance.js';
 export { insideOperationBody } from './operation-body.js';
+export { currentInterior, runInterior, runOutsideInterior, type InteriorMark } from './interior.js';
+export { ExpressionCodeOutsideExecutionError, setLateRefusalSink, type LateRefusalSink } from './expression-guard.js';
+export { hasRegisteredSecrets, redactionsIn, redactText, redactValue, registerEnvSecret, registerSecret, registeredSecretNames, secretsIn, secretsInText } from './secrets.js';
 export { newId } from './ids.js';
 export type {
   JsonSchema,

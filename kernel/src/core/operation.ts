@@ -61,6 +61,8 @@ export interface OperationFinished {
   readonly blockedByOperationId?: string;
   /** A completed evaluate operation's value, as bounded display text (the run view shows it). */
   readonly valuePreview?: string;
+  /** Names of registered secrets the operation's value carried back to the model (see `registerSecret`). */
+  readonly secretsRead?: readonly string[];
   /** Monotonic sequence number within its step, in the order the records were finished. */
   readonly sequence: number;
   readonly startedAt: number;

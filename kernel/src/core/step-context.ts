@@ -15,6 +15,9 @@ import {
   isNighthawkError,
 } from './errors.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
+import { currentOperationId, runAsOperation, runInterior } from './interior.js';
+import { hasRegisteredSecrets, secretsIn } from './secrets.js';
+import { expressionGuard } from './expression-guard.js';
 import { newId } from './ids.js';
 import { markCoreRecord } from './provenance.js';
 import { runOperationBody } from './operation-body.js';
@@ -97,6 +100,8 @@ export class StepContext {
   #terminal = false;
   readonly #failedErrors = new Map<string, unknown>();
   #scope: object | undefined;
+  readonly #secretsRead = new Map<string, readonly string[]>();
+  #finished = false;
 
   constructor(init: StepContextInit) {
     this.stepId = init.stepId;
@@ -153,6 +158,11 @@ export class StepContext {
     }));
   }
 
+  /** Called once the step has its outcome: functions its expressions defined may no longer run. */
+  markFinished(): void {
+    this.#finished = true;
+  }
+
   /** Marks the step as ended. The first terminal error wins; later ones are dropped. */
   endStep(error: unknown): void {
     if (this.#terminal) return;
@@ -201,7 +211,7 @@ export class StepContext {
     }
     let value: T;
     try {
-      const out = runOperationBody(body);
+      const out = runOperationBody(() => runAsOperation(request.operationId, body));
       value = out instanceof Promise ? await out : (out as T);
     } catch (error) {
       // A stop that arrived during the body (host stop, rejected perimeter effect) wins over its failure.
@@ -227,7 +237,12 @@ export class StepContext {
     }
     // The host ended the step while the body ran (a rejected perimeter effect inside it): cut off.
     if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
-    const record = this.#record(request, 'completed', startedAt, t0, request.kind === 'evaluate' ? { valuePreview: previewValue(value) } : {});
+    const secretsRead = this.#secretsRead.get(request.operationId);
+    this.#secretsRead.delete(request.operationId);
+    const record = this.#record(request, 'completed', startedAt, t0, {
+      ...(request.kind === 'evaluate' ? { valuePreview: previewValue(value) } : {}),
+      ...(secretsRead ? { secretsRead } : {}),
+    });
     await this.#deliver(record);
     // Seed 000: host stops remain effective even after an output candidate was accepted.
     this.checkHostStop();
@@ -272,7 +287,17 @@ export class StepContext {
   evaluateBody(expression: string): Promise<unknown> {
     const fn = compileExpression(expression);
     this.#scope ??= createScope(this.locals, this.references);
-    return fn(this.#scope);
+    const scope = this.#scope;
+    const operationId = currentOperationId();
+    const guard = expressionGuard({ executionId: this.executionId, operationId }, () => this.#finished);
+    const result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope, guard));
+    if (!hasRegisteredSecrets() || operationId === undefined) return result;
+    // A value carrying a registered secret back to the model is the model reading it: noted on the record.
+    return result.then((value) => {
+      const names = secretsIn(value);
+      if (names.length > 0) this.#secretsRead.set(operationId, Object.freeze(names));
+      return value;
+    });
   }
 
   /** Assigns a validated value to a path (the body of nh_assign after evaluation). */
@@ -369,7 +394,7 @@ export class StepContext {
     status: OperationStatus,
     startedAt: number,
     t0: number,
-    extra: { rejection?: OperationRejection; abortReason?: string; failure?: OperationFailure; blockedByOperationId?: string; valuePreview?: string },
+    extra: { rejection?: OperationRejection; abortReason?: string; failure?: OperationFailure; blockedByOperationId?: string; valuePreview?: string; secretsRead?: readonly string[] },
   ): OperationFinished {
     const record: OperationFinished = Object.freeze({
       request,

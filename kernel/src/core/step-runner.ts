@@ -67,7 +67,11 @@ export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
     errorTypes: collectErrorTypes(program, locals, references),
     signal: state.signal ?? NEVER_ABORTED,
   });
-  return withStepContext(ctx, () => executeStep(ctx, state.executor));
+  try {
+    return await withStepContext(ctx, () => executeStep(ctx, state.executor));
+  } finally {
+    ctx.markFinished();
+  }
 }
 
 async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => Promise<StepCandidate> }): Promise<BlockResult> {

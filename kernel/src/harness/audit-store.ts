@@ -6,7 +6,7 @@
  * Durability covers only these records, not the rest of the run ledger.
  */
 import { z } from 'zod';
-import { newId } from '../core/index.js';
+import { newId, redactValue } from '../core/index.js';
 import {
   PerimeterAttemptNotRecordedError,
   PerimeterAuditRecordInvalidError,
@@ -14,6 +14,7 @@ import {
   type PerimeterAuditRecordKind,
 } from './errors.js';
 import { snapshot, toJSONSafe, type SnapshotOptions } from './snapshot.js';
+import { encodeJson } from './json-encode.js';
 
 export const PerimeterClass = {
   egress: 'egress',
@@ -159,7 +160,7 @@ const SUMMARY_BOUNDS: SnapshotOptions = { maxDepth: 8, maxNodes: 500, maxEntries
 
 /** JSON text of a bounded snapshot, the form `arguments` and `summary` take. Never throws. */
 export function perimeterAuditJson(value: unknown, options: SnapshotOptions = {}): string {
-  return JSON.stringify(toJSONSafe(snapshot(value, options)));
+  return encodeJson(redactValue(toJSONSafe(snapshot(value, options))));
 }
 
 /** Builds an attempt record from validated request arguments (snapshotted now, so later mutation cannot rewrite it). */

@@ -4,11 +4,12 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { isNaturalFunction, newId, NighthawkError, PrivateAsyncContext } from '../core/index.js';
+import { isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
 import type { LedgerAppend } from './ledger.js';
+import { recordRealmChanges } from './realm-integrity.js';
 import {
   compileGenerated,
   definitionIdOf,
@@ -119,7 +120,7 @@ export class Dispatcher {
       const compiled = liveNodes.run(node, () =>
         runInFrame(this.#frameFor(frame, nodeId), () =>
           compileGenerated(proposal, {
-            onAnomaly: (a) => host.recordAnomaly(a.kind, { ...a }, nodeId),
+            onAnomaly: (a) => (a.kind === 'generated_code_outside_dispatch' ? host.recordLateAnomaly(a.kind, { ...a }, nodeId) : host.recordAnomaly(a.kind, { ...a }, nodeId)),
             isLive: () => {
               const live = liveNodes.getStore();
               return live !== undefined && live.materializationId === materializationId && !live.terminal && host.state === 'running';
@@ -127,14 +128,17 @@ export class Dispatcher {
             dependencies: this.#dependencies(proposal),
             granted: this.#granted(frame),
             wrapExport: (name, fn) => this.#wrap(name, fn, { definitionId, materializationId, originalDefinitionId }),
+            runInterior: (fn) => runInterior({ kind: 'generated', nodeId, definitionId }, fn),
           }),
         ),
       );
       materialization = Object.freeze({ nodeId, definitionId, materializationId, originalDefinitionId, exports: compiled.exports, proposal });
     } catch (error) {
+      recordRealmChanges(host, nodeId);
       host.endDispatch(nodeId, 'rejected', { error });
       throw error;
     }
+    recordRealmChanges(host, nodeId);
     host.endDispatch(nodeId, 'completed', { exports: Object.keys(materialization.exports), materializationId });
     if (proposal.intent !== 'define-and-invoke') return materialization;
     const invoke = this.#invokers.get(materialization.exports[proposal.entry!] as object)!;
@@ -231,10 +235,15 @@ export class Dispatcher {
       dispatcher.#admit(frame, nodeId, frame.submitterId);
       const node: LiveNode = { nodeId, materializationId: ids.materializationId, terminal: false };
       dispatcher.#start(node, frame.submitterId, 'invocation', { export: name, ...ids, arguments: args });
-      const end = (status: 'completed' | 'failed', data: Record<string, unknown>) => host.endDispatch(nodeId, status, data);
+      const end = (status: 'completed' | 'failed', data: Record<string, unknown>) => {
+        recordRealmChanges(host, nodeId);
+        host.endDispatch(nodeId, status, data);
+      };
       let result: unknown;
       try {
-        result = liveNodes.run(node, () => runInFrame(dispatcher.#frameFor(frame, nodeId), () => fn.apply(thisArg, args)));
+        result = liveNodes.run(node, () =>
+          runInFrame(dispatcher.#frameFor(frame, nodeId), () => runInterior({ kind: 'generated', nodeId, definitionId: ids.definitionId }, () => fn.apply(thisArg, args))),
+        );
       } catch (error) {
         end('failed', { error });
         throw error;

@@ -1,20 +1,30 @@
 /**
  * Detective in-process audit of direct perimeter effects. While a run host is active and no gateway
- * allowance is live, file writes and deletes, sockets, HTTP requests and child processes started by
+ * allowance is live, file mutations, sockets, datagrams, HTTP(S/2) requests, fetch, listening servers,
+ * child processes (also through the native bindings), worker threads and process exit hooks started by
  * interior code are refused and recorded as `unmediated_perimeter_effect` trace anomalies.
+ * `docs/effect-audit.md` lists every audited entry point and the accepted limitations.
  *
  * This is detective, not confinement: it patches the Node APIs that a host context can observe.
- * Native addons, worker threads, code that captured the original functions before installation, and
- * work outside the propagated async context are not seen. Deployments that need a boundary must
- * configure real external confinement.
+ * Native addons, code that captured the original functions before installation, and work outside the
+ * propagated async context are not seen. Deployments that need a boundary must configure real
+ * external confinement.
  */
 import childProcess from 'node:child_process';
+import dgram from 'node:dgram';
 import fs from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
 import https from 'node:https';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
+import tls from 'node:tls';
+import workerThreads from 'node:worker_threads';
 import { interiorWithoutAllowance } from './host-context.js';
+import { reflectApply, regExpTest, setHas, stringIndexOf, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
+import { installRawDynamicRuntime, refuseRawDynamic } from './raw-dynamic-runtime.js';
+import { installRealmIntegrity } from './realm-integrity.js';
+import { installSecretWatch } from './secret-watch.js';
 import { UnmediatedPerimeterEffectError } from './run-errors.js';
 
 let installed = false;
@@ -22,48 +32,152 @@ let installed = false;
 function refuseIfInterior(effect: string): void {
   const frame = interiorWithoutAllowance();
   if (!frame) return;
-  frame.host.recordAnomaly('unmediated_perimeter_effect', { effect }, frame.submitterId);
+  try {
+    frame.host.recordAnomaly('unmediated_perimeter_effect', { effect }, frame.submitterId);
+  } catch {
+    /* the refusal below is the outcome even when recording fails */
+  }
   throw new UnmediatedPerimeterEffectError({ effect });
 }
 
-type AnyFn = (...args: never[]) => unknown;
+type AnyFn = (...args: unknown[]) => unknown;
+type Target = Record<string, unknown>;
 
-function guard(target: Record<string, unknown>, name: string, label: string, when?: (args: unknown[]) => boolean): void {
+function guard(target: Target, name: string, label: string, when?: (args: unknown[]) => boolean): void {
   const original = target[name];
   if (typeof original !== 'function') return;
-  const wrapped = function (this: unknown, ...args: unknown[]) {
-    if (!when || when(args)) refuseIfInterior(label);
-    return (original as AnyFn).apply(this, args as never[]);
-  };
-  Object.defineProperty(wrapped, 'name', { value: (original as AnyFn).name });
+  const wrapped = {
+    [name](this: unknown, ...args: unknown[]): unknown {
+      if (!when || when(args)) refuseIfInterior(label);
+      return reflectApply(original as AnyFn, this, args);
+    },
+  }[name]!;
   target[name] = wrapped;
 }
 
+/** Replaces a class export with a subclass whose constructor consults the audit first. */
+function guardClass(target: Target, name: string, check: (args: unknown[]) => void): void {
+  const Original = target[name] as (new (...args: unknown[]) => object) | undefined;
+  if (typeof Original !== 'function') return;
+  const Guarded = {
+    [name]: class extends Original {
+      constructor(...args: unknown[]) {
+        check(args);
+        super(...args);
+      }
+    },
+  }[name]!;
+  Object.defineProperty(target, name, { value: Guarded, writable: true, configurable: true, enumerable: true });
+}
+
 const WRITE_FLAGS = /[wa+]/;
-const opensForWrite = (args: unknown[]) => {
-  const flags = args[1];
-  return typeof flags === 'string' ? WRITE_FLAGS.test(flags) : typeof flags === 'number' ? (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR)) !== 0 : false;
+const WRITE_MODE = fs.constants.O_WRONLY | fs.constants.O_RDWR | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_APPEND;
+const flagsWrite = (flags: unknown): boolean =>
+  typeof flags === 'string' ? regExpTest(WRITE_FLAGS, flags) : typeof flags === 'number' ? (flags & WRITE_MODE) !== 0 : false;
+const opensForWrite = (args: unknown[]) => flagsWrite(args[1]);
+/** Writes to the process's own standard streams are output, not perimeter effects. */
+const notStdio = (args: unknown[]) => typeof args[0] !== 'number' || args[0] > 2;
+const streamOptionsWrite = (args: unknown[]) => {
+  const options = args[1];
+  return typeof options === 'object' && options !== null && flagsWrite((options as { flags?: unknown }).flags);
 };
 
-/** Installs the process-wide audit patches once. Idempotent; has no effect outside host contexts. */
+/** Every mutating fs entry point, by base name; each is audited as callback, `…Sync` and promise form. */
+export const FS_MUTATIONS: readonly string[] = [
+  'writeFile', 'appendFile', 'mkdir', 'mkdtemp', 'rm', 'rmdir', 'unlink', 'rename', 'link', 'symlink', 'copyFile', 'cp',
+  'truncate', 'ftruncate', 'chmod', 'fchmod', 'lchmod', 'chown', 'fchown', 'lchown', 'utimes', 'futimes', 'lutimes',
+];
+const FD_WRITES = ['write', 'writev'];
+const FILE_HANDLE_WRITES = ['write', 'writev', 'writeFile', 'appendFile', 'truncate', 'chmod', 'chown', 'utimes', 'createWriteStream'];
+/** Native bindings that reach processes, sockets or the file system directly. */
+const EFFECT_BINDINGS = new Set(['spawn_sync', 'process_wrap', 'tcp_wrap', 'udp_wrap', 'pipe_wrap', 'stream_wrap', 'tty_wrap', 'fs', 'fs_dir', 'fs_event_wrap', 'cares_wrap', 'js_stream', 'worker']);
+const EXIT_EVENTS = new Set(['exit', 'beforeExit']);
+
+let fileHandlePatched = false;
+function patchFileHandle(handle: unknown): void {
+  if (fileHandlePatched || typeof handle !== 'object' || handle === null) return;
+  fileHandlePatched = true;
+  const proto = Object.getPrototypeOf(handle) as Target;
+  for (const name of FILE_HANDLE_WRITES) guard(proto, name, `FileHandle.${name}`);
+}
+
+function installFs(): void {
+  const fsm = fs as unknown as Target;
+  for (const base of FS_MUTATIONS) {
+    guard(fsm, base, `fs.${base}`);
+    guard(fsm, `${base}Sync`, `fs.${base}Sync`);
+  }
+  for (const base of FD_WRITES) {
+    guard(fsm, base, `fs.${base}`, notStdio);
+    guard(fsm, `${base}Sync`, `fs.${base}Sync`, notStdio);
+  }
+  guard(fsm, 'open', 'fs.open(write)', opensForWrite);
+  guard(fsm, 'openSync', 'fs.openSync(write)', opensForWrite);
+  guard(fsm, 'createWriteStream', 'fs.createWriteStream');
+  guard(fsm, 'createReadStream', 'fs.createReadStream(write)', streamOptionsWrite);
+  guardClass(fsm, 'WriteStream', () => refuseIfInterior('fs.WriteStream'));
+  const promises = fs.promises as unknown as Target;
+  for (const base of FS_MUTATIONS) guard(promises, base, `fs.promises.${base}`);
+  guard(promises, 'open', 'fs.promises.open(write)', opensForWrite);
+  // FileHandle is not exported; its prototype is patched from the first handle the host sees.
+  const open = promises['open'] as AnyFn;
+  promises['open'] = async function open_(this: unknown, ...args: unknown[]): Promise<unknown> {
+    const handle = await reflectApply(open, this, args);
+    patchFileHandle(handle);
+    return handle;
+  };
+  Object.defineProperty(promises['open'], 'name', { value: 'open' });
+}
+
+function installNetwork(): void {
+  guard(net.Socket.prototype as unknown as Target, 'connect', 'net.Socket.connect');
+  guard(net.Server.prototype as unknown as Target, 'listen', 'net.Server.listen');
+  guard(tls as unknown as Target, 'connect', 'tls.connect');
+  const udp = dgram.Socket.prototype as unknown as Target;
+  for (const name of ['send', 'bind', 'connect']) guard(udp, name, `dgram.Socket.${name}`);
+  for (const [mod, label] of [[http, 'http'], [https, 'https']] as const) {
+    guard(mod as unknown as Target, 'request', `${label}.request`);
+    guard(mod as unknown as Target, 'get', `${label}.get`);
+  }
+  guardClass(http as unknown as Target, 'ClientRequest', () => refuseIfInterior('http.ClientRequest'));
+  guard(http2 as unknown as Target, 'connect', 'http2.connect');
+  if (typeof globalThis.fetch === 'function') guard(globalThis as unknown as Target, 'fetch', 'fetch');
+}
+
+function installProcesses(): void {
+  const cp = childProcess as unknown as Target;
+  for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) guard(cp, name, `child_process.${name}`);
+  guard(childProcess.ChildProcess.prototype as unknown as Target, 'spawn', 'child_process.ChildProcess.spawn');
+  const proc = process as unknown as Target;
+  for (const name of ['binding', '_linkedBinding']) {
+    guard(proc, name, `process.${name}`, (args) => setHas(EFFECT_BINDINGS, StringCtor(args[0])));
+  }
+  guard(proc, 'dlopen', 'process.dlopen');
+  guard(proc, 'kill', 'process.kill');
+  for (const name of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']) {
+    guard(proc, name, `process.${name}(exit)`, (args) => typeof args[0] === 'string' && setHas(EXIT_EVENTS, args[0]));
+  }
+  guardClass(workerThreads as unknown as Target, 'Worker', (args) => {
+    const [specifier, options] = args;
+    const evaluates = typeof options === 'object' && options !== null && Boolean((options as { eval?: unknown }).eval);
+    const href = specifier instanceof URL ? StringCtor(specifier) : typeof specifier === 'string' && regExpTest(/^[a-z][a-z0-9+.-]*:/i, specifier) ? specifier : undefined;
+    const nonFile = href !== undefined && !stringStartsWith(href, 'file:') && !regExpTest(/^[a-z]:[\\/]/i, href);
+    if (evaluates) refuseRawDynamic('Worker(eval)');
+    if (nonFile) refuseRawDynamic('Worker(url)', { protocol: stringSlice(href, 0, stringIndexOf(href, ':') + 1) });
+    refuseIfInterior('worker_threads.Worker');
+  });
+}
+
+/** Installs the process-wide audit patches and the run-time raw-dynamic tier once. Idempotent; no effect outside host contexts. */
 export function installEffectAudit(): void {
   if (installed) return;
   installed = true;
-  const fsWrites = ['writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'unlink', 'unlinkSync', 'rm', 'rmSync', 'rmdir', 'rmdirSync', 'rename', 'renameSync', 'truncate', 'truncateSync', 'copyFile', 'copyFileSync', 'createWriteStream', 'symlink', 'symlinkSync', 'chmod', 'chmodSync'];
-  for (const name of fsWrites) guard(fs as unknown as Record<string, unknown>, name, `fs.${name}`);
-  guard(fs as unknown as Record<string, unknown>, 'open', 'fs.open(write)', opensForWrite);
-  guard(fs as unknown as Record<string, unknown>, 'openSync', 'fs.openSync(write)', opensForWrite);
-  const promises = fs.promises as unknown as Record<string, unknown>;
-  for (const name of ['writeFile', 'appendFile', 'unlink', 'rm', 'rmdir', 'rename', 'truncate', 'copyFile', 'symlink', 'chmod']) guard(promises, name, `fs.promises.${name}`);
-  guard(promises, 'open', 'fs.promises.open(write)', opensForWrite);
-  guard(net.Socket.prototype as unknown as Record<string, unknown>, 'connect', 'net.Socket.connect');
-  for (const mod of [http, https] as unknown as Record<string, unknown>[]) {
-    guard(mod, 'request', mod === (http as unknown) ? 'http.request' : 'https.request');
-    guard(mod, 'get', mod === (http as unknown) ? 'http.get' : 'https.get');
-  }
-  for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) {
-    guard(childProcess as unknown as Record<string, unknown>, name, `child_process.${name}`);
-  }
-  if (typeof globalThis.fetch === 'function') guard(globalThis as unknown as Record<string, unknown>, 'fetch', 'fetch');
+  installFs();
+  installNetwork();
+  installProcesses();
+  installRawDynamicRuntime();
+  installSecretWatch();
   syncBuiltinESMExports();
+  // Last, so the record of the built-ins includes the host's own patches.
+  installRealmIntegrity();
 }

@@ -25,6 +25,8 @@ export interface LedgerStore {
   /** The highest sequence number `ledgerId` holds (0 for a new ledger). */
   lastSequence(ledgerId: string): number;
 }
+import { redactValue } from '../core/index.js';
+import { encodeJson } from './json-encode.js';
 
 export interface PersistedLedgerEvent extends Omit<LedgerEvent, 'data'> {
   readonly data: unknown;
@@ -110,7 +112,7 @@ export class SqliteLedgerStore implements LedgerStore {
     flushOnExit(this);
     this.#writeBatch = this.#db.transaction((rows: readonly (readonly [string | null, LedgerEvent])[]) => {
       for (const [ledgerId, e] of rows) {
-        this.#insert.run(e.eventId, e.runId, e.sequence, e.kind, e.subjectId, e.parentId ?? null, e.status ?? null, e.at, JSON.stringify(toJSONSafe(e.data)), ledgerId);
+        this.#insert.run(e.eventId, e.runId, e.sequence, e.kind, e.subjectId, e.parentId ?? null, e.status ?? null, e.at, encodeJson(redactValue(toJSONSafe(e.data))), ledgerId);
       }
     });
   }

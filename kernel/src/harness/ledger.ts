@@ -8,7 +8,7 @@
  * keeps only a bounded window of recent events in memory and writes every event to the store; reads
  * that the window cannot answer in full go to the store, so nothing older is lost or hidden.
  */
-import { newId, UsageError } from '../core/index.js';
+import { newId, redactValue, UsageError } from '../core/index.js';
 import { HostIntegrityError } from './integrity-errors.js';
 import type { LedgerEventData, LedgerEventKind as SharedKind, LedgerEventOf, LedgerEventStatus } from '../../../shared/ledger-events.js';
 import { generatedIdentityOf } from './generated-registry.js';
@@ -175,7 +175,7 @@ export class Ledger {
       parentId: entry.parentId,
       status: entry.status,
       at: Date.now(),
-      data: entry.data === undefined ? null : snapshot(entry.data, { ...SNAPSHOT_BOUNDS, describeCallable: this.#describeCallable }),
+      data: entry.data === undefined ? null : redactValue(snapshot(entry.data, { ...SNAPSHOT_BOUNDS, describeCallable: this.#describeCallable })),
     }) as unknown as LedgerEvent;
     this.#sequence = event.sequence;
     if (this.#store) {

@@ -3,6 +3,8 @@
  * a cheap textual check run by the host inspector before evaluation. A hit is refused recoverably
  * and recorded as a trace anomaly; a miss is not a breach, only evidence that was not produced.
  */
+import ts from 'typescript';
+
 const PATTERNS: readonly [RegExp, string][] = [
   [/\beval\b/, 'eval'],
   [/\bFunction\s*\(/, 'Function constructor'],
@@ -24,5 +26,23 @@ const STRING_LITERAL = /'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\$]|\\.|
 export function rawDynamicExecutionIn(expression: string): string | undefined {
   const code = expression.replace(STRING_LITERAL, (m) => m[0]! + m[0]!);
   for (const [pattern, rule] of PATTERNS) if (pattern.test(code)) return rule;
-  return undefined;
+  return importCallIn(expression) ? 'dynamic import' : undefined;
+}
+
+/**
+ * `import(…)` is syntax, so the parser sees every one however it is spaced or commented (`import/**\/(`);
+ * the keyword cannot be spelled with escapes, so text without "import" needs no parse.
+ */
+function importCallIn(expression: string): boolean {
+  if (!expression.includes('import')) return false;
+  const source = ts.createSourceFile('expression.ts', `(async () => (\n${expression}\n))`, ts.ScriptTarget.ES2022, false, ts.ScriptKind.JS);
+  let found = false;
+  const visit = (node: ts.Node): void => {
+    if (found) return;
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) found = true;
+    else if (ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword) found = true;
+    else ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
 }

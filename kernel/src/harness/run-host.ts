@@ -10,7 +10,9 @@ import {
   StepAbortedError,
   insideOperationBody,
   isCoreRecord,
+  redactionsIn,
   rejectOperation,
+  runOutsideInterior,
   scope,
   UsageMeter,
   type AbortStep,
@@ -38,6 +40,7 @@ import { HostIntegrityError } from './integrity-errors.js';
 import type { Ledger, LedgerAppend, LedgerEvent } from './ledger.js';
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
+import { recordRealmChanges } from './realm-integrity.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
@@ -159,6 +162,14 @@ export class RunHost implements HostHandle {
     }
   }
 
+  /**
+   * Evidence that can only arrive after the run ended (generated code called outside its run): the run's
+   * record is closed then, so it goes to the Runner's (and Session's) anomaly record instead.
+   */
+  recordLateAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void {
+    this.recordAnomaly(anomalyKind, detail, parentId);
+  }
+
   /** Records a dispatch node's terminal event once; later attempts (or any after the run end) change nothing. */
   endDispatch(nodeId: string, status: 'completed' | 'failed' | 'rejected' | 'terminated', data: Record<string, unknown>): void {
     const active = this.activeDispatches.get(nodeId);
@@ -194,7 +205,12 @@ export class RunHost implements HostHandle {
   // --- capability gateway -------------------------------------------------------------------
 
   /** Host-mediated capability call: grant, request type, footprint vs policy, durable attempt, then body. */
-  async invokeCapability(name: string, rawArgs: unknown, executionId?: string): Promise<unknown> {
+  invokeCapability(name: string, rawArgs: unknown, executionId?: string): Promise<unknown> {
+    // The gateway and the capability body are host infrastructure, not the interior code that called them.
+    return runOutsideInterior(() => this.#invokeCapability(name, rawArgs, executionId));
+  }
+
+  async #invokeCapability(name: string, rawArgs: unknown, executionId?: string): Promise<unknown> {
     const frame = currentHostFrame();
     const authority = frame?.host === this ? frame.authority : this.rootAuthority;
     const parentId = executionId ?? frame?.submitterId ?? this.runId;
@@ -329,7 +345,12 @@ export class RunHost implements HostHandle {
   }
 
   async #onOperationFinished(finished: OperationFinished): Promise<void> {
-    this.append({ kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
+    // Before anything is appended, so the host records on the built-ins it was loaded with.
+    recordRealmChanges(this, finished.request.operationId, 'hot');
+    const event = this.append({ kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
+    // A secret the snapshot had to redact was read by the model's operation.
+    const secrets = [...new Set([...(finished.secretsRead ?? []), ...(event ? redactionsIn(event.data) : [])])];
+    if (secrets.length > 0) this.recordAnomaly('secret_read', { operationId: finished.request.operationId, secrets, via: 'operation' }, finished.request.operationId);
     await this.#app?.onOperationFinished?.(finished);
   }
 
@@ -351,6 +372,7 @@ export class RunHost implements HostHandle {
   }
 
   async #onStepFinished(finished: StepFinished): Promise<void> {
+    recordRealmChanges(this, finished.executionId, 'full');
     if (!this.inflight.has(finished.executionId) && !this.ledger.hasTerminal('execution.end', finished.executionId)) {
       // A core stage failed before the host executor saw this execution (e.g. a read binding did not resolve).
       const parentId = finished.parentExecutionId ?? currentHostFrame()?.submitterId ?? this.runId;
@@ -467,7 +489,8 @@ export class RunHost implements HostHandle {
           };
     const inner = () => scope({ usageMeter: meter, requestAdmission: admission }, () => this.#delegate.runStep(request));
     const nextFrame = frame ? { ...frame, allowance: undefined, submitterId: ctx.executionId } : undefined;
-    return withoutAllowance(() => (nextFrame ? runInFrame(nextFrame, inner) : inner()));
+    // A Natural execution is host machinery even when generated code called it; its expressions are marked again.
+    return runOutsideInterior(() => withoutAllowance(() => (nextFrame ? runInFrame(nextFrame, inner) : inner())));
   }
 }
 

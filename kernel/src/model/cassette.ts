@@ -16,6 +16,7 @@ import type {
   ToolDefinition,
   Usage,
 } from '../core/index.js';
+import { redactValue } from '../core/index.js';
 import { canonicalJson, firstDifference } from './canonical-json.js';
 import { CassetteDivergenceError, CassetteFormatError, ModelRequestAbortedError } from './errors.js';
 import { DEFAULT_VOLATILE_ID, IdTranslation, maskIds } from './volatile-ids.js';
@@ -87,7 +88,8 @@ export class RecordingModelClient implements ModelClient {
     const normalised = normaliseRequest(request);
     const response = await this.#inner.request(request, options);
     const entry: CassetteEntry = { index, label: this.#inner.label, request: normalised, response: normaliseResponse(response) };
-    const line = JSON.stringify(entry) + '\n';
+    // Secrets (the provider key, host-registered values) never reach the cassette file.
+    const line = JSON.stringify(redactValue(entry)) + '\n';
     // Chained so lines never interleave and the first write is the one that truncates.
     this.#writes = this.#writes.then(async () => {
       if (this.#append) return appendFile(this.path, line, 'utf8');

@@ -4,7 +4,7 @@
  * package's own retries are disabled so the bound documented here is the real one.
  */
 import OpenAI from 'openai';
-import type { ModelClient, ModelRequest, ModelResponse, ModelStreamEvent } from '../core/index.js';
+import { registerSecret, type ModelClient, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '../core/index.js';
 import { ModelAuthenticationError, ModelRequestAbortedError, ModelRequestError, ModelTimeoutError } from './errors.js';
 import { classifyOpenAIError, describeAbortReason, displayURL } from './openai-errors.js';
 import { fromCompletion, StreamAssembler, toChatMessages, toChatTools } from './openai-mapping.js';
@@ -89,6 +89,8 @@ export class OpenAIModelClient implements ModelClient {
     // Self-hosted servers rarely check keys; OpenAI always does, so fail before the first request there.
     if (!apiKey && isOpenAIHost(baseURL)) throw new ModelAuthenticationError({ reason: 'missing-key', baseURL: this.baseURL });
     this.#apiKey = apiKey ?? PLACEHOLDER_API_KEY;
+    // The configured key is redacted wherever the host writes (ledger, stores, cassettes, outputs).
+    if (apiKey && apiKey.length >= 8) registerSecret('OPENAI_API_KEY', apiKey);
     this.model = nonEmpty(options.model) ?? nonEmpty(env.NIGHTHAWK_MODEL) ?? DEFAULT_OPENAI_MODEL;
     this.label = `openai:${this.model}`;
     this.#retry = {

@@ -25,6 +25,9 @@ import { SHADOW_NAMES, createRuntimeShadows } from './runtime-shadows.js';
 import { analyzeProposal, diagnosticViolations, sourceFileName, type ValidateOptions } from './validate.js';
 import { isRawDynamicExecutionRule, sortViolations, type Violation } from './violation.js';
 
+// Captured at load: the run-time tier refuses `vm.*` to interior code, and this host compiler is not interior.
+const compileFunction = vm.compileFunction;
+
 export type GeneratedFunction = (...args: unknown[]) => unknown;
 
 export type GeneratedCodeAnomaly =
@@ -46,6 +49,8 @@ export interface CompileOptions {
   /** Modules for static imports; default: Node built-ins except the forbidden ones. */
   readonly resolveModule?: (specifier: string) => unknown;
   readonly naturalFunctionNames?: readonly string[];
+  /** Runs the module body under the interior mark of its dispatch node (the run-time raw-dynamic tier). */
+  readonly runInterior?: <T>(fn: () => T) => T;
 }
 
 export interface CompiledDefinition {
@@ -150,8 +155,10 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
   const params = [...SHADOW_NAMES, 'exports', GUARD_NAME, RESUME_NAME, WRAP_NAME, GEN_NAME, ...declared.map((d) => d.name)];
   // The outer function is sloppy so `eval` can be a parameter; the module body runs strict inside it.
   const body = `return (function () {\n${output.outputText}\n}).call(undefined);`;
-  const evaluate = vm.compileFunction(body, params, { filename: `nighthawk-generated/${definitionId.slice(7, 19)}.js` });
-  evaluate(...shadows, moduleExports, guard, resume, wrap, generator, ...declared.map((d) => options.dependencies[d.name]));
+  const evaluate = compileFunction(body, params, { filename: `nighthawk-generated/${definitionId.slice(7, 19)}.js` });
+  const args = [...shadows, moduleExports, guard, resume, wrap, generator, ...declared.map((d) => options.dependencies[d.name])];
+  if (options.runInterior) options.runInterior(() => evaluate(...args));
+  else evaluate(...args);
 
   const exports: Record<string, unknown> = Object.create(null);
   const exportInfo = analysis.exports.map((info) => {

@@ -36,7 +36,7 @@ export class GeneratedCodeOutsideDispatchError extends NighthawkError {
 }
 
 /** How generated code reached a shadowed dynamic-execution entry at run time. */
-export type RuntimeSpelling = 'eval' | 'Function' | 'global-eval' | 'global-Function' | 'timer-string' | 'forbidden-module';
+export type RuntimeSpelling = 'eval' | 'Function' | 'global-eval' | 'global-Function' | 'timer-string' | 'forbidden-module' | 'undeclared-module';
 
 /** Thrown by the runtime shadows when generated code reaches raw dynamic execution the parser could not see. */
 export class RawDynamicExecutionError extends NighthawkError {

@@ -2,6 +2,7 @@
  * Instruments validated source so it runs only inside a live dispatch (seed 001, "Generated code runs
  * only inside its dispatch"). A guard call under a reserved name is injected at:
  *  - every function, method, accessor, constructor and arrow body, and class static blocks (entry);
+ *    a class without a constructor is given a guarded one;
  *  - every catch and finally block (handler), so exceptional resumption cannot run handlers late;
  *  - after every `await` resumes, and at each for-await iteration and loop exit (resume);
  *  - parameter defaults, destructuring defaults and class field initializers (initializer), which run
@@ -113,6 +114,21 @@ export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): T
           : f.updateForOfStatement(visited, visited.awaitModifier, visited.initializer, visited.expression, f.createBlock([guardStmt(RESUME), visited.statement], true));
         // The loop's exit also resumes from an await; a labelled loop gets its exit guard from the label.
         return node.parent && ts.isLabeledStatement(node.parent) ? loop : f.createBlock([loop, guardStmt(RESUME)], true);
+      }
+      if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && !node.members.some(ts.isConstructorDeclaration)) {
+        // A class without a constructor gets a guarded one, so constructing an escaped class is refused too.
+        const visited = ts.visitEachChild(node, visit, context) as TS.ClassDeclaration | TS.ClassExpression;
+        const derived = visited.heritageClauses?.some((h) => h.token === ts.SyntaxKind.ExtendsKeyword) ?? false;
+        const args = f.createUniqueName('args');
+        const ctor = f.createConstructorDeclaration(
+          undefined,
+          derived ? [f.createParameterDeclaration(undefined, f.createToken(ts.SyntaxKind.DotDotDotToken), args)] : [],
+          f.createBlock([guardStmt(ENTRY), ...(derived ? [f.createExpressionStatement(f.createCallExpression(f.createSuper(), undefined, [f.createSpreadElement(args)]))] : [])], true),
+        );
+        const members = [ctor, ...visited.members];
+        return ts.isClassDeclaration(visited)
+          ? f.updateClassDeclaration(visited, visited.modifiers, visited.name, visited.typeParameters, visited.heritageClauses, members)
+          : f.updateClassExpression(visited, visited.modifiers, visited.name, visited.typeParameters, visited.heritageClauses, members);
       }
       if (ts.isLabeledStatement(node) && isForAwait(node.statement)) {
         return f.createBlock([ts.visitEachChild(node, visit, context), guardStmt(RESUME)], true);

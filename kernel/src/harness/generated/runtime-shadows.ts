@@ -5,13 +5,10 @@
  * a descriptor lookup, a timer handed a string variable) meets a stub that records a
  * `raw_dynamic_execution` anomaly and throws.
  *
- * What it cannot catch, honestly: anything reached without those names. `Reflect.get(fn, k)` with `k`
- * computed as 'constructor' returns the real Function constructor (every function's prototype chain
- * leads there and it cannot be replaced per call in this realm); a global object, eval or Function
- * handed in by the host through an argument or dependency is the real one; native addons and host
- * APIs that evaluate strings themselves are unseen. Node cannot switch
- * --disallow-code-generation-from-strings per call, so no in-realm check closes these gaps; a deployment
- * that needs that must run generated code behind an external boundary.
+ * These shadows alone cannot catch what is reached without those names (`Reflect.get(fn, k)` with `k`
+ * computed as 'constructor', a global object handed in by the host). Under a live dispatch node the
+ * run-time tier (`raw-dynamic-runtime.ts`) catches those too; compiled outside a dispatch (as in the
+ * unit tests of this module) only the shadows apply.
  */
 import { createRequire, isBuiltin } from 'node:module';
 import { GeneratedModuleRefusedError, RawDynamicExecutionError, type RuntimeSpelling } from './errors.js';
@@ -96,8 +93,18 @@ export function createRuntimeShadows(options: RuntimeShadowOptions): unknown[] {
       report('forbidden-module', `module '${spec}' was required`);
       throw new GeneratedModuleRefusedError({ specifier: spec, reason: 'forbidden' });
     }
-    const resolved = resolve(spec);
-    if (resolved === undefined || resolved === null) throw new GeneratedModuleRefusedError({ specifier: spec, reason: 'unavailable' });
+    // A module the host does not provide (including a data: or remote specifier) is an undeclared import: evidence, then refusal.
+    let resolved: unknown;
+    try {
+      resolved = resolve(spec);
+    } catch (error) {
+      if (error instanceof GeneratedModuleRefusedError) report('undeclared-module', `module '${spec}' is not provided`);
+      throw error;
+    }
+    if (resolved === undefined || resolved === null) {
+      report('undeclared-module', `module '${spec}' is not provided`);
+      throw new GeneratedModuleRefusedError({ specifier: spec, reason: 'unavailable' });
+    }
     return resolved;
   };
 

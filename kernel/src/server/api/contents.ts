@@ -11,6 +11,7 @@ import type { CheckpointModel, ContentsModel } from '../../../../shared/index.js
 import { NotebookSchema, emptyNotebook } from '../../../../shared/index.js';
 import { RequestRefusedError } from '../kernel/index.js';
 import { MAX_JSON_DEPTH, jsonDepthExceeds, parseBoundedJson } from './json-limits.js';
+import { redactValue, registerEnvSecret } from '../../core/index.js';
 
 const refuse = (status: number, message: string): never => {
   throw new RequestRefusedError({ status, message });
@@ -102,7 +103,9 @@ export class ContentsStore {
     if (!api.endsWith('.ipynb')) refuse(400, 'Notebook paths must end in .ipynb');
     if (stat?.isDirectory()) refuse(400, `${api} is a directory`);
     if (jsonDepthExceeds(body.content)) refuse(400, `The notebook is nested deeper than ${MAX_JSON_DEPTH} levels`);
-    const parsed = NotebookSchema.safeParse(body.content);
+    // A notebook is saved without the configured provider key or other registered secrets in it.
+    registerEnvSecret('OPENAI_API_KEY');
+    const parsed = NotebookSchema.safeParse(redactValue(body.content));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       refuse(400, `Not a valid nbformat 4.5 notebook: ${issue ? `${issue.path.join('.')}: ${issue.message}` : ''}`);

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { AgentExecutor, UsageError, mayContainNaturalBlocks, transformNaturalBlocks, type StepExecutor } from '../../core/index.js';
+import { AgentExecutor, UsageError, mayContainNaturalBlocks, redactValue, transformNaturalBlocks, type StepExecutor } from '../../core/index.js';
 import { Ledger, SqliteLedgerStore } from '../../harness/index.js';
 import { OpenAIModelClient } from '../../model/index.js';
 import { Session, activeSession, setActiveSession, type Submission } from '../../session/index.js';
@@ -60,6 +60,7 @@ export async function createKernelHost(channel: KernelChannel, context: KernelHo
         return value;
       }
     },
+    redact: (content) => redactValue(content),
     afterCell(result, scope) {
       if (!current || !scope || result.kind !== 'ok') return;
       const adapters = session.materialized(current, scope.declared);

@@ -52,6 +52,8 @@ export interface KernelHost {
   bindDeclared?(name: string, value: unknown): unknown;
   /** `scope` is given for cells that ran to completion. */
   afterCell(result: CellResult, scope?: CellScope): void | Promise<void>;
+  /** Redacts registered secrets from outgoing message content, with the registry cells register into. */
+  redact?<T>(content: T): T;
 }
 
 export interface KernelHostContext {

@@ -6,11 +6,15 @@
 import type { ClientMessage, ErrorContent, JsonObject, KernelMessage, MessageHeader, MimeBundle, ParentHeader } from '../../../../shared/index.js';
 import { RequestContentSchemas, PROTOCOL_VERSION } from '../../../../shared/index.js';
 import type { CellCompiler } from './cell-compiler.js';
+import { redactValue, registerEnvSecret } from '../../core/index.js';
 import { InputRequestError } from './errors.js';
 import type { CellResult, CellScope, DisplayOptions, InputOptions, KernelChannel, KernelHost } from './kernel-host.js';
 import { makeMessage, replyType } from './kernel-messages.js';
 import { installCellOutputBridge } from './cell-output-bridge.js';
 import { isCompleteSource } from './cell-complete.js';
+
+// The configured provider key is redacted from every message the kernel sends.
+registerEnvSecret('OPENAI_API_KEY');
 
 export type Send = (msg: KernelMessage<object>, route: string | null) => void;
 
@@ -337,7 +341,9 @@ export class KernelRuntime implements KernelChannel {
   }
 
   private iopub(type: string, content: object, parent: ParentHeader): void {
-    this.send(makeMessage('iopub', type, content, parent, this.session), null);
+    // The host's redactor sees what cells registered (the kernel process may hold a second module instance).
+    const redacted = redactValue(this.host?.redact ? this.host.redact(content) : content);
+    this.send(makeMessage('iopub', type, redacted, parent, this.session), null);
   }
 
   private reply(parent: MessageHeader, route: string, content: object, channel: 'shell' | 'control' = 'shell'): void {

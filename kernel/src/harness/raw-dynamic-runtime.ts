@@ -1,0 +1,286 @@
+/**
+ * The run-time tier of the raw-dynamic-execution rule (seed 001, detective tier). The static checks
+ * (expression text, generated-source validation) are the cheap first line; this tier catches what they
+ * cannot see, however it is spelled: while interior execution is marked (a model expression, generated
+ * code under its live dispatch node) the intrinsics that turn text into code refuse, record a
+ * `raw_dynamic_execution` trace anomaly under the operation or dispatch node, and throw.
+ *
+ * Outside interior execution nothing changes: the Function constructors and `eval` are accessor
+ * properties that hand out the real intrinsics (so direct `eval` keeps its meaning and libraries that
+ * probe `new Function` work), and every other patched entry delegates unchanged.
+ *
+ * Accepted limitations: code that captured a real intrinsic before installation (for example the host's
+ * own expression compiler), native addons, and work outside the propagated async context.
+ */
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { dirname, sep } from 'node:path';
+import vm from 'node:vm';
+import { z } from 'zod';
+import { NighthawkError, currentInterior, setLateRefusalSink, type InteriorMark } from '../core/index.js';
+import { currentHostFrame, type HostHandle } from './host-context.js';
+import { reflectApply, reflectConstruct, setHas, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
+
+/** Built-in modules that run constructed code or reach the engine; refused to interior code at run time. */
+export const FORBIDDEN_AT_RUNTIME: ReadonlySet<string> = new Set(
+  ['vm', 'module', 'worker_threads', 'child_process', 'inspector', 'inspector/promises', 'async_hooks', 'v8', 'trace_events', 'repl', 'wasi'].flatMap((m) => [m, `node:${m}`]),
+);
+
+/** Interior code reached an intrinsic that turns text into code; it was refused and recorded. */
+export class RawDynamicExecutionRefusedError extends NighthawkError {
+  readonly operation: string;
+  readonly interior: InteriorMark['kind'];
+  constructor(options: { operation: string; interior: InteriorMark['kind'] }) {
+    super(
+      'raw-dynamic-execution',
+      `Raw dynamic execution (${options.operation}) was refused at run time inside ${options.interior === 'expression' ? 'a model expression' : 'generated code'} and recorded; ` +
+        'write the logic directly or call a granted capability.',
+    );
+    this.operation = options.operation;
+    this.interior = options.interior;
+  }
+}
+
+let installed = false;
+/** Benchmarks compare the tier on and off in one process; nothing else switches it. */
+let active = true;
+
+/** For `bench/` only: measures the per-operation cost of the tier. */
+export function setRuntimeTierActive(on: boolean): void {
+  active = on;
+}
+
+export function runtimeTierActive(): boolean {
+  return active;
+}
+
+/** The id interior work is recorded under: the operation for expressions, the dispatch node for generated code. */
+export function interiorParentId(mark: InteriorMark): string {
+  return mark.kind === 'expression' ? (mark.operationId ?? mark.executionId) : mark.nodeId;
+}
+
+/** The interior mark in force, unless the tier is off or host infrastructure holds a live allowance. */
+export function activeInterior(): InteriorMark | undefined {
+  if (!active) return undefined;
+  const mark = currentInterior();
+  if (!mark) return undefined;
+  if (currentHostFrame()?.allowance?.active) return undefined;
+  return mark;
+}
+
+/** Records under the current host; evidence arriving after its run ended (a late timer) is still appended. */
+export function recordAnomalyAnyState(anomalyKind: string, detail: Record<string, unknown>, parentId: string): void {
+  const host = currentHostFrame()?.host as (HostHandle & { recordLateAnomaly?: HostHandle['recordAnomaly'] }) | undefined;
+  if (!host) return;
+  if (typeof host.recordLateAnomaly === 'function') host.recordLateAnomaly(anomalyKind, detail, parentId);
+  else host.recordAnomaly(anomalyKind, detail, parentId);
+}
+
+/** Records and throws when interior execution is active; returns otherwise. */
+export function refuseRawDynamic(operation: string, detail: Record<string, unknown> = {}): void {
+  const mark = activeInterior();
+  if (!mark) return;
+  try {
+    const data: Record<string, unknown> = { phase: 'runtime', operation, interior: mark.kind, ...detail };
+    if (mark.kind === 'generated') data['definitionId'] = mark.definitionId;
+    recordAnomalyAnyState('raw_dynamic_execution', data, interiorParentId(mark));
+  } catch {
+    /* the refusal below is the outcome even when recording fails */
+  }
+  throw new RawDynamicExecutionRefusedError({ operation, interior: mark.kind });
+}
+
+// --- who called the Function constructor (only consulted inside interior execution) --------------
+
+const RealError = Error;
+const captureStackTrace = Error.captureStackTrace;
+const isArray = Array.isArray;
+let callSiteFileName: ((this: unknown) => string | null) | undefined;
+const zodCore = dirname(createRequire(import.meta.url).resolve('zod/v4/core')) + sep;
+const ZOD_CODEGEN = new Set(['doc.js', 'doc.cjs', 'util.js', 'util.cjs']);
+
+/** The file of the frame that called `callee`, read from structured call sites with our own formatter. */
+function callerFile(callee: (...args: never[]) => unknown): string | undefined {
+  const prepare = Reflect.getOwnPropertyDescriptor(RealError, 'prepareStackTrace');
+  const limit = Reflect.getOwnPropertyDescriptor(RealError, 'stackTraceLimit');
+  // A formatter or limit pinned by someone else cannot be trusted to report the caller: fail closed.
+  if ((prepare && !prepare.configurable) || (limit && !limit.configurable) || !callSiteFileName) return undefined;
+  const holder: { stack?: unknown } = {};
+  try {
+    Reflect.defineProperty(RealError, 'prepareStackTrace', { value: (_e: unknown, sites: unknown) => sites, configurable: true, writable: true });
+    Reflect.defineProperty(RealError, 'stackTraceLimit', { value: 1, configurable: true, writable: true });
+    captureStackTrace(holder, callee);
+    const sites = holder.stack;
+    if (!isArray(sites) || sites.length === 0) return undefined;
+    const name = reflectApply(callSiteFileName, sites[0], []);
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (prepare) Reflect.defineProperty(RealError, 'prepareStackTrace', prepare);
+    else Reflect.deleteProperty(RealError, 'prepareStackTrace');
+    if (limit) Reflect.defineProperty(RealError, 'stackTraceLimit', limit);
+  }
+}
+
+/** zod compiles its parsers with `new Function` from escaped schema keys; that one caller is host infrastructure. */
+function calledByZodCodegen(callee: (...args: never[]) => unknown): boolean {
+  let file = callerFile(callee);
+  if (!file) return false;
+  if (stringStartsWith(file, 'file:')) file = fileURLToPath(file);
+  return stringStartsWith(file, zodCore) && setHas(ZOD_CODEGEN, stringSlice(file, zodCore.length));
+}
+
+// --- installation ----------------------------------------------------------------------------------
+
+type Ctor = new (...args: string[]) => (...args: unknown[]) => unknown;
+
+/** An accessor that hands out `real` outside interior execution and `stub` inside it. */
+function guardedAccessor(target: object, key: string, stub: unknown): void {
+  let outside = Reflect.get(target, key) as unknown;
+  Object.defineProperty(target, key, {
+    configurable: true,
+    enumerable: false,
+    get() {
+      return activeInterior() ? stub : outside;
+    },
+    set(this: unknown, value: unknown) {
+      // `fn.constructor = x` on some other object used to create an own property; keep that meaning.
+      if (this !== target) {
+        if (typeof this === 'object' || typeof this === 'function') Reflect.defineProperty(this as object, key, { value, writable: true, enumerable: true, configurable: true });
+        return;
+      }
+      refuseRawDynamic(`assignment to ${key}`);
+      outside = value;
+    },
+  });
+}
+
+function constructorStub(name: string, Real: Ctor): Ctor {
+  const holder = {
+    [name]: function (this: unknown, ...args: string[]): unknown {
+      if (activeInterior() && !calledByZodCodegen(stub)) refuseRawDynamic(`${name} constructor`);
+      return reflectConstruct(Real, args, new.target ?? Real);
+    },
+  };
+  const stub = holder[name] as unknown as Ctor & ((...args: never[]) => unknown);
+  Object.defineProperty(stub, 'prototype', { value: Real.prototype, writable: false });
+  Object.defineProperty(stub, 'length', { value: 1 });
+  Object.setPrototypeOf(stub, Object.getPrototypeOf(Real) as object);
+  return stub;
+}
+
+function wrapMethod(target: Record<string, unknown>, key: string, check: (args: unknown[]) => void): void {
+  const original = target[key];
+  if (typeof original !== 'function') return;
+  const wrapped = {
+    [key](this: unknown, ...args: unknown[]): unknown {
+      check(args);
+      return reflectApply(original as (...a: unknown[]) => unknown, this, args);
+    },
+  }[key]!;
+  target[key] = wrapped;
+}
+
+function wrapClass(target: Record<string, unknown>, key: string, check: (args: unknown[]) => void): void {
+  const Original = target[key] as (new (...args: unknown[]) => object) | undefined;
+  if (typeof Original !== 'function') return;
+  const Guarded = {
+    [key]: class extends Original {
+      constructor(...args: unknown[]) {
+        check(args);
+        super(...args);
+      }
+    },
+  }[key]!;
+  target[key] = Guarded;
+}
+
+const moduleName = (value: unknown): string => (typeof value === 'string' ? value : StringCtor(value));
+
+/** Installs the run-time tier once. Idempotent; changes nothing outside interior execution. */
+export function installRawDynamicRuntime(): void {
+  if (installed) return;
+  installed = true;
+  // A function a model expression defined, called after its execution, is recorded under that run.
+  setLateRefusalSink({
+    capture: () => currentHostFrame()?.host,
+    report: (host, ids) => {
+      const h = host as (HostHandle & { recordLateAnomaly?: HostHandle['recordAnomaly'] }) | undefined;
+      const record = h?.recordLateAnomaly ?? h?.recordAnomaly;
+      record?.call(h, 'expression_code_outside_execution', { ...ids }, ids.operationId ?? ids.executionId);
+    },
+  });
+
+  // zod probes `new Function` once per process; let it do so now, outside any interior execution.
+  z.object({ probe: z.string() }).safeParse({ probe: '' });
+  try {
+    const sites = (() => {
+      const holder: { stack?: unknown } = {};
+      const prepare = Reflect.getOwnPropertyDescriptor(RealError, 'prepareStackTrace');
+      Reflect.defineProperty(RealError, 'prepareStackTrace', { value: (_e: unknown, s: unknown) => s, configurable: true, writable: true });
+      try {
+        captureStackTrace(holder);
+        return holder.stack;
+      } finally {
+        if (prepare) Reflect.defineProperty(RealError, 'prepareStackTrace', prepare);
+        else Reflect.deleteProperty(RealError, 'prepareStackTrace');
+      }
+    })();
+    if (isArray(sites) && sites[0]) callSiteFileName = Object.getPrototypeOf(sites[0]).getFileName as (this: unknown) => string | null;
+  } catch {
+    callSiteFileName = undefined;
+  }
+
+  const FunctionCtor = Function as unknown as Ctor;
+  const ctors: [string, Ctor][] = [
+    ['Function', FunctionCtor],
+    ['AsyncFunction', Object.getPrototypeOf(async function () {}).constructor as Ctor],
+    ['GeneratorFunction', Object.getPrototypeOf(function* () {}).constructor as Ctor],
+    ['AsyncGeneratorFunction', Object.getPrototypeOf(async function* () {}).constructor as Ctor],
+  ];
+  for (const [name, Real] of ctors) {
+    const stub = constructorStub(name, Real);
+    guardedAccessor(Real.prototype, 'constructor', stub);
+    if (name === 'Function') guardedAccessor(globalThis, 'Function', stub);
+  }
+  const realEval = globalThis.eval;
+  const evalStub = {
+    eval(source: unknown): unknown {
+      refuseRawDynamic('eval');
+      return realEval(source as string);
+    },
+  }.eval;
+  guardedAccessor(globalThis, 'eval', evalStub);
+
+  const proc = process as unknown as Record<string, unknown>;
+  for (const key of ['binding', '_linkedBinding', 'dlopen']) wrapMethod(proc, key, (args) => refuseRawDynamic(`process.${key}`, { target: moduleName(args[0]) }));
+  wrapMethod(proc, 'getBuiltinModule', (args) => {
+    const id = moduleName(args[0]);
+    if (setHas(FORBIDDEN_AT_RUNTIME, id)) refuseRawDynamic('process.getBuiltinModule', { module: id });
+  });
+
+  const require = createRequire(import.meta.url);
+  const Module = require('node:module') as Record<string, unknown>;
+  wrapMethod(Module, '_load', (args) => {
+    const id = moduleName(args[0]);
+    if (setHas(FORBIDDEN_AT_RUNTIME, id)) refuseRawDynamic('require', { module: id });
+  });
+  wrapMethod(Module, 'createRequire', () => refuseRawDynamic('module.createRequire'));
+
+  const vmExports = vm as unknown as Record<string, unknown>;
+  for (const key of ['createContext', 'createScript', 'runInContext', 'runInNewContext', 'runInThisContext', 'compileFunction', 'measureMemory']) {
+    wrapMethod(vmExports, key, () => refuseRawDynamic(`vm.${key}`));
+  }
+  wrapClass(vmExports, 'Script', () => refuseRawDynamic('vm.Script'));
+  for (const key of ['runInThisContext', 'runInContext', 'runInNewContext', 'createCachedData']) {
+    wrapMethod(vm.Script.prototype as unknown as Record<string, unknown>, key, () => refuseRawDynamic(`vm.Script.${key}`));
+  }
+
+  const wasm = (globalThis as { WebAssembly?: Record<string, unknown> }).WebAssembly;
+  if (wasm) {
+    for (const key of ['compile', 'instantiate', 'compileStreaming', 'instantiateStreaming', 'validate']) wrapMethod(wasm, key, () => refuseRawDynamic(`WebAssembly.${key}`));
+    for (const key of ['Module', 'Instance']) wrapClass(wasm, key, () => refuseRawDynamic(`WebAssembly.${key}`));
+  }
+  syncBuiltinESMExports();
+}

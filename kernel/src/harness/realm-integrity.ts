@@ -1,0 +1,215 @@
+/**
+ * Detection of built-in prototype and global modification by interior code (issue 13, item 4). The
+ * own properties of the built-in prototypes, constructors, namespaces and globals are recorded once at
+ * installation; at the end of each operation and dispatch node any difference is recorded as a
+ * `builtin_modified` trace anomaly naming the property, and the original is put back so later runs (and
+ * the host, which shares this realm) see the built-ins they were loaded with.
+ *
+ * Detective: a modification is visible to everything that runs before the check. Properties that cannot
+ * be restored (made non-configurable by the modifier) are recorded as such.
+ */
+
+const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+const ownKeys = Reflect.ownKeys;
+const defineProperty = Reflect.defineProperty;
+const deleteProperty = Reflect.deleteProperty;
+const getPrototypeOf = Reflect.getPrototypeOf;
+const setPrototypeOf = Reflect.setPrototypeOf;
+const isExtensible = Reflect.isExtensible;
+const objectIs = Object.is;
+const reflectApply = Reflect.apply;
+
+interface Watched {
+  readonly name: string;
+  /** Namespaces other code legitimately extends (globals, process): only their original properties are watched. */
+  readonly originalOnly: boolean;
+  /** Checked after every operation: key additions, and these keys' descriptors. */
+  readonly hotAdditions: boolean;
+  readonly hotKeys: readonly PropertyKey[];
+  readonly extensible: boolean;
+  readonly target: object;
+  readonly proto: object | null;
+  readonly keys: readonly PropertyKey[];
+  /** Null-prototype record keyed like the target: no lookup here goes through a shared prototype. */
+  readonly descriptors: Record<PropertyKey, PropertyDescriptor>;
+}
+
+export interface RealmChange {
+  /** For example `Object.prototype.toJSON` or `globalThis.JSON`. */
+  readonly property: string;
+  readonly change: 'added' | 'changed' | 'deleted' | 'prototype' | 'frozen';
+  readonly restored: boolean;
+}
+
+let watched: Watched[] | undefined;
+let realmChecksActive = true;
+
+/** For `bench/` only: measures the cost of the checks. */
+export function setRealmChecksActive(on: boolean): void {
+  realmChecksActive = on;
+}
+
+const symbolDescription = Reflect.getOwnPropertyDescriptor(Symbol.prototype, 'description')!.get!;
+const keyName = (key: PropertyKey): string => (typeof key === 'symbol' ? `[${(reflectApply(symbolDescription, key, []) as string | undefined) ?? 'symbol'}]` : `${key}`);
+
+function watchList(): [string, object][] {
+  const g = globalThis as Record<string, unknown>;
+  const list: [string, object][] = [];
+  const add = (name: string, value: unknown) => {
+    if ((typeof value === 'object' && value !== null) || typeof value === 'function') list.push([name, value as object]);
+  };
+  const ctors = [
+    'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'RegExp', 'Error', 'Map', 'Set', 'WeakMap', 'Promise', 'Headers',
+  ];
+  for (const c of ctors) {
+    add(c, g[c]);
+    add(`${c}.prototype`, (g[c] as { prototype?: unknown } | undefined)?.prototype);
+  }
+  for (const ns of ['JSON', 'Reflect', 'WebAssembly']) add(ns, g[ns]);
+  add('AsyncFunction.prototype', getPrototypeOf(async function () {}));
+  add('GeneratorFunction.prototype', getPrototypeOf(function* () {}));
+  add('AsyncGeneratorFunction.prototype', getPrototypeOf(async function* () {}));
+  add('Generator.prototype', getPrototypeOf(getPrototypeOf((function* () {})()) as object));
+  add('ArrayIterator.prototype', getPrototypeOf([][Symbol.iterator]()));
+  add('Iterator.prototype', getPrototypeOf(getPrototypeOf([][Symbol.iterator]()) as object));
+  add('process', process);
+  add('globalThis', globalThis);
+  return list;
+}
+
+/**
+ * Checked after every operation, cheaply: any key added to these prototypes (an inherited `toJSON`, an
+ * enumerable key that breaks strict parsing), every array method, and the few other methods the host
+ * calls on every record.
+ */
+const HOT_ADDITIONS: ReadonlySet<string> = new Set(['Object.prototype', 'Array.prototype']);
+const ALL: readonly PropertyKey[] = [];
+const HOT_KEYS: Readonly<Record<string, readonly PropertyKey[]>> = {
+  __proto__: null,
+  'Array.prototype': ALL,
+  JSON: ['stringify', 'parse'],
+  'RegExp.prototype': ['test', 'exec'],
+  'Function.prototype': ['call', 'apply', 'bind'],
+  // The provider client sets its key through these; a patched one would capture it.
+  'Headers.prototype': ['append', 'set'],
+} as never;
+const setHas = (set: ReadonlySet<string>, value: string): boolean => reflectApply(Set.prototype.has, set, [value]) as boolean;
+
+const GLOBAL_NAMES: readonly PropertyKey[] = [
+  'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'RegExp', 'Date', 'Error', 'TypeError', 'Map', 'Set',
+  'WeakMap', 'WeakSet', 'Promise', 'Proxy', 'Reflect', 'JSON', 'Math', 'eval', 'fetch', 'Headers', 'Request', 'Response', 'URL', 'Buffer',
+  'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'WebAssembly', 'process', 'globalThis',
+];
+const PROCESS_NAMES: readonly PropertyKey[] = ['binding', '_linkedBinding', 'dlopen', 'getBuiltinModule', 'kill', 'on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'emit', 'nextTick', 'exit', 'cwd', 'chdir'];
+
+/** Properties other code changes in the ordinary course (stack formatting, emitter bookkeeping, exit codes). */
+const VOLATILE: Record<PropertyKey, true> = { __proto__: null, prepareStackTrace: true, stackTraceLimit: true, _events: true, _eventsCount: true, _maxListeners: true, exitCode: true, title: true, domain: true, _exiting: true, mainModule: true, env: true, argv: true, execArgv: true, debugPort: true } as never;
+const isVolatile = (key: PropertyKey): boolean => hasOwn(VOLATILE, key);
+const createNull = (): object => Object.create(null) as object;
+const hasOwn = Object.hasOwn;
+
+function capture(name: string, target: object): Watched {
+  // Of the global object and process, the names the host and the audit depend on; the rest is theirs to extend.
+  const all = target === globalThis ? GLOBAL_NAMES : target === process ? PROCESS_NAMES : ownKeys(target);
+  const keys: PropertyKey[] = [];
+  const descriptors = createNull() as Record<PropertyKey, PropertyDescriptor>;
+  for (let i = 0; i < all.length; i++) {
+    const key = all[i]!;
+    if ((target === process || target === Error) && isVolatile(key)) continue;
+    const d = getOwnPropertyDescriptor(target, key);
+    if (!d) continue;
+    keys[keys.length] = key;
+    descriptors[key] = d;
+  }
+  return { name, target, hotAdditions: setHas(HOT_ADDITIONS, name), hotKeys: hasOwn(HOT_KEYS, name) ? HOT_KEYS[name]! : [], originalOnly: target === globalThis || target === process, extensible: isExtensible(target), proto: getPrototypeOf(target), keys, descriptors };
+}
+
+function same(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
+  return objectIs(a.value, b.value) && a.get === b.get && a.set === b.set && a.enumerable === b.enumerable && a.writable === b.writable && a.configurable === b.configurable;
+}
+
+/** Records the built-ins as they are now. Idempotent; call after every host patch is installed. */
+export function installRealmIntegrity(): void {
+  if (watched) return;
+  // Lazily materialised globals (Node defines some as self-replacing accessors) are touched first.
+  for (const key of ownKeys(globalThis)) {
+    try {
+      void (globalThis as Record<PropertyKey, unknown>)[key];
+    } catch {
+      /* an accessor that throws is recorded as it is */
+    }
+  }
+  const list = watchList();
+  const out: Watched[] = [];
+  for (let i = 0; i < list.length; i++) out[i] = capture(list[i]![0], list[i]![1]);
+  watched = out;
+}
+
+/** Compares the built-ins (`hot`: only those the host's hot paths call) with the record, restores what changed, and returns each change. */
+export function checkRealm(scope: 'hot' | 'full' = 'full'): RealmChange[] {
+  if (!watched || !realmChecksActive) return [];
+  // Index loops and captured Reflect functions only: the realm being checked may be the polluted one.
+  let changes: RealmChange[] | undefined;
+  const note = (w: Watched, key: PropertyKey | undefined, change: RealmChange['change'], restored: boolean) => {
+    changes ??= [];
+    changes[changes.length] = { property: key === undefined ? w.name : `${w.name}.${keyName(key)}`, change, restored };
+  };
+  for (let i = 0; i < watched.length; i++) {
+    const w = watched[i]!;
+    if (scope === 'hot') {
+      checkHot(w, note);
+      continue;
+    }
+    const { target, descriptors } = w;
+    const now = w.originalOnly ? w.keys : ownKeys(target);
+    for (let j = 0; j < now.length; j++) {
+      const key = now[j]!;
+      const original = hasOwn(descriptors, key) ? descriptors[key] : undefined;
+      const current = getOwnPropertyDescriptor(target, key);
+      if (!current) continue;
+      if (!original) {
+        if (!(target === Error && isVolatile(key))) note(w, key, 'added', deleteProperty(target, key));
+      } else if (!same(original, current)) note(w, key, 'changed', defineProperty(target, key, original));
+    }
+    if (w.originalOnly || now.length !== w.keys.length || changes) {
+      for (let j = 0; j < w.keys.length; j++) {
+        const key = w.keys[j]!;
+        if (!getOwnPropertyDescriptor(target, key)) note(w, key, 'deleted', defineProperty(target, key, descriptors[key]!));
+      }
+    }
+    if (getPrototypeOf(target) !== w.proto) note(w, undefined, 'prototype', setPrototypeOf(target, w.proto));
+    if (w.extensible && !isExtensible(target)) note(w, undefined, 'frozen', false);
+  }
+  return changes ?? [];
+}
+
+function checkHot(w: Watched, note: (w: Watched, key: PropertyKey | undefined, change: RealmChange['change'], restored: boolean) => void): void {
+  const { target, descriptors } = w;
+  if (w.hotAdditions) {
+    const now = ownKeys(target);
+    if (now.length !== w.keys.length) {
+      for (let j = 0; j < now.length; j++) if (!hasOwn(descriptors, now[j]!)) note(w, now[j], 'added', deleteProperty(target, now[j]!));
+    }
+  }
+  const hotKeys = w.hotKeys === ALL ? w.keys : w.hotKeys;
+  for (let j = 0; j < hotKeys.length; j++) {
+    const key = hotKeys[j]!;
+    const current = getOwnPropertyDescriptor(target, key);
+    const original = descriptors[key]!;
+    if (!current) note(w, key, 'deleted', defineProperty(target, key, original));
+    else if (!same(original, current)) note(w, key, 'changed', defineProperty(target, key, original));
+  }
+}
+
+/** Checks the realm and records each change as a `builtin_modified` trace anomaly under `parentId`. */
+export function recordRealmChanges(host: { recordAnomaly(kind: string, detail: Record<string, unknown>, parentId?: string): void }, parentId: string, scope: 'hot' | 'full' = 'full'): void {
+  const changes = checkRealm(scope);
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i]!;
+    try {
+      host.recordAnomaly('builtin_modified', { property: c.property, change: c.change, restored: c.restored }, parentId);
+    } catch {
+      /* the restoration stands even when recording fails */
+    }
+  }
+}

@@ -1,0 +1,212 @@
+/**
+ * The effect-audit table (issue 13, item 3; docs/effect-audit.md): every audited entry point is exercised
+ * from generated code and from a model expression; each is refused, recorded as a trace anomaly naming
+ * the entry point, and has no effect (no file appears, no byte reaches the local listeners). From a model
+ * expression a refused perimeter effect also ends the Natural step (seed 001: `perimeter_refused`).
+ */
+import childProcess from 'node:child_process';
+import dgram from 'node:dgram';
+import fs from 'node:fs';
+import http from 'node:http';
+import http2 from 'node:http2';
+import https from 'node:https';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import tls from 'node:tls';
+import workerThreads from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installEffectAudit, NaturalExecutionError, step } from '../../kernel/src/index.js';
+import { toolCall } from '../../kernel/src/testing.js';
+import { finish, scriptedRunner } from '../harness/support.js';
+
+/** [entry point recorded, expression using the granted references]; `raw:` entries are refused by the raw-dynamic tier. */
+export const EFFECT_TABLE: readonly [string, string][] = [
+  ...['writeFile', 'appendFile'].flatMap((n) => [
+    [`fs.${n}Sync`, `fs.${n}Sync(dir + '/a', 'x')`],
+    [`fs.${n}`, `fs.${n}(dir + '/a', 'x', () => {})`],
+    [`fs.promises.${n}`, `fsp.${n}(dir + '/a', 'x')`],
+  ] as [string, string][]),
+  ...['mkdir', 'mkdtemp', 'rm', 'rmdir', 'unlink'].flatMap((n) => [
+    [`fs.${n}Sync`, `fs.${n}Sync(dir + '/b')`],
+    [`fs.${n}`, `fs.${n}(dir + '/b', () => {})`],
+    [`fs.promises.${n}`, `fsp.${n}(dir + '/b')`],
+  ] as [string, string][]),
+  ...['rename', 'link', 'symlink', 'copyFile', 'cp'].flatMap((n) => [
+    [`fs.${n}Sync`, `fs.${n}Sync(existing, dir + '/c')`],
+    [`fs.${n}`, `fs.${n}(existing, dir + '/c', () => {})`],
+    [`fs.promises.${n}`, `fsp.${n}(existing, dir + '/c')`],
+  ] as [string, string][]),
+  ...['truncate', 'chmod', 'chown', 'utimes', 'lchown', 'lutimes'].flatMap((n) => {
+    const args = n === 'truncate' ? '0' : n === 'chmod' ? '0o600' : n.endsWith('chown') ? '0, 0' : '1, 1';
+    return [
+      [`fs.${n}Sync`, `fs.${n}Sync(existing, ${args})`],
+      [`fs.${n}`, `fs.${n}(existing, ${args}, () => {})`],
+      [`fs.promises.${n}`, `fsp.${n}(existing, ${args})`],
+    ] as [string, string][];
+  }),
+  ...['ftruncate', 'fchmod', 'fchown', 'futimes'].flatMap((n) => {
+    const args = n === 'ftruncate' ? '0' : n === 'fchmod' ? '0o600' : n === 'fchown' ? '0, 0' : '1, 1';
+    return [
+      [`fs.${n}Sync`, `fs.${n}Sync(fd, ${args})`],
+      [`fs.${n}`, `fs.${n}(fd, ${args}, () => {})`],
+    ] as [string, string][];
+  }),
+  ['fs.writeSync', "fs.writeSync(fd, 'x')"],
+  ['fs.write', "fs.write(fd, 'x', () => {})"],
+  ['fs.writevSync', "fs.writevSync(fd, [Buffer.from('x')])"],
+  ['fs.openSync(write)', "fs.openSync(dir + '/d', 'w')"],
+  ['fs.open(write)', "fs.open(dir + '/d', 'a', () => {})"],
+  ['fs.promises.open(write)', "fsp.open(dir + '/d', 'w+')"],
+  ['fs.openSync(write)', "fs.openSync(dir + '/d', fs.constants.O_CREAT | fs.constants.O_WRONLY)"],
+  ['fs.createWriteStream', "fs.createWriteStream(dir + '/e')"],
+  ['fs.WriteStream', "new fs.WriteStream(dir + '/e')"],
+  ['FileHandle.write', "fh.write('x')"],
+  ['FileHandle.writev', "fh.writev([Buffer.from('x')])"],
+  ['FileHandle.writeFile', "fh.writeFile('x')"],
+  ['FileHandle.appendFile', "fh.appendFile('x')"],
+  ['FileHandle.truncate', 'fh.truncate(0)'],
+  ['FileHandle.chmod', 'fh.chmod(0o600)'],
+  ['FileHandle.chown', 'fh.chown(0, 0)'],
+  ['FileHandle.utimes', 'fh.utimes(1, 1)'],
+  ['FileHandle.createWriteStream', 'fh.createWriteStream()'],
+  ['net.Socket.connect', 'net.connect(tcpPort, "127.0.0.1")'],
+  ['net.Socket.connect', 'net.createConnection({ port: tcpPort, host: "127.0.0.1" })'],
+  ['net.Socket.connect', 'new net.Socket().connect(tcpPort, "127.0.0.1")'],
+  ['net.Server.listen', 'net.createServer().listen(0)'],
+  ['tls.connect', 'tls.connect(tcpPort, "127.0.0.1")'],
+  ['dgram.Socket.send', 'dgram.createSocket("udp4").send(JSON.stringify(process.env), udpPort, "127.0.0.1")'],
+  ['dgram.Socket.bind', 'dgram.createSocket("udp4").bind(0)'],
+  ['dgram.Socket.connect', 'dgram.createSocket("udp4").connect(udpPort, "127.0.0.1")'],
+  ['http.request', 'http.request(`http://127.0.0.1:${tcpPort}/`).end()'],
+  ['http.get', 'http.get(`http://127.0.0.1:${tcpPort}/`)'],
+  ['http.ClientRequest', 'new http.ClientRequest(`http://127.0.0.1:${tcpPort}/`)'],
+  ['net.Server.listen', 'http.createServer().listen(0)'],
+  ['https.request', 'https.request(`https://127.0.0.1:${tcpPort}/`).end()'],
+  ['https.get', 'https.get(`https://127.0.0.1:${tcpPort}/`)'],
+  ['http2.connect', 'http2.connect(`http://127.0.0.1:${tcpPort}`)'],
+  ['fetch', 'fetch(`http://127.0.0.1:${tcpPort}/`)'],
+  ...['spawn', 'exec', 'execFile', 'fork'].flatMap((n) => [[`child_process.${n}`, `cp.${n}('true')`]] as [string, string][]),
+  ...['spawnSync', 'execSync', 'execFileSync'].flatMap((n) => [[`child_process.${n}`, `cp.${n}('true')`]] as [string, string][]),
+  ['child_process.ChildProcess.spawn', "new cp.ChildProcess().spawn({ file: 'true', args: ['true'], stdio: 'ignore' })"],
+  ['raw:process.binding', "process.binding('spawn_sync')"],
+  ['raw:process._linkedBinding', "process._linkedBinding('spawn_sync')"],
+  ['worker_threads.Worker', 'new wt.Worker(workerFile)'],
+  ['process.on(exit)', "process.on('exit', () => {})"],
+  ['process.once(exit)', "process.once('beforeExit', () => {})"],
+  ['process.addListener(exit)', "process.addListener('exit', () => {})"],
+  ['process.prependListener(exit)', "process.prependListener('beforeExit', () => {})"],
+  ['process.prependOnceListener(exit)', "process.prependOnceListener('exit', () => {})"],
+  ['process.kill', 'process.kill(process.pid, 0)'],
+];
+
+const dir = fs.mkdtempSync(join(tmpdir(), 'nh-effects-'));
+const existing = join(dir, 'existing.txt');
+const workerFile = join(dir, 'worker.mjs');
+let fd = -1;
+let fh: fs.promises.FileHandle;
+let tcp: net.Server;
+let udp: dgram.Socket;
+let tcpPort = 0;
+let udpPort = 0;
+let contacts = 0;
+let references: Record<string, unknown>;
+const exitListeners = () => process.listenerCount('exit') + process.listenerCount('beforeExit');
+
+beforeAll(async () => {
+  installEffectAudit();
+  fs.writeFileSync(existing, 'keep');
+  fs.writeFileSync(workerFile, '');
+  fd = fs.openSync(existing, 'r');
+  fh = await fs.promises.open(existing, 'r');
+  tcp = net.createServer((s) => {
+    contacts++;
+    s.destroy();
+  });
+  await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+  tcpPort = (tcp.address() as net.AddressInfo).port;
+  udp = dgram.createSocket('udp4');
+  udp.on('message', () => contacts++);
+  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+  udpPort = udp.address().port;
+  references = { fs, fsp: fs.promises, fd, fh, dir, existing, workerFile, net, tls, dgram, http, https, http2, cp: childProcess, wt: workerThreads, tcpPort, udpPort };
+});
+
+afterAll(async () => {
+  fs.closeSync(fd);
+  await fh.close();
+  tcp.close();
+  udp.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const listing = () => fs.readdirSync(dir).sort();
+const expectedAnomaly = (entry: string) =>
+  entry.startsWith('raw:') ? { status: 'raw_dynamic_execution' } : { status: 'unmediated_perimeter_effect', data: expect.objectContaining({ effect: entry }) };
+
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('effect-audit table (issue 13)', () => {
+  it('covers every entry point the issue names', () => {
+    const entries = new Set(EFFECT_TABLE.map(([e]) => e));
+    for (const op of ['writeFile', 'appendFile', 'mkdir', 'mkdtemp', 'rm', 'rmdir', 'unlink', 'rename', 'link', 'symlink', 'copyFile', 'truncate', 'chmod', 'chown', 'utimes']) {
+      for (const form of [`fs.${op}Sync`, `fs.${op}`, `fs.promises.${op}`]) expect(entries).toContain(form);
+    }
+    for (const e of ['fs.promises.open(write)', 'FileHandle.write', 'fs.createWriteStream', 'net.Socket.connect', 'tls.connect', 'dgram.Socket.send', 'http.request', 'https.request', 'http2.connect', 'fetch', 'child_process.spawn', 'raw:process.binding', 'worker_threads.Worker', 'process.on(exit)', 'process.once(exit)']) {
+      expect(entries).toContain(e);
+    }
+  });
+
+  describe('from generated code', () => {
+    it.each(EFFECT_TABLE)('%s: %s is refused and recorded', async (entry, expression) => {
+      const before = listing();
+      const listeners = exitListeners();
+      const { runner } = scriptedRunner([]);
+      const names = Object.keys(references);
+      const source = `export function run() { return ${expression}; }`;
+      const dependencies = names.map((name) => ({ name, kind: 'reference' as const, type: typeof references[name] }));
+      const outcome = await runner
+        .run(async (ctx) => {
+          const out = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies });
+          return await (out.exports['run'] as () => unknown)();
+        }, { grant: { references } })
+        .then((value) => ({ value }), (error: unknown) => ({ error }));
+      await settle();
+      expect(outcome).toHaveProperty('error');
+      expect(runner.ledger.select({ kind: 'trace.anomaly' })).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
+      expect(listing()).toEqual(before);
+      expect(contacts).toBe(0);
+      expect(exitListeners()).toBe(listeners);
+    });
+  });
+
+  describe('from a model expression', () => {
+    it.each(EFFECT_TABLE)('%s: %s is refused and recorded', async (entry, expression) => {
+      const before = listing();
+      const listeners = exitListeners();
+      const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
+      const outcome = await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { references } }).then((value) => ({ value }), (error: unknown) => ({ error }));
+      await settle();
+      const [operation] = runner.ledger.select({ kind: 'operation' });
+      if (entry.startsWith('raw:')) {
+        // The raw-dynamic tier refuses before any effect is attempted: the expression fails, the step goes on.
+        expect(outcome).not.toHaveProperty('error');
+        expect(operation!.status).toBe('failed');
+      } else {
+        // Seed 001: a rejected perimeter effect is terminal — the Natural step and its run end `perimeter_refused`.
+        expect((outcome as { error?: unknown }).error).toBeInstanceOf(NaturalExecutionError);
+        expect((outcome as { error: NaturalExecutionError }).error.failure).toBe('perimeter_refused');
+        expect(operation!.status).toBe('aborted');
+        expect(runner.ledger.select({ kind: 'execution.end' }).map((e) => e.status)).toEqual(['aborted']);
+        expect(runner.ledger.select({ kind: 'run.end' }).map((e) => e.status)).toEqual(['failed']);
+      }
+      const anomalies = runner.ledger.select({ kind: 'trace.anomaly' });
+      expect(anomalies).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
+      expect(listing()).toEqual(before);
+      expect(contacts).toBe(0);
+      expect(exitListeners()).toBe(listeners);
+    });
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * The library survives a polluted realm (issue 13, item 4): each pollution the issue names, made from a
+ * model expression and from generated code, is recorded as `builtin_modified` naming the property, the
+ * built-in is put back, and a normal run afterwards completes (model tool call with a strict schema,
+ * write binding, capability, JSON of the ledger).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCapability, step, type Runner } from '../../kernel/src/index.js';
+import { toolCall } from '../../kernel/src/testing.js';
+import { finish, scriptedRunner } from '../harness/support.js';
+
+/** [name, pollution, property, detected at the end of the 'operation' (hot set) or of the Natural 'execution' (full set)] */
+const POLLUTIONS: readonly [string, string, string, 'operation' | 'execution'][] = [
+  ['Object.prototype.toJSON that throws', "Object.prototype.toJSON = function () { throw new Error('poisoned toJSON'); }", 'Object.prototype.toJSON', 'operation'],
+  ['an enumerable key on Object.prototype', 'Object.prototype.polluted = 1', 'Object.prototype.polluted', 'operation'],
+  ['RegExp.prototype.test replaced', 'RegExp.prototype.test = function () { return false; }', 'RegExp.prototype.test', 'operation'],
+  ['JSON.stringify replaced', "JSON.stringify = function () { return '{}'; }", 'JSON.stringify', 'operation'],
+  ['Array.prototype.map replaced', 'Array.prototype.map = function () { return []; }', 'Array.prototype.map', 'operation'],
+  ['String.prototype.trim replaced', "String.prototype.trim = function () { return ''; }", 'String.prototype.trim', 'execution'],
+  ['Headers.prototype.append replaced', 'Headers.prototype.append = function () {}', 'Headers.prototype.append', 'operation'],
+];
+
+const echo = defineCapability({ name: 'echo', description: 'echo', request: z.strictObject({ text: z.string() }), footprint: [], run: ({ text }) => ({ echoed: text }) });
+
+/** A normal run: a strict-schema tool call, an assignment to a write binding, and a pass. */
+async function normalRun(runner: Runner): Promise<unknown> {
+  return await runner.run(
+    async () => {
+      const { bindings } = await step({ program: 'execute\nEcho, then set <:out>.', writes: { out: z.string() } });
+      return bindings.out;
+    },
+    { grant: { capabilities: [echo] } },
+  );
+}
+
+const normalTurns = () => [
+  () => ({ toolCalls: [toolCall('echo', { text: 'hi' })] }),
+  () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'out', expression: "'done'.replace(/d/, 'D')" })] }),
+  () => ({ toolCalls: [finish()] }),
+];
+
+afterEach(() => {
+  // If detection failed, do not let one case poison the rest of the suite.
+  delete (Object.prototype as Record<string, unknown>)['toJSON'];
+  delete (Object.prototype as Record<string, unknown>)['polluted'];
+});
+
+describe('pollution of the shared realm', () => {
+  it.each(POLLUTIONS)('%s from a model expression is recorded and undone; the next run completes', async (_name, expression, property, at) => {
+    const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: `(${expression}, 1)` })] }), () => ({ toolCalls: [finish()] }), ...normalTurns()]);
+    // Detected at the end of the operation, the polluting run itself completes; detected at the end of
+    // the execution, the rest of that execution ran on the polluted built-in and may have failed.
+    const polluting = await runner.run(async () => step({ program: 'execute\nGo.' })).then(() => 'completed', () => 'failed');
+    if (at === 'operation') expect(polluting).toBe('completed');
+    const anomaly = runner.ledger.select({ kind: 'trace.anomaly' }).find((e) => e.status === 'builtin_modified');
+    expect(anomaly?.data).toMatchObject({ property, restored: true });
+    const [operation] = runner.ledger.select({ kind: 'operation' });
+    expect(anomaly!.parentId).toBe(at === 'operation' ? operation!.subjectId : operation!.parentId);
+    expect(await normalRun(runner)).toBe('Done');
+    expect(JSON.parse(JSON.stringify({ a: [1].map((x) => x + 1) }))).toEqual({ a: [2] });
+    expect(/x/.test('x')).toBe(true);
+  });
+
+  it.each(POLLUTIONS)('%s from generated code is recorded under its dispatch node and undone; the next run completes', async (_name, expression, property) => {
+    const { runner } = scriptedRunner(normalTurns());
+    await runner.run(async (ctx) => {
+      const out = await ctx.dispatch({ language: 'javascript', intent: 'define', source: `export function run() { ${expression}; return 1; }` });
+      return (out.exports['run'] as () => unknown)();
+    });
+    const anomaly = runner.ledger.select({ kind: 'trace.anomaly' }).find((e) => e.status === 'builtin_modified');
+    expect(anomaly?.data).toMatchObject({ property, restored: true });
+    const invocation = runner.ledger.select({ kind: 'dispatch.start' }).find((e) => e.status === 'invocation');
+    expect(anomaly!.parentId).toBe(invocation!.subjectId);
+    expect(await normalRun(runner)).toBe('Done');
+  });
+
+  it('a deleted built-in is recorded and put back', async () => {
+    const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: '(delete String.prototype.padStart, 1)' })] }), () => ({ toolCalls: [finish()] })]);
+    await runner.run(async () => step({ program: 'execute\nGo.' }));
+    expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.data)).toEqual([expect.objectContaining({ property: 'String.prototype.padStart', change: 'deleted', restored: true })]);
+    expect(runner.ledger.select({ kind: 'trace.anomaly' })[0]!.parentId).toBe(runner.ledger.select({ kind: 'execution.start' })[0]!.subjectId);
+    expect('1'.padStart(2, '0')).toBe('01');
+  });
+
+  it('globals added by operator code are left alone and not reported', async () => {
+    (globalThis as Record<string, unknown>)['operatorGlobal'] = 1;
+    const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: '1 + 1' })] }), () => ({ toolCalls: [finish()] })]);
+    await runner.run(async () => step({ program: 'execute\nGo.' }));
+    expect(runner.ledger.select({ kind: 'trace.anomaly' })).toEqual([]);
+    expect((globalThis as Record<string, unknown>)['operatorGlobal']).toBe(1);
+    delete (globalThis as Record<string, unknown>)['operatorGlobal'];
+  });
+});
+
+describe('host paths inside the polluted window', () => {
+  it('audit checks answer from captured built-ins: a replaced RegExp.prototype.test or Set.prototype.has opens nothing', async () => {
+    const fs = await import('node:fs');
+    const { mkdtempSync, existsSync, rmSync } = fs;
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'nh-window-'));
+    const { runner } = scriptedRunner([]);
+    const source = `export function run() {
+      RegExp.prototype.test = function () { return false; };
+      Set.prototype.has = function () { return false; };
+      const out = [];
+      try { fs.openSync(dir + '/w', 'w'); out.push('opened'); } catch (e) { out.push(e.name); }
+      try { process['getBuiltin' + 'Module'].call(process, 'vm'); out.push('vm'); } catch (e) { out.push(e.name); }
+      return out;
+    }`;
+    const value = await runner.run(async (ctx) => {
+      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'fs', kind: 'reference', type: 'object' }, { name: 'dir', kind: 'reference', type: 'string' }] });
+      return (m.exports['run'] as () => unknown)();
+    }, { grant: { references: { fs, dir } } });
+    expect(value).toEqual(['UnmediatedPerimeterEffectError', 'RawDynamicExecutionRefusedError']);
+    expect(existsSync(join(dir, 'w'))).toBe(false);
+    const statuses = runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status);
+    expect(statuses).toEqual(['unmediated_perimeter_effect', 'raw_dynamic_execution', 'builtin_modified', 'builtin_modified']);
+    expect(/x/.test('x') && new Set([1]).has(1)).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the SQLite ledger persists events appended while Object.prototype.toJSON throws', async () => {
+    const { SqliteLedgerStore } = await import('../../kernel/src/index.js');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'nh-window-db-'));
+    const store = new SqliteLedgerStore(join(dir, 'ledger.db'));
+    const { runner } = scriptedRunner([]);
+    store.attach(runner.ledger);
+    const echoCap = echo;
+    const source = `export function run() {
+      Object.defineProperty(Object.prototype, 'toJSON', { value: function () { throw new Error('poisoned'); }, configurable: true, writable: true });
+      return echo({ text: 'inside the window' });
+    }`;
+    await runner.run(async (ctx) => {
+      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'echo', kind: 'capability', type: echoCap.signature }] });
+      return await (m.exports['run'] as () => Promise<unknown>)();
+    }, { grant: { capabilities: [echoCap] } });
+    const persisted = store.load(runner.ledger.select({})[0]!.runId);
+    const call = persisted.find((e) => e.kind === 'capability.call');
+    expect(call?.data).toMatchObject({ capability: 'echo', result: { echoed: 'inside the window' } });
+    expect(persisted.length).toBe(runner.ledger.select({}).length);
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
