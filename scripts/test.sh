@@ -10,5 +10,12 @@ bash scripts/ensure-system-deps.sh
 [ -d node_modules ] || npm ci --no-audit --no-fund
 npm run --silent build
 node node_modules/typescript/bin/tsc -p web/tsconfig.json --noEmit
-npx vitest run "$@"
+if [ "$#" -gt 0 ]; then
+  npx vitest run "$@"
+else
+  # The jupyter console flow drives a real terminal program whose Ctrl+C and one-second is_complete timeout
+  # race against a loaded machine: it runs on its own after the parallel suites.
+  npx vitest run --exclude test/zmq/console-flow.test.ts
+  npx vitest run test/zmq/console-flow.test.ts
+fi
 bash scripts/check-lock.sh verify "$lock_state"
