@@ -120,7 +120,8 @@ export class Dispatcher {
       const compiled = liveNodes.run(node, () =>
         runInFrame(this.#frameFor(frame, nodeId), () =>
           compileGenerated(proposal, {
-            onAnomaly: (a) => (a.kind === 'generated_code_outside_dispatch' ? host.recordLateAnomaly(a.kind, { ...a }, nodeId) : host.recordAnomaly(a.kind, { ...a }, nodeId)),
+            // After the run ended, recordAnomaly routes the evidence to the Runner's (and Session's) anomaly record.
+            onAnomaly: (a) => host.recordAnomaly(a.kind, { ...a }, nodeId),
             isLive: () => {
               const live = liveNodes.getStore();
               return live !== undefined && live.materializationId === materializationId && !live.terminal && host.state === 'running';

@@ -68,12 +68,9 @@ export function activeInterior(): InteriorMark | undefined {
   return mark;
 }
 
-/** Records under the current host; evidence arriving after its run ended (a late timer) is still appended. */
+/** Records under the current host; evidence arriving after its run ended goes to the Runner's anomaly record. */
 export function recordAnomalyAnyState(anomalyKind: string, detail: Record<string, unknown>, parentId: string): void {
-  const host = currentHostFrame()?.host as (HostHandle & { recordLateAnomaly?: HostHandle['recordAnomaly'] }) | undefined;
-  if (!host) return;
-  if (typeof host.recordLateAnomaly === 'function') host.recordLateAnomaly(anomalyKind, detail, parentId);
-  else host.recordAnomaly(anomalyKind, detail, parentId);
+  currentHostFrame()?.host.recordAnomaly(anomalyKind, detail, parentId);
 }
 
 /** Records and throws when interior execution is active; returns otherwise. */
@@ -206,9 +203,7 @@ export function installRawDynamicRuntime(): void {
   setLateRefusalSink({
     capture: () => currentHostFrame()?.host,
     report: (host, ids) => {
-      const h = host as (HostHandle & { recordLateAnomaly?: HostHandle['recordAnomaly'] }) | undefined;
-      const record = h?.recordLateAnomaly ?? h?.recordAnomaly;
-      record?.call(h, 'expression_code_outside_execution', { ...ids }, ids.operationId ?? ids.executionId);
+      (host as HostHandle | undefined)?.recordAnomaly('expression_code_outside_execution', { ...ids }, ids.operationId ?? ids.executionId);
     },
   });
 

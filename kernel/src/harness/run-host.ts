@@ -162,14 +162,6 @@ export class RunHost implements HostHandle {
     }
   }
 
-  /**
-   * Evidence that can only arrive after the run ended (generated code called outside its run): the run's
-   * record is closed then, so it goes to the Runner's (and Session's) anomaly record instead.
-   */
-  recordLateAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void {
-    this.recordAnomaly(anomalyKind, detail, parentId);
-  }
-
   /** Records a dispatch node's terminal event once; later attempts (or any after the run end) change nothing. */
   endDispatch(nodeId: string, status: 'completed' | 'failed' | 'rejected' | 'terminated', data: Record<string, unknown>): void {
     const active = this.activeDispatches.get(nodeId);
