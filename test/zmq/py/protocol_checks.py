@@ -102,6 +102,37 @@ def interrupt_by_message(km, kc):
     return {"started": started, "interrupt_reply": interrupt_reply, "status": reply and reply["content"]["status"], "ename": reply and reply["content"].get("ename")}
 
 
+def abandoned_by_console(km, kc):
+    """jupyter console's prompt_toolkit prompt drops its SIGINT relay: Ctrl+C puts it back at a prompt while its
+    cell still runs, and its next is_complete_request is the interrupt. It no longer waits for that cell's
+    execute_reply; a late one would be taken as the answer to its next request. Everything on shell is recorded."""
+    msg_id = kc.execute('console.log("abandoned"); await new Promise(() => {})')
+    started = wait_for_stream(kc, msg_id, "abandoned")
+    complete_id = kc.is_complete('"next"')
+    shell = []
+    deadline = time.time() + 3
+    while time.time() < deadline:
+        try:
+            shell.append(kc.get_shell_msg(timeout=0.1))
+        except Empty:
+            pass
+    iopub = []
+    while True:
+        try:
+            iopub.append(kc.get_iopub_msg(timeout=0.2))
+        except Empty:
+            break
+    errors = [m["content"]["ename"] for m in iopub if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "error"]
+    next_id = kc.execute("40 + 2")
+    following = kc.get_shell_msg(timeout=20)
+    return {
+        "started": started,
+        "shell": [[m["msg_type"], "interrupted cell" if m["parent_header"].get("msg_id") == msg_id else "is_complete" if m["parent_header"].get("msg_id") == complete_id else "other"] for m in shell],
+        "errors": errors,
+        "next_reply_matches": following["parent_header"].get("msg_id") == next_id,
+    }
+
+
 APPROVAL_SETUP = """import * as nh from "nighthawk-ts";
 import { ScriptedModel, toolCall } from "nighthawk-ts/testing";
 const approvalModel = new ScriptedModel([
@@ -165,6 +196,7 @@ def main():
         report["forged_signature"] = forged_signature(km, kc)
         report["interrupt_by_signal"] = interrupt_by_signal(km, kc)
         report["interrupt_by_message"] = interrupt_by_message(km, kc)
+        report["abandoned_by_console"] = abandoned_by_console(km, kc)
         report["operator_approval"] = operator_approval(km, kc)
         report["restart"] = restart(km, kc)
         report["shutdown"] = shutdown(km, kc)

@@ -64,6 +64,9 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   // updated display is printed once more as display_data when the cell ends.
   const terminalSessions = new Set<string>();
   const finalDisplays = new Map<string, Map<string, unknown>>();
+  // Cells whose client stopped waiting (a console back at its prompt): their execute_reply would be read as the
+  // answer to that client's next request, so it is not sent. The cell's error and idle still go out on iopub.
+  const abandoned = new Set<string>();
 
   const transmit = (msg: KernelMessage<object>, route: string | null): Promise<void> => {
     if (msg.channel === 'iopub') return sockets.send('iopub', encode([Buffer.from(`kernel.${session}.${msg.header.msg_type}`)], msg, signer));
@@ -95,6 +98,10 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
       }
     } else if (type === 'execute_reply' && parentId) {
       executes.delete(parentId);
+      if (abandoned.delete(parentId)) {
+        finalDisplays.delete(parentId);
+        return;
+      }
       for (const data of finalDisplays.get(parentId)?.values() ?? []) {
         void transmit(makeMessage('iopub', 'display_data', { data, metadata: {} }, msg.parent_header, session), null);
       }
@@ -134,7 +141,10 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
       // jupyter console waits for its own cell synchronously; it is back at a prompt while that cell still
       // runs only because Ctrl+C broke out of the wait without relaying the interrupt (its prompt_toolkit
       // prompt replaces the console's SIGINT handler). The user meant to interrupt: do it now.
-      if (running?.session === msg.header.session) interruptRunning();
+      if (running?.session === msg.header.session) {
+        abandoned.add(running.msg_id);
+        interruptRunning();
+      }
     }
     if (type === 'shutdown_request') {
       if (shuttingDown) return;
