@@ -9,7 +9,8 @@ export type Output =
   | { output_type: 'stream'; name: 'stdout' | 'stderr'; text: string }
   | { output_type: 'display_data'; data: MimeBundle; metadata: Record<string, unknown>; displayId?: string }
   | { output_type: 'execute_result'; data: MimeBundle; metadata: Record<string, unknown>; execution_count: number | null; displayId?: string }
-  | { output_type: 'error'; ename: string; evalue: string; traceback: string[] };
+  /** `internals`: the library's frames, from the message metadata; shown on request, never saved. */
+  | { output_type: 'error'; ename: string; evalue: string; traceback: string[]; internals?: string[] };
 
 export type CellType = 'code' | 'markdown' | 'raw';
 

@@ -1,5 +1,5 @@
 export { hashSource, type ApprovalEvidence, type ApprovalRoute, type Submission } from './approval.js';
 export { observeOwner, taskOwner, type BackgroundOwner, type OwnerObservation } from './background-owner.js';
 export { OperatorControlError, SessionClosedError, SessionExitBlockedError, SubmissionRefusedError } from './errors.js';
-export { Session, type SessionAnomaly, type SessionFunction, type SessionOptions } from './session.js';
+export { Session, isSessionCallResult, type SessionAnomaly, type SessionFunction, type SessionOptions } from './session.js';
 export { activeSession, setActiveSession } from './active-session.js';

@@ -89,6 +89,19 @@ function optionsByValue(options: SessionOptions): SessionOptions {
   });
 }
 
+/** Promises SessionFunction calls returned: a notebook waits for one that is a cell's final value. */
+const callResults = new WeakSet<Promise<unknown>>();
+
+function callResult(result: Promise<unknown>): Promise<unknown> {
+  callResults.add(result);
+  return result;
+}
+
+/** True when `value` is what a SessionFunction call returned (its run's result, still pending or not). */
+export function isSessionCallResult(value: unknown): boolean {
+  return value instanceof Promise && callResults.has(value);
+}
+
 export class Session {
   readonly sessionId = newId('ses_');
   #runner: Runner;
@@ -234,11 +247,14 @@ export class Session {
     if (existing) return existing as SessionFunction<F>;
     const label = name ?? retained.exportName;
     const session = this;
-    const adapter = async function (...args: unknown[]): Promise<unknown> {
+    const call = async (args: unknown[]): Promise<unknown> => {
       if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: label });
       // Interior call: re-materialize in the caller's run, under the caller's authority.
       if (insideHostFrame()) return retained.invoke(...args);
       return session.#runner.run(() => retained.invoke(...args), session.#runOptions(label));
+    };
+    const adapter = function (...args: unknown[]): Promise<unknown> {
+      return callResult(call(args));
     } as unknown as SessionFunction;
     Object.defineProperty(adapter, 'name', { value: label });
     Object.defineProperty(adapter, 'sessionFunctionName', { value: label });
@@ -308,11 +324,14 @@ export class Session {
     const existing = this.#adapters.get(fn);
     if (existing) return existing;
     const session = this;
-    const adapter = async function (this: unknown, ...args: never[]): Promise<unknown> {
+    const call = async (self: unknown, args: never[]): Promise<unknown> => {
       if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: name });
       // Interior call: join the caller's run under the caller's authority.
-      if (insideHostFrame()) return fn.apply(this, args);
-      return session.#runner.run(async () => fn.apply(this, args), session.#runOptions(name));
+      if (insideHostFrame()) return fn.apply(self, args);
+      return session.#runner.run(async () => fn.apply(self, args), session.#runOptions(name));
+    };
+    const adapter = function (this: unknown, ...args: never[]): Promise<unknown> {
+      return callResult(call(this, args));
     } as unknown as SessionFunction;
     Object.defineProperty(adapter, 'name', { value: name });
     Object.defineProperty(adapter, 'sessionFunctionName', { value: name });

@@ -62,14 +62,17 @@ export class OutputArea {
           : { output_type: 'display_data', data, metadata, ...extra });
         return true;
       }
-      case 'error':
+      case 'error': {
+        const internals = (msg.metadata as Record<string, unknown> | undefined)?.['nighthawk/internals'];
         this.add({
           output_type: 'error',
           ename: String(content.ename ?? 'Error'),
           evalue: String(content.evalue ?? ''),
           traceback: Array.isArray(content.traceback) ? content.traceback.map(String) : [],
+          ...(Array.isArray(internals) && internals.length ? { internals: internals.map(String) } : {}),
         });
         return true;
+      }
       case 'clear_output':
         this.clear(content.wait === true);
         return true;
@@ -136,6 +139,7 @@ export class OutputArea {
         // Kernels put `ename: evalue` in the traceback already (as Jupyter renders it); show it once.
         if (output.traceback.length) wrap.appendChild(h('pre', { class: 'traceback' }, renderAnsi(output.traceback.join('\n'))));
         else wrap.appendChild(h('div', { class: 'error-head' }, h('strong', { text: output.ename }), output.evalue ? `: ${output.evalue}` : ''));
+        if (output.internals) wrap.appendChild(internalsToggle(output.internals));
         break;
       default:
         wrap.appendChild(renderBundle(output.data, this.ctx));
@@ -156,6 +160,21 @@ export class OutputArea {
     }
     return wrap;
   }
+}
+
+/** The library's frames of an error, folded away: the traceback above shows only the operator's cells. */
+function internalsToggle(frames: readonly string[]): HTMLElement {
+  const list = h('pre', { class: 'traceback traceback-internals', hidden: true }, frames.map((f) => `    ${f}`).join('\n'));
+  const label = (open: boolean): string => `${open ? 'Hide' : 'Show'} internals (${frames.length} library frame${frames.length === 1 ? '' : 's'})`;
+  const toggle = button(label(false), () => {
+    const open = list.hidden;
+    list.hidden = !open;
+    toggle.textContent = label(open);
+    toggle.setAttribute('aria-label', label(open));
+    toggle.title = label(open);
+    toggle.setAttribute('aria-expanded', String(open));
+  }, { class: 'btn error-internals', 'aria-expanded': 'false', text: label(false) });
+  return h('div', { class: 'error-internals-wrap' }, toggle, list);
 }
 
 /** Outputs longer than this many lines are shown in a scrolled box with a "show all" button. */

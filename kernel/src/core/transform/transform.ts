@@ -165,7 +165,7 @@ function rewriteBlock(cx: FileContext, statement: TS.ExpressionStatement, litera
   const { line } = cx.file.getLineAndCharacterOfPosition(statement.getStart(cx.file));
   const text = emitBlock({
     program: emitProgramExpression(literal, cx.source, ESCAPE_INTERPOLATION),
-    stepId: `${cx.options.fileName}:${line + 1}`,
+    stepId: cx.options.stepLabel ? `${cx.options.stepLabel}, line ${line + 1}` : `${cx.options.fileName}:${line + 1}`,
     scopeNames,
     writes,
     writeBacks,

@@ -35,6 +35,8 @@ export interface TransformDiagnostic {
 export interface TransformOptions {
   /** Used in diagnostics and in step ids (`<fileName>:<line>`). */
   readonly fileName: string;
+  /** When set, step ids read `<stepLabel>, line <line>` instead (a notebook cell: `Cell [3], line 4`). */
+  readonly stepLabel?: string;
   /** Module the emitted code imports `runBlock` from; also recognised as a wrapper source. Default `nighthawk-ts`. */
   readonly runtimeModule?: string;
   /** Module the emitted code imports `z` from, for schemas derived from annotations. Default `zod`. */

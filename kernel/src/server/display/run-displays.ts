@@ -12,6 +12,8 @@ import { RunView } from './run-view.js';
 
 export class RunDisplays {
   readonly #views = new Map<string, RunView>();
+  /** Failed executions whose error a run view showed (newest last, bounded): a cell error then only points at it. */
+  readonly #shownFailures = new Map<string, { functionName: string; stepId: string; errorName: string }>();
   readonly #dirty = new Set<string>();
   #scheduled = false;
   readonly #channel: () => KernelChannel | undefined;
@@ -39,6 +41,7 @@ export class RunDisplays {
     const view = this.#views.get(event.runId);
     if (!view) return;
     if (!view.apply(event)) return;
+    if (event.kind === 'execution.end' && this.#channel()) this.#noteFailure(view, event.subjectId);
     if (event.kind === 'trace.anomaly') {
       const data = (event.data ?? {}) as Record<string, unknown>;
       this.#show({ [NighthawkMime.traceAnomaly]: { anomalyKind: event.status ?? 'anomaly', message: view.anomalies.at(-1)?.message ?? '', runId: event.runId, ...(event.parentId ? { executionId: event.parentId } : {}) }, 'text/plain': `trace anomaly ${event.status}: ${JSON.stringify(data)}` });
@@ -54,6 +57,18 @@ export class RunDisplays {
       return;
     }
     this.#markDirty(event.runId);
+  }
+
+  /** The failure of `executionId` as a run view showed it, if one did. */
+  shownFailure(executionId: string): { functionName: string; stepId: string; errorName: string } | undefined {
+    return this.#shownFailures.get(executionId);
+  }
+
+  #noteFailure(view: RunView, executionId: string): void {
+    const exe = view.payload().executions.find((e) => e.executionId === executionId);
+    if (!exe?.error) return;
+    this.#shownFailures.set(executionId, { functionName: view.functionName, stepId: exe.stepId, errorName: exe.error.name });
+    if (this.#shownFailures.size > 256) this.#shownFailures.delete(this.#shownFailures.keys().next().value!);
   }
 
   #markDirty(runId: string): void {

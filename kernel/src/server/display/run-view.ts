@@ -134,7 +134,7 @@ export class RunView {
     };
     printed(this.#streams, (c) => !c.afterExecutionId, '  ');
     for (const e of this.#executions.values()) {
-      lines.push(`  execution ${e.stepId}: ${e.status}`);
+      lines.push(`  execution ${e.stepId}: ${e.status}${e.error ? ` — ${e.error.name}: ${e.error.message}` : ''}`);
       printed(e.streams, (c) => !c.afterOperationId, '    ');
       for (const o of e.operations) {
         lines.push(`    ${operationLine(o)}`);

@@ -7,9 +7,9 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { AgentExecutor, UsageError, mayContainNaturalBlocks, redactValue, transformNaturalBlocks, type StepExecutor } from '../../core/index.js';
-import { Ledger, SqliteLedgerStore } from '../../harness/index.js';
+import { Ledger, NaturalExecutionError, SqliteLedgerStore } from '../../harness/index.js';
 import { OpenAIModelClient } from '../../model/index.js';
-import { Session, activeSession, setActiveSession, type Submission } from '../../session/index.js';
+import { Session, activeSession, isSessionCallResult, setActiveSession, type Submission } from '../../session/index.js';
 import type { KernelChannel, KernelHost, KernelHostContext } from '../kernel/index.js';
 import { setNotebookChannel, setPersistedLedger } from './notebook-bridge.js';
 import { RunDisplays } from './run-displays.js';
@@ -43,7 +43,8 @@ export async function createKernelHost(channel: KernelChannel, context: KernelHo
   if (store && existing) store.attach(session.ledger);
   setActiveSession(session);
   setNotebookChannel(channel);
-  new RunDisplays(() => channel).attach(session.ledger);
+  const displays = new RunDisplays(() => channel);
+  displays.attach(session.ledger);
   let current: Submission | undefined;
   return {
     submitCell(source) {
@@ -61,6 +62,14 @@ export async function createKernelHost(channel: KernelChannel, context: KernelHo
       }
     },
     redact: (content) => redactValue(content),
+    // The run view above the error already says what failed and why: the error names it, once.
+    describeError(error) {
+      if (!(error instanceof NaturalExecutionError)) return undefined;
+      const shown = displays.shownFailure(error.executionId);
+      if (!shown) return undefined;
+      return { ename: error.name, evalue: `${shown.stepId} failed in run ${shown.functionName} (${shown.errorName}, shown in the run view above)` };
+    },
+    awaitsValue: isSessionCallResult,
     afterCell(result, scope) {
       if (!current || !scope || result.kind !== 'ok') return;
       const adapters = session.materialized(current, scope.declared);
@@ -70,9 +79,11 @@ export async function createKernelHost(channel: KernelChannel, context: KernelHo
 }
 
 /** The cell pre-transform: Natural blocks in cells become step calls on this library instance. */
-export function transformCell(source: string): { code: string } {
+export function transformCell(source: string, context: { executionCount?: number } = {}): { code: string } {
   if (!mayContainNaturalBlocks(source)) return { code: source };
-  const result = transformNaturalBlocks(source, { fileName: 'cell.ts', runtimeModule: 'nighthawk-ts', externalNames: [] });
+  // Steps are named as cell frames are: `Cell [3], line 4`.
+  const stepLabel = context.executionCount === undefined ? undefined : `Cell [${context.executionCount}]`;
+  const result = transformNaturalBlocks(source, { fileName: 'cell.ts', runtimeModule: 'nighthawk-ts', externalNames: [], ...(stepLabel ? { stepLabel } : {}) });
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length) throw new UsageError(errors.map((d) => `${d.line}:${d.column} ${d.message}`).join('\n'));
   return { code: result.code };

@@ -5,7 +5,7 @@
 import type { MimeBundle } from '../../../../shared/index.js';
 
 /** Applied to each cell's source before compilation (the Natural-block transform plugs in here). */
-export type SourceTransform = (source: string) => { code: string };
+export type SourceTransform = (source: string, context?: { executionCount?: number }) => { code: string };
 
 export type CellOutcome =
   | {
@@ -14,7 +14,15 @@ export type CellOutcome =
       /** Top-level names the cell declared, with their values after it ran. */
       declared: Readonly<Record<string, unknown>>;
     }
-  | { kind: 'error'; ename: string; evalue: string; traceback: string[] }
+  | {
+      kind: 'error';
+      ename: string;
+      evalue: string;
+      /** `ename: evalue` and the operator's frames (cells); what Jupyter frontends print. */
+      traceback: string[];
+      /** Library and runtime frames, shown only on request ("show internals"). */
+      internals?: string[];
+    }
   | { kind: 'interrupted'; ename: 'KeyboardInterrupt'; evalue: string; traceback: string[] };
 
 export interface ExecuteOptions {
@@ -30,6 +38,13 @@ export interface ExecuteOptions {
    * callable as approved later in the same cell.
    */
   bind?: (name: string, value: unknown) => unknown;
+  /** Names a failure the host already shows (a failed run in its run view) briefly instead of twice. */
+  describeError?: (error: unknown) => { ename: string; evalue: string } | undefined;
+  /**
+   * True for a final value the cell should wait for, as if the cell had awaited it: a SessionFunction's run,
+   * whose result (or failure) is what the operator asked for.
+   */
+  awaitValue?: (value: unknown) => boolean;
 }
 
 export interface CompletionResult {

@@ -32,38 +32,84 @@ export function typeScriptError(diagnostics: readonly Diagnostic[], source: stri
   return { kind: 'error', ename: 'TypeScriptError', evalue: describe(first) + more, traceback };
 }
 
-const CELL_FRAME = /cell-(\d+):(\d+):(\d+)/;
+/** How a cell's compiled lines map back to its source, kept per execution count for later tracebacks. */
+interface CellLines {
+  map: ((jsLine: number) => number | undefined) | undefined;
+  /** The compiled wrapper's own invocation line: not user code. */
+  wrapperLine: number | undefined;
+}
 
-export function runtimeError(
-  error: unknown,
-  lineMap: ((jsLine: number) => number | undefined) | undefined,
-  executionCount: number,
-  lastJsLine?: number,
-): ErrorOutcome {
+/**
+ * Line maps of the cells that ran, so a frame in a function an earlier cell defined reads `Cell [4], line 2`
+ * like the current cell's frames. Bounded: a very old cell's frames fall back to its compiled line.
+ */
+export class CellFrames {
+  readonly #cells = new Map<number, CellLines>();
+  constructor(private readonly limit = 2_000) {}
+
+  remember(executionCount: number, map: CellLines['map'], wrapperLine?: number): void {
+    this.#cells.delete(executionCount);
+    this.#cells.set(executionCount, { map, wrapperLine });
+    if (this.#cells.size > this.limit) this.#cells.delete(this.#cells.keys().next().value!);
+  }
+
+  lookup(executionCount: number): CellLines | undefined {
+    return this.#cells.get(executionCount);
+  }
+}
+
+/** `at name (location)` or `at location`, as V8 prints a frame. */
+const FRAME = /^at (?:(.+?) \((.+)\)|(.+))$/;
+const CELL_LOCATION = /^cell-(\d+):(\d+):(\d+)$/;
+
+/** A cell frame in the one naming scheme, or undefined for the compiled wrapper's own line. */
+function cellFrame(name: string | undefined, location: RegExpExecArray, frames: CellFrames): string | undefined {
+  const count = Number(location[1]);
+  const jsLine = Number(location[2]);
+  const cell = frames.lookup(count);
+  const line = cell?.map?.(jsLine);
+  if (line === undefined && cell?.wrapperLine !== undefined && jsLine >= cell.wrapperLine) return undefined;
+  const where = line === undefined ? `Cell [${count}], compiled line ${jsLine}` : `Cell [${count}], line ${line}`;
+  // Cell functions are called through the kernel's scope proxy; V8 names them `Proxy.f`.
+  const fn = name?.replace(/^(async )?(?:Proxy|Object)\./, '$1');
+  return fn ? `at ${fn} (${where})` : `at ${where}`;
+}
+
+/**
+ * Splits a stack into the operator's frames (cells, in the `Cell [N], line L` scheme) and the library's and
+ * runtime's frames (internals, shown only on request). Below the vm entry is the kernel itself: dropped.
+ */
+export function splitFrames(stack: string, frames: CellFrames): { user: string[]; internals: string[] } {
+  const user: string[] = [];
+  const internals: string[] = [];
+  for (const raw of stack.split('\n').slice(1)) {
+    const line = raw.trim();
+    if (!line.startsWith('at ')) continue;
+    if (line.includes('node:vm')) break;
+    const parts = FRAME.exec(line);
+    const location = parts ? CELL_LOCATION.exec(parts[2] ?? parts[3] ?? '') : null;
+    if (!location) {
+      internals.push(line);
+      continue;
+    }
+    const frame = cellFrame(parts![1], location, frames);
+    if (frame && user.at(-1) !== frame) user.push('    ' + frame);
+  }
+  return { user, internals };
+}
+
+/** A failure the host already shows elsewhere (a run view) is named briefly instead of told twice. */
+export type DescribeError = (error: unknown) => { ename: string; evalue: string } | undefined;
+
+export function runtimeError(error: unknown, frames: CellFrames, describe?: DescribeError): ErrorOutcome {
   if (!(error instanceof Error) && !(typeof error === 'object' && error !== null && 'stack' in error)) {
     const evalue = typeof error === 'string' ? error : inspect(error, { depth: 2 });
     return { kind: 'error', ename: 'Error', evalue, traceback: [`Uncaught ${evalue}`] };
   }
   const e = error as Error;
-  const ename = typeof e.name === 'string' && e.name ? e.name : 'Error';
-  const evalue = typeof e.message === 'string' ? e.message : String(e.message);
-  const frames: string[] = [];
-  for (const raw of String(e.stack ?? '').split('\n').slice(1)) {
-    const line = raw.trim();
-    if (!line.startsWith('at ')) continue;
-    // Everything below the vm entry is the kernel's own stack, noise to the operator.
-    if (line.includes('node:vm')) break;
-    if (line.includes('node:internal')) continue;
-    const match = CELL_FRAME.exec(line);
-    if (match && Number(match[1]) === executionCount) {
-      const cellLine = lineMap?.(Number(match[2]));
-      // The last compiled line is the wrapper's own invocation.
-      if (cellLine === undefined && lastJsLine !== undefined && Number(match[2]) >= lastJsLine) continue;
-      const where = cellLine === undefined ? `Cell [${match[1]}], compiled line ${match[2]}` : `Cell [${match[1]}], line ${cellLine}`;
-      frames.push('    ' + line.replace(CELL_FRAME, where));
-    } else {
-      frames.push('    ' + line);
-    }
-  }
-  return { kind: 'error', ename, evalue, traceback: [`${ename}: ${evalue}`, ...frames] };
+  const brief = describe?.(error);
+  const ename = brief?.ename ?? (typeof e.name === 'string' && e.name ? e.name : 'Error');
+  const evalue = brief?.evalue ?? (typeof e.message === 'string' ? e.message : String(e.message));
+  const { user, internals } = splitFrames(String(e.stack ?? ''), frames);
+  return { kind: 'error', ename, evalue, traceback: [`${ename}: ${evalue}`, ...user], ...(internals.length ? { internals } : {}) };
 }

@@ -52,6 +52,10 @@ export interface KernelHost {
   bindDeclared?(name: string, value: unknown): unknown;
   /** `scope` is given for cells that ran to completion. */
   afterCell(result: CellResult, scope?: CellScope): void | Promise<void>;
+  /** Names a failure already shown elsewhere (a failed run in its run view) briefly, so it is told once. */
+  describeError?(error: unknown): { ename: string; evalue: string } | undefined;
+  /** True for a cell's final value the cell waits for, as if awaited (a SessionFunction call's run). */
+  awaitsValue?(value: unknown): boolean;
   /** Redacts registered secrets from outgoing message content, with the registry cells register into. */
   redact?<T>(content: T): T;
 }

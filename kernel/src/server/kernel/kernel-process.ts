@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     const host = loadHostModule(config.hostModule);
     host.catch(() => {});
     let transform: SourceTransform | undefined;
-    compiler = createTslabCompiler({ transform: (source) => (transform ? transform(source) : { code: source }) });
+    compiler = createTslabCompiler({ transform: (source, context) => (transform ? transform(source, context) : { code: source }) });
     const { factory, transform: hostTransform } = await host;
     transform = hostTransform;
     rt.setHost(await factory(rt, { dataDir: config.dataDir }));

@@ -257,12 +257,19 @@ export class KernelRuntime implements KernelChannel {
     let result: CellResult;
     let scope: CellScope | undefined;
     let failure: ErrorContent | undefined;
+    let internals: string[] | undefined;
     try {
       if (this.startError) throw this.startError;
       await this.host?.submitCell(code, submission);
       const host = this.host;
       const bind = host?.bindDeclared ? (name: string, value: unknown): unknown => host.bindDeclared!(name, value) : undefined;
-      const outcome = await this.compiler.execute(code, { executionCount: count, onStart: () => this.onExecuting(parent.msg_id), ...(bind ? { bind } : {}) });
+      const outcome = await this.compiler.execute(code, {
+        executionCount: count,
+        onStart: () => this.onExecuting(parent.msg_id),
+        ...(bind ? { bind } : {}),
+        ...(host?.describeError ? { describeError: (error: unknown) => host.describeError!(error) } : {}),
+        ...(host?.awaitsValue ? { awaitValue: (value: unknown) => host.awaitsValue!(value) } : {}),
+      });
       if (outcome.kind === 'ok') {
         if (outcome.value && !options.silent) {
           this.iopub('execute_result', { execution_count: count, data: outcome.value, metadata: {} }, parent);
@@ -272,6 +279,7 @@ export class KernelRuntime implements KernelChannel {
         scope = { declared: outcome.declared, rebind: (name, value) => compiler.rebind(name, value) };
       } else {
         failure = { ename: outcome.ename, evalue: outcome.evalue, traceback: outcome.traceback };
+        if (outcome.kind === 'error' && outcome.internals) internals = outcome.internals;
         result =
           outcome.kind === 'interrupted'
             ? { kind: 'interrupted', ...submission }
@@ -292,7 +300,9 @@ export class KernelRuntime implements KernelChannel {
       process.stderr.write(`afterCell failed: ${(error as Error).message}\n`);
     }
     if (failure) {
-      this.iopub('error', failure, parent);
+      // Library frames travel in the message's metadata: Jupyter frontends print content.traceback only, and
+      // the web notebook keeps them behind "show internals" (never saved into the .ipynb).
+      this.iopub('error', failure, parent, internals ? { 'nighthawk/internals': internals } : {});
       if (options.stopOnError) this.abortGeneration++;
       this.reply(parent, route, { status: 'error', execution_count: count, ...failure });
     } else {
@@ -340,10 +350,10 @@ export class KernelRuntime implements KernelChannel {
     pending.reject(error);
   }
 
-  private iopub(type: string, content: object, parent: ParentHeader): void {
+  private iopub(type: string, content: object, parent: ParentHeader, metadata: JsonObject = {}): void {
     // The host's redactor sees what cells registered (the kernel process may hold a second module instance).
-    const redacted = redactValue(this.host?.redact ? this.host.redact(content) : content);
-    this.send(makeMessage('iopub', type, redacted, parent, this.session), null);
+    const redact = <T>(value: T): T => redactValue(this.host?.redact ? this.host.redact(value) : value);
+    this.send(makeMessage('iopub', type, redact(content), parent, this.session, redact(metadata)), null);
   }
 
   private reply(parent: MessageHeader, route: string, content: object, channel: 'shell' | 'control' = 'shell'): void {

@@ -13,7 +13,7 @@ import type { CellCompiler, CellDiagnostic, CellOutcome, CompletionResult, Execu
 import { expandShorthandProperties } from './cell-shorthand.js';
 import { createLineMap } from './cell-lines.js';
 import { isCompleteSource } from './cell-complete.js';
-import { runtimeError, typeScriptError } from './cell-errors.js';
+import { CellFrames, runtimeError, typeScriptError } from './cell-errors.js';
 import { findPackageSelf, installSelfReference } from './self-reference.js';
 import { valueToBundle } from './value-bundle.js';
 
@@ -206,6 +206,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   const slot = `globalThis[Symbol.for(${JSON.stringify(CELL_SLOT)})]`;
 
   let prevDecl = '';
+  const frames = new CellFrames();
   // Re-running an unchanged cell against unchanged declarations is the commonest notebook action, and the
   // conversion is then a pure function of the two texts. Cells that import are not cached: what they import
   // can change on disk. Keyed by a hash: the declarations grow with the Session and a joined key would copy them.
@@ -240,14 +241,27 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     }
   }
 
-  async function run(source: string, { executionCount, onStart, bind: bindHook }: ExecuteOptions): Promise<CellOutcome> {
+  /** Waits for `pending` unless the cell is interrupted first (then rejects with Interrupted). */
+  async function untilInterrupted<T>(pending: T | Promise<T>): Promise<T> {
+    const interrupted = new Promise<never>((_, reject) => {
+      rejectInterrupt = reject;
+      if (interruptPending) reject(new Interrupted('interrupted'));
+    });
+    try {
+      return await Promise.race([pending, interrupted]);
+    } finally {
+      rejectInterrupt = undefined;
+    }
+  }
+
+  async function run(source: string, { executionCount, onStart, bind: bindHook, describeError, awaitValue }: ExecuteOptions): Promise<CellOutcome> {
     let code: string;
     try {
       // tslab rewrites earlier cells' names but not `{ name }` shorthands; spelled out, they resolve.
       // (Parsed with tslab's TypeScript, already loaded: a second compiler would cost every kernel ~40 MB.)
-      code = expandShorthandProperties(transform(source).code, ts);
+      code = expandShorthandProperties(transform(source, { executionCount }).code, ts);
     } catch (error) {
-      return runtimeError(error, undefined, executionCount);
+      return runtimeError(error, frames, describeError);
     }
     const converted = convert(prevDecl, code);
     const errors = converted.diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error);
@@ -261,7 +275,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     const imported = importedNames(ts, code);
     const names = new Set(declaredNames(converted.output).filter((n) => n !== lastName && !imported.has(n)));
     const output = prepareOutput(ts, converted.output, names, bindHook !== undefined);
-    const lineMap = createLineMap(ts, code, output);
+    frames.remember(executionCount, createLineMap(ts, code, output), output.split('\n').length + 1);
     const wrapped =
       `${slot}.started(); ` +
       (converted.hasToplevelAwait ? '(async function (exports, require) { ' : '(function (exports, require) { ') +
@@ -275,24 +289,14 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     cell = { names, assigned, bind: bindHook };
     try {
       const returned: unknown = vm.runInThisContext(wrapped, { filename: `cell-${executionCount}`, breakOnSigint: true });
-      if (converted.hasToplevelAwait) {
-        const interrupted = new Promise<never>((_, reject) => {
-          rejectInterrupt = reject;
-          if (interruptPending) reject(new Interrupted('interrupted'));
-        });
-        try {
-          await Promise.race([returned, interrupted]);
-        } finally {
-          rejectInterrupt = undefined;
-        }
-      }
+      if (converted.hasToplevelAwait) await untilInterrupted(returned);
     } catch (error) {
       // What ran before the throw stays, as in Jupyter and Deno: later cells see the names it reached.
       if (assigned.size > 0) prevDecl = survivingDeclarations(ts, prevDecl, converted.declOutput ?? '', names, assigned);
       if (error instanceof Interrupted || (error as { code?: unknown } | null)?.code === INTERRUPTED) {
         return interruptedOutcome();
       }
-      return runtimeError(error, lineMap, executionCount, output.split('\n').length + 1);
+      return runtimeError(error, frames, describeError);
     } finally {
       cell = undefined;
     }
@@ -301,8 +305,16 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     const declared: Record<string, unknown> = {};
     for (const n of names) if (n in locals) declared[n] = locals[n];
     if (name === undefined || !(name in locals)) return { kind: 'ok', value: undefined, declared };
-    const value = locals[name];
+    let value = locals[name];
     delete locals[name];
+    if (awaitValue?.(value)) {
+      try {
+        value = await untilInterrupted(value as Promise<unknown>);
+      } catch (error) {
+        if (error instanceof Interrupted) return interruptedOutcome();
+        return runtimeError(error, frames, describeError);
+      }
+    }
     // As in IPython: a trailing semicolon means "run it, show nothing" (`nh.displayLedger(...);`).
     if (endsWithSemicolon(source)) return { kind: 'ok', value: undefined, declared };
     return { kind: 'ok', value: value === undefined ? undefined : valueToBundle(value), declared };

@@ -41,6 +41,8 @@ export interface RunNotebookOptions {
   readonly onCell?: (report: CellReport) => void;
   /** A cell running longer than this is interrupted and fails. Default 120 s. */
   readonly cellTimeoutMs?: number;
+  /** Keep running after a failing cell, as nbconvert's --allow-errors does; `failed` is still the first. */
+  readonly allowErrors?: boolean;
 }
 
 export interface NotebookRunnerOptions {
@@ -120,15 +122,15 @@ async function executeNotebook(kernel: Kernel.IKernelConnection, file: string, n
   const reports: CellReport[] = [];
   let failed: CellReport | undefined;
   for (const [n, { cell, index }] of code.entries()) {
-    if (failed) {
+    if (failed && !options.allowErrors) {
       cell.outputs = [];
       cell.execution_count = null;
       continue;
     }
-    const report = await executeCell(kernel, cell, { index, codeNumber: n + 1, codeTotal: code.length }, options.cellTimeoutMs ?? 120_000);
+    const report = await executeCell(kernel, cell, { index, codeNumber: n + 1, codeTotal: code.length }, options.cellTimeoutMs ?? 120_000, !options.allowErrors);
     reports.push(report);
     options.onCell?.(report);
-    if (report.status === 'error') failed = report;
+    if (report.status === 'error') failed ??= report;
   }
   return { path: file, notebook, cells: reports, failed, durationMs: Date.now() - started };
 }
@@ -138,11 +140,12 @@ async function executeCell(
   cell: NotebookCell,
   position: { index: number; codeNumber: number; codeTotal: number },
   timeoutMs: number,
+  stopOnError: boolean,
 ): Promise<CellReport> {
   const started = Date.now();
   const collector = new OutputCollector();
   // No one can answer input requests headless: operatorApproval and friends fail closed.
-  const future = kernel.requestExecute({ code: sourceText(cell), allow_stdin: false, stop_on_error: true, store_history: true });
+  const future = kernel.requestExecute({ code: sourceText(cell), allow_stdin: false, stop_on_error: stopOnError, store_history: true });
   future.onIOPub = (msg) => collector.handle(msg);
   let timedOut = false;
   const timer = setTimeout(() => {

@@ -238,7 +238,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     const host = loadHostModule(options.hostModule);
     host.catch(() => {});
     let transform: SourceTransform | undefined;
-    const compiler = createTslabCompiler({ transform: (source) => (transform ? transform(source) : { code: source }) });
+    const compiler = createTslabCompiler({ transform: (source, context) => (transform ? transform(source, context) : { code: source }) });
     const { factory, transform: hostTransform } = await host;
     transform = hostTransform;
     consoleCells = withConsoleCells(compiler);
