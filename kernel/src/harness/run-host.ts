@@ -417,6 +417,13 @@ export class RunHost implements HostHandle {
       this.recordAnomaly('foreign_step_context', { stepId: ctx.stepId, executionId: ctx.executionId }, frame?.submitterId ?? this.runId);
       throw new HostIntegrityError({ attempt: 'foreign-step-context', detail: 'the host executor runs only fresh steps created under the host oversight' });
     }
+    // Work a run left behind (a timer, an unawaited callback) reaching this seam after the run ended or while it
+    // terminates is refused before anything is recorded for it, and leaves evidence.
+    if (this.state !== 'running') {
+      this.recordAnomaly(this.ended ? 'step_after_run_end' : 'step_while_terminating', { stepId: ctx.stepId, executionId: ctx.executionId }, frame?.submitterId ?? this.runId);
+      this.#failures.set(ctx.executionId, 'terminated');
+      throw new NaturalExecutionError({ executionId: ctx.executionId, stepId: ctx.stepId, failure: 'terminated', cause: new RunTerminatedError({ runId: this.runId, ceased: false, reason: this.ended ? 'the run has ended' : 'terminating' }) });
+    }
     this.inflight.set(ctx.executionId, parentId);
     this.#contexts.set(ctx.executionId, ctx);
     this.append({ kind: 'execution.start', subjectId: ctx.executionId, parentId, data: { stepId: ctx.stepId, program: ctx.program.text, inputBindings: ctx.inputBindings } });
@@ -425,7 +432,6 @@ export class RunHost implements HostHandle {
       if (recordEnd) this.#endExecution(ctx.executionId, 'failed', { stepId: ctx.stepId, failure, error: cause });
       throw new NaturalExecutionError({ executionId: ctx.executionId, stepId: ctx.stepId, failure, cause });
     };
-    if (this.state !== 'running') fail('terminated', new RunTerminatedError({ runId: this.runId, ceased: false, reason: 'terminating' }), false);
     if (!state || state.oversight !== this.oversight) {
       const anomalyKind = state?.oversight ? 'foreign_oversight' : 'cleared_oversight';
       this.recordAnomaly(anomalyKind, { stepId: ctx.stepId }, ctx.executionId);
