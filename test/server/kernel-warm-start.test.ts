@@ -68,14 +68,17 @@ describe('a cold kernel', () => {
 
 describe('a pooled kernel', () => {
   test('is warm when handed out: it wrote the compiler code cache after converting a first cell, and runs that cell', async () => {
+    // A cache of its own: the cold kernel above may still be writing to the first one.
+    const poolCache = path.join(scratch, 'pool-code-cache');
+    process.env['NIGHTHAWK_CODE_CACHE_DIR'] = poolCache;
     const fx = await startKernelServer({ spareKernels: 1, kernelCwd: root, hostModule: sessionHost });
     try {
       await fx.server.kernels.waitForSpare();
       // The spare saves its cache right after its warm-up conversion (setImmediate): give it a moment.
-      for (let i = 0; i < 50 && !(existsSync(cacheDir) && readdirSync(cacheDir).some((f) => f.endsWith('.v8'))); i++) {
+      for (let i = 0; i < 50 && !(existsSync(poolCache) && readdirSync(poolCache).some((f) => f.endsWith('.v8'))); i++) {
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(readdirSync(cacheDir).filter((f) => f.startsWith('typescript-') && f.endsWith('.v8'))).toHaveLength(1);
+      expect(readdirSync(poolCache).filter((f) => f.startsWith('typescript-') && f.endsWith('.v8'))).not.toHaveLength(0);
       const kernel = await fx.kernels.startNew();
       await kernel.info;
       expect(kernel.status).toBe('idle');
