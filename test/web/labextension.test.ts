@@ -16,18 +16,12 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installLabExtension, LAB_EXTENSION_NAME } from '../../kernel/src/server/zmq/index.js';
 import { NighthawkMime } from '../../shared/mime.js';
+import { FEDERATED_LOADER, type FederatedExtension, type Rendered } from './labextension-loader.js';
 import { smallLedger, smallRun } from './run-ledger-fixture.js';
 import { launchChromium, repoRoot } from './web-harness.js';
 
 const prebuilt = path.join(repoRoot, 'labextension', 'prebuilt');
 const luminoVersion = (JSON.parse(readFileSync(path.join(repoRoot, 'node_modules', '@lumino', 'widgets', 'package.json'), 'utf8')) as { version: string }).version;
-
-interface FederatedExtension {
-  name: string;
-  load: string;
-  mimeExtension?: string;
-  style?: string;
-}
 
 let tmp = '';
 let installed = '';
@@ -84,57 +78,15 @@ afterAll(async () => {
   if (tmp) await fs.rm(tmp, { recursive: true, force: true });
 });
 
-/**
- * JupyterLab's loader, step by step: script tag for the remoteEntry, `container.init(shareScope)`,
- * `container.get(module)` and call the factory. `shareLumino` false gives an empty share scope.
- */
+/** Opens the test page and runs JupyterLab's loader steps; `shareLumino` false gives an empty share scope. */
 async function loadExtension(page: Page, shareLumino: boolean): Promise<void> {
   await page.goto(`${base}/`);
-  await page.evaluate(
-    `(async ({ ext, shareLumino, luminoVersion }) => {
-      await new Promise((resolve, reject) => {
-        const script = document.createElement('script');
-        script.src = '/lab/extensions/' + ext.name + '/' + ext.load;
-        script.onload = resolve;
-        script.onerror = () => reject(new Error('remoteEntry did not load'));
-        document.head.appendChild(script);
-      });
-      const container = window._JUPYTERLAB[ext.name];
-      const scope = {};
-      window.lumino = await import('/lumino-widgets.js');
-      if (shareLumino) scope['@lumino/widgets'] = { [luminoVersion]: { get: () => Promise.resolve(() => window.lumino), from: 'jupyterlab', eager: false, loaded: 1 } };
-      await container.init(scope);
-      window.nhContainer = container;
-      window.nhModule = async (name) => (await container.get(name))();
-    })(${JSON.stringify({ ext: federated, shareLumino, luminoVersion })})`,
-  );
-}
-
-/** Renders one MIME bundle with the extension's factory, attached the Lumino way; returns what the DOM shows. */
-const renderScript = `(async ({ mimeExtension, style, mimeType, data }) => {
-  if (!window.nhExt) {
-    if (style) await window.nhModule(style);
-    const mod = await window.nhModule(mimeExtension);
-    window.nhExt = Array.isArray(mod.default) ? mod.default : [mod.default];
-  }
-  const ext = window.nhExt.find((e) => e.rendererFactory.mimeTypes.includes(mimeType));
-  const widget = ext.rendererFactory.createRenderer({ mimeType, sanitizer: { sanitize: (s) => s }, resolver: null, linkHandler: null, latexTypesetter: null });
-  const done = widget.renderModel({ trusted: false, data, metadata: {}, setData: () => {} });
-  await done;
-  window.lumino.Widget.attach(widget, document.getElementById('host'));
-  return { isPromise: done instanceof Promise, pageWidget: widget instanceof window.lumino.Widget, attached: widget.isAttached, text: widget.node.textContent, className: widget.node.className };
-})`;
-
-interface Rendered {
-  isPromise: boolean;
-  pageWidget: boolean;
-  attached: boolean;
-  text: string;
-  className: string;
+  await page.addScriptTag({ content: FEDERATED_LOADER });
+  await page.evaluate(`window.nhLoadFederated(${JSON.stringify({ ext: federated, extensionsUrl: '/lab/extensions', luminoUrl: '/lumino-widgets.js', luminoVersion, shareLumino })})`);
 }
 
 async function render(page: Page, mimeType: string, data: Record<string, unknown>): Promise<Rendered> {
-  return (await page.evaluate(`${renderScript}(${JSON.stringify({ mimeExtension: federated.mimeExtension, style: federated.style, mimeType, data })})`)) as Rendered;
+  return (await page.evaluate(`window.nhRender(${JSON.stringify({ mimeExtension: federated.mimeExtension, style: federated.style, mimeType, data })})`)) as Rendered;
 }
 
 // JupyterLab 4's theme values for the variables the renderer maps (theme-light / theme-dark variables.css).
