@@ -14,9 +14,9 @@ const USAGE = `usage:
   nighthawk-ts kernel install [--user | --prefix P | --sys-prefix | --system] [--name N] [--display-name D] [--data-dir D]
                               [--with-lab-extension [--lab-extension-dir D]]
   nighthawk-ts kernel uninstall [--user | --prefix P | --sys-prefix | --system] [--name N]
+  nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M]
 --with-lab-extension also copies the prebuilt JupyterLab renderer to <data dir>/labextensions/nighthawk-ts-renderer;
-uninstall removes it once no Nighthawk kernelspec is left in that location.
-  nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M]`;
+uninstall removes it once no Nighthawk kernelspec is left in that location.`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
