@@ -6,6 +6,7 @@ missing=()
 [ -x /usr/bin/jupyter ] || missing+=(jupyter-client jupyter-server jupyter-console)
 /usr/bin/python3 -c 'import jupyter_kernel_test' 2>/dev/null || missing+=(python3-jupyter-kernel-test)
 /usr/bin/python3 -c 'import pexpect' 2>/dev/null || missing+=(python3-pexpect)
+/usr/bin/python3 -c 'import jupyterlab_server' 2>/dev/null || missing+=(python3-jupyterlab-server)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
     echo "Installing system packages: ${missing[*]}"

@@ -1,17 +1,22 @@
 #!/usr/bin/env node
 /**
  * The `nighthawk-ts` command.
- *   nighthawk-ts kernel install [--user | --prefix P | --system] [--name N] [--display-name D] [--data-dir D]
- *   nighthawk-ts kernel uninstall [--user | --prefix P | --system] [--name N]
+ *   nighthawk-ts kernel install [--user | --prefix P | --sys-prefix | --system] [--name N] [--display-name D] [--data-dir D]
+ *                               [--with-lab-extension [--lab-extension-dir D]]
+ *   nighthawk-ts kernel uninstall [--user | --prefix P | --sys-prefix | --system] [--name N]
  *   nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M]
  * Imports are dynamic so `kernel run` loads only what the kernel needs before it binds its sockets.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 const USAGE = `usage:
-  nighthawk-ts kernel install [--user | --prefix P | --system] [--name N] [--display-name D] [--data-dir D]
-  nighthawk-ts kernel uninstall [--user | --prefix P | --system] [--name N]
-  nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M]`;
+  nighthawk-ts kernel install [--user | --prefix P | --sys-prefix | --system] [--name N] [--display-name D] [--data-dir D]
+                              [--with-lab-extension [--lab-extension-dir D]]
+  nighthawk-ts kernel uninstall [--user | --prefix P | --sys-prefix | --system] [--name N]
+  nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M]
+--with-lab-extension also copies the prebuilt JupyterLab renderer to <data dir>/labextensions/nighthawk-ts-renderer;
+uninstall removes it once no Nighthawk kernelspec is left in that location.`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -27,6 +32,9 @@ async function main(argv: string[]): Promise<void> {
       user: { type: 'boolean' },
       system: { type: 'boolean' },
       prefix: { type: 'string' },
+      'sys-prefix': { type: 'boolean' },
+      'with-lab-extension': { type: 'boolean' },
+      'lab-extension-dir': { type: 'string' },
       name: { type: 'string' },
       'display-name': { type: 'string' },
       'data-dir': { type: 'string' },
@@ -43,22 +51,39 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const spec = await import('./server/zmq/index.js');
-  const chosen = [values.user, values.system, values.prefix !== undefined].filter(Boolean).length;
-  if (chosen > 1) fail('choose one of --user, --prefix and --system');
+  const chosen = [values.user, values.system, values.prefix !== undefined, values['sys-prefix']].filter(Boolean).length;
+  if (chosen > 1) fail('choose one of --user, --prefix, --sys-prefix and --system');
+  if (action !== 'install' && (values['with-lab-extension'] || values['lab-extension-dir'] !== undefined)) fail(`--with-lab-extension is an install option (uninstall removes the extension by itself)`);
+  if (values['lab-extension-dir'] !== undefined && !values['with-lab-extension']) fail('--lab-extension-dir needs --with-lab-extension');
   const location: import('./server/zmq/index.js').SpecLocation =
-    values.prefix !== undefined ? { kind: 'prefix', prefix: values.prefix } : values.system ? { kind: 'system' } : { kind: 'user' };
+    values.prefix !== undefined
+      ? { kind: 'prefix', prefix: values.prefix }
+      : values['sys-prefix']
+        ? { kind: 'prefix', prefix: spec.sysPrefix() }
+        : values.system
+          ? { kind: 'system' }
+          : { kind: 'user' };
   if (action === 'install') {
+    // Checked before anything is written: a missing build leaves no half-installed kernel.
+    const labSource = values['with-lab-extension'] ? path.resolve(values['lab-extension-dir'] ?? spec.prebuiltLabExtension()) : undefined;
+    if (labSource) spec.checkLabExtensionBuild(labSource);
     const dir = spec.installKernelspec({ location, name: values.name, displayName: values['display-name'], dataDir: values['data-dir'] });
     process.stdout.write(`Installed kernelspec ${values.name ?? spec.DEFAULT_KERNEL_NAME} in ${dir}\n`);
+    if (labSource) process.stdout.write(`Installed JupyterLab extension ${spec.LAB_EXTENSION_NAME} in ${spec.installLabExtension(location, labSource)}\n`);
   } else if (action === 'uninstall') {
     const dir = spec.uninstallKernelspec(location, values.name);
     process.stdout.write(dir ? `Removed kernelspec ${dir}\n` : `No kernelspec ${values.name ?? spec.DEFAULT_KERNEL_NAME} in ${spec.kernelsDir(location)}\n`);
+    const lab = spec.uninstallLabExtension(location);
+    if ('removed' in lab) process.stdout.write(`Removed JupyterLab extension ${lab.removed}\n`);
+    else if ('kept' in lab) process.stdout.write(`Kept JupyterLab extension ${lab.kept}: still used by kernelspec ${lab.usedBy.join(', ')}\n`);
   } else {
     fail(`unknown kernel action '${action}'`);
   }
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+main(process.argv.slice(2)).catch(async (error: unknown) => {
+  // A typed error already says what was wrong and how to fix it; a stack would bury that.
+  const { isNighthawkError } = await import('./core/index.js');
+  process.stderr.write(`${isNighthawkError(error) ? `${error.name}: ${error.message}` : error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
   process.exit(1);
 });

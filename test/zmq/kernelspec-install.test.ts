@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -64,9 +64,98 @@ describe('nighthawk-ts kernel install / uninstall', () => {
   test('conflicting locations and unknown actions exit with status 2 and usage', async () => {
     const both = await cli(['kernel', 'install', '--user', '--prefix', dir]);
     expect(both.code).toBe(2);
-    expect(both.stderr).toContain('choose one of --user, --prefix and --system');
+    expect(both.stderr).toContain('choose one of --user, --prefix, --sys-prefix and --system');
     const unknown = await cli(['kernel', 'explode']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('usage:');
+  });
+});
+
+const prebuilt = path.join(root, 'labextension', 'prebuilt');
+const labDir = (prefix: string) => path.join(prefix, 'share', 'jupyter', 'labextensions', 'nighthawk-ts-renderer');
+const specDir = (prefix: string, name = 'nighthawk') => path.join(prefix, 'share', 'jupyter', 'kernels', name);
+const remoteEntry = (dir: string) => (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { jupyterlab: { _build: { load: string } } }).jupyterlab._build.load;
+
+describe('nighthawk-ts kernel install --with-lab-extension (issue 19.8)', () => {
+  test('copies the prebuilt federated extension to <prefix>/share/jupyter/labextensions/nighthawk-ts-renderer beside the kernelspec', async () => {
+    const prefix = path.join(dir, 'lab1');
+    const result = await cli(['kernel', 'install', '--prefix', prefix, '--with-lab-extension']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`Installed JupyterLab extension nighthawk-ts-renderer in ${labDir(prefix)}`);
+    expect(existsSync(path.join(specDir(prefix), 'kernel.json'))).toBe(true);
+    const load = remoteEntry(labDir(prefix));
+    expect(load).toMatch(/^static\/remoteEntry\.[0-9a-f]+\.js$/);
+    for (const file of readdirSync(path.join(prebuilt, 'static'))) {
+      expect(readFileSync(path.join(labDir(prefix), 'static', file)).equals(readFileSync(path.join(prebuilt, 'static', file))), file).toBe(true);
+    }
+    expect(JSON.parse(readFileSync(path.join(labDir(prefix), 'install.json'), 'utf8'))).toMatchObject({ packageName: 'nighthawk-ts' });
+  });
+
+  test('a reinstall replaces an older copy (no stale remoteEntry left beside the new one)', async () => {
+    const prefix = path.join(dir, 'lab2');
+    mkdirSync(path.join(labDir(prefix), 'static'), { recursive: true });
+    writeFileSync(path.join(labDir(prefix), 'static', 'remoteEntry.0000.js'), 'old');
+    expect((await cli(['kernel', 'install', '--prefix', prefix, '--with-lab-extension'])).code).toBe(0);
+    expect(readdirSync(path.join(labDir(prefix), 'static')).filter((f) => f.startsWith('remoteEntry.'))).toEqual([path.basename(remoteEntry(prebuilt))]);
+  });
+
+  test('a missing or unbuilt extension is a LabExtensionError naming the fix, and nothing is installed', async () => {
+    const empty = mkdtempSync(path.join(dir, 'no-build-'));
+    const broken = path.join(dir, 'broken-build');
+    cpSync(prebuilt, broken, { recursive: true });
+    rmSync(path.join(broken, remoteEntry(prebuilt)));
+    const cases: Array<[string, string]> = [
+      [empty, 'the prebuilt JupyterLab extension is missing'],
+      // The source package (labextension/package.json) is not a build: it has no jupyterlab._build.
+      [path.join(root, 'labextension'), 'no jupyterlab._build'],
+      [broken, `the remoteEntry ${remoteEntry(prebuilt)} named by package.json is missing`],
+    ];
+    for (const [source, problem] of cases) {
+      const prefix = mkdtempSync(path.join(dir, 'lab-missing-'));
+      const result = await cli(['kernel', 'install', '--prefix', prefix, '--with-lab-extension', '--lab-extension-dir', source]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('LabExtensionError: ');
+      expect(result.stderr).toContain(problem);
+      expect(result.stderr).toContain('npm run build:labextension');
+      expect(result.stderr).not.toContain('    at ');
+      expect(existsSync(specDir(prefix)), 'no kernelspec without its extension').toBe(false);
+      expect(existsSync(labDir(prefix))).toBe(false);
+    }
+  });
+
+  test('uninstall removes the extension once no Nighthawk kernelspec in that location uses it', async () => {
+    const prefix = path.join(dir, 'lab3');
+    expect((await cli(['kernel', 'install', '--prefix', prefix, '--with-lab-extension'])).code).toBe(0);
+    expect((await cli(['kernel', 'install', '--prefix', prefix, '--name', 'nh-second'])).code).toBe(0);
+    const first = await cli(['kernel', 'uninstall', '--prefix', prefix]);
+    expect(first.stdout).toContain(`Kept JupyterLab extension ${labDir(prefix)}: still used by kernelspec nh-second`);
+    expect(existsSync(labDir(prefix))).toBe(true);
+    const second = await cli(['kernel', 'uninstall', '--prefix', prefix, '--name', 'nh-second']);
+    expect(second.stdout).toContain(`Removed JupyterLab extension ${labDir(prefix)}`);
+    expect(existsSync(labDir(prefix))).toBe(false);
+    expect(existsSync(specDir(prefix, 'nh-second'))).toBe(false);
+  });
+
+  test('--sys-prefix installs into the active Python environment, where jupyter_core looks', async () => {
+    const venv = path.join(dir, 'venv');
+    expect((await run(PYTHON, ['-m', 'venv', '--without-pip', '--system-site-packages', venv])).code).toBe(0);
+    const env = { ...process.env, PATH: `${path.join(venv, 'bin')}${path.delimiter}${process.env['PATH'] ?? ''}`, VIRTUAL_ENV: venv };
+    const result = await cli(['kernel', 'install', '--sys-prefix', '--with-lab-extension'], env);
+    expect(result.code, result.stderr).toBe(0);
+    const paths = await run(path.join(venv, 'bin', 'python3'), ['-c', 'import json, jupyter_core.paths as p; print(json.dumps(p.jupyter_path()))'], { env });
+    expect(JSON.parse(paths.stdout) as string[]).toContain(path.join(venv, 'share', 'jupyter'));
+    expect(existsSync(path.join(specDir(venv), 'kernel.json'))).toBe(true);
+    expect(existsSync(path.join(labDir(venv), remoteEntry(prebuilt)))).toBe(true);
+    expect((await cli(['kernel', 'uninstall', '--sys-prefix'], env)).stdout).toContain('Removed JupyterLab extension');
+    expect(existsSync(labDir(venv))).toBe(false);
+  });
+
+  test('--sys-prefix without a Python on PATH, and extension options on uninstall, are refused', async () => {
+    const noPython = await cli(['kernel', 'install', '--sys-prefix'], { ...process.env, PATH: path.join(dir, 'empty-path') });
+    expect(noPython.code).toBe(1);
+    expect(noPython.stderr).toContain('--sys-prefix asks python3 for sys.prefix');
+    const misuse = await cli(['kernel', 'uninstall', '--user', '--with-lab-extension']);
+    expect(misuse.code).toBe(2);
+    expect(misuse.stderr).toContain('--with-lab-extension is an install option');
   });
 });

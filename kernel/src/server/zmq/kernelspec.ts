@@ -1,11 +1,14 @@
 /**
  * Installs and removes the Jupyter kernelspec: `kernel.json` (argv running this build's CLI with
- * `kernel run --connection-file {connection_file}`) and logos, in the directories jupyter_core searches.
+ * `kernel run --connection-file {connection_file}`) and logos, in the directories jupyter_core searches;
+ * and, on request, the prebuilt JupyterLab renderer extension (labextension/prebuilt) beside it.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NighthawkError } from '../../core/index.js';
 import { logoPng } from './logo-png.js';
 
 export const DEFAULT_KERNEL_NAME = 'nighthawk';
@@ -41,17 +44,32 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env['XDG_DATA_HOME'] ?? path.join(home, '.local', 'share'), 'jupyter');
 }
 
-export function kernelsDir(location: SpecLocation): string {
+/** The Jupyter data directory of a location (holds `kernels/` and `labextensions/`). */
+export function jupyterDataDir(location: SpecLocation): string {
   switch (location.kind) {
     case 'user':
-      return path.join(userDataDir(), 'kernels');
+      return userDataDir();
     case 'prefix':
-      return path.join(path.resolve(location.prefix), 'share', 'jupyter', 'kernels');
+      return path.join(path.resolve(location.prefix), 'share', 'jupyter');
     case 'system':
-      return process.platform === 'win32'
-        ? path.join(process.env['PROGRAMDATA'] ?? 'C:\\ProgramData', 'jupyter', 'kernels')
-        : '/usr/local/share/jupyter/kernels';
+      return process.platform === 'win32' ? path.join(process.env['PROGRAMDATA'] ?? 'C:\\ProgramData', 'jupyter') : '/usr/local/share/jupyter';
   }
+}
+
+export function kernelsDir(location: SpecLocation): string {
+  return path.join(jupyterDataDir(location), 'kernels');
+}
+
+/** `--sys-prefix`: `sys.prefix` of the Python on PATH (the environment Jupyter runs from, e.g. an active venv). */
+export function sysPrefix(env: NodeJS.ProcessEnv = process.env): string {
+  const python = process.platform === 'win32' ? 'python' : 'python3';
+  const probe = spawnSync(python, ['-c', 'import sys; print(sys.prefix)'], { env, encoding: 'utf8' });
+  const prefix = probe.status === 0 ? probe.stdout.trim() : '';
+  if (!prefix) {
+    const why = probe.error ? probe.error.message : `exit ${probe.status}: ${probe.stderr.trim()}`;
+    throw new NighthawkError('usage', `--sys-prefix asks ${python} for sys.prefix, and that failed (${why}); activate the Python environment Jupyter runs in, or pass --prefix <dir>`);
+  }
+  return prefix;
 }
 
 /** `dist/kernel/src/cli.js` of this build (this file is `dist/kernel/src/server/zmq/kernelspec.js`). */
@@ -98,4 +116,93 @@ export function uninstallKernelspec(location: SpecLocation, name = DEFAULT_KERNE
   if (!existsSync(path.join(dir, 'kernel.json'))) return undefined;
   rmSync(dir, { recursive: true, force: true });
   return dir;
+}
+
+/** The directory name JupyterLab finds the extension under (`share/jupyter/labextensions/<name>/`). */
+export const LAB_EXTENSION_NAME = 'nighthawk-ts-renderer';
+
+/** The prebuilt lab extension is missing or incomplete, so nothing was installed. */
+export class LabExtensionError extends NighthawkError {
+  readonly source: string;
+  constructor(source: string, problem: string) {
+    super('lab-extension', `${problem} (in ${source}); build it with \`npm run build:labextension\` in the nighthawk-ts checkout, or pass --lab-extension-dir <dir> naming a built one`);
+    this.source = source;
+  }
+}
+
+export function labExtensionsDir(location: SpecLocation): string {
+  return path.join(jupyterDataDir(location), 'labextensions');
+}
+
+/** `labextension/prebuilt` of this package (found upward from this module, in source and in dist). */
+export function prebuiltLabExtension(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'nighthawk-ts') return path.join(dir, 'labextension', 'prebuilt');
+    const up = path.dirname(dir);
+    if (up === dir) return path.join(path.dirname(fileURLToPath(import.meta.url)), 'labextension', 'prebuilt');
+    dir = up;
+  }
+}
+
+/** Fails closed unless `source` is a federated build JupyterLab can load: its package.json names the remoteEntry that exists. */
+export function checkLabExtensionBuild(source: string): { load: string } {
+  const manifest = path.join(source, 'package.json');
+  if (!existsSync(manifest)) throw new LabExtensionError(source, 'the prebuilt JupyterLab extension is missing: no package.json');
+  let meta: { name?: unknown; jupyterlab?: { _build?: { load?: unknown; mimeExtension?: unknown } } };
+  try {
+    meta = JSON.parse(readFileSync(manifest, 'utf8')) as typeof meta;
+  } catch (error) {
+    throw new LabExtensionError(source, `package.json is not JSON (${(error as Error).message})`);
+  }
+  if (meta.name !== LAB_EXTENSION_NAME) throw new LabExtensionError(source, `package.json names ${JSON.stringify(meta.name)}, not ${LAB_EXTENSION_NAME}`);
+  const load = meta.jupyterlab?._build?.load;
+  if (typeof load !== 'string' || typeof meta.jupyterlab?._build?.mimeExtension !== 'string') {
+    throw new LabExtensionError(source, 'package.json has no jupyterlab._build (load, mimeExtension): this is the unbuilt source package, not the output of build-labextension');
+  }
+  if (!existsSync(path.join(source, load))) throw new LabExtensionError(source, `the remoteEntry ${load} named by package.json is missing`);
+  return { load };
+}
+
+/** Copies the prebuilt extension to `<data dir>/labextensions/nighthawk-ts-renderer/` (replacing an older copy); returns that path. */
+export function installLabExtension(location: SpecLocation, source = prebuiltLabExtension()): string {
+  checkLabExtensionBuild(source);
+  const dest = path.join(labExtensionsDir(location), LAB_EXTENSION_NAME);
+  // A stale copy would keep its old remoteEntry.<hash>.js beside the new one.
+  rmSync(dest, { recursive: true, force: true });
+  mkdirSync(path.dirname(dest), { recursive: true });
+  cpSync(source, dest, { recursive: true });
+  // jupyterlab_server shows this in the extension manager (how it was installed, how to remove it).
+  writeFileSync(
+    path.join(dest, 'install.json'),
+    JSON.stringify({ packageManager: 'npm', packageName: 'nighthawk-ts', uninstallInstructions: 'nighthawk-ts kernel uninstall (same --user/--prefix/--sys-prefix/--system as the install)' }, null, 2) + '\n',
+  );
+  return dest;
+}
+
+/** Nighthawk kernelspecs (kernel.json with metadata.nighthawk) left in a location. */
+export function nighthawkKernelspecs(location: SpecLocation): string[] {
+  const dir = kernelsDir(location);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((name) => {
+    try {
+      const spec = JSON.parse(readFileSync(path.join(dir, name, 'kernel.json'), 'utf8')) as { metadata?: { nighthawk?: unknown } };
+      return spec.metadata?.nighthawk !== undefined;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export type LabExtensionRemoval = { removed: string } | { kept: string; usedBy: string[] } | { absent: string };
+
+/** Removes the installed extension, unless another Nighthawk kernelspec in the same location still renders with it. */
+export function uninstallLabExtension(location: SpecLocation): LabExtensionRemoval {
+  const dest = path.join(labExtensionsDir(location), LAB_EXTENSION_NAME);
+  if (!existsSync(dest)) return { absent: dest };
+  const usedBy = nighthawkKernelspecs(location);
+  if (usedBy.length > 0) return { kept: dest, usedBy };
+  rmSync(dest, { recursive: true, force: true });
+  return { removed: dest };
 }
