@@ -1,21 +1,15 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kernel } from '@jupyterlab/services';
-import { startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
+import { startSessionKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
 import { runCell, type CellRun } from '../support/kernel-client.js';
 
 // Issue 15.8: one error per failure, user frames only (library frames kept apart for a "show internals"
 // toggle), and one naming scheme for cell frames: `Cell [N], line L`.
-// The real notebook configuration: the built library is the host module and what cells import.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const hostModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
-
 let fx: KernelServerFixture;
 let kernel: Kernel.IKernelConnection;
 
 beforeAll(async () => {
-  fx = await startKernelServer({ spareKernels: 0, kernelCwd: root, hostModule });
+  fx = await startSessionKernelServer();
   kernel = await fx.kernels.startNew();
   await kernel.info;
 }, 60_000);

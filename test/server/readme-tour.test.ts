@@ -1,17 +1,13 @@
 // Issue 15.9: the README tour's first example, pasted into a notebook cell as it is written, shows the refusal
 // inline; `nh.displayLedger(...);` as the README writes it shows the ledger and no stray count.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kernel } from '@jupyterlab/services';
 import { NighthawkMime } from '../../shared/mime.js';
-import { startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
+import { repoRoot as root, startSessionKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
 import { runCell } from '../support/kernel-client.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const hostModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 const tour = readme.slice(readme.indexOf('## A short tour'));
 const FIRST_EXAMPLE = /```ts\n([\s\S]*?)```/.exec(tour)![1]!;
@@ -21,8 +17,7 @@ let fx: KernelServerFixture;
 let kernel: Kernel.IKernelConnection;
 
 beforeAll(async () => {
-  if (!existsSync(hostModule)) execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
-  fx = await startKernelServer({ spareKernels: 0, kernelCwd: root, hostModule });
+  fx = await startSessionKernelServer();
   kernel = await fx.kernels.startNew();
   await kernel.info;
 }, 120_000);

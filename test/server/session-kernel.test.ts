@@ -1,24 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kernel } from '@jupyterlab/services';
 import { NighthawkMime } from '../../shared/mime.js';
-import { startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
+import { startSessionKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
 import { runCell } from '../support/kernel-client.js';
 import { hashSource } from '../../kernel/src/index.js';
-
-// The real notebook configuration: the built library is the host module and what cells import.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const hostModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
 
 let fx: KernelServerFixture;
 let kernel: Kernel.IKernelConnection;
 
 beforeAll(async () => {
-  if (!existsSync(hostModule)) execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
-  fx = await startKernelServer({ spareKernels: 0, kernelCwd: root, hostModule });
+  fx = await startSessionKernelServer();
   kernel = await fx.kernels.startNew();
   await kernel.info;
 }, 120_000);

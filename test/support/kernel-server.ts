@@ -1,7 +1,9 @@
 /** Starts a real kernel server on 127.0.0.1:0 with a temporary notebooks directory, plus client settings. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { KernelManager, ServerConnection, SessionManager, ContentsManager, KernelSpecManager } from '@jupyterlab/services';
 import WebSocket from 'ws';
 import { startServer, type NighthawkServer, type ServerOptions } from '../../kernel/src/server/index.js';
@@ -47,6 +49,23 @@ export async function startKernelServer(options: Partial<ServerOptions> = {}): P
       rmSync(sandbox, { recursive: true, force: true });
     },
   };
+}
+
+/** The repository root: kernels started from it import the built library as `nighthawk-ts`. */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The notebook's real kernel host (the Session), from the built library. */
+export const sessionHostModule = path.join(repoRoot, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
+
+/** Builds the library when it has not been built yet (a test run straight after a fresh clone). */
+export function ensureBuilt(): void {
+  if (existsSync(sessionHostModule)) return;
+  execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'ignore' });
+}
+
+/** The real notebook configuration: kernels host the Session and cells import the built library. */
+export async function startSessionKernelServer(options: Partial<ServerOptions> = {}): Promise<KernelServerFixture> {
+  ensureBuilt();
+  return startKernelServer({ spareKernels: 0, kernelCwd: repoRoot, hostModule: sessionHostModule, ...options });
 }
 
 export { SessionManager, ContentsManager, KernelSpecManager };
