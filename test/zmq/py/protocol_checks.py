@@ -109,6 +109,8 @@ def abandoned_by_console(km, kc):
     msg_id = kc.execute('console.log("abandoned"); await new Promise(() => {})')
     started = wait_for_stream(kc, msg_id, "abandoned")
     complete_id = kc.is_complete('"next"')
+    # The console sends its next input as soon as is_complete answers, before the interrupted cell has ended.
+    next_id = kc.execute("40 + 2")
     shell = []
     deadline = time.time() + 3
     while time.time() < deadline:
@@ -123,13 +125,15 @@ def abandoned_by_console(km, kc):
         except Empty:
             break
     errors = [m["content"]["ename"] for m in iopub if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "error"]
-    next_id = kc.execute("40 + 2")
-    following = kc.get_shell_msg(timeout=20)
+
+    def who(m):
+        parent = m["parent_header"].get("msg_id")
+        return "interrupted cell" if parent == msg_id else "is_complete" if parent == complete_id else "next input" if parent == next_id else "other"
+
     return {
         "started": started,
-        "shell": [[m["msg_type"], "interrupted cell" if m["parent_header"].get("msg_id") == msg_id else "is_complete" if m["parent_header"].get("msg_id") == complete_id else "other"] for m in shell],
+        "shell": [[m["msg_type"], who(m), m["content"].get("status")] for m in shell],
         "errors": errors,
-        "next_reply_matches": following["parent_header"].get("msg_id") == next_id,
     }
 
 

@@ -22,6 +22,8 @@ interface Running {
   parent: MessageHeader;
   route: string;
   allowStdin: boolean;
+  /** Interrupted for a client that stopped waiting for it: its error does not abort what that client sent since. */
+  keepQueue?: boolean;
 }
 
 interface PendingInput {
@@ -258,6 +260,7 @@ export class KernelRuntime implements KernelChannel {
     let scope: CellScope | undefined;
     let failure: ErrorContent | undefined;
     let internals: string[] | undefined;
+    let keepQueue = false;
     try {
       if (this.startError) throw this.startError;
       await this.host?.submitCell(code, submission);
@@ -291,6 +294,7 @@ export class KernelRuntime implements KernelChannel {
       failure = errorContent(e?.name ?? 'Error', e?.message ?? String(error));
       result = { kind: 'error', ...submission, ename: failure.ename, evalue: failure.evalue };
     } finally {
+      keepQueue = this.running?.keepQueue === true;
       this.running = undefined;
       this.rejectInput(new InputRequestError({ reason: 'cell-finished' }));
     }
@@ -303,7 +307,7 @@ export class KernelRuntime implements KernelChannel {
       // Library frames travel in the message's metadata: Jupyter frontends print content.traceback only, and
       // the web notebook keeps them behind "show internals" (never saved into the .ipynb).
       this.iopub('error', failure, parent, internals ? { 'nighthawk/internals': internals } : {});
-      if (options.stopOnError) this.abortGeneration++;
+      if (options.stopOnError && !keepQueue) this.abortGeneration++;
       this.reply(parent, route, { status: 'error', execution_count: count, ...failure });
     } else {
       this.reply(parent, route, { status: 'ok', execution_count: count, user_expressions: {}, payload: [] });
@@ -311,9 +315,14 @@ export class KernelRuntime implements KernelChannel {
     this.iopub('status', { execution_state: 'idle' }, parent);
   }
 
-  /** Stops the running cell if it is the one executing `msgId` (if awaiting) and fails its input request. */
-  interrupt(msgId: string): void {
+  /**
+   * Stops the running cell if it is the one executing `msgId` (if awaiting) and fails its input request.
+   * `keepQueue`: its client no longer waits for it (a console back at its prompt), so what that client sends
+   * next is not aborted by the interrupted cell's error, as stop_on_error would otherwise do.
+   */
+  interrupt(msgId: string, options: { keepQueue?: boolean } = {}): void {
     if (!this.running || this.running.parent.msg_id !== msgId) return;
+    if (options.keepQueue) this.running.keepQueue = true;
     this.compiler.interrupt();
     this.rejectInput(new InputRequestError({ reason: 'interrupted' }));
   }

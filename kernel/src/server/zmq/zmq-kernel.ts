@@ -143,7 +143,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
       // prompt replaces the console's SIGINT handler). The user meant to interrupt: do it now.
       if (running?.session === msg.header.session) {
         abandoned.add(running.msg_id);
-        interruptRunning();
+        runtime?.interrupt(running.msg_id, { keepQueue: true });
       }
     }
     if (type === 'shutdown_request') {
