@@ -498,3 +498,42 @@ export const approvalCases: AttackCase[] = [
     anomaly: 'operator_control_in_run',
   },
 ];
+
+/**
+ * A model-made function left where the event loop calls it after the run ended. `f` is a function a
+ * model expression or generated code defined; from a SessionFunction body (operator code, not guarded)
+ * it is a generated export the body obtained through dispatch. The refusal is recorded in the Session's
+ * late record and the callback is inert: it neither runs nor reaches the event loop.
+ */
+const LEFT_CALLBACKS: readonly (readonly [string, string])[] = [
+  ['setTimeout', `setTimeout(f, 5)`],
+  ['setInterval', `setInterval(f, 5)`],
+  ['setImmediate', `setTimeout(setImmediate, 5, f)`],
+  ['a promise callback', `new Promise((resolve) => setTimeout(resolve, 5)).then(f)`],
+  ['an unawaited async function', `(async () => { await new Promise((resolve) => setTimeout(resolve, 5)); f(); })()`],
+  ['process.nextTick', `setTimeout(process.nextTick, 5, f)`],
+  ['queueMicrotask', `setTimeout(queueMicrotask, 5, f)`],
+  ['a listener on process (a host object)', `process.on('nh-attack-late', f)`],
+];
+
+const LATE_FROM: readonly (readonly [Place, string, string])[] = [
+  ['expression', `const f = () => { probe.late = 'BREACH'; };`, 'expression_code_outside_execution'],
+  ['generated', `const f = () => { probe.late = 'BREACH'; };`, 'generated_code_outside_dispatch'],
+  [
+    'session-function',
+    `const out = await nh.currentDispatcher().dispatch({ language: 'javascript', intent: 'define', source: 'export function touch() { probe.late = "BREACH"; }', dependencies: [{ name: 'probe', kind: 'reference', type: 'object' }] });
+      const f = out.exports.touch;`,
+    'generated_export_outside_run',
+  ],
+];
+
+export const lateCallbackCases: AttackCase[] = LATE_FROM.flatMap(([place, define, anomaly]) =>
+  LEFT_CALLBACKS.map(([mechanism, leave]) => ({
+    id: `late callback: a model-made function left in ${mechanism} (${anomaly})`,
+    body: `${define}
+      ${leave};
+      return 'left';`,
+    anomaly,
+    places: [place],
+  })),
+);

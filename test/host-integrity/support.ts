@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import * as nh from '../../kernel/src/index.js';
+import { GeneratedCodeOutsideDispatchError } from '../../kernel/src/harness/generated/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 
 export type Place = 'expression' | 'generated' | 'session-function';
@@ -52,7 +53,10 @@ export interface AttackResult {
   readonly auditPath: string;
   /** Executions or dispatch nodes without exactly one terminal event. */
   readonly badTerminals: readonly string[];
-  /** Late refusals that reached the event loop (a refused timer callback has no caller to throw to). */
+  /**
+   * Refusals of model-made code that reached the event loop. A refused late callback has no caller to
+   * throw to; the host records it and leaves the callback inert, so this must stay empty.
+   */
   readonly escaped: readonly string[];
 }
 
@@ -112,7 +116,8 @@ export function expectContained(result: AttackResult & { baseline: AttackResult 
     const tier = earlierTier(result.outcome, result.anomalies);
     if (tier !== undefined) {
       expectFn(result.anomalies, `anomalies (outcome: ${result.outcome})`).toContain(tier);
-      if (tier === 'expression_code_outside_execution') expectFn(result.escaped, 'the refused late callback threw, not ran').toContain('ExpressionCodeOutsideExecutionError');
+      // The evidence is the recorded anomaly; the refusal itself stays out of the event loop.
+      expectFn(result.escaped, 'late refusals thrown to the event loop').toEqual([]);
       return;
     }
   }
@@ -126,7 +131,8 @@ export function expectContained(result: AttackResult & { baseline: AttackResult 
  *   the attack body itself throws RawDynamicExecutionRefusedError and records `raw_dynamic_execution`;
  * - functions a model expression defines run only while its Natural execution is live, so a timer
  *   callback it left behind is refused (`expression_code_outside_execution`, in the Session's late
- *   record) before its body can reach the kept ledger view or dispatcher.
+ *   record) before its body can reach the kept ledger view or dispatcher; the refusal stays out of the
+ *   event loop.
  */
 function earlierTier(outcome: string, anomalies: readonly string[]): string | undefined {
   if (outcome.startsWith('threw:RawDynamicExecutionRefusedError') && anomalies.includes('raw_dynamic_execution')) return 'raw_dynamic_execution';
@@ -239,16 +245,18 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
     await realWork();
     return 'done';
   };
-  // A model-defined timer callback refused after its execution ended throws to the event loop: capture
-  // exactly those refusals for the duration of the case, and hand anything else to the runner's listeners.
+  // A refused late callback must not reach the event loop (it would end a plain library process): catch
+  // any refusal of model-made code that does for the duration of the case, so the case names it, and
+  // hand anything else to the runner's listeners.
   const escaped: string[] = [];
   const saved = { exception: process.listeners('uncaughtException'), rejection: process.listeners('unhandledRejection') };
+  const isRefusal = (e: unknown) => e instanceof nh.ExpressionCodeOutsideExecutionError || e instanceof GeneratedCodeOutsideDispatchError || e instanceof nh.RunTerminatedError;
   const onException = (error: Error, origin: NodeJS.UncaughtExceptionOrigin) => {
-    if (error instanceof nh.ExpressionCodeOutsideExecutionError) escaped.push(error.name);
+    if (isRefusal(error)) escaped.push(error.name);
     else for (const l of saved.exception) l(error, origin);
   };
   const onRejection = (reason: unknown, promise: Promise<unknown>) => {
-    if (reason instanceof nh.ExpressionCodeOutsideExecutionError) escaped.push(reason.name);
+    if (isRefusal(reason)) escaped.push((reason as Error).name);
     else for (const l of saved.rejection) l(reason, promise);
   };
   process.removeAllListeners('uncaughtException').removeAllListeners('unhandledRejection');
@@ -269,8 +277,11 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
     } catch (error) {
       runOutcome = `threw:${(error as Error).name}`;
     }
+    // The host fires an event an attack may have left a listener on, from the event loop (no caller to throw to).
+    setTimeout(() => (process.emit as (event: string) => boolean)(LATE_EVENT), 5);
     // Timers an attack left behind fire after the run ended; their refusals land in the Session's record.
     await new Promise((resolve) => setTimeout(resolve, 30));
+    process.removeAllListeners(LATE_EVENT);
     const reported = typeof probe.outcome === 'string' ? probe.outcome : `not-reported (${expressionFailure(session)})`;
     // Work an attack scheduled for later reports through probe.late.
     const outcome = probe.late === 'BREACH' ? 'BREACH (later)' : reported;
@@ -295,6 +306,9 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
     return { outcome, session, runId, events, anomalies, projection, auditRows, egressCalls, runOutcome, auditPath, badTerminals, escaped };
   }
 }
+
+/** An event on `process` the host fires after each attacked run. */
+export const LATE_EVENT = 'nh-attack-late';
 
 const GOVERNANCE: ReadonlySet<string> = new Set(['run.entry', 'capability.call', 'allocation.exhausted', 'run.end']);
 

@@ -7,7 +7,7 @@ import { z, type ZodType } from 'zod';
 import { toJsonSchema } from './binding-types.js';
 import { requireState, type RuntimeState } from './context.js';
 import { ExecutionError, NighthawkError, describeError } from './errors.js';
-import { redactText, redactValue } from './secrets.js';
+import { redactText, redactValue, secretsVersion } from './secrets.js';
 import { parseTargetPath } from './expression.js';
 import type { ModelClient, ModelMessage, ModelToolCall, ToolDefinition } from './model-client.js';
 import type { OperationKind, OperationRequest } from './operation.js';
@@ -111,6 +111,18 @@ export class AgentExecutor implements StepExecutor {
       { role: 'system', content: renderSystemPrompt(ctx, OUTPUT_TOOL_NAME, [...this.systemPromptFragments, ...state.systemPromptFragments]) },
       { role: 'user', content: renderUserPrompt(ctx, this.limits, state.userPromptFragments) },
     ];
+    // The conversation only grows and its messages are not changed once added: each is redacted once
+    // (again only when a secret is registered meanwhile), not the whole history on every request.
+    const redacted: ModelMessage[] = [];
+    let redactedAt = secretsVersion();
+    const redactedMessages = (): ModelMessage[] => {
+      if (redactedAt !== secretsVersion()) {
+        redacted.length = 0;
+        redactedAt = secretsVersion();
+      }
+      for (let i = redacted.length; i < messages.length; i++) redacted[i] = redactValue(messages[i]!);
+      return redacted.slice();
+    };
     let retriesLeft = this.outputRetries;
     let lastOutputError: unknown;
     for (let requestIndex = 0; ; requestIndex++) {
@@ -123,7 +135,7 @@ export class AgentExecutor implements StepExecutor {
       if (state.requestAdmission) await state.requestAdmission.admit({ stepId: ctx.stepId, executionId: ctx.executionId, requestIndex });
       const send = () =>
         // Registered secrets never travel back to the provider inside the conversation.
-        this.model.request({ messages: redactValue(messages), tools: definitions, outputToolName: OUTPUT_TOOL_NAME, signal: request.signal, model: state.model });
+        this.model.request({ messages: redactedMessages(), tools: definitions, outputToolName: OUTPUT_TOOL_NAME, signal: request.signal, model: state.model });
       const admission = state.requestAdmission;
       const response = admission?.request ? await admission.request(send) : await send();
       if (response.usage) {

@@ -22,10 +22,15 @@ export class ExpressionCodeOutsideExecutionError extends NighthawkError {
   }
 }
 
-/** Where a late refusal is recorded: the Harness registers this once, capturing its host at evaluation. */
+/**
+ * Where a late refusal is recorded: the Harness registers this once, capturing its host at evaluation.
+ * `refused` receives the error after `report` recorded it: a late callback's caller may be the event loop,
+ * which has nobody to throw to, so the Harness keeps the error to absorb it there instead of ending the process.
+ */
 export interface LateRefusalSink {
   capture(): unknown;
   report(captured: unknown, detail: { executionId: string; operationId: string | undefined }): void;
+  refused?(error: Error): void;
 }
 let sink: LateRefusalSink | undefined;
 
@@ -49,7 +54,13 @@ export function expressionGuard(ids: { executionId: string; operationId: string 
     } catch {
       /* the refusal below is the outcome */
     }
-    throw new ExpressionCodeOutsideExecutionError({ executionId: ids.executionId });
+    const refusal = new ExpressionCodeOutsideExecutionError({ executionId: ids.executionId });
+    try {
+      sink?.refused?.(refusal);
+    } catch {
+      /* thrown either way */
+    }
+    throw refusal;
   };
   return { live, resumed: (value) => (live(), value) };
 }

@@ -38,7 +38,7 @@ export { isCoreRecord } from './provenance.js';
 export { insideOperationBody } from './operation-body.js';
 export { currentInterior, runInterior, runOutsideInterior, type InteriorMark } from './interior.js';
 export { ExpressionCodeOutsideExecutionError, setLateRefusalSink, type LateRefusalSink } from './expression-guard.js';
-export { hasRegisteredSecrets, redactionsIn, redactText, redactValue, registerEnvSecret, registerSecret, registeredSecretNames, secretsIn, secretsInText } from './secrets.js';
+export { hasRegisteredSecrets, redactionsIn, redactText, redactTextNoting, redactValue, registerEnvSecret, registerSecret, registeredSecretNames, secretsIn, secretsInText } from './secrets.js';
 export { newId } from './ids.js';
 export type {
   JsonSchema,

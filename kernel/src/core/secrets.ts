@@ -25,6 +25,13 @@ const defineProperty = Reflect.defineProperty;
 
 /** Longest first, so a secret that contains another is replaced whole. */
 let secrets: readonly { readonly name: string; readonly value: string }[] = [];
+/** Changes whenever a secret is added, so a cache of redacted values knows when to redo them. */
+let version = 0;
+
+/** The registry's version: redacted copies made at an older version may still carry a newer secret. */
+export function secretsVersion(): number {
+  return version;
+}
 
 /** Registers `value` as a secret recorded as `[redacted:<name>]`. Idempotent; empty values are ignored. */
 export function registerSecret(name: string, value: string | undefined): void {
@@ -35,6 +42,7 @@ export function registerSecret(name: string, value: string | undefined): void {
   }
   if (secrets.some((s) => s.value === value)) return;
   secrets = freeze([...secrets, freeze({ name, value })].sort((a, b) => b.value.length - a.value.length));
+  version++;
 }
 
 /** Registers an environment variable's value under its own name when it is long enough to be a secret. */
@@ -65,6 +73,21 @@ export function redactText(text: string): string {
   for (let i = 0; i < secrets.length; i++) {
     const { name, value } = secrets[i]!;
     if (apply(includes, out, [value])) out = apply(join, apply(split, out, [value]), [`[redacted:${name}]`]) as string;
+  }
+  return out;
+}
+
+/**
+ * `redactText` that also appends the name of each secret it replaced to `found`: a walk that redacts can
+ * report what it redacted without a second pass over its output.
+ */
+export function redactTextNoting(text: string, found: string[]): string {
+  let out = text;
+  for (let i = 0; i < secrets.length; i++) {
+    const { name, value } = secrets[i]!;
+    if (!apply(includes, out, [value])) continue;
+    out = apply(join, apply(split, out, [value]), [`[redacted:${name}]`]) as string;
+    found[found.length] = name;
   }
   return out;
 }

@@ -6,14 +6,14 @@
  * Durability covers only these records, not the rest of the run ledger.
  */
 import { z } from 'zod';
-import { newId, redactValue } from '../core/index.js';
+import { newId } from '../core/index.js';
 import {
   PerimeterAttemptNotRecordedError,
   PerimeterAuditRecordInvalidError,
   PerimeterCompletionNotRecordedError,
   type PerimeterAuditRecordKind,
 } from './errors.js';
-import { snapshot, toJSONSafe, type SnapshotOptions } from './snapshot.js';
+import { snapshotRedacted, toJSONSafe, type SnapshotOptions } from './snapshot.js';
 import { encodeJson } from './json-encode.js';
 
 export const PerimeterClass = {
@@ -160,7 +160,7 @@ const SUMMARY_BOUNDS: SnapshotOptions = { maxDepth: 8, maxNodes: 500, maxEntries
 
 /** JSON text of a bounded snapshot, the form `arguments` and `summary` take. Never throws. */
 export function perimeterAuditJson(value: unknown, options: SnapshotOptions = {}): string {
-  return encodeJson(redactValue(toJSONSafe(snapshot(value, options))));
+  return encodeJson(toJSONSafe(snapshotRedacted(value, options).snapshot));
 }
 
 /** Builds an attempt record from validated request arguments (snapshotted now, so later mutation cannot rewrite it). */

@@ -8,6 +8,7 @@ import { isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInter
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
+import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
 import { recordRealmChanges } from './realm-integrity.js';
 import {
@@ -209,7 +210,8 @@ export class Dispatcher {
       const frame = currentHostFrame();
       if (host.state !== 'running' || frame?.host !== host) {
         host.recordAnomaly('generated_export_outside_run', { export: name, definitionId: ids.definitionId }, frame?.host === host ? frame.submitterId : undefined);
-        throw new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` });
+        // Recorded: left in a timer or listener, the refusal is absorbed there instead of ending the process.
+        throw markLateRefusal(new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` }));
       }
       const nodeId = newId('dsp_');
       const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId: ids.definitionId, node: 'invocation', exportName: name };

@@ -23,6 +23,7 @@ import workerThreads from 'node:worker_threads';
 import { interiorWithoutAllowance } from './host-context.js';
 import { reflectApply, regExpTest, setHas, stringIndexOf, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 import { installRawDynamicRuntime, refuseRawDynamic } from './raw-dynamic-runtime.js';
+import { installLateCallbacks } from './late-callbacks.js';
 import { installRealmIntegrity } from './realm-integrity.js';
 import { installSecretWatch } from './secret-watch.js';
 import { UnmediatedPerimeterEffectError } from './run-errors.js';
@@ -172,6 +173,8 @@ function installProcesses(): void {
 export function installEffectAudit(): void {
   if (installed) return;
   installed = true;
+  // First: the process listener wrappers below then delegate to the absorbing emitter methods.
+  installLateCallbacks();
   installFs();
   installNetwork();
   installProcesses();

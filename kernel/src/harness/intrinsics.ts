@@ -17,3 +17,17 @@ export const stringStartsWith: (s: string, prefix: string) => boolean = uncurry(
 export const stringSlice: (s: string, start: number, end?: number) => string = uncurry(String.prototype.slice) as never;
 export const stringIndexOf: (s: string, search: string) => number = uncurry(String.prototype.indexOf) as never;
 export const StringCtor = String;
+
+// Reflection and encoding for the realm check and the private JSON encoder.
+export const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+export const ownKeys = Reflect.ownKeys;
+export const defineProperty = Reflect.defineProperty;
+export const deleteProperty = Reflect.deleteProperty;
+export const getPrototypeOf = Reflect.getPrototypeOf;
+export const setPrototypeOf = Reflect.setPrototypeOf;
+export const isExtensible = Reflect.isExtensible;
+export const objectIs = Object.is;
+export const objectKeys = Object.keys;
+export const isArray = Array.isArray;
+export const jsonStringify = JSON.stringify;
+export const isFiniteNumber = Number.isFinite;

@@ -4,11 +4,7 @@
  * `JSON.stringify`) would decide what the ledger store and perimeter audit persist. This encoder reads
  * own enumerable data only, through functions captured at load, and never calls `toJSON`.
  */
-const stringify = JSON.stringify;
-const keys = Object.keys;
-const isArray = Array.isArray;
-const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
-const isFiniteNumber = Number.isFinite;
+import { getOwnPropertyDescriptor, isArray, isFiniteNumber, jsonStringify as stringify, objectKeys as keys } from './intrinsics.js';
 
 /** Encodes JSON data (as `toJSONSafe` produces) exactly as `JSON.stringify` would without `toJSON`. */
 export function encodeJson(value: unknown): string {

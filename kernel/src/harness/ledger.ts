@@ -8,12 +8,12 @@
  * keeps only a bounded window of recent events in memory and writes every event to the store; reads
  * that the window cannot answer in full go to the store, so nothing older is lost or hidden.
  */
-import { newId, redactValue, UsageError } from '../core/index.js';
+import { newId, UsageError } from '../core/index.js';
 import { HostIntegrityError } from './integrity-errors.js';
 import type { LedgerEventData, LedgerEventKind as SharedKind, LedgerEventOf, LedgerEventStatus } from '../../../shared/ledger-events.js';
 import { generatedIdentityOf } from './generated-registry.js';
 import type { LedgerStore } from './ledger-store.js';
-import { snapshot, type Snapshot, type SnapshotOptions } from './snapshot.js';
+import { snapshotRedacted, type Snapshot, type SnapshotOptions } from './snapshot.js';
 
 export const LedgerEventKind = {
   runEntry: 'run.entry',
@@ -100,6 +100,14 @@ export interface LedgerOptions {
   readonly ledgerId?: string;
 }
 
+/** Names of the registered secrets each event's snapshot redacted (events with none are absent). */
+const redactions = new WeakMap<LedgerEvent, readonly string[]>();
+
+/** The registered secrets the ledger redacted when it recorded `event`: what the recorded value carried. */
+export function redactionsOf(event: LedgerEvent): readonly string[] {
+  return redactions.get(event) ?? [];
+}
+
 const SNAPSHOT_BOUNDS: SnapshotOptions = { maxDepth: 12, maxNodes: 2_000, maxEntries: 200, maxStringLength: 20_000 };
 const DEFAULT_WINDOW = 2_000;
 
@@ -166,6 +174,8 @@ export class Ledger {
     if (TERMINAL.has(entry.kind)) {
       if (this.hasTerminal(entry.kind, entry.subjectId)) throw new UsageError(`Ledger already holds the terminal ${entry.kind} event of ${entry.subjectId}.`);
     }
+    // One walk snapshots, redacts registered secrets and names what it redacted (for the host's secret_read evidence).
+    const recorded = entry.data === undefined ? undefined : snapshotRedacted(entry.data, { ...SNAPSHOT_BOUNDS, describeCallable: this.#describeCallable });
     const event = Object.freeze({
       sequence: this.#sequence + 1,
       eventId: newId('ev_'),
@@ -175,9 +185,10 @@ export class Ledger {
       parentId: entry.parentId,
       status: entry.status,
       at: Date.now(),
-      data: entry.data === undefined ? null : redactValue(snapshot(entry.data, { ...SNAPSHOT_BOUNDS, describeCallable: this.#describeCallable })),
+      data: recorded === undefined ? null : recorded.snapshot,
     }) as unknown as LedgerEvent;
     this.#sequence = event.sequence;
+    if (recorded !== undefined && recorded.redacted.length > 0) redactions.set(event, Object.freeze(recorded.redacted.slice()));
     if (this.#store) {
       // A run id this ledger already holds (a resumed ledger) has events the window may not.
       if (event.kind === 'run.entry' && !this.#windowRuns.has(runId) && !this.#store.hasRun(this.ledgerId, runId)) this.#windowRuns.set(runId, event.sequence);

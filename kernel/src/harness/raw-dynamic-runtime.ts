@@ -19,6 +19,7 @@ import vm from 'node:vm';
 import { z } from 'zod';
 import { NighthawkError, currentInterior, setLateRefusalSink, type InteriorMark } from '../core/index.js';
 import { currentHostFrame, type HostHandle } from './host-context.js';
+import { markLateRefusal } from './late-callbacks.js';
 import { reflectApply, reflectConstruct, setHas, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 
 /** Built-in modules that run constructed code or reach the engine; refused to interior code at run time. */
@@ -205,6 +206,8 @@ export function installRawDynamicRuntime(): void {
     report: (host, ids) => {
       (host as HostHandle | undefined)?.recordAnomaly('expression_code_outside_execution', { ...ids }, ids.operationId ?? ids.executionId);
     },
+    // Recorded by `report`: where no caller can catch it (a timer, a promise job) it is absorbed, not fatal.
+    refused: (error) => markLateRefusal(error),
   });
 
   // zod probes `new Function` once per process; let it do so now, outside any interior execution.

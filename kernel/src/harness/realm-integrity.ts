@@ -9,15 +9,7 @@
  * be restored (made non-configurable by the modifier) are recorded as such.
  */
 
-const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
-const ownKeys = Reflect.ownKeys;
-const defineProperty = Reflect.defineProperty;
-const deleteProperty = Reflect.deleteProperty;
-const getPrototypeOf = Reflect.getPrototypeOf;
-const setPrototypeOf = Reflect.setPrototypeOf;
-const isExtensible = Reflect.isExtensible;
-const objectIs = Object.is;
-const reflectApply = Reflect.apply;
+import { defineProperty, deleteProperty, getOwnPropertyDescriptor, getPrototypeOf, isExtensible, objectIs, ownKeys, reflectApply, setHas, setPrototypeOf } from './intrinsics.js';
 
 interface Watched {
   readonly name: string;
@@ -93,7 +85,6 @@ const HOT_KEYS: Readonly<Record<string, readonly PropertyKey[]>> = {
   // The provider client sets its key through these; a patched one would capture it.
   'Headers.prototype': ['append', 'set'],
 } as never;
-const setHas = (set: ReadonlySet<string>, value: string): boolean => reflectApply(Set.prototype.has, set, [value]) as boolean;
 
 const GLOBAL_NAMES: readonly PropertyKey[] = [
   'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'RegExp', 'Date', 'Error', 'TypeError', 'Map', 'Set',

@@ -10,7 +10,6 @@ import {
   StepAbortedError,
   insideOperationBody,
   isCoreRecord,
-  redactionsIn,
   rejectOperation,
   runOutsideInterior,
   scope,
@@ -37,7 +36,7 @@ import type { Capability } from './capability.js';
 import type { Authority } from './grant.js';
 import { asHostInfrastructure, currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
-import type { Ledger, LedgerAppend, LedgerEvent } from './ledger.js';
+import { redactionsOf, type Ledger, type LedgerAppend, type LedgerEvent } from './ledger.js';
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { recordRealmChanges } from './realm-integrity.js';
@@ -341,7 +340,7 @@ export class RunHost implements HostHandle {
     recordRealmChanges(this, finished.request.operationId, 'hot');
     const event = this.append({ kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
     // A secret the snapshot had to redact was read by the model's operation.
-    const secrets = [...new Set([...(finished.secretsRead ?? []), ...(event ? redactionsIn(event.data) : [])])];
+    const secrets = [...new Set([...(finished.secretsRead ?? []), ...(event ? redactionsOf(event) : [])])];
     if (secrets.length > 0) this.recordAnomaly('secret_read', { operationId: finished.request.operationId, secrets, via: 'operation' }, finished.request.operationId);
     await this.#app?.onOperationFinished?.(finished);
   }

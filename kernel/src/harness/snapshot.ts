@@ -7,6 +7,7 @@
  * Like JSON, only own enumerable string-keyed properties are copied; symbol keys and private fields are not.
  */
 import { types } from 'node:util';
+import { hasRegisteredSecrets, redactTextNoting } from '../core/index.js';
 import {
   TYPED_ARRAY_PROTOTYPE,
   callableKind,
@@ -102,6 +103,54 @@ export function snapshot(value: unknown, options: SnapshotOptions = {}): Snapsho
   return visit(walk, value, 0);
 }
 
+/**
+ * `snapshot` with every registered secret redacted from its strings and keys in the same walk, and the
+ * names of the secrets it redacted (one per occurrence kind, in first-seen order). Each container is
+ * redacted as it is frozen, over its own entries only, so the output is never walked a second time.
+ */
+export function snapshotRedacted(value: unknown, options: SnapshotOptions = {}): { readonly snapshot: Snapshot; readonly redacted: readonly string[] } {
+  if (!hasRegisteredSecrets()) return { snapshot: snapshot(value, options), redacted: [] };
+  const outer = redaction;
+  const found: string[] = [];
+  redaction = found;
+  try {
+    const out = snapshot(value, options);
+    return { snapshot: typeof out === 'string' ? redactTextNoting(out, found) : out, redacted: unique(found) };
+  } finally {
+    redaction = outer;
+  }
+}
+
+/** Where the current redacting walk collects the names it redacted; undefined outside one. */
+let redaction: string[] | undefined;
+
+function unique(names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < names.length; i++) if (!out.includes(names[i]!)) out[out.length] = names[i]!;
+  return out;
+}
+
+/** Redacts a container's own string entries and keys before it is frozen (its children are already done). */
+function redactOwn(value: object, found: string[]): void {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'string') value[i] = redactTextNoting(item, found);
+    }
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const item = Object.getOwnPropertyDescriptor(record, key)!.value as unknown;
+    const redactedItem = typeof item === 'string' ? redactTextNoting(item, found) : item;
+    const redactedKey = redactTextNoting(key, found);
+    if (redactedKey !== key) delete record[key];
+    if (redactedKey !== key || redactedItem !== item) Object.defineProperty(record, redactedKey, { value: redactedItem, enumerable: true, writable: true, configurable: true });
+  }
+}
+
 /** Visits a contained value under `key`. `visit` never throws, so the path stack stays balanced. */
 function child(walk: Walk, value: unknown, depth: number, key: string | number): Snapshot {
   walk.path.push(key);
@@ -118,12 +167,14 @@ function pathText(path: readonly (string | number)[], length: number): string {
 
 function visit(walk: Walk, value: unknown, depth: number): Snapshot {
   if (typeof value === 'string') {
-    if (value.length <= walk.options.maxStringLength) return value;
+    if (value.length <= walk.options.maxStringLength) return value; // redacted by its container
+    // Redacted before the cut, so a preview never holds part of a secret.
+    const text = redaction === undefined ? value : redactTextNoting(value, redaction);
     return frozen({
       $kind: 'truncated',
       reason: 'string-length',
       length: value.length,
-      preview: value.slice(0, walk.options.maxStringLength),
+      preview: text.slice(0, walk.options.maxStringLength),
     });
   }
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return value as SnapshotPrimitive;
@@ -306,5 +357,6 @@ function omitted(count: number): { omitted?: number } {
 }
 
 function frozen<T>(value: T): T {
+  if (redaction !== undefined && typeof value === 'object' && value !== null) redactOwn(value, redaction);
   return Object.freeze(value);
 }

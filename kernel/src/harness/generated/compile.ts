@@ -8,6 +8,7 @@ import vm from 'node:vm';
 import type TS from 'typescript';
 import { ts } from './typescript-lazy.js';
 import { isNaturalFunction } from '../../core/index.js';
+import { markLateRefusal } from '../late-callbacks.js';
 import type { CodeProposal } from './code-proposal.js';
 import { checkDependencies, type DependencyMismatch, type GrantedDependency } from './dependencies.js';
 import { definitionIdOf } from './definition-id.js';
@@ -123,7 +124,8 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
     if (options.isLive()) return;
     const site = SITE_CODES[code] ?? GuardSite.entry;
     record({ kind: 'generated_code_outside_dispatch', definitionId, site });
-    throw new GeneratedCodeOutsideDispatchError({ definitionId, site });
+    // Recorded: where no caller can catch it (a timer, a promise job) the Harness absorbs it instead of ending the process.
+    throw markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId, site }));
   };
   const resume = <T>(value: T): T => {
     guard(2);
