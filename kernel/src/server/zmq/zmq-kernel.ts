@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
-import { createTslabCompiler, installCodeCache, isCompleteSource, saveCodeCache, type SourceTransform } from '../kernel/index.js';
+import { codeCacheStale, createTslabCompiler, installCodeCache, isCompleteSource, saveCodeCache, type SourceTransform } from '../kernel/index.js';
 import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
 import { readConnectionFile } from './connection-file.js';
@@ -242,20 +242,32 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     const { factory, transform: hostTransform } = await host;
     transform = hostTransform;
     consoleCells = withConsoleCells(compiler);
-    const rt = new KernelRuntime(consoleCells.compiler, deliver, session);
+    const rt = new KernelRuntime(consoleCells.compiler, deliver, session, writeCodeCache);
     rt.setHost(await factory(rt, { dataDir: options.dataDir }));
     rt.captureOutput();
     // With nothing asked yet, the first cell's conversion is done now; a waiting cell does it itself.
     const asked = pending.length > 0;
-    if (!asked) compiler.warmUp();
+    if (!asked) {
+      compiler.warmUp();
+      setImmediate(writeCodeCache);
+    }
     // No status of its own here: strict clients (jupyter_kernel_test) take every iopub status as an answer to
     // their requests, and the Jupyter server in front reports "starting" until its kernel_info round trip.
     runtime = rt;
     watchdog.ready();
     for (const { msg, route } of pending.splice(0)) rt.handle(msg, route);
-    // Written once per machine and Node version (see code-cache.ts), after what a first cell compiles.
-    if (asked) setTimeout(() => saveCodeCache(), 3000).unref();
-    else setImmediate(() => saveCodeCache());
+  }
+  /**
+   * The V8 code cache (see code-cache.ts) is written once per machine and Node version, after the compiler did
+   * what a first cell needs: at the warm-up, or as the first cell's code starts, its conversion done. Not after
+   * the reply: clients that start a kernel for one cell (nbconvert, papermill, a benchmark) kill it at once, and
+   * the cache would never be written.
+   */
+  let cacheWritten = false;
+  function writeCodeCache(): void {
+    if (cacheWritten) return;
+    cacheWritten = true;
+    if (codeCacheStale()) saveCodeCache();
   }
   return { ready, close };
 }
