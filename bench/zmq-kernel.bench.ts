@@ -4,6 +4,8 @@
  * - `1+1` round trip: execute_request → execute_reply and idle;
  * - cold start: KernelManager.start_kernel → first kernel_info_reply (the request sent as soon as channels are up),
  *   and on to the reply of a first `1+1` (the compiler and Session host load after that kernel_info_reply);
+ * - resident memory of the kernel process one second after that first `1+1` and after a cell importing the library
+ *   (tslab: zod, as in notebook-peers.bench.ts; tslab cannot resolve this package's self-reference);
  * plus ipykernel's cold start as a second reference. Round trips tslab loses (no reply or idle in 2 s) are counted.
  */
 import { execFileSync } from 'node:child_process';
@@ -26,6 +28,7 @@ interface DriverResult {
   first_execute_ms: number[];
   round_trip_ms: number[];
   lost: number;
+  rss_mb: { after_first_cell: number; after_import: number } | null;
 }
 
 ensureBuilt(progress);
@@ -34,8 +37,9 @@ const prefix = path.join(dir, 'prefix');
 const kernels = path.join(prefix, 'share', 'jupyter', 'kernels');
 const env = isolatedJupyterEnv(dir);
 
-function driver(kernel: string, n: number, cold: number): DriverResult {
-  const out = execFileSync('/usr/bin/python3', [path.join(root, 'test', 'zmq', 'py', 'roundtrip_bench.py'), kernel, String(n), String(cold)], { env, cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
+function driver(kernel: string, n: number, cold: number, importCell?: string): DriverResult {
+  const args = [path.join(root, 'test', 'zmq', 'py', 'roundtrip_bench.py'), kernel, String(n), String(cold), ...(importCell ? [importCell] : [])];
+  const out = execFileSync('/usr/bin/python3', args, { env, cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
   return JSON.parse(out.trim().split('\n').at(-1)!) as DriverResult;
 }
 
@@ -49,9 +53,9 @@ try {
     JSON.stringify({ argv: [process.execPath, tslabBin, 'kernel', '--config-path', '{connection_file}'], display_name: 'TypeScript (tslab)', language: 'typescript' }),
   );
   progress(`nighthawk: ${COLD} cold starts, ${N} round trips`);
-  const ours = driver('nighthawk-bench', N, COLD);
+  const ours = driver('nighthawk-bench', N, COLD, 'import * as nh from "nighthawk-ts";\ntypeof nh.Session');
   progress(`tslab: ${COLD} cold starts, ${N} round trips`);
-  const tslab = driver('tslab-bench', N, COLD);
+  const tslab = driver('tslab-bench', N, COLD, 'import * as z from "zod";\ntypeof z.string');
   progress(`ipykernel: ${COLD} cold starts`);
   const ipykernel = driver('python3', 10, COLD);
 
@@ -60,6 +64,11 @@ try {
   report('zmq-kernel-cold-start-vs-ipykernel', ours.cold_start_ms, ipykernel.cold_start_ms);
   // Our kernel answers kernel_info before its compiler and Session host load; this line shows the full start.
   report('zmq-kernel-start-to-first-execute-vs-tslab', ours.first_execute_ms, tslab.first_execute_ms);
+  const rss = (r: DriverResult) => r.rss_mb ?? { after_first_cell: NaN, after_import: NaN };
+  console.log(`# kernel RSS after the first cell: nighthawk ${rss(ours).after_first_cell.toFixed(1)} MB, tslab ${rss(tslab).after_first_cell.toFixed(1)} MB; after importing the library: nighthawk ${rss(ours).after_import.toFixed(1)} MB (nighthawk-ts), tslab ${rss(tslab).after_import.toFixed(1)} MB (zod)`);
+  // Megabytes, printed in the same format (the "_ms" fields hold MB here).
+  report('zmq-kernel-rss-mb-after-first-cell-vs-tslab', [rss(ours).after_first_cell], [rss(tslab).after_first_cell]);
+  report('zmq-kernel-rss-mb-after-library-import-vs-tslab', [rss(ours).after_import], [rss(tslab).after_import]);
   console.log(`# lost round trips: nighthawk ${ours.lost}/${N}, tslab ${tslab.lost}/${N}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -58,7 +58,8 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
 function cacheFileFor(dir: string, filename: string): string {
   const stat = statSync(filename);
   const key = createHash('sha256')
-    .update(`${process.version}\0${process.arch}\0${filename}\0${stat.size}\0${stat.mtimeMs}`)
+    // V8 rejects data produced under other flags (--max-semi-space-size …): one file per flag set, no thrashing.
+    .update(`${process.version}\0${process.arch}\0${process.execArgv.join(' ')}\0${filename}\0${stat.size}\0${stat.mtimeMs}`)
     .digest('hex')
     .slice(0, 24);
   return path.join(dir, `${path.basename(filename, '.js')}-${key}.v8`);

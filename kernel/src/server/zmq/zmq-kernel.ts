@@ -174,7 +174,8 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
       return;
     }
     if (!runtime && type === 'kernel_info_request' && pending.length === 0) {
-      void answerHere(msg, route, { ...KERNEL_INFO });
+      const answered = answerHere(msg, route, { ...KERNEL_INFO });
+      if (underNotebookServer) void answered.then(() => setImmediate(startLoading));
       return;
     }
     if (type === 'execute_request') {
@@ -221,9 +222,12 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
 
   // Loading the compiler and the Session host blocks the event loop for a second or more (tslab's language
   // service starts synchronously; many seconds on a loaded machine). It starts on the first request that needs
-  // them, never on kernel_info or is_complete: jupyter console asks is_complete on the first Enter with a
+  // them, not on kernel_info or is_complete: jupyter console asks is_complete on the first Enter with a
   // one-second timeout, and a kernel busy loading then would switch the console to its fallback (every line
-  // needing a second Enter) for the whole session.
+  // needing a second Enter) for the whole session. The exception: a kernel a Jupyter server started for a
+  // session (jupyter_server sets JPY_SESSION_NAME to its path) has no terminal client; it loads right after its
+  // first kernel_info reply, so the first cell someone runs there waits only for what is left.
+  const underNotebookServer = Boolean(process.env['JPY_SESSION_NAME']);
   let loading: Promise<void> | undefined;
   let signalReady: (result: Promise<void>) => void = () => {};
   const ready = new Promise<void>((resolve) => (signalReady = resolve));
