@@ -20,7 +20,10 @@ function unwrap(node: ts.Expression): ts.Expression {
   }
 }
 
-const isLiteralDefinition = (n: ts.Expression, ts = typescript()) => ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isClassExpression(n);
+function isLiteralDefinition(n: ts.Expression): boolean {
+  const ts = typescript();
+  return ts.isFunctionExpression(n) || ts.isArrowFunction(n) || ts.isClassExpression(n);
+}
 
 /**
  * True when the initializer creates the callable from text in this cell: a function or class literal,
