@@ -4,9 +4,9 @@ Usage: roundtrip_bench.py <kernel_name> <round_trips> <cold_starts> [<import_cel
 Prints one JSON object: cold_start_ms (KernelManager.start_kernel to the first kernel_info_reply, the
 request sent as soon as the channels are up), first_execute_ms (start to the reply of a `1+1` sent right after
 that kernel_info_reply), round_trip_ms (execute_request to its execute_reply and idle),
-lost (round trips whose reply or idle never arrived within 2 s), and with an import cell, rss_mb: the kernel
-process's resident memory one second after the first `1+1` and one second after the import cell ran (last cold
-start).
+lost (round trips whose reply or idle never arrived within 2 s), and with an import cell, rss_mb: per cold start,
+the kernel process's resident memory one second after the first `1+1` and one second after the import cell ran.
+With 0 round trips no kernel is started for them.
 """
 import json
 import sys
@@ -93,7 +93,10 @@ def round_trip(kc):
 def main():
     kernel, n, cold = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     import_cell = sys.argv[4] if len(sys.argv) > 4 else None
-    colds = [cold_start(kernel, import_cell if i == cold - 1 else None) for i in range(cold)]
+    colds = [cold_start(kernel, import_cell) for _ in range(cold)]
+    if n == 0:
+        print(json.dumps({"cold_start_ms": [c[0] for c in colds], "first_execute_ms": [c[1] for c in colds], "round_trip_ms": [], "lost": 0, "rss_mb": [c[2] for c in colds if c[2]]}))
+        return
     km = KernelManager(kernel_name=kernel)
     km.start_kernel()
     kc = km.client()
@@ -110,7 +113,7 @@ def main():
             lost += 1
     kc.stop_channels()
     km.shutdown_kernel(now=True)
-    print(json.dumps({"cold_start_ms": [c[0] for c in colds], "first_execute_ms": [c[1] for c in colds], "round_trip_ms": samples, "lost": lost, "rss_mb": colds[-1][2] if colds else None}))
+    print(json.dumps({"cold_start_ms": [c[0] for c in colds], "first_execute_ms": [c[1] for c in colds], "round_trip_ms": samples, "lost": lost, "rss_mb": [c[2] for c in colds if c[2]]}))
 
 
 if __name__ == "__main__":
