@@ -4,6 +4,9 @@
  * - `1+1` round trip: execute_request → execute_reply and idle;
  * - cold start: KernelManager.start_kernel → first kernel_info_reply (the request sent as soon as channels are up),
  *   and on to the reply of a first `1+1` (the compiler and Session host load after that kernel_info_reply);
+ *   the two kernels' cold starts alternate, so a change in the machine's load hits both alike;
+ * - resident memory of the kernel process one second after that first `1+1` and after a cell importing the library
+ *   (tslab: zod, as in notebook-peers.bench.ts; tslab cannot resolve this package's self-reference), per cold start;
  * plus ipykernel's cold start as a second reference. Round trips tslab loses (no reply or idle in 2 s) are counted.
  */
 import { execFileSync } from 'node:child_process';
@@ -12,7 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { report } from './stats.js';
+import { percentile, report } from './stats.js';
 import { ensureBuilt } from '../kernel/src/server/runner/nb-build.js';
 import { isolatedJupyterEnv } from '../test/support/jupyter-env.js';
 
@@ -26,6 +29,7 @@ interface DriverResult {
   first_execute_ms: number[];
   round_trip_ms: number[];
   lost: number;
+  rss_mb: Array<{ after_first_cell: number; after_import: number }>;
 }
 
 ensureBuilt(progress);
@@ -34,8 +38,9 @@ const prefix = path.join(dir, 'prefix');
 const kernels = path.join(prefix, 'share', 'jupyter', 'kernels');
 const env = isolatedJupyterEnv(dir);
 
-function driver(kernel: string, n: number, cold: number): DriverResult {
-  const out = execFileSync('/usr/bin/python3', [path.join(root, 'test', 'zmq', 'py', 'roundtrip_bench.py'), kernel, String(n), String(cold)], { env, cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
+function driver(kernel: string, n: number, cold: number, importCell?: string): DriverResult {
+  const args = [path.join(root, 'test', 'zmq', 'py', 'roundtrip_bench.py'), kernel, String(n), String(cold), ...(importCell ? [importCell] : [])];
+  const out = execFileSync('/usr/bin/python3', args, { env, cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
   return JSON.parse(out.trim().split('\n').at(-1)!) as DriverResult;
 }
 
@@ -48,18 +53,40 @@ try {
     path.join(kernels, 'tslab-bench', 'kernel.json'),
     JSON.stringify({ argv: [process.execPath, tslabBin, 'kernel', '--config-path', '{connection_file}'], display_name: 'TypeScript (tslab)', language: 'typescript' }),
   );
-  progress(`nighthawk: ${COLD} cold starts, ${N} round trips`);
-  const ours = driver('nighthawk-bench', N, COLD);
-  progress(`tslab: ${COLD} cold starts, ${N} round trips`);
-  const tslab = driver('tslab-bench', N, COLD);
+  const NH_IMPORT = 'import * as nh from "nighthawk-ts";\ntypeof nh.Session';
+  const ZOD_IMPORT = 'import * as z from "zod";\ntypeof z.string';
+  const merge = (a: DriverResult, b: DriverResult): DriverResult => ({
+    cold_start_ms: [...a.cold_start_ms, ...b.cold_start_ms],
+    first_execute_ms: [...a.first_execute_ms, ...b.first_execute_ms],
+    round_trip_ms: [...a.round_trip_ms, ...b.round_trip_ms],
+    lost: a.lost + b.lost,
+    rss_mb: [...a.rss_mb, ...b.rss_mb],
+  });
+  const none: DriverResult = { cold_start_ms: [], first_execute_ms: [], round_trip_ms: [], lost: 0, rss_mb: [] };
+  let ours = none;
+  let tslab = none;
+  for (let i = 0; i < COLD; i++) {
+    progress(`cold start ${i + 1}/${COLD}: nighthawk, tslab`);
+    ours = merge(ours, driver('nighthawk-bench', 0, 1, NH_IMPORT));
+    tslab = merge(tslab, driver('tslab-bench', 0, 1, ZOD_IMPORT));
+  }
+  progress(`${N} round trips: nighthawk, tslab`);
+  ours = merge(ours, driver('nighthawk-bench', N, 0));
+  tslab = merge(tslab, driver('tslab-bench', N, 0));
   progress(`ipykernel: ${COLD} cold starts`);
-  const ipykernel = driver('python3', 10, COLD);
+  const ipykernel = driver('python3', 0, COLD);
 
   report('zmq-kernel-roundtrip-1+1-vs-tslab', ours.round_trip_ms, tslab.round_trip_ms);
   report('zmq-kernel-cold-start-vs-tslab', ours.cold_start_ms, tslab.cold_start_ms);
   report('zmq-kernel-cold-start-vs-ipykernel', ours.cold_start_ms, ipykernel.cold_start_ms);
   // Our kernel answers kernel_info before its compiler and Session host load; this line shows the full start.
   report('zmq-kernel-start-to-first-execute-vs-tslab', ours.first_execute_ms, tslab.first_execute_ms);
+  const rss = (r: DriverResult, key: 'after_first_cell' | 'after_import') => r.rss_mb.map((m) => m[key]);
+  const mb = (r: DriverResult, key: 'after_first_cell' | 'after_import') => percentile(rss(r, key), 50).toFixed(1);
+  console.log(`# kernel RSS (p50 of ${COLD} starts) after the first cell: nighthawk ${mb(ours, 'after_first_cell')} MB, tslab ${mb(tslab, 'after_first_cell')} MB; after importing the library: nighthawk ${mb(ours, 'after_import')} MB (nighthawk-ts), tslab ${mb(tslab, 'after_import')} MB (zod)`);
+  // Megabytes, printed in the same format (the "_ms" fields hold MB here).
+  report('zmq-kernel-rss-mb-after-first-cell-vs-tslab', rss(ours, 'after_first_cell'), rss(tslab, 'after_first_cell'));
+  report('zmq-kernel-rss-mb-after-library-import-vs-tslab', rss(ours, 'after_import'), rss(tslab, 'after_import'));
   console.log(`# lost round trips: nighthawk ${ours.lost}/${N}, tslab ${tslab.lost}/${N}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

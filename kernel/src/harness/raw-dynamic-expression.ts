@@ -3,7 +3,10 @@
  * a cheap textual check run by the host inspector before evaluation. A hit is refused recoverably
  * and recorded as a trace anomaly; a miss is not a breach, only evidence that was not produced.
  */
-import ts from 'typescript';
+// Loaded on the first expression that mentions `import`: a static import made every importer of the library
+// parse the 9 MB compiler.
+import type TS from 'typescript';
+import { ts } from './generated/typescript-lazy.js';
 
 const PATTERNS: readonly [RegExp, string][] = [
   [/\beval\b/, 'eval'],
@@ -37,7 +40,7 @@ function importCallIn(expression: string): boolean {
   if (!expression.includes('import')) return false;
   const source = ts.createSourceFile('expression.ts', `(async () => (\n${expression}\n))`, ts.ScriptTarget.ES2022, false, ts.ScriptKind.JS);
   let found = false;
-  const visit = (node: ts.Node): void => {
+  const visit = (node: TS.Node): void => {
     if (found) return;
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) found = true;
     else if (ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword) found = true;

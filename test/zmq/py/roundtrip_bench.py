@@ -1,10 +1,12 @@
 """Benchmark driver (bench/zmq-kernel.bench.ts): cold start and `1+1` round trips through jupyter_client.
 
-Usage: roundtrip_bench.py <kernel_name> <round_trips> <cold_starts>
+Usage: roundtrip_bench.py <kernel_name> <round_trips> <cold_starts> [<import_cell>]
 Prints one JSON object: cold_start_ms (KernelManager.start_kernel to the first kernel_info_reply, the
 request sent as soon as the channels are up), first_execute_ms (start to the reply of a `1+1` sent right after
 that kernel_info_reply), round_trip_ms (execute_request to its execute_reply and idle),
-and lost (round trips whose reply or idle never arrived within 2 s).
+lost (round trips whose reply or idle never arrived within 2 s), and with an import cell, rss_mb: per cold start,
+the kernel process's resident memory one second after the first `1+1` and one second after the import cell ran.
+With 0 round trips no kernel is started for them.
 """
 import json
 import sys
@@ -16,7 +18,19 @@ from jupyter_client.manager import KernelManager
 WAIT_S = 2.0
 
 
-def cold_start(kernel):
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+
+
+def wait_reply(kc, msg_id):
+    while True:
+        reply = kc.get_shell_msg(timeout=60)
+        if reply["parent_header"].get("msg_id") == msg_id:
+            return reply
+
+
+def cold_start(kernel, import_cell=None):
     km = KernelManager(kernel_name=kernel)
     t0 = time.perf_counter()
     km.start_kernel()
@@ -34,9 +48,19 @@ def cold_start(kernel):
         if reply["parent_header"].get("msg_id") == msg_id:
             break
     first_execute = (time.perf_counter() - t0) * 1000
+    rss = None
+    if import_cell:
+        pid = km.provisioner.process.pid
+        time.sleep(1)
+        after_first = rss_mb(pid)
+        reply = wait_reply(kc, kc.execute(import_cell))
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"import cell failed: {reply['content']}")
+        time.sleep(1)
+        rss = {"after_first_cell": after_first, "after_import": rss_mb(pid)}
     kc.stop_channels()
     km.shutdown_kernel(now=True)
-    return elapsed, first_execute
+    return elapsed, first_execute, rss
 
 
 def round_trip(kc):
@@ -68,7 +92,11 @@ def round_trip(kc):
 
 def main():
     kernel, n, cold = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    colds = [cold_start(kernel) for _ in range(cold)]
+    import_cell = sys.argv[4] if len(sys.argv) > 4 else None
+    colds = [cold_start(kernel, import_cell) for _ in range(cold)]
+    if n == 0:
+        print(json.dumps({"cold_start_ms": [c[0] for c in colds], "first_execute_ms": [c[1] for c in colds], "round_trip_ms": [], "lost": 0, "rss_mb": [c[2] for c in colds if c[2]]}))
+        return
     km = KernelManager(kernel_name=kernel)
     km.start_kernel()
     kc = km.client()
@@ -85,7 +113,7 @@ def main():
             lost += 1
     kc.stop_channels()
     km.shutdown_kernel(now=True)
-    print(json.dumps({"cold_start_ms": [c[0] for c in colds], "first_execute_ms": [c[1] for c in colds], "round_trip_ms": samples, "lost": lost}))
+    print(json.dumps({"cold_start_ms": [c[0] for c in colds], "first_execute_ms": [c[1] for c in colds], "round_trip_ms": samples, "lost": lost, "rss_mb": [c[2] for c in colds if c[2]]}))
 
 
 if __name__ == "__main__":

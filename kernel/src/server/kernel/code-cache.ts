@@ -31,33 +31,88 @@ const CACHED = /[\\/](?:@tslab[\\/]typescript-for-tslab|typescript)[\\/]lib[\\/]
 const scripts: CachedScript[] = [];
 let installed = false;
 
-/** `NIGHTHAWK_CODE_CACHE_DIR`, `off` to disable; by default a per-user directory under the system temp dir. */
-export function codeCacheDir(): string | undefined {
-  const configured = process.env['NIGHTHAWK_CODE_CACHE_DIR'];
+/**
+ * `NIGHTHAWK_CODE_CACHE_DIR`, `off` to disable; by default the user's cache directory (`$XDG_CACHE_HOME`,
+ * `~/.cache`, `~/Library/Caches`, `%LOCALAPPDATA%`), so every kernel of that user shares it and the system's
+ * temp cleaner does not empty it between starts.
+ */
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const configured = env['NIGHTHAWK_CODE_CACHE_DIR'];
   if (configured === 'off') return undefined;
-  return configured || path.join(os.tmpdir(), `nighthawk-code-cache-${os.userInfo().uid}`);
+  if (configured) return configured;
+  let home: string;
+  try {
+    home = os.homedir();
+  } catch {
+    return path.join(os.tmpdir(), `nighthawk-code-cache-${process.getuid?.() ?? 'user'}`);
+  }
+  const base =
+    process.platform === 'win32'
+      ? env['LOCALAPPDATA'] ?? path.join(home, 'AppData', 'Local')
+      : process.platform === 'darwin'
+        ? path.join(home, 'Library', 'Caches')
+        : env['XDG_CACHE_HOME'] || path.join(home, '.cache');
+  return path.join(base, 'nighthawk-ts', 'v8-code-cache');
 }
 
 function cacheFileFor(dir: string, filename: string): string {
   const stat = statSync(filename);
   const key = createHash('sha256')
-    .update(`${process.version}\0${process.arch}\0${filename}\0${stat.size}\0${stat.mtimeMs}`)
+    // V8 rejects data produced under other flags (--max-semi-space-size …): one file per flag set, no thrashing.
+    .update(`${process.version}\0${process.arch}\0${process.execArgv.join(' ')}\0${filename}\0${stat.size}\0${stat.mtimeMs}`)
     .digest('hex')
     .slice(0, 24);
   return path.join(dir, `${path.basename(filename, '.js')}-${key}.v8`);
 }
 
-function readCache(file: string): Buffer | undefined {
+/**
+ * A cache file is MAGIC, the SHA-256 of the V8 data, then the data. V8 checks that data belongs to this source,
+ * V8 version and flags, but trusts its contents: a file cut short by a full disk or flipped on disk is caught
+ * here and never handed to V8.
+ */
+const MAGIC = Buffer.from('NHV8CC1\n');
+const DIGEST_BYTES = 32;
+
+type CacheRead = { kind: 'missing' } | { kind: 'corrupt' } | { kind: 'ok'; data: Buffer };
+
+function readCache(file: string): CacheRead {
+  let bytes: Buffer;
   try {
-    return readFileSync(file);
+    bytes = readFileSync(file);
   } catch {
-    return undefined;
+    return { kind: 'missing' };
+  }
+  const start = MAGIC.length + DIGEST_BYTES;
+  if (bytes.length <= start || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return { kind: 'corrupt' };
+  const data = bytes.subarray(start);
+  const digest = createHash('sha256').update(data).digest();
+  return digest.equals(bytes.subarray(MAGIC.length, start)) ? { kind: 'ok', data } : { kind: 'corrupt' };
+}
+
+/** Jupyter shows a kernel's stderr in its server log (the compiler loads before cell output is captured). */
+const warn = (line: string): void => void process.stderr.write(line + '\n');
+
+/**
+ * Cached code runs as this user's code: a directory another user owns or can write to (a squatted temp dir)
+ * is not used.
+ */
+function safeDir(dir: string): boolean {
+  try {
+    const stat = statSync(dir);
+    const uid = process.getuid?.();
+    return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (process.platform === 'win32' || (stat.mode & 0o022) === 0);
+  } catch {
+    return true; // created by saveCodeCache with mode 0700
   }
 }
 
 /** Routes CommonJS compilation of the compiler files through cached scripts. Idempotent. */
 export function installCodeCache(dir = codeCacheDir()): void {
   if (installed || dir === undefined) return;
+  if (!safeDir(dir)) {
+    warn(`kernel: not using the V8 code cache in ${dir}: another user owns it or can write to it`);
+    return;
+  }
   installed = true;
   const proto = (Module as unknown as { prototype: CompilableModule }).prototype;
   const compile = proto._compile;
@@ -69,9 +124,12 @@ export function installCodeCache(dir = codeCacheDir()): void {
     } catch {
       return compile.call(this, content, filename);
     }
-    const cachedData = readCache(cacheFile);
+    const cached = readCache(cacheFile);
+    const cachedData = cached.kind === 'ok' ? cached.data : undefined;
     const wrapper = (Module as unknown as { wrap(source: string): string }).wrap(content);
     const script = new vm.Script(wrapper, { filename, cachedData, importModuleDynamically: undefined });
+    // Rejected data (another V8 build wrote it, or it is damaged) only costs this compile; it is rewritten.
+    if (cached.kind === 'corrupt' || script.cachedDataRejected === true) warn(`kernel: ignored an unusable V8 code cache ${cacheFile}; compiling ${path.basename(filename)} and rewriting it`);
     scripts.push({ filename, script, cacheFile, stale: cachedData === undefined || script.cachedDataRejected === true });
     const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
     const mod = this;
@@ -90,6 +148,11 @@ export function codeCacheEntries(): Array<{ filename: string; fromCache: boolean
   return scripts.map((s) => ({ filename: s.filename, fromCache: s.script.cachedDataRejected === false }));
 }
 
+/** True when a compiler file loaded without a usable cache, so saveCodeCache() has something to write. */
+export function codeCacheStale(): boolean {
+  return scripts.some((s) => s.stale);
+}
+
 /**
  * Writes the cache of every script whose cache was missing or rejected, including the functions compiled
  * since it loaded. Call it once the process has done what its first cell will do (the warm-up).
@@ -101,10 +164,10 @@ export function saveCodeCache(): number {
     entry.stale = false;
     try {
       const data = entry.script.createCachedData();
-      mkdirSync(path.dirname(entry.cacheFile), { recursive: true });
+      mkdirSync(path.dirname(entry.cacheFile), { recursive: true, mode: 0o700 });
       // Another kernel may write the same file at once; a rename never leaves a half-written cache.
       const temp = `${entry.cacheFile}.${process.pid}.tmp`;
-      writeFileSync(temp, data);
+      writeFileSync(temp, Buffer.concat([MAGIC, createHash('sha256').update(data).digest(), data]), { mode: 0o600 });
       renameSync(temp, entry.cacheFile);
       written++;
     } catch {

@@ -1,7 +1,7 @@
 /** Kernel processes and the cell engine: the runtime behind both transports, tslab conversion, host contract. */
 export type { CellCompiler, CellOutcome, CompletionResult, ExecuteOptions, InspectionResult, SourceTransform } from './cell-compiler.js';
 export { createTslabCompiler, type TslabCompiler, type TslabCompilerOptions } from './tslab-compiler.js';
-export { codeCacheDir, installCodeCache, saveCodeCache } from './code-cache.js';
+export { codeCacheDir, codeCacheStale, installCodeCache, saveCodeCache } from './code-cache.js';
 export {
   noopKernelHost,
   type CellResult,

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
-import { createTslabCompiler, installCodeCache, isCompleteSource, saveCodeCache, type SourceTransform } from '../kernel/index.js';
+import { codeCacheStale, createTslabCompiler, installCodeCache, isCompleteSource, saveCodeCache, type SourceTransform } from '../kernel/index.js';
 import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
 import { readConnectionFile } from './connection-file.js';
@@ -174,7 +174,8 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
       return;
     }
     if (!runtime && type === 'kernel_info_request' && pending.length === 0) {
-      void answerHere(msg, route, { ...KERNEL_INFO });
+      const answered = answerHere(msg, route, { ...KERNEL_INFO });
+      if (underNotebookServer) void answered.then(() => setImmediate(startLoading));
       return;
     }
     if (type === 'execute_request') {
@@ -221,9 +222,12 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
 
   // Loading the compiler and the Session host blocks the event loop for a second or more (tslab's language
   // service starts synchronously; many seconds on a loaded machine). It starts on the first request that needs
-  // them, never on kernel_info or is_complete: jupyter console asks is_complete on the first Enter with a
+  // them, not on kernel_info or is_complete: jupyter console asks is_complete on the first Enter with a
   // one-second timeout, and a kernel busy loading then would switch the console to its fallback (every line
-  // needing a second Enter) for the whole session.
+  // needing a second Enter) for the whole session. The exception: a kernel a Jupyter server started for a
+  // session (jupyter_server sets JPY_SESSION_NAME to its path) has no terminal client; it loads right after its
+  // first kernel_info reply, so the first cell someone runs there waits only for what is left.
+  const underNotebookServer = Boolean(process.env['JPY_SESSION_NAME']);
   let loading: Promise<void> | undefined;
   let signalReady: (result: Promise<void>) => void = () => {};
   const ready = new Promise<void>((resolve) => (signalReady = resolve));
@@ -242,20 +246,32 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     const { factory, transform: hostTransform } = await host;
     transform = hostTransform;
     consoleCells = withConsoleCells(compiler);
-    const rt = new KernelRuntime(consoleCells.compiler, deliver, session);
+    const rt = new KernelRuntime(consoleCells.compiler, deliver, session, writeCodeCache);
     rt.setHost(await factory(rt, { dataDir: options.dataDir }));
     rt.captureOutput();
     // With nothing asked yet, the first cell's conversion is done now; a waiting cell does it itself.
     const asked = pending.length > 0;
-    if (!asked) compiler.warmUp();
+    if (!asked) {
+      compiler.warmUp();
+      setImmediate(writeCodeCache);
+    }
     // No status of its own here: strict clients (jupyter_kernel_test) take every iopub status as an answer to
     // their requests, and the Jupyter server in front reports "starting" until its kernel_info round trip.
     runtime = rt;
     watchdog.ready();
     for (const { msg, route } of pending.splice(0)) rt.handle(msg, route);
-    // Written once per machine and Node version (see code-cache.ts), after what a first cell compiles.
-    if (asked) setTimeout(() => saveCodeCache(), 3000).unref();
-    else setImmediate(() => saveCodeCache());
+  }
+  /**
+   * The V8 code cache (see code-cache.ts) is written once per machine and Node version, after the compiler did
+   * what a first cell needs: at the warm-up, or as the first cell's code starts, its conversion done. Not after
+   * the reply: clients that start a kernel for one cell (nbconvert, papermill, a benchmark) kill it at once, and
+   * the cache would never be written.
+   */
+  let cacheWritten = false;
+  function writeCodeCache(): void {
+    if (cacheWritten) return;
+    cacheWritten = true;
+    if (codeCacheStale()) saveCodeCache();
   }
   return { ready, close };
 }
