@@ -34,6 +34,14 @@ const SMALL = Array.from({ length: 20 }, (_, i) => ({ source: `${i} + 1` }));
 const FIFTY = Array.from({ length: 50 }, (_, i) => ({ source: `// cell ${i}\nconst value${i} = await compute(${i});\nconsole.log(value${i});` }));
 const sessionHost = path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
 
+/**
+ * Both servers send a Content-Security-Policy without 'unsafe-eval', and Playwright evaluates a string
+ * predicate with eval: the bench's pages bypass CSP (the pages' own scripts run the same either way).
+ */
+function newPage(browser: Browser): Promise<Page> {
+  return browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+}
+
 /** Resolves with the page's performance.now() at the first animation frame where `condition` holds. */
 function frameWhen(page: Page, condition: string, timeout = 60_000): Promise<number> {
   return page.waitForFunction(`(${condition}) && performance.now()`, undefined, { polling: 'raf', timeout }).then((h) => h.jsonValue() as Promise<number>);
@@ -55,7 +63,7 @@ function rssMb(pid: number | undefined): number {
 // --- ours -------------------------------------------------------------------------------------------------
 
 const ours = {
-  ready: `document.querySelector('.kernel-status[data-status="idle"]') !== null`,
+  ready: `document.body.dataset.ready === 'true' && document.querySelector('.kernel-status[data-status="idle"]') !== null`,
   runAll: `document.querySelector('button[aria-label="Run all cells"], button[title="Run all cells"]')?.click() ?? [...document.querySelectorAll('button')].find((b) => b.textContent === 'Run all')?.click()`,
   done: (n: number) => `document.querySelectorAll('.cell .output-execute_result').length >= ${n} && document.querySelectorAll('.cell[data-run-state="queued"], .cell[data-run-state="running"]').length === 0`,
 };
@@ -66,7 +74,7 @@ async function oursFirstResult(browser: Browser, server: NighthawkServer, dir: s
     if (pooled) await server.kernels.waitForSpare();
     const name = `first-${pooled ? 'pool' : 'cold'}-${i}.ipynb`;
     writeFileSync(path.join(dir, name), notebookJson([{ source: NH_FIRST }]));
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(browser);
     await page.goto(`${server.url.split('?')[0]}?token=${server.token}&path=${name}`);
     await frameWhen(page, ours.ready);
     await page.evaluate(ours.runAll);
@@ -79,7 +87,7 @@ async function oursFirstResult(browser: Browser, server: NighthawkServer, dir: s
 
 async function oursRunAll(browser: Browser, server: NighthawkServer, dir: string): Promise<number[]> {
   writeFileSync(path.join(dir, 'twenty.ipynb'), notebookJson(SMALL));
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await newPage(browser);
   await page.goto(`${server.url.split('?')[0]}?token=${server.token}&path=twenty.ipynb`);
   await frameWhen(page, ours.ready);
   const out: number[] = [];
@@ -97,7 +105,7 @@ async function oursHeap(browser: Browser, server: NighthawkServer, dir: string):
   writeFileSync(path.join(dir, 'fifty.ipynb'), notebookJson(FIFTY));
   const out: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(browser);
     await page.goto(`${server.url.split('?')[0]}?token=${server.token}&path=fifty.ipynb`);
     await frameWhen(page, ours.ready);
     await page.waitForTimeout(1000);
@@ -172,7 +180,7 @@ async function jupyterFirstResult(browser: Browser, nb: Notebook6): Promise<numb
   for (let i = 0; i < LOADS; i++) {
     const name = `first-${i}.ipynb`;
     writeFileSync(path.join(nb.dir, name), tslabNotebook([{ source: ZOD_FIRST }]));
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(browser);
     await page.goto(`${nb.url}notebooks/${name}?token=${nb.token}`);
     await frameWhen(page, jupyter.ready);
     await page.evaluate(jupyter.runAll);
@@ -185,7 +193,7 @@ async function jupyterFirstResult(browser: Browser, nb: Notebook6): Promise<numb
 
 async function jupyterRunAll(browser: Browser, nb: Notebook6): Promise<number[]> {
   writeFileSync(path.join(nb.dir, 'twenty.ipynb'), tslabNotebook(SMALL));
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await newPage(browser);
   await page.goto(`${nb.url}notebooks/twenty.ipynb?token=${nb.token}`);
   await frameWhen(page, jupyter.ready);
   const out: number[] = [];
@@ -207,7 +215,7 @@ async function jupyterHeap(browser: Browser, nb: Notebook6): Promise<number[]> {
   writeFileSync(path.join(nb.dir, 'fifty.ipynb'), tslabNotebook(FIFTY));
   const out: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(browser);
     await page.goto(`${nb.url}notebooks/fifty.ipynb?token=${nb.token}`);
     await frameWhen(page, jupyter.ready);
     await page.waitForTimeout(1000);
@@ -220,12 +228,19 @@ async function jupyterHeap(browser: Browser, nb: Notebook6): Promise<number[]> {
 
 // --- kernel resident memory --------------------------------------------------------------------------------
 
+/** The server refuses a POST without a JSON content type (CSRF); Node's fetch sends none for an empty body. */
+const jsonFetch: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
+  return fetch(input, { ...init, headers });
+};
+
 async function kernelRss(): Promise<void> {
   const dir = await tempNotebooksDir();
   const server = await startServer({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, log: () => {} });
   const { KernelManager, ServerConnection } = await import('@jupyterlab/services');
   const WebSocket = (await import('ws')).default;
-  const manager = new KernelManager({ serverSettings: ServerConnection.makeSettings({ baseUrl: server.baseUrl, wsUrl: server.wsUrl, token: server.token, appendToken: true, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, fetch }) });
+  const manager = new KernelManager({ serverSettings: ServerConnection.makeSettings({ baseUrl: server.baseUrl, wsUrl: server.wsUrl, token: server.token, appendToken: true, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, fetch: jsonFetch }) });
   const kernel = await manager.startNew();
   await kernel.info;
   const pid = (server.kernels.get(kernel.id) as unknown as { process: { child: { pid: number } } }).process.child.pid;

@@ -13,6 +13,8 @@ export class KernelSession {
   private readonly kernels: KernelManager;
   private readonly sessions: SessionManager;
   private session: Session.ISessionConnection | null = null;
+  /** The session the last open() started itself (rather than found). */
+  private started: Session.ISessionConnection | null = null;
   private listeners = new Set<(status: KernelDisplayStatus) => void>();
 
   constructor(private readonly settings: ServerConnection.ISettings) {
@@ -59,11 +61,21 @@ export class KernelSession {
       // A Jupyter server's default kernel is usually python3; the installed Nighthawk kernelspec wins.
       const name = specs?.kernelspecs[NIGHTHAWK_KERNEL] ? NIGHTHAWK_KERNEL : specs?.default;
       session = await this.sessions.startNew({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) });
+      this.started = session;
     }
     this.session = session;
     session.statusChanged.connect(() => this.emit());
     session.connectionStatusChanged.connect(() => this.emit());
     session.kernelChanged.connect(() => this.emit());
+    this.emit();
+  }
+
+  /** Shuts down the session `open(path)` started (not one it found): its notebook could not be opened. */
+  async discardIfStarted(path: string): Promise<void> {
+    const session = this.started;
+    if (!session || session !== this.session || session.path !== path) return;
+    this.session = this.started = null;
+    await session.shutdown();
     this.emit();
   }
 
@@ -82,7 +94,7 @@ export class KernelSession {
   /** Disconnects from the session without shutting the kernel down (other tabs may use it). */
   async close(): Promise<void> {
     const session = this.session;
-    this.session = null;
+    this.session = this.started = null;
     session?.dispose();
     this.emit();
   }

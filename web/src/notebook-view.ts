@@ -5,6 +5,7 @@
  */
 import { CellView, type CellCommand, type CellHost, type EditorOptions } from './cell-view.js';
 import { h } from './dom.js';
+import { monacoIfLoaded, whenMonaco } from './monaco-loader.js';
 import { newCell, newCellId, type CellModel, type CellType, type NotebookModel } from './notebook-model.js';
 import type { RenderContext } from './outputs/render-mime.js';
 
@@ -30,18 +31,32 @@ export class NotebookView implements CellHost {
   private clipboard: CellModel[] = [];
   private editorOptions: EditorOptions = { lineNumbers: false, wordWrap: false };
   private readonly observer: IntersectionObserver;
+  /** Code cells within the observer's margin of the viewport and still without an editor. */
+  private readonly near = new Set<CellView>();
+  private mountScheduled = false;
+  private disposed = false;
+  private readonly onScroll = (): void => this.mountVisible();
 
   constructor(readonly model: NotebookModel, private readonly host: NotebookHost) {
     this.element = h('div', { class: 'cells', role: 'list', 'aria-label': 'notebook cells', tabindex: 0 });
-    // Monaco is mounted only for cells near the viewport: a 50-cell notebook opens without 50 editors.
+    // Editors are mounted only for code cells near the viewport (a 50-cell notebook opens without 50 editors),
+    // and only once Monaco has loaded; until then and beyond the margin cells show static code.
     this.observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
         const view = this.cells.find((c) => c.element === entry.target);
-        if (view && view.model.cellType === 'code') view.ensureEditor();
-        this.observer.unobserve(entry.target);
+        if (!view || view.model.cellType !== 'code' || view.hasEditor) continue;
+        if (entry.isIntersecting) this.near.add(view);
+        else this.near.delete(view);
       }
+      this.scheduleMounts();
     }, { rootMargin: '400px 0px' });
+    // A cell scrolled into view gets its editor before the frame that shows it: scroll events run ahead of
+    // that frame's rendering, while the observer reports only after it.
+    document.addEventListener('scroll', this.onScroll, { capture: true, passive: true });
+    whenMonaco(() => {
+      this.mountVisible();
+      this.scheduleMounts();
+    });
     if (model.cells.length === 0) model.cells.push(newCell());
     this.cells = model.cells.map((c) => this.makeView(c));
     this.element.replaceChildren(...this.cells.map((c) => c.element));
@@ -57,6 +72,42 @@ export class NotebookView implements CellHost {
       } else if (index !== this.active) this.select(index, this.mode === 'edit' && this.cells[index]!.isEditing ? 'edit' : 'command');
     });
     this.select(0, 'command', false);
+  }
+
+  /** Mounts the editors of code cells that intersect the viewport now (Monaco loaded), synchronously. */
+  private mountVisible(): void {
+    if (!monacoIfLoaded() || this.disposed) return;
+    const cells = this.cells;
+    const height = window.innerHeight;
+    // Cells are laid out in order: find the first one not above the viewport, then walk down to its end.
+    let lo = 0;
+    let hi = cells.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cells[mid]!.element.getBoundingClientRect().bottom < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < cells.length; i++) {
+      const view = cells[i]!;
+      if (view.element.getBoundingClientRect().top > height) break;
+      if (view.model.cellType !== 'code' || view.hasEditor) continue;
+      this.near.delete(view);
+      view.ensureEditor();
+    }
+  }
+
+  /** Mounts the remaining near cells one per frame, so a burst of mounts never stalls scrolling or typing. */
+  private scheduleMounts(): void {
+    if (this.mountScheduled || this.disposed || !monacoIfLoaded() || this.near.size === 0) return;
+    this.mountScheduled = true;
+    requestAnimationFrame(() => {
+      this.mountScheduled = false;
+      const [next] = this.near;
+      if (!next) return;
+      this.near.delete(next);
+      if (this.cells.includes(next)) next.ensureEditor();
+      this.scheduleMounts();
+    });
   }
 
   private makeView(model: CellModel): CellView {
@@ -141,6 +192,7 @@ export class NotebookView implements CellHost {
     view.model.source = view.source;
     this.deleted.push({ index, model: view.model });
     view.dispose();
+    this.near.delete(view);
     view.element.remove();
     this.observer.unobserve(view.element);
     this.cells.splice(index, 1);
@@ -238,7 +290,10 @@ export class NotebookView implements CellHost {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.observer.disconnect();
+    document.removeEventListener('scroll', this.onScroll, { capture: true });
+    this.near.clear();
     for (const cell of this.cells) cell.dispose();
   }
 }
