@@ -7,6 +7,8 @@ import { KernelManager, KernelSpecAPI, SessionManager, type Kernel, type ServerC
 /** The kernelspec name of the Nighthawk kernel (`nighthawk-ts kernel install`), also recorded in saved notebooks. */
 export const NIGHTHAWK_KERNEL = 'nighthawk';
 
+const HOLD_MS = 20;
+
 export type KernelDisplayStatus = 'no kernel' | 'starting' | 'idle' | 'busy' | 'restarting' | 'disconnected' | 'connecting' | 'dead' | 'unknown';
 
 export class KernelSession {
@@ -16,6 +18,13 @@ export class KernelSession {
   /** The session the last open() started itself (rather than found). */
   private started: Session.ISessionConnection | null = null;
   private listeners = new Set<(status: KernelDisplayStatus) => void>();
+  /**
+   * A kernel still loading answers kernel_info (busy, idle) and the server follows with "starting" at once:
+   * the idle of a kernel_info reads as "starting" for a moment, so the status never says idle before the
+   * kernel can run code. A warm kernel's idle shows HOLD_MS later.
+   */
+  private holdIdleUntil = 0;
+  private holdTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly settings: ServerConnection.ISettings) {
     this.kernels = new KernelManager({ serverSettings: settings });
@@ -33,6 +42,7 @@ export class KernelSession {
     if (kernel.connectionStatus === 'connecting' && kernel.status !== 'restarting') return 'connecting';
     // A restarted kernel reports 'unknown' until its first status message: it is starting.
     if (kernel.status === 'unknown') return 'starting';
+    if (kernel.status === 'idle' && performance.now() < this.holdIdleUntil) return 'starting';
     return kernel.status as KernelDisplayStatus;
   }
 
@@ -64,7 +74,16 @@ export class KernelSession {
       this.started = session;
     }
     this.session = session;
-    session.statusChanged.connect(() => this.emit());
+    // Emitted after the message is handled, so a kernel_info's idle is known to be one (iopubMessage comes later).
+    session.statusChanged.connect(() => queueMicrotask(() => this.emit()));
+    session.iopubMessage.connect((_, msg) => {
+      const parent = msg.parent_header as { msg_type?: string };
+      if (msg.header.msg_type !== 'status' || parent.msg_type !== 'kernel_info_request') return;
+      if ((msg.content as { execution_state?: string }).execution_state !== 'idle') return;
+      this.holdIdleUntil = performance.now() + HOLD_MS;
+      clearTimeout(this.holdTimer);
+      this.holdTimer = setTimeout(() => this.emit(), HOLD_MS + 1);
+    });
     session.connectionStatusChanged.connect(() => this.emit());
     session.kernelChanged.connect(() => this.emit());
     this.emit();
