@@ -5,7 +5,8 @@
  *   the same figure for tslab's kernel in Jupyter Notebook 6 (Debian's jupyter-notebook), whose first cell imports
  *   zod (tslab cannot resolve this package's self-reference).
  * - web-run-all-20: Run all of 20 small cells → every result shown; Jupyter Notebook 6 with tslab's kernel alongside.
- * - web-heap-50-cells: the page's JS heap after loading a 50-cell notebook (after a forced GC), beside Jupyter 6's.
+ * - web-heap-50-cells: the page's JS heap after loading a 50-cell notebook (after a forced GC), beside Jupyter 6's;
+ *   "editing": after the pointer moved, so Monaco loaded and the editors near the viewport mounted.
  * - kernel-rss-*: a kernel process's resident memory after its first cell and after importing the library,
  *   beside tslab's kernel after the same first cell and an import of zod.
  * Jupyter Notebook 6 missing: its lines are skipped with a note (scripts/ensure-system-deps.sh installs it).
@@ -101,13 +102,21 @@ async function oursRunAll(browser: Browser, server: NighthawkServer, dir: string
   return out;
 }
 
-async function oursHeap(browser: Browser, server: NighthawkServer, dir: string): Promise<number[]> {
+/**
+ * At rest the page holds no Monaco (it loads at the first sign of use); `inUse` moves the pointer first and
+ * waits for Monaco and the editors near the viewport, as for someone editing.
+ */
+async function oursHeap(browser: Browser, server: NighthawkServer, dir: string, inUse = false): Promise<number[]> {
   writeFileSync(path.join(dir, 'fifty.ipynb'), notebookJson(FIFTY));
   const out: number[] = [];
   for (let i = 0; i < 3; i++) {
     const page = await newPage(browser);
     await page.goto(`${server.url.split('?')[0]}?token=${server.token}&path=fifty.ipynb`);
     await frameWhen(page, ours.ready);
+    if (inUse) {
+      await page.mouse.move(640, 450);
+      await page.locator('body[data-monaco="loaded"]').waitFor({ state: 'attached', timeout: 30_000 });
+    }
     await page.waitForTimeout(1000);
     out.push(await heapUsed(page));
     await page.close();
@@ -230,7 +239,9 @@ async function jupyterHeap(browser: Browser, nb: Notebook6): Promise<number[]> {
 
 /** The server refuses a POST without a JSON content type (CSRF); Node's fetch sends none for an empty body. */
 const jsonFetch: typeof fetch = (input, init) => {
-  const headers = new Headers(init?.headers);
+  // @jupyterlab/services passes a Request carrying the token header: keep its headers.
+  const headers = new Headers(input instanceof Request ? input.headers : undefined);
+  new Headers(init?.headers).forEach((value, key) => headers.set(key, value));
   if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
   return fetch(input, { ...init, headers });
 };
@@ -288,12 +299,14 @@ async function main(): Promise<void> {
     const jRunAll = nb ? await jupyterRunAll(browser, nb) : undefined;
     progress('heap after 50 cells');
     const heap = await oursHeap(browser, pooledServer, dir);
+    const heapInUse = await oursHeap(browser, pooledServer, dir, true);
     const jHeap = nb ? await jupyterHeap(browser, nb) : undefined;
     report('web-first-result-pool-vs-jupyter6-tslab', pool, jFirst);
     report('web-first-result-cold-vs-jupyter6-tslab', cold, jFirst);
     report('web-run-all-20-cells-vs-jupyter6-tslab', runAll, jRunAll);
     // Megabytes, printed in the same format (the "_ms" fields hold MB here).
     report('web-heap-mb-50-cells-vs-jupyter6', heap, jHeap);
+    report('web-heap-mb-50-cells-editing-vs-jupyter6', heapInUse, jHeap);
     if (!nb) console.log('# Jupyter Notebook 6 (python3-notebook 6.x) is not installed: its baselines are missing');
   } finally {
     await browser.close();
