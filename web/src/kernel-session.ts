@@ -2,7 +2,7 @@
  * The notebook's Jupyter session (path → kernel) through @jupyterlab/services, and one status value
  * for the UI that folds together kernel status and WebSocket connection status.
  */
-import { KernelManager, KernelSpecAPI, SessionManager, type Kernel, type ServerConnection, type Session } from '@jupyterlab/services';
+import { KernelManager, KernelSpecAPI, SessionAPI, SessionManager, type Kernel, type ServerConnection, type Session } from '@jupyterlab/services';
 
 /** The kernelspec name of the Nighthawk kernel (`nighthawk-ts kernel install`), also recorded in saved notebooks. */
 export const NIGHTHAWK_KERNEL = 'nighthawk';
@@ -60,17 +60,20 @@ export class KernelSession {
   async open(path: string): Promise<void> {
     await this.close();
     // Asked together: the kernelspecs are needed only when no session exists, but waiting for that answer
-    // first would add a round trip to every new notebook's start.
+    // first would add a round trip to every new notebook's start. The REST calls are made directly: the
+    // session manager's find and start each add a refresh of its whole list (two more round trips before the
+    // kernel's WebSocket opens), and its model list is not needed here.
     const specsRequest = KernelSpecAPI.getSpecs(this.settings).catch(() => undefined);
-    await this.sessions.ready;
-    const existing = await this.sessions.findByPath(path).catch(() => undefined);
+    const running = await SessionAPI.listRunning(this.settings).catch(() => [] as Session.IModel[]);
+    const existing = running.find((m) => m.path === path);
     let session: Session.ISessionConnection;
     if (existing) session = this.sessions.connectTo({ model: existing });
     else {
       const specs = await specsRequest;
       // A Jupyter server's default kernel is usually python3; the installed Nighthawk kernelspec wins.
       const name = specs?.kernelspecs[NIGHTHAWK_KERNEL] ? NIGHTHAWK_KERNEL : specs?.default;
-      session = await this.sessions.startNew({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) });
+      const model = await SessionAPI.startSession({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) }, this.settings);
+      session = this.sessions.connectTo({ model });
       this.started = session;
     }
     this.session = session;
