@@ -6,7 +6,7 @@
  *   zod (tslab cannot resolve this package's self-reference).
  * - web-run-all-20: Run all of 20 small cells → every result shown; Jupyter Notebook 6 with tslab's kernel alongside.
  * - web-heap-50-cells: the page's JS heap after loading a 50-cell notebook (after a forced GC), beside Jupyter 6's;
- *   "editing": after the pointer moved, so Monaco loaded and the editors near the viewport mounted.
+ *   "editing": after the pointer moved, so Monaco loaded and all 50 editors mounted.
  * - kernel-rss-*: a kernel process's resident memory after its first cell and after importing the library,
  *   beside tslab's kernel after the same first cell and an import of zod.
  * Jupyter Notebook 6 missing: its lines are skipped with a note (scripts/ensure-system-deps.sh installs it).
@@ -104,7 +104,7 @@ async function oursRunAll(browser: Browser, server: NighthawkServer, dir: string
 
 /**
  * At rest the page holds no Monaco (it loads at the first sign of use); `inUse` moves the pointer first and
- * waits for Monaco and the editors near the viewport, as for someone editing.
+ * waits for Monaco and every editor (mounted ahead in idle time), as for someone editing.
  */
 async function oursHeap(browser: Browser, server: NighthawkServer, dir: string, inUse = false): Promise<number[]> {
   writeFileSync(path.join(dir, 'fifty.ipynb'), notebookJson(FIFTY));
@@ -115,7 +115,7 @@ async function oursHeap(browser: Browser, server: NighthawkServer, dir: string, 
     await frameWhen(page, ours.ready);
     if (inUse) {
       await page.mouse.move(640, 450);
-      await page.locator('body[data-monaco="loaded"]').waitFor({ state: 'attached', timeout: 30_000 });
+      await page.locator('body[data-editors="mounted"]').waitFor({ state: 'attached', timeout: 30_000 });
     }
     await page.waitForTimeout(1000);
     out.push(await heapUsed(page));

@@ -4,8 +4,9 @@
  *   click) and the kernel connected; baseline: a static page with 50 plain <textarea>s. Monaco is not part
  *   of it: it loads at the first sign of use (web/src/monaco-loader.ts), see the scroll lines.
  * - scroll-to-last-cell: scrollIntoView of the last cell → its Monaco editor is in the DOM, against one
- *   frame of the same page; once the page is in use (the pointer moved, Monaco loaded), and "monaco-cold":
- *   on a page nobody touched yet, where the scroll itself starts loading Monaco.
+ *   frame of the same page; on a page in use (the pointer moved, Monaco loaded, editors mounted ahead in
+ *   idle time: body[data-editors="mounted"]), and "monaco-cold": on a page nobody touched yet, where the
+ *   scroll itself starts loading Monaco.
  * - ledger-scroll: requestAnimationFrame deltas while scrolling the 10,000-entry ledger view;
  *   baseline: the same rows as a plain, non-virtualized list.
  * - ledger-filter: text filter applied → rows updated; baseline: hiding non-matching rows of the plain list.
@@ -91,9 +92,8 @@ async function main(): Promise<void> {
         await p.locator('body[data-ready-at]').waitFor({ state: 'attached', timeout: 30_000 });
         if (inUse) {
           await p.mouse.move(640, 450);
-          await p.locator('body[data-monaco="loaded"]').waitFor({ state: 'attached', timeout: 30_000 });
-        }
-        await p.waitForTimeout(500);
+          await p.locator('body[data-editors="mounted"]').waitFor({ state: 'attached', timeout: 30_000 });
+        } else await p.waitForTimeout(500);
         const [mount, frame] = (await p.evaluate(`new Promise((resolve) => {
           const cells = document.querySelectorAll('.cell'); const last = cells[cells.length - 1];
           requestAnimationFrame((a) => requestAnimationFrame((b) => {

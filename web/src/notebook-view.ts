@@ -9,6 +9,9 @@ import { monacoIfLoaded, whenMonaco } from './monaco-loader.js';
 import { newCell, newCellId, type CellModel, type CellType, type NotebookModel } from './notebook-model.js';
 import type { RenderContext } from './outputs/render-mime.js';
 
+/** Editors mounted ahead of need at most (Monaco editors cost time to create and ~0.1 MB each). */
+const PREMOUNT_LIMIT = 100;
+
 export interface NotebookHost {
   /** Sources or outputs changed (draft save, dirty marker). */
   changed(): void;
@@ -39,8 +42,8 @@ export class NotebookView implements CellHost {
 
   constructor(readonly model: NotebookModel, private readonly host: NotebookHost) {
     this.element = h('div', { class: 'cells', role: 'list', 'aria-label': 'notebook cells', tabindex: 0 });
-    // Editors are mounted only for code cells near the viewport (a 50-cell notebook opens without 50 editors),
-    // and only once Monaco has loaded; until then and beyond the margin cells show static code.
+    // Editors mount once Monaco has loaded (until then cells show static code): cells in view at once, cells
+    // near the viewport next, then the others nearest first in idle time (see scheduleMounts).
     this.observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
         const view = this.cells.find((c) => c.element === entry.target);
@@ -74,12 +77,9 @@ export class NotebookView implements CellHost {
     this.select(0, 'command', false);
   }
 
-  /** Mounts the editors of code cells that intersect the viewport now (Monaco loaded), synchronously. */
-  private mountVisible(): void {
-    if (!monacoIfLoaded() || this.disposed) return;
+  /** Index of the first cell not above the viewport (cells are laid out in order). */
+  private firstVisibleIndex(): number {
     const cells = this.cells;
-    const height = window.innerHeight;
-    // Cells are laid out in order: find the first one not above the viewport, then walk down to its end.
     let lo = 0;
     let hi = cells.length;
     while (lo < hi) {
@@ -87,8 +87,15 @@ export class NotebookView implements CellHost {
       if (cells[mid]!.element.getBoundingClientRect().bottom < 0) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < cells.length; i++) {
-      const view = cells[i]!;
+    return lo;
+  }
+
+  /** Mounts the editors of code cells that intersect the viewport now (Monaco loaded), synchronously. */
+  private mountVisible(): void {
+    if (!monacoIfLoaded() || this.disposed) return;
+    const height = window.innerHeight;
+    for (let i = this.firstVisibleIndex(); i < this.cells.length; i++) {
+      const view = this.cells[i]!;
       if (view.element.getBoundingClientRect().top > height) break;
       if (view.model.cellType !== 'code' || view.hasEditor) continue;
       this.near.delete(view);
@@ -96,18 +103,50 @@ export class NotebookView implements CellHost {
     }
   }
 
-  /** Mounts the remaining near cells one per frame, so a burst of mounts never stalls scrolling or typing. */
+  /**
+   * The next editor to mount ahead of need: a cell near the viewport first, then the code cell nearest to it,
+   * up to PREMOUNT_LIMIT editors, so a later scroll (even a jump to the end) finds its editor already there.
+   */
+  private nextToMount(): CellView | undefined {
+    const [near] = this.near;
+    if (near) {
+      this.near.delete(near);
+      return this.cells.includes(near) ? near : this.nextToMount();
+    }
+    if (this.cells.filter((c) => c.hasEditor).length >= PREMOUNT_LIMIT) return undefined;
+    const from = this.firstVisibleIndex();
+    for (let d = 0; d < this.cells.length; d++) {
+      for (const i of [from + d, from - d - 1]) {
+        const view = this.cells[i];
+        if (view && view.model.cellType === 'code' && !view.hasEditor) return view;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Mounts editors ahead of need in idle time (about one Monaco editor per idle period), so mounting never
+   * stalls scrolling or typing; `body[data-editors="mounted"]` says none is left to mount.
+   */
   private scheduleMounts(): void {
-    if (this.mountScheduled || this.disposed || !monacoIfLoaded() || this.near.size === 0) return;
+    if (this.mountScheduled || this.disposed || !monacoIfLoaded()) return;
     this.mountScheduled = true;
-    requestAnimationFrame(() => {
+    delete document.body.dataset.editors;
+    const run = (deadline?: IdleDeadline): void => {
       this.mountScheduled = false;
-      const [next] = this.near;
-      if (!next) return;
-      this.near.delete(next);
-      if (this.cells.includes(next)) next.ensureEditor();
+      if (this.disposed) return;
+      do {
+        const next = this.nextToMount();
+        if (!next) {
+          document.body.dataset.editors = 'mounted';
+          return;
+        }
+        next.ensureEditor();
+      } while (deadline && deadline.timeRemaining() > 25);
       this.scheduleMounts();
-    });
+    };
+    if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 1000 });
+    else setTimeout(run, 30);
   }
 
   private makeView(model: CellModel): CellView {
