@@ -2,12 +2,10 @@
  * The notebook's Jupyter session (path → kernel) through @jupyterlab/services, and one status value
  * for the UI that folds together kernel status and WebSocket connection status.
  */
-import { KernelManager, KernelSpecAPI, SessionAPI, SessionManager, type Kernel, type ServerConnection, type Session } from '@jupyterlab/services';
+import { KernelAPI, KernelManager, KernelSpecAPI, SessionAPI, SessionManager, type Kernel, type ServerConnection, type Session } from '@jupyterlab/services';
 
 /** The kernelspec name of the Nighthawk kernel (`nighthawk-ts kernel install`), also recorded in saved notebooks. */
 export const NIGHTHAWK_KERNEL = 'nighthawk';
-
-const HOLD_MS = 20;
 
 export type KernelDisplayStatus = 'no kernel' | 'starting' | 'idle' | 'busy' | 'restarting' | 'disconnected' | 'connecting' | 'dead' | 'unknown';
 
@@ -19,12 +17,11 @@ export class KernelSession {
   private started: Session.ISessionConnection | null = null;
   private listeners = new Set<(status: KernelDisplayStatus) => void>();
   /**
-   * A kernel still loading answers kernel_info (busy, idle) and the server follows with "starting" at once:
-   * the idle of a kernel_info reads as "starting" for a moment, so the status never says idle before the
-   * kernel can run code. A warm kernel's idle shows HOLD_MS later.
+   * A kernel still loading answers kernel_info (busy, idle) and the server follows with "starting": the idle
+   * of a kernel_info reads as "starting" until the server's kernel model confirms it (one REST round trip)
+   * or another status arrives, so the status never says idle before the kernel can run code.
    */
-  private holdIdleUntil = 0;
-  private holdTimer: ReturnType<typeof setTimeout> | undefined;
+  private holdIdle = false;
 
   constructor(private readonly settings: ServerConnection.ISettings) {
     this.kernels = new KernelManager({ serverSettings: settings });
@@ -42,7 +39,7 @@ export class KernelSession {
     if (kernel.connectionStatus === 'connecting' && kernel.status !== 'restarting') return 'connecting';
     // A restarted kernel reports 'unknown' until its first status message: it is starting.
     if (kernel.status === 'unknown') return 'starting';
-    if (kernel.status === 'idle' && performance.now() < this.holdIdleUntil) return 'starting';
+    if (kernel.status === 'idle' && this.holdIdle) return 'starting';
     return kernel.status as KernelDisplayStatus;
   }
 
@@ -80,12 +77,24 @@ export class KernelSession {
     // Emitted after the message is handled, so a kernel_info's idle is known to be one (iopubMessage comes later).
     session.statusChanged.connect(() => queueMicrotask(() => this.emit()));
     session.iopubMessage.connect((_, msg) => {
+      if (msg.header.msg_type !== 'status') return;
       const parent = msg.parent_header as { msg_type?: string };
-      if (msg.header.msg_type !== 'status' || parent.msg_type !== 'kernel_info_request') return;
-      if ((msg.content as { execution_state?: string }).execution_state !== 'idle') return;
-      this.holdIdleUntil = performance.now() + HOLD_MS;
-      clearTimeout(this.holdTimer);
-      this.holdTimer = setTimeout(() => this.emit(), HOLD_MS + 1);
+      const state = (msg.content as { execution_state?: string }).execution_state;
+      if (parent.msg_type !== 'kernel_info_request' || state !== 'idle') {
+        this.holdIdle = false;
+        return;
+      }
+      const kernel = session.kernel;
+      if (!kernel) return;
+      this.holdIdle = true;
+      void KernelAPI.getKernelModel(kernel.id, this.settings).then(
+        (model) => model?.execution_state !== 'starting',
+        () => true,
+      ).then((ready) => {
+        if (!ready || this.session !== session || !this.holdIdle) return;
+        this.holdIdle = false;
+        this.emit();
+      });
     });
     session.connectionStatusChanged.connect(() => this.emit());
     session.kernelChanged.connect(() => this.emit());
