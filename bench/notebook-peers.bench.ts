@@ -237,21 +237,14 @@ async function jupyterHeap(browser: Browser, nb: Notebook6): Promise<number[]> {
 
 // --- kernel resident memory --------------------------------------------------------------------------------
 
-/** The server refuses a POST without a JSON content type (CSRF); Node's fetch sends none for an empty body. */
-const jsonFetch: typeof fetch = (input, init) => {
-  // @jupyterlab/services passes a Request carrying the token header: keep its headers.
-  const headers = new Headers(input instanceof Request ? input.headers : undefined);
-  new Headers(init?.headers).forEach((value, key) => headers.set(key, value));
-  if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
-  return fetch(input, { ...init, headers });
-};
-
 async function kernelRss(): Promise<void> {
   const dir = await tempNotebooksDir();
   const server = await startServer({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, log: () => {} });
   const { KernelManager, ServerConnection } = await import('@jupyterlab/services');
   const WebSocket = (await import('ws')).default;
-  const manager = new KernelManager({ serverSettings: ServerConnection.makeSettings({ baseUrl: server.baseUrl, wsUrl: server.wsUrl, token: server.token, appendToken: true, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, fetch: jsonFetch }) });
+  const manager = new KernelManager({ serverSettings: ServerConnection.makeSettings({ baseUrl: server.baseUrl, wsUrl: server.wsUrl, token: server.token, appendToken: true, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, fetch,
+    // The server refuses a POST without a JSON content type (CSRF); an empty body alone sends none.
+    init: { headers: { 'Content-Type': 'application/json' } } }) });
   const kernel = await manager.startNew();
   await kernel.info;
   const pid = (server.kernels.get(kernel.id) as unknown as { process: { child: { pid: number } } }).process.child.pid;
