@@ -161,9 +161,16 @@ export class App {
   }
 
   async start(requested: string | null): Promise<void> {
+    // A requested notebook opens without waiting for the file list (open() refreshes it anyway); the sidebar's
+    // kernel list follows once it is open, so its requests and rendering stay off the notebook's load.
+    if (requested) {
+      try {
+        return await this.open(requested);
+      } finally {
+        this.kernelsPanel.start();
+      }
+    }
     this.kernelsPanel.start();
-    // A requested notebook opens without waiting for the file list (open() refreshes it anyway).
-    if (requested) return this.open(requested);
     const files = await this.refreshFiles().catch((err: unknown) => {
       toast(`Cannot list notebooks: ${String(err)}`);
       return [] as string[];
