@@ -14,8 +14,9 @@ describe('web notebook: Monaco on demand', () => {
       'small.ipynb': [{ source: 'const a = "x";' }, { source: 'a' }],
       'many.ipynb': many,
       'huge.ipynb': Array.from({ length: 130 }, (_, i) => ({ source: `const w${i} = ${i};` })),
+      'rich.ipynb': [{ type: 'markdown', source: '# Title here' }, { source: 'html()' }],
     },
-    script: (ctx) => ctx.result({ 'text/plain': `ran: ${ctx.code}` }),
+    script: (ctx) => ctx.result(ctx.code === 'html()' ? { 'text/html': '<b class="rich">bold</b>', 'text/plain': 'plain text' } : { 'text/plain': `ran: ${ctx.code}` }),
   });
 
   it('an untouched page shows static highlighted code and never fetches Monaco', { timeout: 60_000 }, async () => {
@@ -65,6 +66,27 @@ describe('web notebook: Monaco on demand', () => {
     await page.keyboard.type('?');
     // Monaco draws spaces as no-break spaces.
     await expect.poll(async () => (await page.locator('.cell').nth(1).locator('.view-lines').innerText()).replace(/\u00a0/g, ' ')).toBe('a + a!?');
+    await page.close();
+  });
+
+  it('outputs and markdown drawn before the renderers chunk arrives show text, then their rendering', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/renderers-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openNotebook(page, suite.server.url, token, 'rich.ipynb', { untouched: true });
+    const cells = page.locator('.cell');
+    await expect(cells.nth(0).locator('.markdown-pending').textContent()).resolves.toBe('# Title here');
+    await page.evaluate(`document.querySelector('button[aria-label="Run all cells"]').click()`);
+    await cells.nth(1).locator('.output-execute_result pre', { hasText: 'plain text' }).waitFor();
+    expect(await cells.nth(1).locator('b.rich').count()).toBe(0);
+    release();
+    await cells.nth(0).locator('h1', { hasText: 'Title here' }).waitFor();
+    await cells.nth(1).locator('.output-execute_result b.rich', { hasText: 'bold' }).waitFor();
+    expect(await cells.nth(1).locator('.output-execute_result pre', { hasText: 'plain text' }).count()).toBe(0);
     await page.close();
   });
 

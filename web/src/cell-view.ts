@@ -5,7 +5,7 @@
  * cursor the editor takes over, so no keystroke is lost.
  */
 import { button, h } from './dom.js';
-import { renderMarkdown } from './markdown.js';
+import { loadRenderers, renderersIfLoaded } from './outputs/render-loader.js';
 import { loadMonaco, monacoIfLoaded, type MonacoSetup } from './monaco-loader.js';
 import type { monaco } from './monaco-setup.js';
 import type { CellModel } from './notebook-model.js';
@@ -326,8 +326,26 @@ export class CellView {
     const showRendered = m.cellType === 'markdown' && !this.editingMarkdown;
     this.rendered.hidden = !showRendered;
     this.editorHost.hidden = showRendered;
-    if (showRendered) this.rendered.replaceChildren(m.source.trim() ? renderMarkdown(m.source) : h('p', { class: 'placeholder', text: 'Empty markdown cell — press Enter to edit' }));
+    if (showRendered) this.renderMarkdownCell();
     this.element.setAttribute('aria-label', `${m.cellType} cell${m.executionCount ? ` ${m.executionCount}` : ''}`);
+  }
+
+  private renderMarkdownCell(): void {
+    const source = this.model.source;
+    if (!source.trim()) {
+      this.rendered.replaceChildren(h('p', { class: 'placeholder', text: 'Empty markdown cell — press Enter to edit' }));
+      return;
+    }
+    const renderers = renderersIfLoaded();
+    if (renderers) {
+      this.rendered.replaceChildren(renderers.renderMarkdown(source));
+      return;
+    }
+    // Before marked arrives: the source as text, then the rendering (if the cell still shows this source).
+    this.rendered.replaceChildren(h('p', { class: 'markdown-pending', text: source }));
+    void loadRenderers().then(() => {
+      if (this.model.source === source && !this.rendered.hidden) this.renderMarkdownCell();
+    });
   }
 
   dispose(): void {
