@@ -5,7 +5,8 @@
  *   the same figure for tslab's kernel in Jupyter Notebook 6 (Debian's jupyter-notebook), whose first cell imports
  *   zod (tslab cannot resolve this package's self-reference).
  * - web-run-all-20: Run all of 20 small cells → every result shown; Jupyter Notebook 6 with tslab's kernel alongside.
- * - web-heap-50-cells: the page's JS heap after loading a 50-cell notebook (after a forced GC), beside Jupyter 6's.
+ * - web-heap-50-cells: the page's JS heap after loading a 50-cell notebook (after a forced GC), beside Jupyter 6's;
+ *   "editing": after the pointer moved, so Monaco loaded and all 50 editors mounted.
  * - kernel-rss-*: a kernel process's resident memory after its first cell and after importing the library,
  *   beside tslab's kernel after the same first cell and an import of zod.
  * Jupyter Notebook 6 missing: its lines are skipped with a note (scripts/ensure-system-deps.sh installs it).
@@ -34,6 +35,14 @@ const SMALL = Array.from({ length: 20 }, (_, i) => ({ source: `${i} + 1` }));
 const FIFTY = Array.from({ length: 50 }, (_, i) => ({ source: `// cell ${i}\nconst value${i} = await compute(${i});\nconsole.log(value${i});` }));
 const sessionHost = path.join(root, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
 
+/**
+ * Both servers send a Content-Security-Policy without 'unsafe-eval', and Playwright evaluates a string
+ * predicate with eval: the bench's pages bypass CSP (the pages' own scripts run the same either way).
+ */
+function newPage(browser: Browser): Promise<Page> {
+  return browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+}
+
 /** Resolves with the page's performance.now() at the first animation frame where `condition` holds. */
 function frameWhen(page: Page, condition: string, timeout = 60_000): Promise<number> {
   return page.waitForFunction(`(${condition}) && performance.now()`, undefined, { polling: 'raf', timeout }).then((h) => h.jsonValue() as Promise<number>);
@@ -55,7 +64,7 @@ function rssMb(pid: number | undefined): number {
 // --- ours -------------------------------------------------------------------------------------------------
 
 const ours = {
-  ready: `document.querySelector('.kernel-status[data-status="idle"]') !== null`,
+  ready: `document.body.dataset.ready === 'true' && document.querySelector('.kernel-status[data-status="idle"]') !== null`,
   runAll: `document.querySelector('button[aria-label="Run all cells"], button[title="Run all cells"]')?.click() ?? [...document.querySelectorAll('button')].find((b) => b.textContent === 'Run all')?.click()`,
   done: (n: number) => `document.querySelectorAll('.cell .output-execute_result').length >= ${n} && document.querySelectorAll('.cell[data-run-state="queued"], .cell[data-run-state="running"]').length === 0`,
 };
@@ -66,7 +75,7 @@ async function oursFirstResult(browser: Browser, server: NighthawkServer, dir: s
     if (pooled) await server.kernels.waitForSpare();
     const name = `first-${pooled ? 'pool' : 'cold'}-${i}.ipynb`;
     writeFileSync(path.join(dir, name), notebookJson([{ source: NH_FIRST }]));
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(browser);
     await page.goto(`${server.url.split('?')[0]}?token=${server.token}&path=${name}`);
     await frameWhen(page, ours.ready);
     await page.evaluate(ours.runAll);
@@ -79,7 +88,7 @@ async function oursFirstResult(browser: Browser, server: NighthawkServer, dir: s
 
 async function oursRunAll(browser: Browser, server: NighthawkServer, dir: string): Promise<number[]> {
   writeFileSync(path.join(dir, 'twenty.ipynb'), notebookJson(SMALL));
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await newPage(browser);
   await page.goto(`${server.url.split('?')[0]}?token=${server.token}&path=twenty.ipynb`);
   await frameWhen(page, ours.ready);
   const out: number[] = [];
@@ -93,13 +102,21 @@ async function oursRunAll(browser: Browser, server: NighthawkServer, dir: string
   return out;
 }
 
-async function oursHeap(browser: Browser, server: NighthawkServer, dir: string): Promise<number[]> {
+/**
+ * At rest the page holds no Monaco (it loads at the first sign of use); `inUse` moves the pointer first and
+ * waits for Monaco and every editor (mounted ahead in idle time), as for someone editing.
+ */
+async function oursHeap(browser: Browser, server: NighthawkServer, dir: string, inUse = false): Promise<number[]> {
   writeFileSync(path.join(dir, 'fifty.ipynb'), notebookJson(FIFTY));
   const out: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(browser);
     await page.goto(`${server.url.split('?')[0]}?token=${server.token}&path=fifty.ipynb`);
     await frameWhen(page, ours.ready);
+    if (inUse) {
+      await page.mouse.move(640, 450);
+      await page.locator('body[data-editors="mounted"]').waitFor({ state: 'attached', timeout: 30_000 });
+    }
     await page.waitForTimeout(1000);
     out.push(await heapUsed(page));
     await page.close();
@@ -172,7 +189,7 @@ async function jupyterFirstResult(browser: Browser, nb: Notebook6): Promise<numb
   for (let i = 0; i < LOADS; i++) {
     const name = `first-${i}.ipynb`;
     writeFileSync(path.join(nb.dir, name), tslabNotebook([{ source: ZOD_FIRST }]));
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(browser);
     await page.goto(`${nb.url}notebooks/${name}?token=${nb.token}`);
     await frameWhen(page, jupyter.ready);
     await page.evaluate(jupyter.runAll);
@@ -185,7 +202,7 @@ async function jupyterFirstResult(browser: Browser, nb: Notebook6): Promise<numb
 
 async function jupyterRunAll(browser: Browser, nb: Notebook6): Promise<number[]> {
   writeFileSync(path.join(nb.dir, 'twenty.ipynb'), tslabNotebook(SMALL));
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await newPage(browser);
   await page.goto(`${nb.url}notebooks/twenty.ipynb?token=${nb.token}`);
   await frameWhen(page, jupyter.ready);
   const out: number[] = [];
@@ -207,7 +224,7 @@ async function jupyterHeap(browser: Browser, nb: Notebook6): Promise<number[]> {
   writeFileSync(path.join(nb.dir, 'fifty.ipynb'), tslabNotebook(FIFTY));
   const out: number[] = [];
   for (let i = 0; i < 3; i++) {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await newPage(browser);
     await page.goto(`${nb.url}notebooks/fifty.ipynb?token=${nb.token}`);
     await frameWhen(page, jupyter.ready);
     await page.waitForTimeout(1000);
@@ -225,7 +242,9 @@ async function kernelRss(): Promise<void> {
   const server = await startServer({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, log: () => {} });
   const { KernelManager, ServerConnection } = await import('@jupyterlab/services');
   const WebSocket = (await import('ws')).default;
-  const manager = new KernelManager({ serverSettings: ServerConnection.makeSettings({ baseUrl: server.baseUrl, wsUrl: server.wsUrl, token: server.token, appendToken: true, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, fetch }) });
+  const manager = new KernelManager({ serverSettings: ServerConnection.makeSettings({ baseUrl: server.baseUrl, wsUrl: server.wsUrl, token: server.token, appendToken: true, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, fetch,
+    // The server refuses a POST without a JSON content type (CSRF); an empty body alone sends none.
+    init: { headers: { 'Content-Type': 'application/json' } } }) });
   const kernel = await manager.startNew();
   await kernel.info;
   const pid = (server.kernels.get(kernel.id) as unknown as { process: { child: { pid: number } } }).process.child.pid;
@@ -273,12 +292,14 @@ async function main(): Promise<void> {
     const jRunAll = nb ? await jupyterRunAll(browser, nb) : undefined;
     progress('heap after 50 cells');
     const heap = await oursHeap(browser, pooledServer, dir);
+    const heapInUse = await oursHeap(browser, pooledServer, dir, true);
     const jHeap = nb ? await jupyterHeap(browser, nb) : undefined;
     report('web-first-result-pool-vs-jupyter6-tslab', pool, jFirst);
     report('web-first-result-cold-vs-jupyter6-tslab', cold, jFirst);
     report('web-run-all-20-cells-vs-jupyter6-tslab', runAll, jRunAll);
     // Megabytes, printed in the same format (the "_ms" fields hold MB here).
     report('web-heap-mb-50-cells-vs-jupyter6', heap, jHeap);
+    report('web-heap-mb-50-cells-editing-vs-jupyter6', heapInUse, jHeap);
     if (!nb) console.log('# Jupyter Notebook 6 (python3-notebook 6.x) is not installed: its baselines are missing');
   } finally {
     await browser.close();

@@ -78,7 +78,8 @@ describe('a pooled kernel', () => {
       for (let i = 0; i < 50 && !(existsSync(poolCache) && readdirSync(poolCache).some((f) => f.endsWith('.v8'))); i++) {
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(readdirSync(poolCache).filter((f) => f.startsWith('typescript-') && f.endsWith('.v8'))).not.toHaveLength(0);
+      // tslab's TypeScript, and the library's own (the warm-up loads the library as a cell's import would).
+      expect(readdirSync(poolCache).filter((f) => f.startsWith('typescript-') && f.endsWith('.v8')).length).toBeGreaterThanOrEqual(1);
       const kernel = await fx.kernels.startNew();
       await kernel.info;
       expect(kernel.status).toBe('idle');

@@ -78,12 +78,19 @@ export function notebookJson(cells: Array<{ type?: 'code' | 'markdown'; source: 
   });
 }
 
-/** Opens the app and waits until the notebook is loaded and the kernel answers. */
-export async function openNotebook(page: Page, baseUrl: string, token: string, notebookPath?: string): Promise<void> {
+/**
+ * Opens the app and waits until the notebook is loaded and the kernel answers. The page loads Monaco at the
+ * first sign of use (monaco-loader.ts): unless `untouched`, the pointer moves and Monaco is waited for, as
+ * for someone at the page; `untouched` leaves the page as only looked at (static code, no Monaco).
+ */
+export async function openNotebook(page: Page, baseUrl: string, token: string, notebookPath?: string, options: { untouched?: boolean } = {}): Promise<void> {
   const query = new URLSearchParams({ token, ...(notebookPath ? { path: notebookPath } : {}) });
   await page.goto(`${baseUrl}/?${query.toString()}`);
   await page.locator('body[data-ready="true"]').waitFor();
   await page.locator('.kernel-status[data-status="idle"]').waitFor();
+  if (options.untouched) return;
+  await page.mouse.move(2, 2);
+  await page.locator('body[data-monaco="loaded"]').waitFor({ state: 'attached' });
 }
 
 export type NotebookCells = Parameters<typeof notebookJson>[0];

@@ -14,7 +14,7 @@ import { DraftStore } from './drafts.js';
 import { FileBrowser } from './file-browser.js';
 import { KernelSession } from './kernel-session.js';
 import { KernelsPanel } from './kernels-panel.js';
-import { registerKernelProviders } from './monaco-setup.js';
+import { loadMonacoOnIntent, whenMonaco } from './monaco-loader.js';
 import { NotebookDocument, type ConflictResolver, type DraftState } from './notebook-document.js';
 import { newCell, notebookToJson } from './notebook-model.js';
 import { NotebookView } from './notebook-view.js';
@@ -58,8 +58,12 @@ export class App {
       changed: () => this.doc?.touch(false),
       notify: toast,
     });
-    registerKernelProviders(() => this.session.kernel);
-    registerLiveDiagnostics(() => this.session.kernel);
+    // The page is usable without Monaco (cells show static code); it loads at the first sign of use.
+    loadMonacoOnIntent();
+    whenMonaco((setup) => {
+      setup.registerKernelProviders(() => this.session.kernel);
+      registerLiveDiagnostics(setup.monaco, () => this.session.kernel);
+    });
     this.session.onStatus((status) => {
       this.kernelStatus.dataset.status = status;
       this.kernelStatus.textContent = `Kernel: ${status}`;
@@ -157,9 +161,16 @@ export class App {
   }
 
   async start(requested: string | null): Promise<void> {
+    // A requested notebook opens without waiting for the file list (open() refreshes it anyway); the sidebar's
+    // kernel list follows once it is open, so its requests and rendering stay off the notebook's load.
+    if (requested) {
+      try {
+        return await this.open(requested);
+      } finally {
+        this.kernelsPanel.start();
+      }
+    }
     this.kernelsPanel.start();
-    // A requested notebook opens without waiting for the file list (open() refreshes it anyway).
-    if (requested) return this.open(requested);
     const files = await this.refreshFiles().catch((err: unknown) => {
       toast(`Cannot list notebooks: ${String(err)}`);
       return [] as string[];
@@ -198,7 +209,18 @@ export class App {
     this.doc?.saveDraftSoon.flush();
     this.autosave.cancel();
     document.body.dataset.ready = 'false';
-    const { document: doc, restoredDraft } = await NotebookDocument.open(path, this.contents, this.drafts, this.resolveConflict);
+    // The kernel session depends only on the path: it is found or started while the file loads.
+    const kernel = this.session.open(path).then(() => undefined, (err: unknown) => err);
+    let opened: Awaited<ReturnType<typeof NotebookDocument.open>>;
+    try {
+      opened = await NotebookDocument.open(path, this.contents, this.drafts, this.resolveConflict);
+    } catch (error) {
+      // No notebook to show: nor a kernel started for it.
+      await kernel;
+      await this.session.discardIfStarted(path).catch(() => {});
+      throw error;
+    }
+    const { document: doc, restoredDraft } = opened;
     this.view?.dispose();
     this.doc = doc;
     doc.onDraftState = (state, seq) => this.showDraftState(state, seq);
@@ -225,7 +247,8 @@ export class App {
     history.replaceState(history.state, '', url.toString());
     void this.refreshFiles().catch(() => {});
     if (restoredDraft) toast('Restored unsaved edits from this browser.');
-    await this.session.open(path).catch((err: unknown) => toast(`Kernel unavailable: ${String(err)}`));
+    const failed = await kernel;
+    if (failed !== undefined) toast(`Kernel unavailable: ${String(failed)}`);
     document.body.dataset.ready = 'true';
     // Read by the load-time benchmark: milliseconds from navigation start to a usable notebook.
     document.body.dataset.readyAt = String(performance.now());

@@ -1,10 +1,13 @@
 /**
- * One cell: prompt with execution count and elapsed time, a Monaco editor (mounted lazily, a static
- * <pre> stands in until the cell is near the viewport or focused), rendered markdown, and outputs.
+ * One cell: prompt with execution count and elapsed time, a Monaco editor (mounted lazily: highlighted
+ * static code stands in until Monaco has loaded and the cell is in view or focused), rendered markdown,
+ * and outputs. A cell focused before Monaco arrives is edited in a plain textarea meanwhile, whose text and
+ * cursor the editor takes over, so no keystroke is lost.
  */
 import { button, h } from './dom.js';
-import { renderMarkdown } from './markdown.js';
-import { monaco } from './monaco-setup.js';
+import { loadRenderers, renderersIfLoaded } from './outputs/render-loader.js';
+import { loadMonaco, monacoIfLoaded, type MonacoSetup } from './monaco-loader.js';
+import type { monaco } from './monaco-setup.js';
 import type { CellModel } from './notebook-model.js';
 import type { RenderContext } from './outputs/render-mime.js';
 import { OutputArea } from './outputs/output-area.js';
@@ -37,6 +40,10 @@ export class CellView {
   private readonly elapsed: HTMLElement;
   private readonly editorHost: HTMLElement;
   private readonly staticSource: HTMLElement;
+  /** Plain-text editing while Monaco loads (see the header). */
+  private interim: HTMLTextAreaElement | undefined;
+  /** Focus was asked for before Monaco loaded: the editor takes it when it mounts. */
+  private focusWanted = false;
   private readonly rendered: HTMLElement;
   /** Holds the live stdin prompt (input_request); not part of the saved outputs. */
   readonly stdinHost: HTMLElement = h('div', { class: 'stdin' });
@@ -65,28 +72,46 @@ export class CellView {
       h('div', { class: 'gutter' }, this.prompt, this.elapsed),
       h('div', { class: 'cell-body' }, h('div', { class: 'progress', 'aria-hidden': 'true' }), this.editorHost, this.rendered, this.outputs.element, this.stdinHost),
       toolbar);
-    this.editorHost.addEventListener('mousedown', () => {
-      if (!this.editor) queueMicrotask(() => this.host.enterEdit(this));
+    this.editorHost.addEventListener('mousedown', (ev) => {
+      if (this.editor || ev.target === this.interim) return;
+      // The click's default would focus the cell itself after the interim editor took focus.
+      ev.preventDefault();
+      queueMicrotask(() => this.host.enterEdit(this));
     });
     this.rendered.addEventListener('dblclick', () => this.host.enterEdit(this));
     this.refresh();
   }
 
   get source(): string {
-    return this.editor ? this.editor.getValue() : this.model.source;
+    return this.editor ? this.editor.getValue() : this.interim ? this.interim.value : this.model.source;
   }
 
   get isEditing(): boolean {
+    if (this.interim) return document.activeElement === this.interim;
     return this.editor?.hasTextFocus() ?? false;
+  }
+
+  get hasEditor(): boolean {
+    return this.editor !== undefined;
   }
 
   get runState(): CellRunState {
     return this.state;
   }
 
-  /** Creates the Monaco editor in place of the static source. */
-  ensureEditor(): monaco.editor.IStandaloneCodeEditor {
+  /** The Monaco editor, created in place of the static source if Monaco has loaded (else it starts loading). */
+  ensureEditor(): monaco.editor.IStandaloneCodeEditor | undefined {
     if (this.editor) return this.editor;
+    const setup = monacoIfLoaded();
+    if (setup) return this.mount(setup);
+    void loadMonaco();
+    return undefined;
+  }
+
+  private mount(setup: MonacoSetup): monaco.editor.IStandaloneCodeEditor {
+    const { monaco } = setup;
+    const interim = this.interim;
+    if (interim) this.model.source = interim.value;
     const uri = monaco.Uri.parse(`inmemory://cell/${this.model.id}.${this.model.cellType === 'markdown' ? 'md' : 'ts'}`);
     const model = monaco.editor.getModel(uri) ?? monaco.editor.createModel(this.model.source, this.model.cellType === 'markdown' ? 'markdown' : 'typescript', uri);
     model.setValue(this.model.source);
@@ -113,6 +138,14 @@ export class CellView {
       contextmenu: false,
     });
     this.staticSource.remove();
+    if (interim) {
+      const hadFocus = document.activeElement === interim;
+      const position = model.getPositionAt(interim.selectionStart);
+      interim.remove();
+      this.interim = undefined;
+      editor.setPosition(position);
+      if (hadFocus) this.focusWanted = true;
+    }
     const fit = (): void => {
       this.editorHost.style.height = `${Math.max(editor.getContentHeight(), LINE_HEIGHT + 12)}px`;
     };
@@ -134,7 +167,42 @@ export class CellView {
     bind('split', KeyMod.CtrlCmd | KeyMod.Shift | KeyCode.Minus);
     bind('escape', KeyCode.Escape, '!suggestWidgetVisible && !findWidgetVisible && !parameterHintsVisible && !renameInputVisible');
     this.editor = editor;
+    if (this.focusWanted) {
+      this.focusWanted = false;
+      editor.focus();
+    }
     return editor;
+  }
+
+  /** Until Monaco arrives: a textarea over the static code that keeps the cell's keys (run, escape). */
+  private editInterim(): void {
+    if (!this.interim) {
+      const area = h('textarea', { class: 'interim-source', 'aria-label': `${this.model.cellType} cell editor`, spellcheck: 'false' }) as HTMLTextAreaElement;
+      area.value = this.model.source;
+      area.rows = Math.max(1, this.model.source.split('\n').length);
+      area.addEventListener('input', () => {
+        area.rows = Math.max(1, area.value.split('\n').length);
+        this.model.source = area.value;
+        this.host.edited(this);
+      });
+      area.addEventListener('focus', () => this.host.enterEdit(this));
+      area.addEventListener('keydown', (ev) => {
+        const command: CellCommand | undefined = ev.key === 'Escape' ? 'escape'
+          : ev.key === 'Enter' && ev.shiftKey ? 'run-advance'
+            : ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) ? 'run'
+              : ev.key === 'Enter' && ev.altKey ? 'run-insert'
+                : (ev.ctrlKey || ev.metaKey) && ev.key.toLowerCase() === 's' ? 'save' : undefined;
+        if (!command) return;
+        ev.preventDefault();
+        ev.stopPropagation();
+        this.host.command(this, command);
+      });
+      this.staticSource.hidden = true;
+      this.editorHost.append(area);
+      this.interim = area;
+      area.setSelectionRange(0, 0);
+    }
+    this.interim.focus({ preventScroll: true });
   }
 
   private get lineNumbers(): boolean {
@@ -172,11 +240,16 @@ export class CellView {
       this.refresh();
     }
     const editor = this.ensureEditor();
-    editor.focus();
+    if (editor) return editor.focus();
+    this.focusWanted = true;
+    this.editInterim();
+    void loadMonaco().then(() => this.ensureEditor());
   }
 
   /** Leaves edit mode; a markdown cell shows its rendering again. */
   leaveEdit(): void {
+    this.focusWanted = false;
+    if (this.interim && document.activeElement === this.interim) this.interim.blur();
     if (this.model.cellType === 'markdown' && this.editingMarkdown) {
       this.editingMarkdown = false;
       this.refresh();
@@ -186,14 +259,18 @@ export class CellView {
   setSource(source: string): void {
     this.model.source = source;
     if (this.editor) this.editor.setValue(source);
-    else if (this.model.cellType === 'code') renderStaticCode(this.staticSource, source);
-    else this.staticSource.textContent = source || ' ';
+    else {
+      if (this.interim) this.interim.value = source;
+      if (this.model.cellType === 'code') renderStaticCode(this.staticSource, source);
+      else this.staticSource.textContent = source || ' ';
+    }
     this.refresh();
   }
 
   cursorOffset(): number {
     const editor = this.editor;
     const pos = editor?.getPosition();
+    if (this.interim) return this.interim.selectionStart;
     return editor && pos ? editor.getModel()!.getOffsetAt(pos) : this.model.source.length;
   }
 
@@ -230,7 +307,7 @@ export class CellView {
       this.model.executionCount = null;
     }
     const model = this.editor?.getModel();
-    if (model) monaco.editor.setModelLanguage(model, cellType === 'markdown' ? 'markdown' : 'typescript');
+    if (model) monacoIfLoaded()?.monaco.editor.setModelLanguage(model, cellType === 'markdown' ? 'markdown' : 'typescript');
     this.editingMarkdown = false;
     this.applyEditorOptions();
     this.refresh();
@@ -249,8 +326,26 @@ export class CellView {
     const showRendered = m.cellType === 'markdown' && !this.editingMarkdown;
     this.rendered.hidden = !showRendered;
     this.editorHost.hidden = showRendered;
-    if (showRendered) this.rendered.replaceChildren(m.source.trim() ? renderMarkdown(m.source) : h('p', { class: 'placeholder', text: 'Empty markdown cell — press Enter to edit' }));
+    if (showRendered) this.renderMarkdownCell();
     this.element.setAttribute('aria-label', `${m.cellType} cell${m.executionCount ? ` ${m.executionCount}` : ''}`);
+  }
+
+  private renderMarkdownCell(): void {
+    const source = this.model.source;
+    if (!source.trim()) {
+      this.rendered.replaceChildren(h('p', { class: 'placeholder', text: 'Empty markdown cell — press Enter to edit' }));
+      return;
+    }
+    const renderers = renderersIfLoaded();
+    if (renderers) {
+      this.rendered.replaceChildren(renderers.renderMarkdown(source));
+      return;
+    }
+    // Before marked arrives: the source as text, then the rendering (if the cell still shows this source).
+    this.rendered.replaceChildren(h('p', { class: 'markdown-pending', text: source }));
+    void loadRenderers().then(() => {
+      if (this.model.source === source && !this.rendered.hidden) this.renderMarkdownCell();
+    });
   }
 
   dispose(): void {
@@ -258,5 +353,6 @@ export class CellView {
     this.editor?.dispose();
     model?.dispose();
     this.editor = undefined;
+    this.focusWanted = false;
   }
 }

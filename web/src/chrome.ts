@@ -1,6 +1,6 @@
 /** Page furniture: modal dialogs (conflict, rename), toasts, and the light/dark theme toggle. */
 import { button, h } from './dom.js';
-import { setMonacoTheme } from './monaco-setup.js';
+import { monacoIfLoaded } from './monaco-loader.js';
 
 const THEME_KEY = 'nighthawk.theme';
 
@@ -10,7 +10,8 @@ export function applyTheme(choice?: 'light' | 'dark'): 'light' | 'dark' {
   const theme = choice ?? (stored === 'light' || stored === 'dark' ? stored : preferred);
   if (choice) localStorage.setItem(THEME_KEY, choice);
   document.documentElement.dataset.theme = theme;
-  setMonacoTheme(theme === 'dark');
+  // A Monaco that loads later reads the theme from the document (monaco-setup.ts).
+  monacoIfLoaded()?.setMonacoTheme(theme === 'dark');
   return theme;
 }
 

@@ -4,7 +4,7 @@
  * without running it; the answer becomes Monaco markers. One comm per kernel connection.
  */
 import type { Kernel } from '@jupyterlab/services';
-import { monaco } from './monaco-setup.js';
+import type { monaco as MonacoApi } from './monaco-setup.js';
 
 export const DIAGNOSTICS_TARGET = 'nighthawk.diagnostics';
 const OWNER = 'nighthawk-kernel';
@@ -18,12 +18,13 @@ interface Diagnostic {
   severity: 'error' | 'warning';
 }
 
-export function registerLiveDiagnostics(kernel: () => Kernel.IKernelConnection | null): void {
+/** Called once Monaco has loaded (monaco-loader.ts), with its API. */
+export function registerLiveDiagnostics(monaco: typeof MonacoApi, kernel: () => Kernel.IKernelConnection | null): void {
   let comm: Kernel.IComm | undefined;
   let commKernel: Kernel.IKernelConnection | undefined;
   let nextId = 0;
-  const pending = new Map<number, { model: monaco.editor.ITextModel; version: number }>();
-  const timers = new WeakMap<monaco.editor.ITextModel, ReturnType<typeof setTimeout>>();
+  const pending = new Map<number, { model: MonacoApi.editor.ITextModel; version: number }>();
+  const timers = new WeakMap<MonacoApi.editor.ITextModel, ReturnType<typeof setTimeout>>();
 
   const apply = (data: { request_id?: unknown; diagnostics?: unknown }): void => {
     const req = typeof data.request_id === 'number' ? pending.get(data.request_id) : undefined;
@@ -64,7 +65,7 @@ export function registerLiveDiagnostics(kernel: () => Kernel.IKernelConnection |
     return comm;
   };
 
-  const check = (model: monaco.editor.ITextModel): void => {
+  const check = (model: MonacoApi.editor.ITextModel): void => {
     if (model.isDisposed()) return;
     if (model.getLanguageId() !== 'typescript') return monaco.editor.setModelMarkers(model, OWNER, []);
     const c = channel();
@@ -74,7 +75,7 @@ export function registerLiveDiagnostics(kernel: () => Kernel.IKernelConnection |
     c.send({ request_id: id, code: model.getValue() });
   };
 
-  const watch = (model: monaco.editor.ITextModel): void => {
+  const watch = (model: MonacoApi.editor.ITextModel): void => {
     if (model.uri.scheme !== 'inmemory') return;
     model.onDidChangeContent(() => {
       const t = timers.get(model);

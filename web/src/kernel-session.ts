@@ -2,7 +2,7 @@
  * The notebook's Jupyter session (path → kernel) through @jupyterlab/services, and one status value
  * for the UI that folds together kernel status and WebSocket connection status.
  */
-import { KernelManager, KernelSpecAPI, SessionManager, type Kernel, type ServerConnection, type Session } from '@jupyterlab/services';
+import { KernelAPI, KernelManager, KernelSpecAPI, SessionAPI, SessionManager, type Kernel, type ServerConnection, type Session } from '@jupyterlab/services';
 
 /** The kernelspec name of the Nighthawk kernel (`nighthawk-ts kernel install`), also recorded in saved notebooks. */
 export const NIGHTHAWK_KERNEL = 'nighthawk';
@@ -13,7 +13,15 @@ export class KernelSession {
   private readonly kernels: KernelManager;
   private readonly sessions: SessionManager;
   private session: Session.ISessionConnection | null = null;
+  /** The session the last open() started itself (rather than found). */
+  private started: Session.ISessionConnection | null = null;
   private listeners = new Set<(status: KernelDisplayStatus) => void>();
+  /**
+   * A kernel still loading answers kernel_info (busy, idle) and the server follows with "starting": the idle
+   * of a kernel_info reads as "starting" until the server's kernel model confirms it (one REST round trip)
+   * or another status arrives, so the status never says idle before the kernel can run code.
+   */
+  private holdIdle = false;
 
   constructor(private readonly settings: ServerConnection.ISettings) {
     this.kernels = new KernelManager({ serverSettings: settings });
@@ -31,6 +39,7 @@ export class KernelSession {
     if (kernel.connectionStatus === 'connecting' && kernel.status !== 'restarting') return 'connecting';
     // A restarted kernel reports 'unknown' until its first status message: it is starting.
     if (kernel.status === 'unknown') return 'starting';
+    if (kernel.status === 'idle' && this.holdIdle) return 'starting';
     return kernel.status as KernelDisplayStatus;
   }
 
@@ -48,22 +57,56 @@ export class KernelSession {
   async open(path: string): Promise<void> {
     await this.close();
     // Asked together: the kernelspecs are needed only when no session exists, but waiting for that answer
-    // first would add a round trip to every new notebook's start.
+    // first would add a round trip to every new notebook's start. The REST calls are made directly: the
+    // session manager's find and start each add a refresh of its whole list (two more round trips before the
+    // kernel's WebSocket opens), and its model list is not needed here.
     const specsRequest = KernelSpecAPI.getSpecs(this.settings).catch(() => undefined);
-    await this.sessions.ready;
-    const existing = await this.sessions.findByPath(path).catch(() => undefined);
+    const running = await SessionAPI.listRunning(this.settings).catch(() => [] as Session.IModel[]);
+    const existing = running.find((m) => m.path === path);
     let session: Session.ISessionConnection;
     if (existing) session = this.sessions.connectTo({ model: existing });
     else {
       const specs = await specsRequest;
       // A Jupyter server's default kernel is usually python3; the installed Nighthawk kernelspec wins.
       const name = specs?.kernelspecs[NIGHTHAWK_KERNEL] ? NIGHTHAWK_KERNEL : specs?.default;
-      session = await this.sessions.startNew({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) });
+      const model = await SessionAPI.startSession({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) }, this.settings);
+      session = this.sessions.connectTo({ model });
+      this.started = session;
     }
     this.session = session;
-    session.statusChanged.connect(() => this.emit());
+    // Emitted after the message is handled, so a kernel_info's idle is known to be one (iopubMessage comes later).
+    session.statusChanged.connect(() => queueMicrotask(() => this.emit()));
+    session.iopubMessage.connect((_, msg) => {
+      if (msg.header.msg_type !== 'status') return;
+      const parent = msg.parent_header as { msg_type?: string };
+      const state = (msg.content as { execution_state?: string }).execution_state;
+      if (parent.msg_type !== 'kernel_info_request' || state !== 'idle') {
+        this.holdIdle = false;
+        return;
+      }
+      const kernel = session.kernel;
+      if (!kernel) return;
+      this.holdIdle = true;
+      void KernelAPI.getKernelModel(kernel.id, this.settings).then(
+        (model) => model?.execution_state !== 'starting',
+        () => true,
+      ).then((ready) => {
+        if (!ready || this.session !== session || !this.holdIdle) return;
+        this.holdIdle = false;
+        this.emit();
+      });
+    });
     session.connectionStatusChanged.connect(() => this.emit());
     session.kernelChanged.connect(() => this.emit());
+    this.emit();
+  }
+
+  /** Shuts down the session `open(path)` started (not one it found): its notebook could not be opened. */
+  async discardIfStarted(path: string): Promise<void> {
+    const session = this.started;
+    if (!session || session !== this.session || session.path !== path) return;
+    this.session = this.started = null;
+    await session.shutdown();
     this.emit();
   }
 
@@ -82,7 +125,7 @@ export class KernelSession {
   /** Disconnects from the session without shutting the kernel down (other tabs may use it). */
   async close(): Promise<void> {
     const session = this.session;
-    this.session = null;
+    this.session = this.started = null;
     session?.dispose();
     this.emit();
   }

@@ -144,3 +144,6 @@ export function registerKernelProviders(kernelFor: (model: monaco.editor.ITextMo
 export function setMonacoTheme(dark: boolean): void {
   monaco.editor.setTheme(dark ? 'vs-dark' : 'vs');
 }
+
+// Loaded after the page chose its theme (chrome.ts applyTheme): start in it.
+setMonacoTheme(document.documentElement.dataset.theme === 'dark');

@@ -5,8 +5,12 @@
  */
 import { CellView, type CellCommand, type CellHost, type EditorOptions } from './cell-view.js';
 import { h } from './dom.js';
+import { monacoIfLoaded, whenMonaco } from './monaco-loader.js';
 import { newCell, newCellId, type CellModel, type CellType, type NotebookModel } from './notebook-model.js';
 import type { RenderContext } from './outputs/render-mime.js';
+
+/** Editors mounted ahead of need at most (Monaco editors cost time to create and ~0.1 MB each). */
+const PREMOUNT_LIMIT = 100;
 
 export interface NotebookHost {
   /** Sources or outputs changed (draft save, dirty marker). */
@@ -30,18 +34,32 @@ export class NotebookView implements CellHost {
   private clipboard: CellModel[] = [];
   private editorOptions: EditorOptions = { lineNumbers: false, wordWrap: false };
   private readonly observer: IntersectionObserver;
+  /** Code cells within the observer's margin of the viewport and still without an editor. */
+  private readonly near = new Set<CellView>();
+  private mountScheduled = false;
+  private disposed = false;
+  private readonly onScroll = (): void => this.mountVisible();
 
   constructor(readonly model: NotebookModel, private readonly host: NotebookHost) {
     this.element = h('div', { class: 'cells', role: 'list', 'aria-label': 'notebook cells', tabindex: 0 });
-    // Monaco is mounted only for cells near the viewport: a 50-cell notebook opens without 50 editors.
+    // Editors mount once Monaco has loaded (until then cells show static code): cells in view at once, cells
+    // near the viewport next, then the others nearest first in idle time (see scheduleMounts).
     this.observer = new IntersectionObserver((entries) => {
       for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
         const view = this.cells.find((c) => c.element === entry.target);
-        if (view && view.model.cellType === 'code') view.ensureEditor();
-        this.observer.unobserve(entry.target);
+        if (!view || view.model.cellType !== 'code' || view.hasEditor) continue;
+        if (entry.isIntersecting) this.near.add(view);
+        else this.near.delete(view);
       }
+      this.scheduleMounts();
     }, { rootMargin: '400px 0px' });
+    // A cell scrolled into view gets its editor before the frame that shows it: scroll events run ahead of
+    // that frame's rendering, while the observer reports only after it.
+    document.addEventListener('scroll', this.onScroll, { capture: true, passive: true });
+    whenMonaco(() => {
+      this.mountVisible();
+      this.scheduleMounts();
+    });
     if (model.cells.length === 0) model.cells.push(newCell());
     this.cells = model.cells.map((c) => this.makeView(c));
     this.element.replaceChildren(...this.cells.map((c) => c.element));
@@ -57,6 +75,78 @@ export class NotebookView implements CellHost {
       } else if (index !== this.active) this.select(index, this.mode === 'edit' && this.cells[index]!.isEditing ? 'edit' : 'command');
     });
     this.select(0, 'command', false);
+  }
+
+  /** Index of the first cell not above the viewport (cells are laid out in order). */
+  private firstVisibleIndex(): number {
+    const cells = this.cells;
+    let lo = 0;
+    let hi = cells.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cells[mid]!.element.getBoundingClientRect().bottom < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Mounts the editors of code cells that intersect the viewport now (Monaco loaded), synchronously. */
+  private mountVisible(): void {
+    if (!monacoIfLoaded() || this.disposed) return;
+    const height = window.innerHeight;
+    for (let i = this.firstVisibleIndex(); i < this.cells.length; i++) {
+      const view = this.cells[i]!;
+      if (view.element.getBoundingClientRect().top > height) break;
+      if (view.model.cellType !== 'code' || view.hasEditor) continue;
+      this.near.delete(view);
+      view.ensureEditor();
+    }
+  }
+
+  /**
+   * The next editor to mount ahead of need: a cell near the viewport first, then the code cell nearest to it,
+   * up to PREMOUNT_LIMIT editors, so a later scroll (even a jump to the end) finds its editor already there.
+   */
+  private nextToMount(): CellView | undefined {
+    const [near] = this.near;
+    if (near) {
+      this.near.delete(near);
+      return this.cells.includes(near) ? near : this.nextToMount();
+    }
+    if (this.cells.filter((c) => c.hasEditor).length >= PREMOUNT_LIMIT) return undefined;
+    const from = this.firstVisibleIndex();
+    for (let d = 0; d < this.cells.length; d++) {
+      for (const i of [from + d, from - d - 1]) {
+        const view = this.cells[i];
+        if (view && view.model.cellType === 'code' && !view.hasEditor) return view;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Mounts editors ahead of need in idle time (about one Monaco editor per idle period), so mounting never
+   * stalls scrolling or typing; `body[data-editors="mounted"]` says none is left to mount.
+   */
+  private scheduleMounts(): void {
+    if (this.mountScheduled || this.disposed || !monacoIfLoaded()) return;
+    this.mountScheduled = true;
+    delete document.body.dataset.editors;
+    const run = (deadline?: IdleDeadline): void => {
+      this.mountScheduled = false;
+      if (this.disposed) return;
+      do {
+        const next = this.nextToMount();
+        if (!next) {
+          document.body.dataset.editors = 'mounted';
+          return;
+        }
+        next.ensureEditor();
+      } while (deadline && deadline.timeRemaining() > 25);
+      this.scheduleMounts();
+    };
+    if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 1000 });
+    else setTimeout(run, 30);
   }
 
   private makeView(model: CellModel): CellView {
@@ -141,6 +231,7 @@ export class NotebookView implements CellHost {
     view.model.source = view.source;
     this.deleted.push({ index, model: view.model });
     view.dispose();
+    this.near.delete(view);
     view.element.remove();
     this.observer.unobserve(view.element);
     this.cells.splice(index, 1);
@@ -238,7 +329,10 @@ export class NotebookView implements CellHost {
   }
 
   dispose(): void {
+    this.disposed = true;
     this.observer.disconnect();
+    document.removeEventListener('scroll', this.onScroll, { capture: true });
+    this.near.clear();
     for (const cell of this.cells) cell.dispose();
   }
 }

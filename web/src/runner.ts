@@ -6,11 +6,12 @@
  * or by a plain input box.
  */
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
-import { ApprovalPayloadSchema, type ApprovalAnswer } from '../../shared/ui-types.js';
+import type { ApprovalAnswer } from '../../shared/ui-types.js';
 import type { CellView } from './cell-view.js';
 import { button, h } from './dom.js';
 import type { MimeBundle } from './notebook-model.js';
 import { renderApproval } from './outputs/approval-view.js';
+import { loadRenderers, type Renderers } from './outputs/render-loader.js';
 
 type ExecuteFuture = Kernel.IShellFuture<KernelMessage.IExecuteRequestMsg, KernelMessage.IExecuteReplyMsg>;
 
@@ -145,6 +146,14 @@ export class Runner {
       return;
     }
     this.pending.set(cell.model.id, { future, header: msg.header });
+    // The approval schema comes with the renderers (loaded at page start; normally already there).
+    void loadRenderers().then(({ ApprovalPayloadSchema }) => {
+      if (this.pending.get(cell.model.id)?.header !== msg.header) return; // answered meanwhile
+      this.showInputPrompt(cell, msg, ApprovalPayloadSchema);
+    });
+  }
+
+  private showInputPrompt(cell: CellView, msg: KernelMessage.IInputRequestMsg, ApprovalPayloadSchema: Renderers['ApprovalPayloadSchema']): void {
     const { prompt, password } = msg.content;
     let approval: unknown;
     try {

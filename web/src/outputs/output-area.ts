@@ -7,7 +7,8 @@ import type { KernelMessage } from '@jupyterlab/services';
 import { renderAnsi } from '../ansi.js';
 import { button, h } from '../dom.js';
 import type { MimeBundle, Output } from '../notebook-model.js';
-import { renderBundle, type RenderContext } from './render-mime.js';
+import { loadRenderers, renderersIfLoaded } from './render-loader.js';
+import type { RenderContext } from './render-mime.js';
 
 export class OutputArea {
   readonly element: HTMLElement;
@@ -141,8 +142,17 @@ export class OutputArea {
         else wrap.appendChild(h('div', { class: 'error-head' }, h('strong', { text: output.ename }), output.evalue ? `: ${output.evalue}` : ''));
         if (output.internals) wrap.appendChild(internalsToggle(output.internals));
         break;
-      default:
-        wrap.appendChild(renderBundle(output.data, this.ctx));
+      default: {
+        const renderers = renderersIfLoaded();
+        if (renderers) wrap.appendChild(renderers.renderBundle(output.data, this.ctx));
+        else {
+          // Before the renderers arrive: the plain text, then the rich rendering in its place.
+          const plain = output.data['text/plain'];
+          if (typeof plain === 'string') wrap.appendChild(h('pre', { class: 'output-text' }, renderAnsi(plain)));
+          const { data } = output;
+          void loadRenderers().then((r) => wrap.replaceChildren(r.renderBundle(data, this.ctx)));
+        }
+      }
     }
     const lines = textLines(output);
     if (lines > LONG_OUTPUT_LINES) {

@@ -13,6 +13,8 @@ import { InterruptEscalation } from './interrupt-escalation.js';
 export const KERNEL_NAME = 'nighthawk';
 /** How long a responsive kernel has to handle an interrupt message before SIGINT is sent. */
 const SIGINT_GRACE_MS = 50;
+/** How long after handing out a spare its replacement starts loading (see scheduleRefill). */
+const SPARE_REFILL_DELAY_MS = 2000;
 
 export interface KernelManagerOptions {
   /** Working directory of kernel processes: cells resolve imports (and `nighthawk-ts`) from here. */
@@ -227,6 +229,10 @@ export class KernelManager {
   private readonly kernels = new Map<string, Kernel>();
   private readonly spares: KernelProcess[] = [];
   private closed = false;
+  /** A refill waiting out SPARE_REFILL_DELAY_MS after a hand-out, and its promise for waitForSpare. */
+  private refillTimer: ReturnType<typeof setTimeout> | undefined;
+  private refilled: Promise<void> | undefined;
+  private refillDone: (() => void) | undefined;
 
   constructor(private readonly options: KernelManagerOptions) {
     this.fillSpares();
@@ -263,6 +269,7 @@ export class KernelManager {
 
   /** Resolves when a spare process is warm (immediately when the pool is disabled). */
   async waitForSpare(): Promise<void> {
+    if (this.refilled) await this.refilled;
     const spare = this.spares.find((p) => !p.exited);
     if (spare) await spare.ready;
   }
@@ -272,14 +279,38 @@ export class KernelManager {
     const index = this.spares.findIndex((p) => !p.exited);
     // Spares are warmed in order, so the first live one is the closest to ready.
     const process = index >= 0 ? this.spares.splice(index, 1)[0]! : new KernelProcess(this.options);
-    this.fillSpares();
+    this.scheduleRefill();
     return process;
+  }
+
+  /**
+   * A new spare loads the compiler (seconds of CPU): started at once, it competes with the kernel just handed
+   * out, whose first cells are what the person is waiting for. It starts a little later instead.
+   */
+  private scheduleRefill(): void {
+    if (this.refillTimer || this.closed) return;
+    this.refilled = new Promise<void>((resolve) => (this.refillDone = resolve));
+    this.refillTimer = setTimeout(() => {
+      this.refillTimer = undefined;
+      this.fillSpares();
+      this.endRefill();
+    }, SPARE_REFILL_DELAY_MS);
+    this.refillTimer.unref?.();
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.refillTimer);
+    this.refillTimer = undefined;
+    this.endRefill();
     for (const id of [...this.kernels.keys()]) await this.shutdown(id);
     for (const spare of this.spares.splice(0)) spare.kill();
+  }
+
+  private endRefill(): void {
+    this.refilled = undefined;
+    this.refillDone?.();
+    this.refillDone = undefined;
   }
 
   private fillSpares(): void {

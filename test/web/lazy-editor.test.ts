@@ -1,0 +1,108 @@
+// A notebook opens without Monaco (cells as highlighted static code); Monaco loads at the first sign of use,
+// a cell edited before it arrives keeps every keystroke, editors then mount ahead of need in idle time, and a
+// cell scrolled into view without one has its editor in the first frame that shows it.
+import { describe, expect, it } from 'vitest';
+import { fakeNotebookSuite, openNotebook } from './web-harness.js';
+
+const token = 'lazy-token';
+const many = Array.from({ length: 40 }, (_, i) => ({ source: `// cell ${i}\nconst v${i} = ${i};\nv${i} + 1` }));
+
+describe('web notebook: Monaco on demand', () => {
+  const suite = fakeNotebookSuite({
+    token,
+    notebooks: {
+      'small.ipynb': [{ source: 'const a = "x";' }, { source: 'a' }],
+      'many.ipynb': many,
+      'huge.ipynb': Array.from({ length: 130 }, (_, i) => ({ source: `const w${i} = ${i};` })),
+      'rich.ipynb': [{ type: 'markdown', source: '# Title here' }, { source: 'html()' }],
+    },
+    script: (ctx) => ctx.result(ctx.code === 'html()' ? { 'text/html': '<b class="rich">bold</b>', 'text/plain': 'plain text' } : { 'text/plain': `ran: ${ctx.code}` }),
+  });
+
+  it('an untouched page shows static highlighted code and never fetches Monaco', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const fetched: string[] = [];
+    page.on('request', (r) => fetched.push(r.url()));
+    await openNotebook(page, suite.server.url, token, 'many.ipynb', { untouched: true });
+    await page.waitForTimeout(1500);
+    expect(await page.locator('.monaco-editor').count()).toBe(0);
+    expect(fetched.filter((u) => /monaco-setup|editor\.worker/.test(u))).toEqual([]);
+    expect(await page.evaluate('document.body.dataset.monaco')).toBeUndefined();
+    const first = page.locator('.cell').nth(0).locator('.static-source');
+    await expect(first.locator('.tok-keyword').first().textContent()).resolves.toBe('const');
+    await expect(first.innerText()).resolves.toBe('// cell 0\nconst v0 = 0;\nv0 + 1');
+    // Running needs no editor either (a programmatic click: a real one moves the pointer, a sign of use).
+    await page.evaluate(`document.querySelector('button[aria-label="Run all cells"], button[title="Run all cells"]').click()`);
+    await page.locator('.cell').nth(39).locator('.output-execute_result', { hasText: 'ran: // cell 39' }).waitFor();
+    expect(await page.locator('.monaco-editor').count()).toBe(0);
+    await page.close();
+  });
+
+  it('keystrokes typed before Monaco arrives are kept, run, and handed to the editor with the cursor', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // Monaco's chunk is held back until the test lets it through, so the edit happens before it loads.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/monaco-setup-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openNotebook(page, suite.server.url, token, 'small.ipynb', { untouched: true });
+    await page.locator('.cell').nth(1).locator('.static-source').click();
+    const interim = page.locator('.cell').nth(1).locator('textarea.interim-source');
+    await expect(page.evaluate(`document.activeElement?.classList.contains('interim-source') && document.activeElement.closest('.cell') === document.querySelectorAll('.cell')[1]`)).resolves.toBe(true);
+    await page.keyboard.type('a + ');
+    await expect(interim.inputValue()).resolves.toBe('a + a');
+    await page.keyboard.press('Shift+Enter');
+    await page.locator('.cell').nth(1).locator('.output-execute_result', { hasText: 'ran: a + a' }).waitFor();
+    // Back to the cell, one more keystroke, then Monaco arrives and takes over text and cursor.
+    await page.locator('.cell').nth(1).locator('textarea.interim-source').click();
+    await page.keyboard.press('End');
+    await page.keyboard.type('!');
+    release();
+    const editor = page.locator('.cell').nth(1).locator('.monaco-editor.focused');
+    await editor.waitFor();
+    expect(await page.locator('textarea.interim-source').count()).toBe(0);
+    await page.keyboard.type('?');
+    // Monaco draws spaces as no-break spaces.
+    await expect.poll(async () => (await page.locator('.cell').nth(1).locator('.view-lines').innerText()).replace(/\u00a0/g, ' ')).toBe('a + a!?');
+    await page.close();
+  });
+
+  it('outputs and markdown drawn before the renderers chunk arrives show text, then their rendering', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/renderers-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openNotebook(page, suite.server.url, token, 'rich.ipynb', { untouched: true });
+    const cells = page.locator('.cell');
+    await expect(cells.nth(0).locator('.markdown-pending').textContent()).resolves.toBe('# Title here');
+    await page.evaluate(`document.querySelector('button[aria-label="Run all cells"]').click()`);
+    await cells.nth(1).locator('.output-execute_result pre', { hasText: 'plain text' }).waitFor();
+    expect(await cells.nth(1).locator('b.rich').count()).toBe(0);
+    release();
+    await cells.nth(0).locator('h1', { hasText: 'Title here' }).waitFor();
+    await cells.nth(1).locator('.output-execute_result b.rich', { hasText: 'bold' }).waitFor();
+    expect(await cells.nth(1).locator('.output-execute_result pre', { hasText: 'plain text' }).count()).toBe(0);
+    await page.close();
+  });
+
+  it('editors mount ahead in idle time (up to 100); a cell beyond them has its editor in the first frame after a scroll to it', { timeout: 120_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, suite.server.url, token, 'huge.ipynb');
+    await page.locator('body[data-editors="mounted"]').waitFor({ state: 'attached', timeout: 90_000 });
+    // The 100 nearest the top have editors; the last 30 still show static code.
+    await expect(page.locator('.cell').evaluateAll((cells) => cells.map((c) => c.querySelector('.monaco-editor') !== null))).resolves
+      .toEqual(Array.from({ length: 130 }, (_, i) => i < 100));
+    const mountedInFirstFrame = await page.evaluate(`new Promise((resolve) => {
+      const cells = document.querySelectorAll('.cell'); const last = cells[cells.length - 1];
+      last.scrollIntoView();
+      requestAnimationFrame(() => resolve(last.querySelector('.monaco-editor') !== null));
+    })`);
+    expect(mountedInFirstFrame).toBe(true);
+    await page.close();
+  });
+});
