@@ -1,22 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Kernel } from '@jupyterlab/services';
-import { startSessionKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
+import { describe, expect, test } from 'vitest';
+import { startSessionKernelServer } from '../support/kernel-server.js';
+import { kernelSuite } from '../support/kernel-suite.js';
 import { runCell, type CellRun } from '../support/kernel-client.js';
 
 // Issue 15.8: one error per failure, user frames only (library frames kept apart for a "show internals"
 // toggle), and one naming scheme for cell frames: `Cell [N], line L`.
-let fx: KernelServerFixture;
-let kernel: Kernel.IKernelConnection;
-
-beforeAll(async () => {
-  fx = await startSessionKernelServer();
-  kernel = await fx.kernels.startNew();
-  await kernel.info;
-}, 60_000);
-
-afterAll(async () => {
-  await fx?.close();
-});
+const suite = kernelSuite(startSessionKernelServer);
 
 const count = (run: CellRun): number => run.reply.execution_count as number;
 const traceback = (run: CellRun): string => run.error!.traceback.join('\n');
@@ -42,8 +31,8 @@ function expectOnlyUserFrames(text: string): void {
 
 describe('cell errors', () => {
   test('a function from an earlier cell throws: every frame is named Cell [N], line L, library frames are kept apart', async () => {
-    const defined = await runCell(kernel, 'function inner() {\n  throw new Error("boom inside");\n}\nfunction outer() { return inner(); }');
-    const calling = await runCell(kernel, '// calls outer\nasync function callsOuter() { return outer(); }\nawait callsOuter()');
+    const defined = await runCell(suite.kernel, 'function inner() {\n  throw new Error("boom inside");\n}\nfunction outer() { return inner(); }');
+    const calling = await runCell(suite.kernel, '// calls outer\nasync function callsOuter() { return outer(); }\nawait callsOuter()');
     expect(calling.error).toMatchObject({ ename: 'Error', evalue: 'boom inside' });
     const text = traceback(calling);
     expect(text.split('\n')[0]).toBe('Error: boom inside');
@@ -56,20 +45,20 @@ describe('cell errors', () => {
   });
 
   test('a SessionFunction call as the last expression is awaited: its failure is the cell error, its run view ends failed', async () => {
-    await runCell(kernel, 'function fails() {\n  throw new TypeError("bad input");\n}');
-    const run = await runCell(kernel, 'fails()');
+    await runCell(suite.kernel, 'function fails() {\n  throw new TypeError("bad input");\n}');
+    const run = await runCell(suite.kernel, 'fails()');
     expect(run.reply.status).toBe('error');
     expect(run.error).toMatchObject({ ename: 'TypeError', evalue: 'bad input' });
     expect(plainText(run)).toMatch(/run fails \(run_[^)]+\): failed/);
-    const ok = await runCell(kernel, 'function fine() { return 21 * 2; }');
+    const ok = await runCell(suite.kernel, 'function fine() { return 21 * 2; }');
     expect(ok.reply.status).toBe('ok');
-    expect((await runCell(kernel, 'fine()')).result?.['text/plain']).toBe('42');
+    expect((await runCell(suite.kernel, 'fine()')).result?.['text/plain']).toBe('42');
   });
 
   test('a failed Natural execution is told once: in the run view, the cell error points at it', async () => {
-    await runCell(kernel, 'import * as nh from "nighthawk-ts"');
-    const defined = await runCell(kernel, 'async function askModel() {\n  const r = await nh.step({ program: "execute\\nSay hi." });\n  return r.kind;\n}');
-    const run = await runCell(kernel, 'await askModel()');
+    await runCell(suite.kernel, 'import * as nh from "nighthawk-ts"');
+    const defined = await runCell(suite.kernel, 'async function askModel() {\n  const r = await nh.step({ program: "execute\\nSay hi." });\n  return r.kind;\n}');
+    const run = await runCell(suite.kernel, 'await askModel()');
     expect(run.reply.status).toBe('error');
     const all = plainText(run);
     // The cause's message appears exactly once across the run view and the error.
@@ -84,10 +73,10 @@ describe('cell errors', () => {
   });
 
   test('a Natural block in a cell is a step named after the cell and its line', async () => {
-    await runCell(kernel, 'import * as nh from "nighthawk-ts"');
-    const defined = await runCell(kernel, 'const block = nh.function(async function block() {\n  let note = "";\n  "execute\\nWrite <:note>.";\n  return note;\n});');
+    await runCell(suite.kernel, 'import * as nh from "nighthawk-ts"');
+    const defined = await runCell(suite.kernel, 'const block = nh.function(async function block() {\n  let note = "";\n  "execute\\nWrite <:note>.";\n  return note;\n});');
     expect(defined.reply.status).toBe('ok');
-    const run = await runCell(kernel, 'await block()');
+    const run = await runCell(suite.kernel, 'await block()');
     expect(plainText(run)).toContain(`execution Cell [${count(defined)}], line 3: failed`);
     expect(plainText(run)).not.toContain('cell.ts');
   });

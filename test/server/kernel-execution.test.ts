@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Kernel } from '@jupyterlab/services';
-import { startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
+import { describe, expect, test } from 'vitest';
+import { kernelSuite } from '../support/kernel-suite.js';
 import { runCell } from '../support/kernel-client.js';
 
-let fx: KernelServerFixture;
-let kernel: Kernel.IKernelConnection;
-
-beforeAll(async () => {
-  fx = await startKernelServer();
-  kernel = await fx.kernels.startNew();
-  await kernel.info;
-}, 60_000);
-
-afterAll(async () => {
-  await fx?.close();
-});
+const suite = kernelSuite();
 
 describe('executing cells through @jupyterlab/services', () => {
   test('1+1 returns an execute_result whose text/plain is 2', async () => {
-    const run = await runCell(kernel, '1+1');
+    const run = await runCell(suite.kernel, '1+1');
     expect(run.reply.status).toBe('ok');
     expect(run.result?.['text/plain']).toBe('2');
     expect(run.result?.['application/json']).toBe(2);
@@ -30,33 +18,33 @@ describe('executing cells through @jupyterlab/services', () => {
   });
 
   test('console output arrives as stream messages, not as the result', async () => {
-    const run = await runCell(kernel, 'console.log("hello"); console.error("oops"); process.stdout.write("raw\\n"); undefined');
+    const run = await runCell(suite.kernel, 'console.log("hello"); console.error("oops"); process.stdout.write("raw\\n"); undefined');
     expect(run.stdout).toBe('hello\nraw\n');
     expect(run.stderr).toBe('oops\n');
     expect(run.result).toBeUndefined();
   });
 
   test('state, redeclaration and top-level await carry across cells', async () => {
-    await runCell(kernel, 'let counter: number = 41');
-    const run = await runCell(kernel, 'const next = await Promise.resolve(counter + 1); ({ next, list: [1, "a"] })');
+    await runCell(suite.kernel, 'let counter: number = 41');
+    const run = await runCell(suite.kernel, 'const next = await Promise.resolve(counter + 1); ({ next, list: [1, "a"] })');
     expect(run.result?.['application/json']).toEqual({ next: 42, list: [1, 'a'] });
-    await runCell(kernel, 'let counter = "now a string"');
-    const again = await runCell(kernel, 'counter.toUpperCase()');
+    await runCell(suite.kernel, 'let counter = "now a string"');
+    const again = await runCell(suite.kernel, 'counter.toUpperCase()');
     expect(again.result?.['text/plain']).toBe("'NOW A STRING'");
   });
 
   test('re-running an unchanged cell is checked against the current declarations', async () => {
-    await runCell(kernel, 'let width: number = 3');
-    expect((await runCell(kernel, 'width.toFixed(1)')).result?.['text/plain']).toBe("'3.0'");
-    expect((await runCell(kernel, 'width.toFixed(1)')).result?.['text/plain']).toBe("'3.0'");
-    await runCell(kernel, 'let width = "wide"');
-    const rerun = await runCell(kernel, 'width.toFixed(1)');
+    await runCell(suite.kernel, 'let width: number = 3');
+    expect((await runCell(suite.kernel, 'width.toFixed(1)')).result?.['text/plain']).toBe("'3.0'");
+    expect((await runCell(suite.kernel, 'width.toFixed(1)')).result?.['text/plain']).toBe("'3.0'");
+    await runCell(suite.kernel, 'let width = "wide"');
+    const rerun = await runCell(suite.kernel, 'width.toFixed(1)');
     expect(rerun.error?.ename).toBe('TypeScriptError');
     expect(rerun.error?.evalue).toContain("Property 'toFixed' does not exist on type 'string'");
   });
 
   test('a type error is a structured TypeScriptError with line and column', async () => {
-    const run = await runCell(kernel, 'interface P { n: number }\nconst p: P = { n: "bad" }');
+    const run = await runCell(suite.kernel, 'interface P { n: number }\nconst p: P = { n: "bad" }');
     expect(run.reply.status).toBe('error');
     expect(run.error?.ename).toBe('TypeScriptError');
     expect(run.error?.evalue).toMatch(/^2:16 - Type 'string' is not assignable to type 'number'/);
@@ -65,7 +53,7 @@ describe('executing cells through @jupyterlab/services', () => {
 
   test('a runtime error carries ename, evalue and a traceback with cell line numbers', async () => {
     const code = 'function check(a: number) {\n  if (a > 1) {\n    throw new RangeError("too big: " + a);\n  }\n  return a;\n}\ncheck(5)';
-    const run = await runCell(kernel, code);
+    const run = await runCell(suite.kernel, code);
     expect(run.reply.status).toBe('error');
     expect(run.error).toMatchObject({ ename: 'RangeError', evalue: 'too big: 5' });
     const frames = run.error!.traceback.join('\n');
@@ -74,91 +62,91 @@ describe('executing cells through @jupyterlab/services', () => {
   });
 
   test('the next request after an error runs instead of being aborted', async () => {
-    await runCell(kernel, 'throw new Error("first")');
-    const run = await runCell(kernel, '"after"');
+    await runCell(suite.kernel, 'throw new Error("first")');
+    const run = await runCell(suite.kernel, '"after"');
     expect(run.reply.status).toBe('ok');
     expect(run.result?.['text/plain']).toBe("'after'");
   });
 
   test('complete, inspect and is_complete answer from the TypeScript service', async () => {
-    await runCell(kernel, 'const greeting = "hi"; function twice(x: number): number { return x * 2 }');
-    const completion = await kernel.requestComplete({ code: 'greeting.toUpp', cursor_pos: 14 });
+    await runCell(suite.kernel, 'const greeting = "hi"; function twice(x: number): number { return x * 2 }');
+    const completion = await suite.kernel.requestComplete({ code: 'greeting.toUpp', cursor_pos: 14 });
     expect(completion.content.status).toBe('ok');
     expect((completion.content as { matches: string[] }).matches).toContain('toUpperCase');
-    const inspection = await kernel.requestInspect({ code: 'twice', cursor_pos: 2, detail_level: 0 });
+    const inspection = await suite.kernel.requestInspect({ code: 'twice', cursor_pos: 2, detail_level: 0 });
     expect((inspection.content as { data: Record<string, string> }).data['text/plain']).toContain('function twice(x: number): number');
-    const incomplete = await kernel.requestIsComplete({ code: 'function f() {' });
+    const incomplete = await suite.kernel.requestIsComplete({ code: 'function f() {' });
     expect(incomplete.content.status).toBe('incomplete');
-    const complete = await kernel.requestIsComplete({ code: 'f()' });
+    const complete = await suite.kernel.requestIsComplete({ code: 'f()' });
     expect(complete.content.status).toBe('complete');
   });
 
   test('history and comm_info requests get well-formed replies', async () => {
-    const history = await kernel.requestHistory({ output: false, raw: true, hist_access_type: 'tail', n: 10 });
+    const history = await suite.kernel.requestHistory({ output: false, raw: true, hist_access_type: 'tail', n: 10 });
     expect(history.content).toMatchObject({ status: 'ok', history: [] });
-    const comms = await kernel.requestCommInfo({});
+    const comms = await suite.kernel.requestCommInfo({});
     expect(comms.header.msg_type).toBe('comm_info_reply');
     expect(comms.content).toMatchObject({ status: 'ok', comms: {} });
   });
 
   test('interrupting a long awaiting cell ends it with KeyboardInterrupt and the kernel keeps working', async () => {
-    const running = runCell(kernel, 'await new Promise((r) => setTimeout(r, 60000)); "not reached"', {
+    const running = runCell(suite.kernel, 'await new Promise((r) => setTimeout(r, 60000)); "not reached"', {
       onIOPub: (msg) => {
-        if (msg.header.msg_type === 'execute_input') void kernel.interrupt();
+        if (msg.header.msg_type === 'execute_input') void suite.kernel.interrupt();
       },
     });
     const run = await running;
     expect(run.reply.status).toBe('error');
     expect(run.error?.ename).toBe('KeyboardInterrupt');
-    const after = await runCell(kernel, '1+1');
+    const after = await runCell(suite.kernel, '1+1');
     expect(after.result?.['text/plain']).toBe('2');
   });
 
   test('interrupting a busy synchronous loop ends it with KeyboardInterrupt', async () => {
-    const run = await runCell(kernel, 'let spins = 0; while (true) { spins++ }', {
+    const run = await runCell(suite.kernel, 'let spins = 0; while (true) { spins++ }', {
       onIOPub: (msg) => {
-        if (msg.header.msg_type === 'execute_input') void kernel.interrupt();
+        if (msg.header.msg_type === 'execute_input') void suite.kernel.interrupt();
       },
     });
     expect(run.error?.ename).toBe('KeyboardInterrupt');
-    const after = await runCell(kernel, '2+2');
+    const after = await runCell(suite.kernel, '2+2');
     expect(after.result?.['text/plain']).toBe('4');
   });
 
   test('a cell that ends the kernel process gets a KernelDied error and a fresh kernel takes over', async () => {
-    await runCell(kernel, 'const survivor = 1');
+    await runCell(suite.kernel, 'const survivor = 1');
     // The client reconnects when it sees the server's `restarting` status; cells sent before that are dropped.
     const reconnected = new Promise<void>((resolve) => {
       let autorestarted = false;
-      kernel.statusChanged.connect((_, status) => {
+      suite.kernel.statusChanged.connect((_, status) => {
         if (status === 'autorestarting') autorestarted = true;
       });
-      kernel.connectionStatusChanged.connect((_, status) => {
+      suite.kernel.connectionStatusChanged.connect((_, status) => {
         if (autorestarted && status === 'connected') resolve();
       });
     });
-    const run = await runCell(kernel, 'process.exit(3)');
+    const run = await runCell(suite.kernel, 'process.exit(3)');
     expect(run.reply.status).toBe('error');
     expect(run.error?.ename).toBe('KernelDied');
     await reconnected;
-    const after = await runCell(kernel, 'typeof survivor');
+    const after = await runCell(suite.kernel, 'typeof survivor');
     expect(after.error?.evalue).toContain("Cannot find name 'survivor'");
-    expect((await runCell(kernel, '3*3')).result?.['text/plain']).toBe('9');
+    expect((await runCell(suite.kernel, '3*3')).result?.['text/plain']).toBe('9');
   });
 
   test('restart clears the kernel state', async () => {
-    await runCell(kernel, 'const beforeRestart = 7');
-    expect((await runCell(kernel, 'beforeRestart')).result?.['text/plain']).toBe('7');
-    await kernel.restart();
-    const run = await runCell(kernel, 'beforeRestart');
+    await runCell(suite.kernel, 'const beforeRestart = 7');
+    expect((await runCell(suite.kernel, 'beforeRestart')).result?.['text/plain']).toBe('7');
+    await suite.kernel.restart();
+    const run = await runCell(suite.kernel, 'beforeRestart');
     expect(run.reply.status).toBe('error');
     expect(run.error?.evalue).toContain("Cannot find name 'beforeRestart'");
-    expect((await runCell(kernel, '1+1')).result?.['text/plain']).toBe('2');
+    expect((await runCell(suite.kernel, '1+1')).result?.['text/plain']).toBe('2');
   });
 
   test('shorthand properties may name values from earlier cells, whatever the host', async () => {
-    await runCell(kernel, 'const fromEarlierCell = 41;');
-    const run = await runCell(kernel, '({ fromEarlierCell }).fromEarlierCell + 1');
+    await runCell(suite.kernel, 'const fromEarlierCell = 41;');
+    const run = await runCell(suite.kernel, '({ fromEarlierCell }).fromEarlierCell + 1');
     expect(run.error).toBeUndefined();
     expect(run.result?.['text/plain']).toBe('42');
   });

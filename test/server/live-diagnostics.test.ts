@@ -1,21 +1,10 @@
 /** Issue 19.2: live diagnostics over the `nighthawk.diagnostics` comm, checked against earlier cells, nothing run. */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Kernel } from '@jupyterlab/services';
-import { startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
+import { kernelSuite } from '../support/kernel-suite.js';
 import { runCell } from '../support/kernel-client.js';
 
-let fx: KernelServerFixture;
-let kernel: Kernel.IKernelConnection;
-
-beforeAll(async () => {
-  fx = await startKernelServer();
-  kernel = await fx.kernels.startNew();
-  await kernel.info;
-}, 60_000);
-
-afterAll(async () => {
-  await fx?.close();
-});
+const suite = kernelSuite();
 
 interface Diagnostic { line: number; character: number; message: string; code: number; severity: string }
 
@@ -37,8 +26,8 @@ function diagnoser(k: Kernel.IKernelConnection): (code: string) => Promise<Diagn
 
 describe('live diagnostics comm', () => {
   test('type errors come back with positions, checked against the session; the code does not run', async () => {
-    await runCell(kernel, 'const limit: number = 3;\nlet ran = 0;');
-    const diagnose = diagnoser(kernel);
+    await runCell(suite.kernel, 'const limit: number = 3;\nlet ran = 0;');
+    const diagnose = diagnoser(suite.kernel);
     const errors = await diagnose('const ok = limit + 1;\nlimit.toUpperCase();');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ line: 1, character: 6, code: 2339, severity: 'error' });
@@ -48,15 +37,15 @@ describe('live diagnostics comm', () => {
     await expect(diagnose('missingName + 1')).resolves.toEqual([expect.objectContaining({ code: 2304, line: 0, character: 0 })]);
     // Checking is not running: the assignment never happened.
     await diagnose('ran = 99;');
-    const check = await runCell(kernel, 'ran');
+    const check = await runCell(suite.kernel, 'ran');
     expect(check.result?.['text/plain']).toBe('0');
     // A cell that ran after the check still sees its own declarations, and the comm is listed.
-    const info = await kernel.requestCommInfo({});
+    const info = await suite.kernel.requestCommInfo({});
     expect(Object.values((info.content as { comms: Record<string, { target_name: string }> }).comms)).toContainEqual({ target_name: 'nighthawk.diagnostics' });
   });
 
   test('an unknown comm target is closed by the kernel', async () => {
-    const comm = kernel.createComm('no.such.target');
+    const comm = suite.kernel.createComm('no.such.target');
     const closed = new Promise<boolean>((resolve) => {
       comm.onClose = () => resolve(true);
       setTimeout(() => resolve(false), 5000);

@@ -2,10 +2,10 @@
 // inline; `nh.displayLedger(...);` as the README writes it shows the ledger and no stray count.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Kernel } from '@jupyterlab/services';
+import { describe, expect, test } from 'vitest';
 import { NighthawkMime } from '../../shared/mime.js';
-import { repoRoot as root, startSessionKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
+import { repoRoot as root, startSessionKernelServer } from '../support/kernel-server.js';
+import { kernelSuite } from '../support/kernel-suite.js';
 import { runCell } from '../support/kernel-client.js';
 
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -13,22 +13,11 @@ const tour = readme.slice(readme.indexOf('## A short tour'));
 const FIRST_EXAMPLE = /```ts\n([\s\S]*?)```/.exec(tour)![1]!;
 const DISPLAY_LEDGER = /^nh\.displayLedger\(.*\);$/m.exec(readme)![0];
 
-let fx: KernelServerFixture;
-let kernel: Kernel.IKernelConnection;
-
-beforeAll(async () => {
-  fx = await startSessionKernelServer();
-  kernel = await fx.kernels.startNew();
-  await kernel.info;
-}, 120_000);
-
-afterAll(async () => {
-  await fx?.close();
-});
+const suite = kernelSuite(startSessionKernelServer);
 
 describe("the README tour's first example in a notebook cell", () => {
   test('shows the run inline with the refused call, its reason and guidance, and the value', async () => {
-    const run = await runCell(kernel, FIRST_EXAMPLE);
+    const run = await runCell(suite.kernel, FIRST_EXAMPLE);
     expect(run.error).toBeUndefined();
     expect(run.result?.['text/plain']).toBe('2');
     const runs = run.displays.map((m) => (m.content as { data: Record<string, unknown> }).data[NighthawkMime.run]).filter(Boolean);
@@ -38,7 +27,7 @@ describe("the README tour's first example in a notebook cell", () => {
   });
 
   test('`nh.displayLedger(...);` as the README writes it displays the ledger and no stray count', async () => {
-    const run = await runCell(kernel, DISPLAY_LEDGER);
+    const run = await runCell(suite.kernel, DISPLAY_LEDGER);
     expect(run.error).toBeUndefined();
     expect(run.result).toBeUndefined();
     const ledger = run.displays.map((m) => (m.content as { data: Record<string, unknown> }).data[NighthawkMime.ledger]).find(Boolean) as { entries: { status?: string }[] };
@@ -46,7 +35,7 @@ describe("the README tour's first example in a notebook cell", () => {
   });
 
   test('without the semicolon the value is shown, as in IPython', async () => {
-    const run = await runCell(kernel, DISPLAY_LEDGER.slice(0, -1));
+    const run = await runCell(suite.kernel, DISPLAY_LEDGER.slice(0, -1));
     expect(run.result?.['text/plain']).toMatch(/^\d+$/);
   });
 });
