@@ -1,15 +1,7 @@
 // What a newcomer writes first, in the web notebook against the real Session kernel (the built library):
 // a Natural function defined and called in one cell, and a throwing cell whose earlier declarations stay.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { startServer, type NighthawkServer } from '../../kernel/src/server/index.js';
-import { buildWebApp, launchChromium, notebookJson, openNotebook, repoRoot, screenshot } from './web-harness.js';
-
-const hostModule = path.join(repoRoot, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
+import { describe, expect, it } from 'vitest';
+import { openNotebook, realNotebookSuite, screenshot } from './web-harness.js';
 
 const DEFINE_AND_CALL = `import * as nh from "nighthawk-ts";
 import { ScriptedModel, toolCall } from "nighthawk-ts/testing";
@@ -26,35 +18,14 @@ const greet = nh.function(async function greet(name: string): Promise<string> {
 await greet("Ada")`;
 
 describe('web notebook: the first cells a newcomer writes', () => {
-  let server: NighthawkServer;
-  let browser: Browser;
-  let sandbox: string;
-
-  beforeAll(async () => {
-    if (!existsSync(hostModule)) execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'ignore' });
-    const staticDir = await buildWebApp();
-    sandbox = mkdtempSync(path.join(os.tmpdir(), 'nighthawk-first-cells-'));
-    const notebookDir = path.join(sandbox, 'notebooks');
-    server = await startServer({ notebookDir, port: 0, staticDir, hostModule, kernelCwd: repoRoot, spareKernels: 0, log: () => {} });
-    writeFileSync(path.join(notebookDir, 'define-and-call.ipynb'), notebookJson([{ source: DEFINE_AND_CALL }]));
-    writeFileSync(path.join(notebookDir, 'throwing.ipynb'), notebookJson([
-      { source: 'const keepMe = 41;\nthrow new Error("boom after keepMe");' },
-      { source: 'keepMe + 1' },
-    ]));
-    browser = await launchChromium();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (sandbox) rmSync(sandbox, { recursive: true, force: true });
-  });
-
-  const base = (): string => server.baseUrl.replace(/\/$/, '');
+  const suite = realNotebookSuite({ notebooks: {
+    'define-and-call.ipynb': [{ source: DEFINE_AND_CALL }],
+    'throwing.ipynb': [{ source: 'const keepMe = 41;\nthrow new Error("boom after keepMe");' }, { source: 'keepMe + 1' }],
+  } });
 
   it('a Natural function defined and called in one cell shows the run view', { timeout: 120_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await openNotebook(page, base(), server.token, 'define-and-call.ipynb');
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, suite.base, suite.server.token, 'define-and-call.ipynb');
     await page.getByRole('button', { name: 'Run all cells' }).click();
     const cell = page.locator('.cell').nth(0);
     await cell.locator('.output-execute_result', { hasText: 'Hello, Ada' }).waitFor({ timeout: 90_000 });
@@ -68,8 +39,8 @@ describe('web notebook: the first cells a newcomer writes', () => {
   });
 
   it("a throwing cell's earlier declarations are usable in the next cell", { timeout: 120_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await openNotebook(page, base(), server.token, 'throwing.ipynb');
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, suite.base, suite.server.token, 'throwing.ipynb');
     const cells = page.locator('.cell');
     await cells.nth(0).hover();
     await cells.nth(0).getByRole('button', { name: 'Run cell', exact: true }).click();
@@ -83,9 +54,9 @@ describe('web notebook: the first cells a newcomer writes', () => {
     await page.close();
   });
   it('the kernel list shows running kernels and shuts one down', { timeout: 120_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await openNotebook(page, base(), server.token, 'throwing.ipynb');
-    const extra = await fetch(`${base()}/api/kernels`, { method: 'POST', headers: { Authorization: `token ${server.token}`, 'Content-Type': 'application/json' }, body: '{}' });
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, suite.base, suite.server.token, 'throwing.ipynb');
+    const extra = await fetch(`${suite.base}/api/kernels`, { method: 'POST', headers: { Authorization: `token ${suite.server.token}`, 'Content-Type': 'application/json' }, body: '{}' });
     const { id } = (await extra.json()) as { id: string };
     const panel = page.getByRole('region', { name: 'kernels' });
     await panel.getByRole('button', { name: 'Refresh kernel list' }).click();
@@ -93,7 +64,7 @@ describe('web notebook: the first cells a newcomer writes', () => {
     await expect(panel.locator('.kernel-item.current').count()).resolves.toBe(1);
     await panel.getByRole('button', { name: `Shut down kernel ${id.slice(0, 8)}` }).click();
     await panel.locator(`.kernel-item[data-kernel-id="${id}"]`).waitFor({ state: 'detached' });
-    expect(server.kernels.get(id)).toBeUndefined();
+    expect(suite.server.kernels.get(id)).toBeUndefined();
     await expect(panel.locator('.kernel-item.current').count()).resolves.toBe(1);
     await screenshot(page, 'first-cells-kernel-list');
     await page.close();

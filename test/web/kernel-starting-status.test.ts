@@ -1,39 +1,13 @@
 // A notebook on a cold kernel (no spare): the status reads "starting" from the first kernel_info reply until
 // the kernel can run code, never "idle" before (the issue: "Kernel: idle" while the compiler still loaded).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { startServer, type NighthawkServer } from '../../kernel/src/server/index.js';
-import { buildWebApp, launchChromium, notebookJson, repoRoot } from './web-harness.js';
-
-const hostModule = path.join(repoRoot, 'dist', 'kernel', 'src', 'server', 'display', 'session-host.js');
+import { describe, expect, it } from 'vitest';
+import { realNotebookSuite } from './web-harness.js';
 
 describe('web notebook: kernel status on a cold kernel', () => {
-  let server: NighthawkServer;
-  let browser: Browser;
-  let sandbox: string;
-
-  beforeAll(async () => {
-    if (!existsSync(hostModule)) execFileSync(process.execPath, [path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: repoRoot, stdio: 'ignore' });
-    const staticDir = await buildWebApp();
-    sandbox = mkdtempSync(path.join(os.tmpdir(), 'nighthawk-starting-'));
-    const notebookDir = path.join(sandbox, 'notebooks');
-    server = await startServer({ notebookDir, port: 0, staticDir, hostModule, kernelCwd: repoRoot, spareKernels: 0, log: () => {} });
-    writeFileSync(path.join(notebookDir, 'cold.ipynb'), notebookJson([{ source: '1 + 1' }]));
-    browser = await launchChromium();
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    if (sandbox) rmSync(sandbox, { recursive: true, force: true });
-  });
+  const suite = realNotebookSuite({ notebooks: { 'cold.ipynb': [{ source: '1 + 1' }] } });
 
   it('reads "starting", not "idle", until the kernel can run code; then idle once', { timeout: 120_000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Every value the status element takes, from the first render on.
     await page.addInitScript(`window.__statuses = [];
       new MutationObserver(() => {
@@ -41,7 +15,7 @@ describe('web notebook: kernel status on a cold kernel', () => {
         const seen = window.__statuses;
         if (s && seen[seen.length - 1] !== s.dataset.status) seen.push(s.dataset.status);
       }).observe(document, { subtree: true, attributes: true, childList: true });`);
-    await page.goto(`${server.baseUrl.replace(/\/$/, '')}/?token=${server.token}&path=cold.ipynb`);
+    await page.goto(`${suite.base}/?token=${suite.server.token}&path=cold.ipynb`);
     await page.locator('.kernel-status[data-status="idle"]').waitFor({ timeout: 90_000 });
     const statuses = (await page.evaluate('window.__statuses')) as string[];
     expect(statuses).toContain('starting');

@@ -10,6 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { startServer, type NighthawkServer } from '../../kernel/src/server/index.js';
+import { ensureBuilt, sessionHostModule } from '../support/kernel-server.js';
 import { startFakeJupyterServer, type FakeJupyterServer, type KernelScript } from '../support/web-fake-jupyter-server.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -130,6 +132,53 @@ export function fakeNotebookSuite(options: { token: string; notebooks: Record<st
     },
     get dir() {
       return dir!;
+    },
+  };
+}
+
+export interface RealNotebookSuite {
+  readonly server: NighthawkServer;
+  readonly browser: Browser;
+  readonly notebookDir: string;
+  /** The server's base URL without its trailing slash, as openNotebook takes it. */
+  readonly base: string;
+}
+
+/**
+ * Registers the shared setup of a browser suite against the real server with the notebook's Session kernel
+ * host (the built library): the built app, a temporary notebooks directory holding `notebooks`, chromium.
+ */
+export function realNotebookSuite(options: { notebooks: Record<string, NotebookCells> }): RealNotebookSuite {
+  let server: NighthawkServer | undefined;
+  let browser: Browser | undefined;
+  let sandbox: string | undefined;
+  beforeAll(async () => {
+    ensureBuilt();
+    const staticDir = await buildWebApp();
+    sandbox = await fs.mkdtemp(path.join(os.tmpdir(), 'nighthawk-web-real-'));
+    const notebookDir = path.join(sandbox, 'notebooks');
+    await fs.mkdir(notebookDir);
+    for (const [name, cells] of Object.entries(options.notebooks)) await fs.writeFile(path.join(notebookDir, name), notebookJson(cells));
+    server = await startServer({ notebookDir, port: 0, staticDir, hostModule: sessionHostModule, kernelCwd: repoRoot, spareKernels: 0, log: () => {} });
+    browser = await launchChromium();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (sandbox) await fs.rm(sandbox, { recursive: true, force: true });
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get browser() {
+      return browser!;
+    },
+    get notebookDir() {
+      return path.join(sandbox!, 'notebooks');
+    },
+    get base() {
+      return server!.baseUrl.replace(/\/$/, '');
     },
   };
 }
