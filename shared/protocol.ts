@@ -214,3 +214,12 @@ export interface CheckpointModel {
   id: string;
   last_modified: string;
 }
+
+/** The first few validation issues of a refused message, one line, bounded: what a client is told. */
+export function summarizeIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
+  return issues
+    .slice(0, 3)
+    .map((i) => `${i.path.map(String).join('.') || '(message)'}: ${i.message}`)
+    .join('; ')
+    .slice(0, 500);
+}

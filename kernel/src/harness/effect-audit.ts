@@ -21,6 +21,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import workerThreads from 'node:worker_threads';
 import { interiorWithoutAllowance } from './host-context.js';
+import { wrapClass, wrapMethod } from './checked-exports.js';
 import { reflectApply, regExpTest, setHas, stringIndexOf, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 import { installRawDynamicRuntime, refuseRawDynamic } from './raw-dynamic-runtime.js';
 import { installLateCallbacks } from './late-callbacks.js';
@@ -45,30 +46,9 @@ type AnyFn = (...args: unknown[]) => unknown;
 type Target = Record<string, unknown>;
 
 function guard(target: Target, name: string, label: string, when?: (args: unknown[]) => boolean): void {
-  const original = target[name];
-  if (typeof original !== 'function') return;
-  const wrapped = {
-    [name](this: unknown, ...args: unknown[]): unknown {
-      if (!when || when(args)) refuseIfInterior(label);
-      return reflectApply(original as AnyFn, this, args);
-    },
-  }[name]!;
-  target[name] = wrapped;
-}
-
-/** Replaces a class export with a subclass whose constructor consults the audit first. */
-function guardClass(target: Target, name: string, check: (args: unknown[]) => void): void {
-  const Original = target[name] as (new (...args: unknown[]) => object) | undefined;
-  if (typeof Original !== 'function') return;
-  const Guarded = {
-    [name]: class extends Original {
-      constructor(...args: unknown[]) {
-        check(args);
-        super(...args);
-      }
-    },
-  }[name]!;
-  Object.defineProperty(target, name, { value: Guarded, writable: true, configurable: true, enumerable: true });
+  wrapMethod(target, name, (args) => {
+    if (!when || when(args)) refuseIfInterior(label);
+  });
 }
 
 const WRITE_FLAGS = /[wa+]/;
@@ -116,7 +96,7 @@ function installFs(): void {
   guard(fsm, 'openSync', 'fs.openSync(write)', opensForWrite);
   guard(fsm, 'createWriteStream', 'fs.createWriteStream');
   guard(fsm, 'createReadStream', 'fs.createReadStream(write)', streamOptionsWrite);
-  guardClass(fsm, 'WriteStream', () => refuseIfInterior('fs.WriteStream'));
+  wrapClass(fsm, 'WriteStream', () => refuseIfInterior('fs.WriteStream'));
   const promises = fs.promises as unknown as Target;
   for (const base of FS_MUTATIONS) guard(promises, base, `fs.promises.${base}`);
   guard(promises, 'open', 'fs.promises.open(write)', opensForWrite);
@@ -140,7 +120,7 @@ function installNetwork(): void {
     guard(mod as unknown as Target, 'request', `${label}.request`);
     guard(mod as unknown as Target, 'get', `${label}.get`);
   }
-  guardClass(http as unknown as Target, 'ClientRequest', () => refuseIfInterior('http.ClientRequest'));
+  wrapClass(http as unknown as Target, 'ClientRequest', () => refuseIfInterior('http.ClientRequest'));
   guard(http2 as unknown as Target, 'connect', 'http2.connect');
   if (typeof globalThis.fetch === 'function') guard(globalThis as unknown as Target, 'fetch', 'fetch');
 }
@@ -158,7 +138,7 @@ function installProcesses(): void {
   for (const name of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']) {
     guard(proc, name, `process.${name}(exit)`, (args) => typeof args[0] === 'string' && setHas(EXIT_EVENTS, args[0]));
   }
-  guardClass(workerThreads as unknown as Target, 'Worker', (args) => {
+  wrapClass(workerThreads as unknown as Target, 'Worker', (args) => {
     const [specifier, options] = args;
     const evaluates = typeof options === 'object' && options !== null && Boolean((options as { eval?: unknown }).eval);
     const href = specifier instanceof URL ? StringCtor(specifier) : typeof specifier === 'string' && regExpTest(/^[a-z][a-z0-9+.-]*:/i, specifier) ? specifier : undefined;

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { NighthawkError, currentInterior, setLateRefusalSink, type InteriorMark } from '../core/index.js';
 import { currentHostFrame, type HostHandle } from './host-context.js';
 import { markLateRefusal } from './late-callbacks.js';
+import { wrapClass, wrapMethod } from './checked-exports.js';
 import { reflectApply, reflectConstruct, setHas, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 
 /** Built-in modules that run constructed code or reach the engine; refused to interior code at run time. */
@@ -166,32 +167,6 @@ function constructorStub(name: string, Real: Ctor): Ctor {
   Object.defineProperty(stub, 'length', { value: 1 });
   Object.setPrototypeOf(stub, Object.getPrototypeOf(Real) as object);
   return stub;
-}
-
-function wrapMethod(target: Record<string, unknown>, key: string, check: (args: unknown[]) => void): void {
-  const original = target[key];
-  if (typeof original !== 'function') return;
-  const wrapped = {
-    [key](this: unknown, ...args: unknown[]): unknown {
-      check(args);
-      return reflectApply(original as (...a: unknown[]) => unknown, this, args);
-    },
-  }[key]!;
-  target[key] = wrapped;
-}
-
-function wrapClass(target: Record<string, unknown>, key: string, check: (args: unknown[]) => void): void {
-  const Original = target[key] as (new (...args: unknown[]) => object) | undefined;
-  if (typeof Original !== 'function') return;
-  const Guarded = {
-    [key]: class extends Original {
-      constructor(...args: unknown[]) {
-        check(args);
-        super(...args);
-      }
-    },
-  }[key]!;
-  target[key] = Guarded;
 }
 
 const moduleName = (value: unknown): string => (typeof value === 'string' ? value : StringCtor(value));

@@ -5,7 +5,7 @@
  */
 import type { WebSocket } from 'ws';
 import type { ClientMessage, MessageHeader } from '../../../../shared/index.js';
-import { ClientMessageSchema, MessageHeaderSchema, RequestContentSchemas, isRequestType } from '../../../../shared/index.js';
+import { ClientMessageSchema, MessageHeaderSchema, RequestContentSchemas, isRequestType, summarizeIssues as summarize } from '../../../../shared/index.js';
 import type { Kernel } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
 import { FrameError, decodeFrame, encodeFrame } from './ws-frames.js';
@@ -77,12 +77,4 @@ export function attachChannel(ws: WebSocket, kernel: Kernel, protocol: string, o
     if (!content.success) return refuse(msg.header, msg.channel, 'InvalidMessage', summarize(content.error.issues));
     kernel.receive(msg, connection.route);
   });
-}
-
-function summarize(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  return issues
-    .slice(0, 3)
-    .map((i) => `${i.path.map(String).join('.') || '(message)'}: ${i.message}`)
-    .join('; ')
-    .slice(0, 500);
 }

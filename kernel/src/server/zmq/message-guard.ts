@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { ClientMessage, MessageHeader } from '../../../../shared/index.js';
-import { ClientMessageSchema, MessageHeaderSchema, RequestContentSchemas, isRequestType } from '../../../../shared/index.js';
+import { ClientMessageSchema, MessageHeaderSchema, RequestContentSchemas, isRequestType, summarizeIssues as summarize } from '../../../../shared/index.js';
 import { HistoryRequestSchema } from './cell-history.js';
 import type { WireMessage } from './wire.js';
 import type { RouterName } from './zmq-sockets.js';
@@ -56,14 +56,6 @@ export function admitMessage(channel: RouterName, wire: WireMessage): Admission 
     return { kind: 'refuse', header: message.header, channel, ename: 'InvalidMessage', evalue: `invalid ${type} content: ${summarize(content.error.issues)}` };
   }
   return { kind: 'ok', message };
-}
-
-function summarize(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  return issues
-    .slice(0, 3)
-    .map((i) => `${i.path.map(String).join('.') || '(message)'}: ${i.message}`)
-    .join('; ')
-    .slice(0, 500);
 }
 
 /**
