@@ -10,20 +10,7 @@ from queue import Empty
 
 from jupyter_client.manager import start_new_kernel
 
-
-def wait_for_stream(kc, msg_id, text, timeout=30):
-    deadline = time.time() + timeout
-    seen = ""
-    while time.time() < deadline:
-        try:
-            msg = kc.get_iopub_msg(timeout=1)
-        except Empty:
-            continue
-        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
-            seen += msg["content"]["text"]
-            if text in seen:
-                return True
-    return False
+from kernel_waits import wait_for_stream
 
 
 def reply_for(kc, msg_id, timeout=30):

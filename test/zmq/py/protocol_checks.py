@@ -13,6 +13,8 @@ from queue import Empty
 import zmq
 from jupyter_client.manager import start_new_kernel
 
+from kernel_waits import wait_for_stream
+
 
 def collect(kc, msg_id, timeout=30, on_stdin=None):
     """Reply and iopub messages of one request (until its idle)."""
@@ -61,22 +63,6 @@ def forged_signature(km, kc):
     signed_answered = sock.poll(10000) != 0
     sock.close(linger=0)
     return {"forged_answered": forged_answered, "signed_answered": signed_answered}
-
-
-def wait_for_stream(kc, msg_id, text, timeout=30):
-    """Blocks until the request's stdout contains `text` (the cell announcing it has started)."""
-    deadline = time.time() + timeout
-    seen = ""
-    while time.time() < deadline:
-        try:
-            msg = kc.get_iopub_msg(timeout=1)
-        except Empty:
-            continue
-        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
-            seen += msg["content"]["text"]
-            if text in seen:
-                return True
-    return False
 
 
 def interrupt_by_signal(km, kc):

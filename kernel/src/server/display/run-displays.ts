@@ -65,9 +65,9 @@ export class RunDisplays {
   }
 
   #noteFailure(view: RunView, executionId: string): void {
-    const exe = view.payload().executions.find((e) => e.executionId === executionId);
-    if (!exe?.error) return;
-    this.#shownFailures.set(executionId, { functionName: view.functionName, stepId: exe.stepId, errorName: exe.error.name });
+    const failure = view.failureOf(executionId);
+    if (!failure) return;
+    this.#shownFailures.set(executionId, { functionName: view.functionName, ...failure });
     if (this.#shownFailures.size > 256) this.#shownFailures.delete(this.#shownFailures.keys().next().value!);
   }
 

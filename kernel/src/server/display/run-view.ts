@@ -126,6 +126,12 @@ export class RunView {
     };
   }
 
+  /** The step and error of a failed execution of this run, if it failed with one. */
+  failureOf(executionId: string): { stepId: string; errorName: string } | undefined {
+    const exe = this.#executions.get(executionId);
+    return exe?.error ? { stepId: exe.stepId, errorName: exe.error.name } : undefined;
+  }
+
   /** A readable fallback for frontends without the project renderers. */
   text(): string {
     const lines = [`run ${this.functionName} (${this.runId}): ${this.status}`];
