@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { installedKernel, runPython, type JupyterEnv } from './zmq-fixture.js';
+import { installedKernel, runPythonReport, type JupyterEnv } from './zmq-fixture.js';
 
 // Issue 15.6: the console a newcomer gets (`jupyter console --kernel nighthawk`, the full prompt_toolkit prompt,
 // which asks is_complete on every Enter), driven through a pseudo-terminal by test/zmq/py/console_flow.py.
@@ -38,13 +38,7 @@ beforeAll(async () => {
   jupyter = await installedKernel();
   const steps = path.join(jupyter.dir, 'steps.json');
   writeFileSync(steps, JSON.stringify(STEPS));
-  const result = await runPython('console_flow.py', [jupyter.kernelName, steps], jupyter, 240_000);
-  const last = result.stdout.trim().split('\n').at(-1) ?? '';
-  try {
-    transcript = JSON.parse(last) as Transcript;
-  } catch {
-    throw new Error(`console_flow.py printed no transcript (exit ${result.code})\n${result.stdout}\n${result.stderr}`);
-  }
+  transcript = await runPythonReport<Transcript>('console_flow.py', [jupyter.kernelName, steps], jupyter, 240_000);
   for (const step of transcript.steps) step.output = plain(step.output);
   transcript.banner = plain(transcript.banner);
 }, 300_000);

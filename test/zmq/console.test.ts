@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { installedKernel, runPython, type JupyterEnv } from './zmq-fixture.js';
+import { installedKernel, runPythonReport, type JupyterEnv } from './zmq-fixture.js';
 
 // Typed one line each at `jupyter console --simple-prompt` (test/zmq/py/console_session.py drives it with pexpect).
 const STEPS: Array<{ code: string; answer_after?: string; answers?: string[] }> = [
@@ -39,13 +39,7 @@ beforeAll(async () => {
   jupyter = await installedKernel();
   const steps = path.join(jupyter.dir, 'steps.json');
   writeFileSync(steps, JSON.stringify(STEPS));
-  const result = await runPython('console_session.py', [jupyter.kernelName, steps], jupyter, 120_000);
-  const last = result.stdout.trim().split('\n').at(-1) ?? '';
-  try {
-    transcript = JSON.parse(last) as Transcript;
-  } catch {
-    throw new Error(`console_session.py printed no transcript (exit ${result.code})\n${result.stdout}\n${result.stderr}`);
-  }
+  transcript = await runPythonReport<Transcript>('console_session.py', [jupyter.kernelName, steps], jupyter, 120_000);
 }, 150_000);
 
 afterAll(() => jupyter?.cleanup());

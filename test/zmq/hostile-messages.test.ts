@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { installedKernel, runPython, type JupyterEnv } from './zmq-fixture.js';
+import { installedKernel, runPythonReport, type JupyterEnv } from './zmq-fixture.js';
 
 interface Reply {
   msg_type: string;
@@ -29,13 +29,7 @@ let report: HostileReport;
 // One kernel process through jupyter_client (hostile_messages.py); the tests assert parts of its report.
 beforeAll(async () => {
   jupyter = await installedKernel();
-  const result = await runPython('hostile_messages.py', [jupyter.kernelName], jupyter, 150_000);
-  const last = result.stdout.trim().split('\n').at(-1) ?? '';
-  try {
-    report = JSON.parse(last) as HostileReport;
-  } catch {
-    throw new Error(`hostile_messages.py printed no report (exit ${result.code})\n${result.stdout}\n${result.stderr}`);
-  }
+  report = await runPythonReport<HostileReport>('hostile_messages.py', [jupyter.kernelName], jupyter, 150_000);
 }, 180_000);
 
 afterAll(() => jupyter?.cleanup());

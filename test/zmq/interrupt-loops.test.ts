@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { installedKernel, runPython, type JupyterEnv } from './zmq-fixture.js';
+import { installedKernel, runPythonReport, type JupyterEnv } from './zmq-fixture.js';
 
 interface Spin {
   started: boolean;
@@ -22,13 +22,7 @@ let report: LoopReport;
 // (interrupt_loops.py); the kernel's watchdog thread stops code that never yields to the event loop.
 beforeAll(async () => {
   jupyter = await installedKernel();
-  const result = await runPython('interrupt_loops.py', [jupyter.kernelName], jupyter, 150_000);
-  const last = result.stdout.trim().split('\n').at(-1) ?? '';
-  try {
-    report = JSON.parse(last) as LoopReport;
-  } catch {
-    throw new Error(`interrupt_loops.py printed no report (exit ${result.code})\n${result.stdout}\n${result.stderr}`);
-  }
+  report = await runPythonReport<LoopReport>('interrupt_loops.py', [jupyter.kernelName], jupyter, 150_000);
 }, 180_000);
 
 afterAll(() => jupyter?.cleanup());

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { installedKernel, runPython, type JupyterEnv } from './zmq-fixture.js';
+import { installedKernel, runPythonReport, type JupyterEnv } from './zmq-fixture.js';
 
 interface ProtocolReport {
   heartbeat: { echo: string | null };
@@ -19,13 +19,7 @@ let report: ProtocolReport;
 // each test below asserts one behaviour of its report.
 beforeAll(async () => {
   jupyter = await installedKernel();
-  const result = await runPython('protocol_checks.py', [jupyter.kernelName], jupyter, 120_000);
-  const last = result.stdout.trim().split('\n').at(-1) ?? '';
-  try {
-    report = JSON.parse(last) as ProtocolReport;
-  } catch {
-    throw new Error(`protocol_checks.py printed no report (exit ${result.code})\n${result.stdout}\n${result.stderr}`);
-  }
+  report = await runPythonReport<ProtocolReport>('protocol_checks.py', [jupyter.kernelName], jupyter, 120_000);
 }, 150_000);
 
 afterAll(() => jupyter?.cleanup());

@@ -63,3 +63,14 @@ export function run(file: string, args: string[], options: { env?: NodeJS.Proces
 export function runPython(script: string, args: string[], jupyter: JupyterEnv, timeoutMs?: number): Promise<RunResult> {
   return run(PYTHON, [path.join(pyDir, script), ...args], { env: jupyter.env, cwd: jupyter.dir, timeoutMs });
 }
+
+/** Runs a script from test/zmq/py that prints one JSON report as its last line, and returns that report. */
+export async function runPythonReport<T>(script: string, args: string[], jupyter: JupyterEnv, timeoutMs?: number): Promise<T> {
+  const result = await runPython(script, args, jupyter, timeoutMs);
+  const last = result.stdout.trim().split('\n').at(-1) ?? '';
+  try {
+    return JSON.parse(last) as T;
+  } catch {
+    throw new Error(`${script} printed no report (exit ${result.code})\n${result.stdout}\n${result.stderr}`);
+  }
+}
