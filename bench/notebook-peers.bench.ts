@@ -21,7 +21,7 @@ import { report } from './stats.js';
 import { startServer, type NighthawkServer } from '../kernel/src/server/index.js';
 import { ensureBuilt } from '../kernel/src/server/runner/nb-build.js';
 import { freePort } from '../test/support/free-port.js';
-import { isolatedJupyterEnv } from '../test/support/jupyter-env.js';
+import { isolatedJupyterEnv, untilServing } from '../test/support/jupyter-env.js';
 import { TslabZmqKernel } from '../test/support/kernel-tslab-zmq.js';
 import { buildWebApp, launchChromium, notebookJson, tempNotebooksDir } from '../test/web/web-harness.js';
 
@@ -158,16 +158,7 @@ async function startNotebook6(): Promise<Notebook6 | undefined> {
   await fs.symlink(path.join(root, 'node_modules'), path.join(nbDir, 'node_modules'));
   const child: ChildProcess = spawn(python, args, { env: isolatedJupyterEnv(dir), cwd: nbDir, stdio: ['ignore', 'pipe', 'pipe'] });
   process.once('exit', () => child.kill('SIGKILL'));
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (/is running at/.test(output)) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`jupyter notebook exited (${code}):\n${output}`)));
-  });
+  await untilServing(child, 'jupyter notebook');
   return { url: `http://127.0.0.1:${port}/`, token, dir: nbDir, stop: () => child.kill('SIGTERM') };
 }
 

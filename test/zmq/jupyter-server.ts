@@ -8,6 +8,7 @@ import { ServerConnection } from '@jupyterlab/services';
 import WebSocket from 'ws';
 import { PYTHON, root, type JupyterEnv } from './zmq-fixture.js';
 import { freePort } from '../support/free-port.js';
+import { untilServing } from '../support/jupyter-env.js';
 
 export interface JupyterServer {
   baseUrl: string;
@@ -23,16 +24,7 @@ export async function startJupyterServer(jupyter: JupyterEnv): Promise<JupyterSe
   const args = ['-m', 'jupyter_server', '--ServerApp.ip=127.0.0.1', `--ServerApp.port=${port}`, '--ServerApp.port_retries=0', `--ServerApp.token=${token}`, '--ServerApp.open_browser=False', `--ServerApp.root_dir=${root}`];
   if (process.getuid?.() === 0) args.push('--allow-root');
   const child: ChildProcess = spawn(PYTHON, args, { env: jupyter.env, cwd: jupyter.dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (/is running at/.test(output)) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`jupyter-server exited (${code}) before serving:\n${output}`)));
-  });
+  const output = await untilServing(child, 'jupyter-server');
   const baseUrl = `http://127.0.0.1:${port}/`;
   const settings = ServerConnection.makeSettings({
     baseUrl,
@@ -46,7 +38,7 @@ export async function startJupyterServer(jupyter: JupyterEnv): Promise<JupyterSe
     baseUrl,
     token,
     settings,
-    log: () => output,
+    log: output,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
