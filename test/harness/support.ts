@@ -19,6 +19,22 @@ export function scriptedRunner(turns: ScriptedTurn | ScriptedTurn[], options: Pa
   return { runner, model };
 }
 
+/**
+ * Dispatches generated `source` (exporting `run`) in a fresh run that grants `references`, calls `run`, and
+ * returns the run's outcome as data (`value` or `error`) with the runner, whose ledger holds the evidence.
+ */
+export async function runGenerated(source: string, references: Record<string, unknown>) {
+  const { runner } = scriptedRunner([]);
+  const dependencies = Object.keys(references).map((name) => ({ name, kind: 'reference' as const, type: typeof references[name] }));
+  const outcome: { value: unknown } | { error: unknown } = await runner
+    .run(async (ctx) => {
+      const out = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies });
+      return await (out.exports['run'] as () => unknown)();
+    }, { grant: { references } })
+    .then((value) => ({ value }), (error: unknown) => ({ error }));
+  return { runner, outcome };
+}
+
 /** A capability that records whether its body ran. */
 export function trackedCapability(name: string, footprint: Capability['footprint'] = []) {
   const calls: unknown[] = [];

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { step, type LedgerEvent } from '../../kernel/src/index.js';
 import { toolCall } from '../../kernel/src/testing.js';
-import { finish, scriptedRunner } from '../harness/support.js';
+import { finish, runGenerated, scriptedRunner } from '../harness/support.js';
 
 const counter = globalThis as { corpusRan?: number };
 /** Constructed function body and constructed script: either one, if run, bumps the counter. */
@@ -156,7 +156,6 @@ export const EXPRESSIONS: readonly [string, string][] = [
 ];
 
 const grants = { references: { P, E, wt: workerThreads, vmRef: vm, modRef: Module, holder: { g: globalThis } } };
-const depTypes: Record<string, string> = { P: 'string', E: 'string', wt: 'object', vmRef: 'object', modRef: 'function', holder: 'object' };
 
 const rawAnomalies = (events: readonly LedgerEvent[]) => events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'raw_dynamic_execution');
 
@@ -178,15 +177,7 @@ describe('raw dynamic execution corpus (issue 13)', () => {
   describe('generated code, dispatched in a real run', () => {
     it.each(GENERATED)('%s is refused and recorded; nothing constructed runs', async (_name, body) => {
       const ran = counter.corpusRan ?? 0;
-      const { runner } = scriptedRunner([]);
-      const source = `export async function run() {\n${body}\n}`;
-      const dependencies = Object.keys(depTypes).map((name) => ({ name, kind: 'reference' as const, type: depTypes[name]! }));
-      const outcome = await runner
-        .run(async (ctx) => {
-          const out = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies });
-          return await (out.exports['run'] as () => Promise<unknown>)();
-        }, { grant: grants })
-        .then((value) => ({ value }), (error: unknown) => ({ error }));
+      const { runner, outcome } = await runGenerated(`export async function run() {\n${body}\n}`, grants.references);
       expect(outcome, JSON.stringify(outcome, (_k, v) => (v instanceof Error ? `${v.name}: ${v.message}` : v))).toHaveProperty("error");
       const anomalies = rawAnomalies(runner.ledger.select({ kind: "trace.anomaly" }));
       expect(anomalies.length, `${JSON.stringify(outcome, (_k, v) => (v instanceof Error ? `${v.name}: ${v.message}` : v))} ${JSON.stringify(runner.ledger.select({}).map((e) => [e.kind, e.status]))}`).toBeGreaterThanOrEqual(1);

@@ -18,7 +18,7 @@ import workerThreads from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installEffectAudit, NaturalExecutionError, step } from '../../kernel/src/index.js';
 import { toolCall } from '../../kernel/src/testing.js';
-import { finish, scriptedRunner } from '../harness/support.js';
+import { finish, runGenerated, scriptedRunner } from '../harness/support.js';
 
 /** [entry point recorded, expression using the granted references]; `raw:` entries are refused by the raw-dynamic tier. */
 export const EFFECT_TABLE: readonly [string, string][] = [
@@ -163,16 +163,7 @@ describe('effect-audit table (issue 13)', () => {
     it.each(EFFECT_TABLE)('%s: %s is refused and recorded', async (entry, expression) => {
       const before = listing();
       const listeners = exitListeners();
-      const { runner } = scriptedRunner([]);
-      const names = Object.keys(references);
-      const source = `export function run() { return ${expression}; }`;
-      const dependencies = names.map((name) => ({ name, kind: 'reference' as const, type: typeof references[name] }));
-      const outcome = await runner
-        .run(async (ctx) => {
-          const out = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies });
-          return await (out.exports['run'] as () => unknown)();
-        }, { grant: { references } })
-        .then((value) => ({ value }), (error: unknown) => ({ error }));
+      const { runner, outcome } = await runGenerated(`export function run() { return ${expression}; }`, references);
       await settle();
       expect(outcome).toHaveProperty('error');
       expect(runner.ledger.select({ kind: 'trace.anomaly' })).toEqual([expect.objectContaining(expectedAnomaly(entry))]);

@@ -8,23 +8,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExpressionCodeOutsideExecutionError, GeneratedCodeOutsideDispatchError, RawDynamicExecutionRefusedError, type Runner, step } from '../../kernel/src/index.js';
 import { toolCall } from '../../kernel/src/testing.js';
-import { finish, scriptedRunner } from '../harness/support.js';
+import { finish, runGenerated, scriptedRunner } from '../harness/support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nh-outlives-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function define(source: string, holder: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-  const { runner } = scriptedRunner([]);
-  const references = { holder, ...extra };
-  const dependencies = Object.keys(references).map((name) => ({ name, kind: 'reference' as const, type: typeof references[name as keyof typeof references] }));
-  const outcome = await runner
-    .run(async (ctx) => {
-      const out = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies });
-      return await (out.exports['run'] as () => unknown)();
-    }, { grant: { references } })
-    .then((value) => ({ value }), (error: unknown) => ({ error }));
-  return { runner, outcome };
-}
+const define = (source: string, holder: Record<string, unknown>, extra: Record<string, unknown> = {}) => runGenerated(source, { holder, ...extra });
 
 /**
  * Evidence that arrives after run.end (seed: nothing of a run is recorded after its run.end) goes to the
