@@ -56,6 +56,18 @@ describe('npm run nb', () => {
     expect(readFileSync(file, 'utf8')).not.toContain('execute_result');
   });
 
+  it('--allow-errors runs every cell, keeps each error as an output, names the failures and exits 0', { timeout: 90_000 }, async () => {
+    const file = notebook('allow-errors.ipynb', ['throw new RangeError("first")', '"still runs"', 'throw new TypeError("second")', '6 * 7']);
+    const out = path.join(sandbox, 'allowed.ipynb');
+    const { code, stdout } = await nb(['run', file, '--out', out, '--allow-errors']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\[4\/4\] ok/);
+    expect(stdout).toContain('had failing cells (--allow-errors)');
+    const executed = JSON.parse(readFileSync(out, 'utf8')) as { cells: { outputs?: { output_type: string; ename?: string; data?: Record<string, unknown> }[] }[] };
+    const outputs = executed.cells.slice(1).map((c) => c.outputs?.[0]);
+    expect(outputs.map((o) => o?.ename ?? o?.data?.['text/plain'])).toEqual(['RangeError', "'still runs'", 'TypeError', '42']);
+  });
+
   it('usage errors exit 2 with a message and the usage text', { timeout: 60_000 }, async () => {
     const missing = await nb(['run']);
     expect(missing.code).toBe(2);
