@@ -1,7 +1,8 @@
 /**
  * Warm before asked: a kernel reads "starting" (to its clients and in the REST model) until it can run code,
  * not merely once it answered kernel_info; a pooled process loads and converts a first cell before it is
- * handed out, and writes the V8 code cache other kernel processes start from.
+ * handed out (further conversions until someone connects, leaving no declarations behind), and writes the V8
+ * code cache other kernel processes start from.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,9 +84,16 @@ describe('a pooled kernel', () => {
       const kernel = await fx.kernels.startNew();
       await kernel.info;
       expect(kernel.status).toBe('idle');
+      // Let the spare's further warm-up rounds run (it stops them once connected to): they leave no trace.
+      await new Promise((r) => setTimeout(r, 1000));
       const run = await runCell(kernel, 'import * as nh from "nighthawk-ts";\ntypeof nh.Session');
       expect(run.reply.status).toBe('ok');
+      expect(run.reply.execution_count).toBe(1);
       expect(run.result?.['text/plain']).toBe("'function'");
+      // The warm-up cells declared these; converted only, never run, they are not the Session's names.
+      const names = await runCell(kernel, '[typeof limit, typeof schema, typeof twice, typeof names].join()');
+      expect(names.reply.status).toBe('error');
+      expect(names.error?.evalue).toMatch(/Cannot find name 'limit'/);
     } finally {
       await fx.close();
     }

@@ -53,7 +53,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => {});
   process.on('disconnect', () => process.exit(0));
   const pending: Array<{ msg: ClientMessage; route: string }> = [];
+  /** Someone sent this process a message: it is in use, so further warm-up rounds would only delay them. */
+  let contacted = false;
   process.on('message', (message: ToKernel) => {
+    contacted = true;
     if (message.kind === 'interrupt') {
       runtime?.interrupt(message.msgId);
       post({ kind: 'interrupt-handled', msgId: message.msgId });
@@ -107,7 +110,15 @@ async function main(): Promise<void> {
     rt.setHost(await factory(rt, { dataDir: config.dataDir }));
     // A pooled process (nobody waiting yet) also does the first cell's conversion now; a cold kernel with a
     // cell waiting lets that cell do it instead of converting twice.
-    if (!asked) compiler.warmUp();
+    if (!asked) {
+      compiler.warmUp();
+      // A spare nobody has connected to yet keeps converting (one round per turn of the event loop, ~40 ms
+      // each), so the first real cell meets an optimized checker; a connection stops it at the next round.
+      for (let round = 1; ; round++) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (contacted || !compiler.warmUp(round)) break;
+      }
+    }
   })();
   // 'ready' goes out before any queued request runs, so the server never sees a cell's busy status first.
   const loaded = loading.then(
