@@ -8,7 +8,7 @@ import { Autosave, autosaveSeconds, setAutosaveSeconds } from './autosave.js';
 import { askText, choose, themeToggle, toast, toggleTheme } from './chrome.js';
 import { CommandRegistry, commandTarget, openPalette } from './commands.js';
 import { notebookCommands } from './notebook-commands.js';
-import { button, h } from './dom.js';
+import { button, h, whenIdle } from './dom.js';
 import { registerLiveDiagnostics } from './diagnostics.js';
 import { DraftStore } from './drafts.js';
 import { FileBrowser } from './file-browser.js';
@@ -18,9 +18,14 @@ import { loadMonacoOnIntent, whenMonaco } from './monaco-loader.js';
 import { NotebookDocument, type ConflictResolver, type DraftState } from './notebook-document.js';
 import { newCell, notebookToJson } from './notebook-model.js';
 import { NotebookView } from './notebook-view.js';
+import { loadRenderers } from './outputs/render-loader.js';
 import { Runner } from './runner.js';
 
 export const DEFAULT_NOTEBOOK = 'getting-started.ipynb';
+/** How long after a notebook opened a kernel that is not idle yet stops holding back the page's other work. */
+const SETTLE_MS = 1000;
+/** The renderers chunk (~40 ms of script) loads this long after the kernel settled, unless needed before. */
+const RENDERERS_AFTER_MS = 1000;
 
 export class App {
   private readonly contents: ContentsManager;
@@ -167,7 +172,7 @@ export class App {
       try {
         return await this.open(requested);
       } finally {
-        this.kernelsPanel.start();
+        this.whenSettled(() => this.kernelsPanel.start());
       }
     }
     this.kernelsPanel.start();
@@ -245,13 +250,33 @@ export class App {
     const url = new URL(window.location.href);
     url.searchParams.set('path', path);
     history.replaceState(history.state, '', url.toString());
-    void this.refreshFiles().catch(() => {});
+    // The file list, like the kernel list and the renderers, waits until the kernel is idle: on a loaded
+    // machine each is main-thread work (and a request) competing with the kernel's connection.
+    this.whenSettled(() => void this.refreshFiles().catch(() => {}));
+    this.whenSettled(() => setTimeout(() => whenIdle(() => void loadRenderers()), RENDERERS_AFTER_MS));
     if (restoredDraft) toast('Restored unsaved edits from this browser.');
     const failed = await kernel;
     if (failed !== undefined) toast(`Kernel unavailable: ${String(failed)}`);
     document.body.dataset.ready = 'true';
     // Read by the load-time benchmark: milliseconds from navigation start to a usable notebook.
     document.body.dataset.readyAt = String(performance.now());
+  }
+
+  /** Runs `fn` in idle time once the kernel reads idle (or dead), or SETTLE_MS after this call. */
+  private whenSettled(fn: () => void): void {
+    let done = false;
+    const go = (): void => {
+      if (done) return;
+      done = true;
+      off();
+      clearTimeout(timer);
+      whenIdle(fn);
+    };
+    const off = this.session.onStatus((status) => {
+      if (status === 'idle' || status === 'dead') go();
+    });
+    const timer = setTimeout(go, SETTLE_MS);
+    if (this.session.status === 'idle') go();
   }
 
   private showDraftState(state: DraftState, seq: number): void {

@@ -2,12 +2,10 @@
 import './styles.css';
 import { App } from './app.js';
 import { pageToken, serverSettings } from './connection.js';
-import { loadRenderers } from './outputs/render-loader.js';
 
 const root = document.getElementById('app');
 if (!root) throw new Error('index.html must contain #app');
 const requested = new URL(window.location.href).searchParams.get('path');
-// Output renderers and markdown load alongside the notebook instead of before it (outputs/render-loader.ts).
-void loadRenderers();
+// Output renderers and markdown load when something needs them, else once the notebook is open and idle (App).
 const app = new App(root, serverSettings(pageToken()));
 void app.start(requested);

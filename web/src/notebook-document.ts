@@ -36,10 +36,12 @@ export class NotebookDocument {
   }
 
   static async open(path: string, contents: Contents.IManager, drafts: DraftStore, resolve: ConflictResolver): Promise<OpenResult> {
+    // The draft is read while the file loads: opening IndexedDB in a fresh page takes tens of milliseconds.
+    const draftRead = drafts.get(path).catch(() => undefined);
     const disk = await contents.get(path, { type: 'notebook', content: true });
     const diskModel = notebookFromJson(disk.content);
     const diskHash = contentHash(notebookFingerprintText(diskModel));
-    const draft = await drafts.get(path).catch(() => undefined);
+    const draft = await draftRead;
     let model = diskModel;
     let restored = false;
     let dirty = false;
@@ -62,8 +64,9 @@ export class NotebookDocument {
     }
     const doc = new NotebookDocument(path, model, diskHash, disk.last_modified, contents, drafts, resolve);
     doc.dirty = dirty;
-    // The draft is rebased on the disk version just seen, so a resolved conflict is not asked again.
-    await drafts.put({ path, cells: model.cells, metadata: model.metadata, baseHash: diskHash, dirty, savedAt: Date.now() }).catch(() => {});
+    // The draft is rebased on the disk version just seen, so a resolved conflict is not asked again. Not
+    // awaited (the notebook shows meanwhile): IndexedDB runs this write before any later one of the page.
+    void drafts.put({ path, cells: model.cells, metadata: model.metadata, baseHash: diskHash, dirty, savedAt: Date.now() }).catch(() => {});
     return { document: doc, restoredDraft: restored };
   }
 

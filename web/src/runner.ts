@@ -88,6 +88,8 @@ export class Runner {
     cell.stdinHost.replaceChildren();
     this.answers.delete(cell.model.id);
     cell.setRunState('queued');
+    // Results render through the renderers chunk: its script runs while the kernel works on the cell.
+    void loadRenderers();
     const future = kernel.requestExecute({ code: cell.source, silent: false, store_history: true, allow_stdin: true, stop_on_error: true });
     this.inFlight.set(cell, future);
     this.startTicker();

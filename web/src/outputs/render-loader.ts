@@ -1,6 +1,7 @@
 /**
- * Loads the renderers chunk (renderers.ts) once. The page asks for it at start, so it is fetched and parsed
- * while the notebook and its kernel load; anything drawn before it arrives shows plain text and is redrawn.
+ * Loads the renderers chunk (renderers.ts) once: when an output, a markdown cell or a run needs it, else in
+ * idle time after the notebook opened and its kernel settled (its ~40 ms of script stays off the path to a
+ * usable notebook). Anything drawn before it arrives shows plain text and is redrawn.
  */
 export type Renderers = typeof import('./renderers.js');
 
