@@ -48,6 +48,11 @@ export interface FakeServerOptions {
   notebooksDir: string;
   staticDir?: string;
   script: KernelScript;
+  /**
+   * The first GET of /api/sessions and of /api/kernels answers with the lists as they were when it arrived,
+   * this many milliseconds late: a slow list crossing the page's own session start, as on a loaded server.
+   */
+  slowFirstListsMs?: number;
 }
 
 export interface FakeJupyterServer {
@@ -88,6 +93,15 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     const k: KernelState = { id: randomUUID(), executionCount: 0, sockets: new Set(), abort: undefined, inputs: new Map(), queue: Promise.resolve(), abortGeneration: 0 };
     kernels.set(k.id, k);
     return k;
+  };
+
+  const slowed = new Set<string>();
+  /** Answers a list request, late (with the lists of its arrival) if it is the first of its kind and lists are slowed. */
+  const answerList = (res: http.ServerResponse, area: string, body: unknown): void => {
+    const delay = options.slowFirstListsMs;
+    if (!delay || slowed.has(area)) return send(res, 200, body);
+    slowed.add(area);
+    setTimeout(() => send(res, 200, body), delay);
   };
 
   const authorised = (req: http.IncomingMessage, url: URL): boolean =>
@@ -174,7 +188,7 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     if (area === 'kernels') {
       if (!id) {
         if (req.method === 'POST') return send(res, 201, kernelModel(newKernel()));
-        return send(res, 200, [...kernels.values()].map(kernelModel));
+        return answerList(res, area, [...kernels.values()].map(kernelModel));
       }
       const kernel = kernels.get(id);
       if (!kernel) return send(res, 404, { message: 'no kernel' });
@@ -189,7 +203,9 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
         return send(res, 200, kernelModel(kernel));
       }
       if (req.method === 'DELETE') {
+        // As a real server: the kernel's WebSockets close with it.
         kernels.delete(id);
+        for (const ws of kernel.sockets) ws.close();
         return send(res, 204);
       }
       return send(res, 200, kernelModel(kernel));
@@ -203,7 +219,7 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
           sessions.set(s.id, s);
           return send(res, 201, sessionModel(s));
         }
-        return send(res, 200, [...sessions.values()].map(sessionModel));
+        return answerList(res, area, [...sessions.values()].map(sessionModel));
       }
       const s = sessions.get(id);
       if (!s) return send(res, 404, { message: 'no session' });

@@ -2,7 +2,9 @@
  * The notebook's Jupyter session (path → kernel) through @jupyterlab/services, and one status value
  * for the UI that folds together kernel status and WebSocket connection status.
  */
-import { KernelAPI, KernelManager, KernelSpecAPI, SessionAPI, SessionManager, type Kernel, type ServerConnection, type Session } from '@jupyterlab/services';
+import { KernelAPI, KernelConnection, KernelSpecAPI, SessionAPI, type Kernel, type ServerConnection, type Session } from '@jupyterlab/services';
+// Not re-exported by the package index; the class SessionManager.connectTo builds.
+import { SessionConnection } from '@jupyterlab/services/lib/session/default';
 
 /** The kernelspec name of the Nighthawk kernel (`nighthawk-ts kernel install`), also recorded in saved notebooks. */
 export const NIGHTHAWK_KERNEL = 'nighthawk';
@@ -10,8 +12,6 @@ export const NIGHTHAWK_KERNEL = 'nighthawk';
 export type KernelDisplayStatus = 'no kernel' | 'starting' | 'idle' | 'busy' | 'restarting' | 'disconnected' | 'connecting' | 'dead' | 'unknown';
 
 export class KernelSession {
-  private readonly kernels: KernelManager;
-  private readonly sessions: SessionManager;
   private session: Session.ISessionConnection | null = null;
   /** The session the last open() started itself (rather than found). */
   private started: Session.ISessionConnection | null = null;
@@ -23,9 +23,20 @@ export class KernelSession {
    */
   private holdIdle = false;
 
-  constructor(private readonly settings: ServerConnection.ISettings) {
-    this.kernels = new KernelManager({ serverSettings: settings });
-    this.sessions = new SessionManager({ kernelManager: this.kernels, serverSettings: settings });
+  constructor(private readonly settings: ServerConnection.ISettings) {}
+
+  /**
+   * A connection no manager owns. The session and kernel managers poll the server's lists and dispose (or
+   * mark dead) every connection missing from an answer, and a poll sent before our session was started can
+   * answer after it: the notebook would be left with no kernel. A kernel shut down elsewhere is still seen:
+   * its WebSocket closes and the kernel connection, asking the server, reports it dead.
+   */
+  private connect(model: Session.IModel): Session.ISessionConnection {
+    return new SessionConnection({
+      model,
+      serverSettings: this.settings,
+      connectToKernel: (options: Kernel.IKernelConnection.IOptions) => new KernelConnection(options),
+    });
   }
 
   get kernel(): Kernel.IKernelConnection | null {
@@ -35,6 +46,7 @@ export class KernelSession {
   get status(): KernelDisplayStatus {
     const kernel = this.kernel;
     if (!kernel) return 'no kernel';
+    if (kernel.status === 'dead') return 'dead';
     if (kernel.connectionStatus === 'disconnected') return 'disconnected';
     if (kernel.connectionStatus === 'connecting' && kernel.status !== 'restarting') return 'connecting';
     // A restarted kernel reports 'unknown' until its first status message: it is starting.
@@ -64,13 +76,13 @@ export class KernelSession {
     const running = await SessionAPI.listRunning(this.settings).catch(() => [] as Session.IModel[]);
     const existing = running.find((m) => m.path === path);
     let session: Session.ISessionConnection;
-    if (existing) session = this.sessions.connectTo({ model: existing });
+    if (existing) session = this.connect(existing);
     else {
       const specs = await specsRequest;
       // A Jupyter server's default kernel is usually python3; the installed Nighthawk kernelspec wins.
       const name = specs?.kernelspecs[NIGHTHAWK_KERNEL] ? NIGHTHAWK_KERNEL : specs?.default;
       const model = await SessionAPI.startSession({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) }, this.settings);
-      session = this.sessions.connectTo({ model });
+      session = this.connect(model);
       this.started = session;
     }
     this.session = session;
@@ -96,9 +108,25 @@ export class KernelSession {
         this.emit();
       });
     });
-    session.connectionStatusChanged.connect(() => this.emit());
+    session.connectionStatusChanged.connect((_, status) => {
+      if (status === 'connecting') this.checkKernelGone(session);
+      this.emit();
+    });
     session.kernelChanged.connect(() => this.emit());
     this.emit();
+  }
+
+  /**
+   * A kernel connection reconnecting after its socket closed asks the server only if the socket closes before
+   * it opens, and a server answers 404 for a kernel it shut down: without a manager's poll it would retry for
+   * minutes. One REST question settles it; a kernel gone from the server is dead.
+   */
+  private checkKernelGone(session: Session.ISessionConnection): void {
+    const kernel = session.kernel;
+    if (!kernel) return;
+    void KernelAPI.getKernelModel(kernel.id, this.settings).then((model) => {
+      if (model === undefined && this.session === session && session.kernel === kernel && !kernel.isDisposed) (kernel as KernelConnection).handleShutdown();
+    }, () => {});
   }
 
   /** Shuts down the session `open(path)` started (not one it found): its notebook could not be opened. */
