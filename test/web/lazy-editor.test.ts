@@ -48,7 +48,8 @@ describe('web notebook: Monaco on demand', () => {
       await route.continue();
     });
     await openNotebook(page, suite.server.url, token, 'small.ipynb', { untouched: true });
-    await page.locator('.cell').nth(1).locator('.static-source').click();
+    // At the start of the line (a click right of the text would put the caret at its end).
+    await page.locator('.cell').nth(1).locator('.static-source').click({ position: { x: 3, y: 10 } });
     const interim = page.locator('.cell').nth(1).locator('textarea.interim-source');
     await expect(page.evaluate(`document.activeElement?.classList.contains('interim-source') && document.activeElement.closest('.cell') === document.querySelectorAll('.cell')[1]`)).resolves.toBe(true);
     await page.keyboard.type('a + ');
@@ -66,6 +67,45 @@ describe('web notebook: Monaco on demand', () => {
     await page.keyboard.type('?');
     // Monaco draws spaces as no-break spaces.
     await expect.poll(async () => (await page.locator('.cell').nth(1).locator('.view-lines').innerText()).replace(/\u00a0/g, ' ')).toBe('a + a!?');
+    await page.close();
+  });
+
+  it('a click on the static code edits at once where it landed; what is typed before and after Monaco arrives is kept', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/monaco-setup-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openNotebook(page, suite.server.url, token, 'many.ipynb', { untouched: true });
+    // The screen point of source offset `at` in cell 0's static code: the left edge of that character.
+    const pointOf = (at: number): Promise<{ x: number; y: number }> => page.evaluate(`(() => {
+      const pre = document.querySelectorAll('.cell')[0].querySelector('.static-source');
+      const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+      let left = ${at};
+      for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+        if (left < t.data.length) {
+          const r = document.createRange(); r.setStart(t, left); r.setEnd(t, left + 1);
+          const box = r.getBoundingClientRect();
+          return { x: box.left + 1, y: box.top + box.height / 2 };
+        }
+        left -= t.data.length;
+      }
+      throw new Error('offset beyond the source');
+    })()`);
+    const source = '// cell 0\nconst v0 = 0;\nv0 + 1';
+    const third = source.lastIndexOf('v0'); // line 3, column 1
+    const { x, y } = await pointOf(third + 1); // between "v" and "0"
+    await page.mouse.click(x, y);
+    await page.keyboard.type('_');
+    const interim = page.locator('.cell').nth(0).locator('textarea.interim-source');
+    await expect(interim.inputValue()).resolves.toBe('// cell 0\nconst v0 = 0;\nv_0 + 1');
+    release();
+    await page.locator('.cell').nth(0).locator('.monaco-editor.focused').waitFor();
+    await page.keyboard.type('!');
+    await expect.poll(async () => (await page.locator('.cell').nth(0).locator('.view-lines').innerText()).replace(/\u00a0/g, ' '))
+      .toBe('// cell 0\nconst v0 = 0;\nv_!0 + 1');
     await page.close();
   });
 

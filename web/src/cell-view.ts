@@ -1,8 +1,9 @@
 /**
  * One cell: prompt with execution count and elapsed time, a Monaco editor (mounted lazily: highlighted
  * static code stands in until Monaco has loaded and the cell is in view or focused), rendered markdown,
- * and outputs. A cell focused before Monaco arrives is edited in a plain textarea meanwhile, whose text and
- * cursor the editor takes over, so no keystroke is lost.
+ * and outputs. A cell focused before Monaco arrives is edited in a plain textarea meanwhile (a click on the
+ * static code puts its caret where it was clicked), whose text and cursor the editor takes over, so no keystroke
+ * is lost.
  */
 import { button, h } from './dom.js';
 import { loadRenderers, renderersIfLoaded } from './outputs/render-loader.js';
@@ -44,6 +45,8 @@ export class CellView {
   private interim: HTMLTextAreaElement | undefined;
   /** Focus was asked for before Monaco loaded: the editor takes it when it mounts. */
   private focusWanted = false;
+  /** Where a click on the static code put the caret (source offset), for the editor that takes the focus. */
+  private caretWanted: number | undefined;
   private readonly rendered: HTMLElement;
   /** Holds the live stdin prompt (input_request); not part of the saved outputs. */
   readonly stdinHost: HTMLElement = h('div', { class: 'stdin' });
@@ -76,7 +79,13 @@ export class CellView {
       if (this.editor || ev.target === this.interim) return;
       // The click's default would focus the cell itself after the interim editor took focus.
       ev.preventDefault();
-      queueMicrotask(() => this.host.enterEdit(this));
+      // The static code is the cell's editing surface until an editor mounts: the caret goes where it was clicked.
+      const at = this.staticOffsetAt(ev.clientX, ev.clientY);
+      queueMicrotask(() => {
+        this.caretWanted = at;
+        this.host.enterEdit(this);
+        this.caretWanted = undefined;
+      });
     });
     this.rendered.addEventListener('dblclick', () => this.host.enterEdit(this));
     this.refresh();
@@ -174,6 +183,26 @@ export class CellView {
     return editor;
   }
 
+  /** The source offset under a point of the static code (undefined when the point is not on it). */
+  private staticOffsetAt(x: number, y: number): number | undefined {
+    if (this.staticSource.hidden || !this.staticSource.isConnected) return undefined;
+    const doc = document as Document & { caretPositionFromPoint?: (x: number, y: number) => { offsetNode: Node; offset: number } | null };
+    let node: Node | undefined;
+    let offset = 0;
+    const position = doc.caretPositionFromPoint?.(x, y);
+    if (position) ({ offsetNode: node, offset } = position);
+    else {
+      const range = document.caretRangeFromPoint?.(x, y);
+      if (range) ({ startContainer: node, startOffset: offset } = range);
+    }
+    if (!node || !this.staticSource.contains(node)) return undefined;
+    // The static code's text spells the source (static-code-view.ts): the text before the point is the offset.
+    const before = document.createRange();
+    before.setStart(this.staticSource, 0);
+    before.setEnd(node, offset);
+    return Math.min(before.toString().length, this.model.source.length);
+  }
+
   /** Until Monaco arrives: a textarea over the static code that keeps the cell's keys (run, escape). */
   private editInterim(): void {
     if (!this.interim) {
@@ -202,6 +231,7 @@ export class CellView {
       this.interim = area;
       area.setSelectionRange(0, 0);
     }
+    if (this.caretWanted !== undefined) this.interim.setSelectionRange(this.caretWanted, this.caretWanted);
     this.interim.focus({ preventScroll: true });
   }
 
@@ -240,7 +270,10 @@ export class CellView {
       this.refresh();
     }
     const editor = this.ensureEditor();
-    if (editor) return editor.focus();
+    if (editor) {
+      if (this.caretWanted !== undefined) editor.setPosition(editor.getModel()!.getPositionAt(this.caretWanted));
+      return editor.focus();
+    }
     this.focusWanted = true;
     this.editInterim();
     void loadMonaco().then(() => this.ensureEditor());
