@@ -1,8 +1,9 @@
 /**
  * Web notebook in headless chromium:
  * - load: navigation start → a 50-cell notebook is rendered (cells as highlighted static code, editable on a
- *   click) and the kernel connected; baseline: a static page with 50 plain <textarea>s. Monaco is not part
- *   of it: it loads at the first sign of use (web/src/monaco-loader.ts), see the scroll lines.
+ *   click: the caret lands where clicked and typing starts at once) and its kernel session exists; baseline: a
+ *   static page with 50 plain <textarea>s. Monaco is not part of it: it loads at the first sign of use
+ *   (web/src/monaco-loader.ts), see the scroll lines. "interactive": the same until the kernel also reads idle.
  * - scroll-to-last-cell: scrollIntoView of the last cell → its Monaco editor is in the DOM, against one
  *   frame of the same page; on a page in use (the pointer moved, Monaco loaded, editors mounted ahead in
  *   idle time: body[data-editors="mounted"]), and "monaco-cold": on a page nobody touched yet, where the
@@ -50,18 +51,24 @@ const filterScript = (apply: string): string => `new Promise((resolve) => {
   requestAnimationFrame(() => resolve(performance.now() - t0));
 })`;
 
-async function loadSamples(browser: Browser, url: string, setup?: (page: Page) => Promise<void>): Promise<number[]> {
-  const out: number[] = [];
+/** Load times read from `body[data-ready-at]`, and `body[data-interactive-at]` when the page sets one. */
+async function loadSamples(browser: Browser, url: string, setup?: (page: Page) => Promise<void>, interactive = false): Promise<[number[], number[]]> {
+  const ready: number[] = [];
+  const usable: number[] = [];
   for (let i = 0; i < LOADS; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await setup?.(page);
     await page.goto(url);
     await page.locator('body[data-ready-at]').waitFor({ state: 'attached', timeout: 30_000 });
-    out.push(Number(await page.locator('body').getAttribute('data-ready-at')));
+    ready.push(Number(await page.locator('body').getAttribute('data-ready-at')));
+    if (interactive) {
+      await page.locator('body[data-interactive-at]').waitFor({ state: 'attached', timeout: 30_000 });
+      usable.push(Number(await page.locator('body').getAttribute('data-interactive-at')));
+    }
     await context.close();
   }
-  return out;
+  return [ready, usable];
 }
 
 async function main(): Promise<void> {
@@ -77,9 +84,10 @@ async function main(): Promise<void> {
     const serveBaseline = (html: string) => async (page: Page): Promise<void> => {
       await page.route('**/baseline.html', (route) => route.fulfill({ body: html, contentType: 'text/html' }));
     };
-    const baseLoad = await loadSamples(browser, `${server.url}/baseline.html`, serveBaseline(baselineHtml));
-    const load = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`);
+    const [baseLoad] = await loadSamples(browser, `${server.url}/baseline.html`, serveBaseline(baselineHtml));
+    const [load, interactive] = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`, undefined, true);
     report('web-load-50-cells', load, baseLoad);
+    report('web-interactive-50-cells', interactive, baseLoad);
 
     // Scrolling to the last cell: scrollIntoView → its Monaco editor is in the DOM; the baseline is one frame of
     // the same page (so ratio 1 = mounted within the frame budget of the scroll).
