@@ -5,6 +5,7 @@
  * the address bar so it does not end up in history or screenshots).
  */
 import { ServerConnection } from '@jupyterlab/services';
+import { earlyResponse } from './early-requests.js';
 
 const TOKEN_KEY = 'nighthawk.token';
 
@@ -50,5 +51,8 @@ export function serverSettings(token: string, loc: Location = window.location): 
     appendToken: true,
     // The server refuses state-changing requests without a JSON content type (a string body alone is text/plain).
     init: { cache: 'no-store', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' } },
+    // The page's first GETs were sent before this script evaluated: their responses answer the same requests.
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
+      (input instanceof Request && init === undefined ? earlyResponse(input) : undefined) ?? fetch(input, init)) as typeof fetch,
   });
 }

@@ -1,4 +1,6 @@
 /** Entry point: server settings from the page URL, then the app on the notebook from `?path=`. */
+// First: its requests go out before the rest of the page's script evaluates (early-requests.ts).
+import './early-requests.js';
 import './styles.css';
 import { App } from './app.js';
 import { pageToken, serverSettings } from './connection.js';

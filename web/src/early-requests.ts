@@ -1,0 +1,50 @@
+/**
+ * The first REST requests of a page opened on a notebook (`?path=`), sent before the rest of the page's
+ * script has evaluated (@jupyterlab/services and the app are ~50-70 ms of it): the notebook file, the session
+ * list and the kernelspecs. Each response is handed once to the identical GET that services makes later
+ * (connection.ts passes `earlyResponse` as its fetch), so nothing is requested twice and the server works
+ * while the page evaluates. A page pointed at another server (`?server=`) sends none.
+ */
+const TOKEN_KEY = 'nighthawk.token';
+/** A response not claimed by then is left alone (the page asks again, fresh). */
+const KEEP_MS = 10_000;
+
+const early = new Map<string, { response: Promise<Response>; at: number }>();
+
+/** Method, path and query of a request, without the bare timestamp services appends to defeat caches. */
+function requestKey(method: string, url: URL): string {
+  const params = [...url.searchParams].filter(([name, value]) => !(value === '' && /^\d+$/.test(name))).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${method} ${url.origin}${url.pathname}?${new URLSearchParams(params).toString()}`;
+}
+
+function start(): void {
+  const here = new URL(window.location.href);
+  const path = here.searchParams.get('path');
+  if (!path || here.searchParams.has('server')) return;
+  const token = here.searchParams.get('token') ?? sessionStorage.getItem(TOKEN_KEY) ?? '';
+  // As services sends them (serverconnection.ts handleRequest, with connection.ts's settings).
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (token) headers['Authorization'] = `token ${token}`;
+  const base = new URL('/', here.origin);
+  const get = (relative: string): void => {
+    const url = new URL(relative, base);
+    const response = fetch(url, { cache: 'no-store', credentials: 'same-origin', headers });
+    response.catch(() => {});
+    early.set(requestKey('GET', url), { response, at: performance.now() });
+  };
+  get(`api/contents/${path.split('/').map(encodeURIComponent).join('/')}?type=notebook&content=1&hash=0`);
+  get('api/sessions');
+  get('api/kernelspecs');
+}
+
+/** The early response for this request (once), or undefined: then it is fetched as usual. */
+export function earlyResponse(request: Request): Promise<Response> | undefined {
+  if (early.size === 0 || request.method !== 'GET') return undefined;
+  const key = requestKey('GET', new URL(request.url));
+  const entry = early.get(key);
+  if (!entry) return undefined;
+  early.delete(key);
+  return performance.now() - entry.at < KEEP_MS ? entry.response : undefined;
+}
+
+start();
