@@ -69,23 +69,27 @@ export class KernelSession {
   async open(path: string): Promise<void> {
     await this.close();
     // Asked together: the kernelspecs are needed only when no session exists, but waiting for that answer
-    // first would add a round trip to every new notebook's start. The REST calls are made directly: the
+    // first would add a round trip to every new notebook's start. The REST calls are made directly: a
     // session manager's find and start each add a refresh of its whole list (two more round trips before the
-    // kernel's WebSocket opens), and its model list is not needed here.
+    // kernel's WebSocket opens).
     const specsRequest = KernelSpecAPI.getSpecs(this.settings).catch(() => undefined);
     const running = await SessionAPI.listRunning(this.settings).catch(() => [] as Session.IModel[]);
     const existing = running.find((m) => m.path === path);
     let session: Session.ISessionConnection;
-    if (existing) session = this.connect(existing);
+    let found: Session.IModel;
+    if (existing) session = this.connect((found = existing));
     else {
       const specs = await specsRequest;
       // A Jupyter server's default kernel is usually python3; the installed Nighthawk kernelspec wins.
       const name = specs?.kernelspecs[NIGHTHAWK_KERNEL] ? NIGHTHAWK_KERNEL : specs?.default;
       const model = await SessionAPI.startSession({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) }, this.settings);
-      session = this.connect(model);
+      session = this.connect((found = model));
       this.started = session;
     }
     this.session = session;
+    // The server said the kernel could already run code (a warm pool kernel, or one found running): its first
+    // kernel_info idle is believed without asking again, one round trip off a new notebook's start.
+    let believeFirstIdle = found.kernel?.execution_state === 'idle' || found.kernel?.execution_state === 'busy';
     // Emitted after the message is handled, so a kernel_info's idle is known to be one (iopubMessage comes later).
     session.statusChanged.connect(() => queueMicrotask(() => this.emit()));
     session.iopubMessage.connect((_, msg) => {
@@ -93,11 +97,18 @@ export class KernelSession {
       const parent = msg.parent_header as { msg_type?: string };
       const state = (msg.content as { execution_state?: string }).execution_state;
       if (parent.msg_type !== 'kernel_info_request' || state !== 'idle') {
+        // A restart's kernel_info is held again.
+        if (state === 'restarting' || state === 'starting') believeFirstIdle = false;
         this.holdIdle = false;
         return;
       }
       const kernel = session.kernel;
       if (!kernel) return;
+      if (believeFirstIdle) {
+        believeFirstIdle = false;
+        this.holdIdle = false;
+        return;
+      }
       this.holdIdle = true;
       void KernelAPI.getKernelModel(kernel.id, this.settings).then(
         (model) => model?.execution_state !== 'starting',
