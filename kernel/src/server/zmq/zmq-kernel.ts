@@ -7,13 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
-import { codeCacheStale, createTslabCompiler, installCodeCache, isCompleteSource, saveCodeCache, type SourceTransform } from '../kernel/index.js';
+import { codeCacheStale, createTslabCompiler, installCodeCache, isCompleteSource, preloadTslab, saveCodeCache, type SourceTransform } from '../kernel/index.js';
 import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
 import { readConnectionFile } from './connection-file.js';
 import { CellHistory, HistoryRequestSchema } from './cell-history.js';
 import { withConsoleCells, type ConsoleCells } from './console-cells.js';
-import { loadHostModule } from './host-module.js';
+import { loadHostModule, preloadHostDependencies } from './host-module.js';
 import { admitMessage, ReplayGuard } from './message-guard.js';
 import { decode, encode, Signer } from './wire.js';
 import { rateLimitedLog, startSignalWatchdog } from '../kernel/index.js';
@@ -236,6 +236,27 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     loading = load();
     signalReady(loading);
   }
+  // What needs no program can load before anyone asks, in steps short enough for is_complete's one-second
+  // timeout: the library's module graph that the Session host imports (~0.3 s in all, at most ~60 ms at a
+  // time), then tslab's TypeScript module code (~0.1 s with the code cache). The host module itself and the
+  // compiler's program (a second or more in one synchronous step) still wait for a request, as above; the
+  // first cell then waits only for those.
+  setImmediate(() => {
+    if (loading || shuttingDown) return;
+    void preloadHostDependencies(options.hostModule)
+      .catch(() => {}) // the host's own load meets the same failure and reports it
+      .then(() =>
+        setImmediate(() => {
+          if (loading || shuttingDown) return;
+          installCodeCache();
+          try {
+            preloadTslab();
+          } catch {
+            // createTslabCompiler meets the same failure when a request needs it, and reports it there.
+          }
+        }),
+      );
+  });
   async function load(): Promise<void> {
     installCodeCache();
     // The host module's files are read while the compiler starts; its transform is bound before any cell.
