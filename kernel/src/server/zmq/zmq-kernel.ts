@@ -175,7 +175,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     }
     if (!runtime && type === 'kernel_info_request' && pending.length === 0) {
       const answered = answerHere(msg, route, { ...KERNEL_INFO });
-      if (underNotebookServer) void answered.then(() => setImmediate(startLoading));
+      void answered.then(() => setImmediate(underNotebookServer ? startLoading : preload));
       return;
     }
     if (type === 'execute_request') {
@@ -236,13 +236,15 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     loading = load();
     signalReady(loading);
   }
-  // What needs no program can load before anyone asks, in steps short enough for is_complete's one-second
-  // timeout: the library's module graph that the Session host imports (~0.3 s in all, at most ~60 ms at a
-  // time), then tslab's TypeScript module code (~0.1 s with the code cache). The host module itself and the
-  // compiler's program (a second or more in one synchronous step) still wait for a request, as above; the
-  // first cell then waits only for those.
-  setImmediate(() => {
-    if (loading || shuttingDown) return;
+  // After the first kernel_info reply (so it does not delay that reply), what needs no program loads before
+  // anyone asks, in steps short enough for is_complete's one-second timeout: the library's module graph that
+  // the Session host imports (~0.3 s in all, at most ~60 ms at a time), then tslab's TypeScript module code
+  // (~0.1 s with the code cache). The host module itself and the compiler's program (a second or more in one
+  // synchronous step) still wait for a request, as above; a first cell typed by someone then waits only for those.
+  let preloading = false;
+  function preload(): void {
+    if (preloading || loading || shuttingDown) return;
+    preloading = true;
     void preloadHostDependencies(options.hostModule)
       .catch(() => {}) // the host's own load meets the same failure and reports it
       .then(() =>
@@ -256,7 +258,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
           }
         }),
       );
-  });
+  }
   async function load(): Promise<void> {
     installCodeCache();
     // The host module's files are read while the compiler starts; its transform is bound before any cell.
