@@ -6,7 +6,8 @@
  * kernels), told apart by `ledger_id`. Durability of these events is platform policy (only perimeter
  * attempt/completion records carry a durability obligation).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteDatabase } from './sqlite-module.js';
 import type { LedgerEvent, LedgerEventKind, LedgerFilter } from './ledger.js';
 import { ledgerSearchText } from './ledger.js';
 import type { Snapshot } from './snapshot.js';
@@ -75,7 +76,7 @@ export class SqliteLedgerStore implements LedgerStore {
   readonly #statements = new Map<string, Database.Statement>();
 
   constructor(path: string) {
-    this.#db = new Database(path);
+    this.#db = new (sqliteDatabase())(path);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
     // Several kernels of one server may share the file.

@@ -5,7 +5,8 @@
  * only as good as the filesystem's honouring of fsync; no library check certifies the deployment.
  */
 import { refuseAuditStoreInRun } from './host-context.js';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { loadedSqliteDatabase, sqliteDatabase } from './sqlite-module.js';
 import { UsageError } from '../core/index.js';
 import {
   parsePerimeterAttempt,
@@ -87,7 +88,7 @@ export class SqlitePerimeterAuditStore implements PerimeterAuditStore {
       throw new UsageError('SqlitePerimeterAuditStore needs a file path; an in-memory database is not durable.');
     }
     this.path = path;
-    const db = storage('open', () => new Database(path, { timeout: options.busyTimeoutMs ?? 5_000 }));
+    const db = storage('open', () => new (sqliteDatabase())(path, { timeout: options.busyTimeoutMs ?? 5_000 }));
     try {
       const mode = db.pragma('journal_mode = WAL', { simple: true });
       if (mode !== 'wal') throw new Error(`journal_mode is '${String(mode)}', not 'wal'`);
@@ -214,7 +215,8 @@ function storage<T>(operation: PerimeterAuditStoreOperation, fn: () => T): T {
 }
 
 function sqliteCode(error: unknown): string | undefined {
-  return error instanceof Database.SqliteError ? error.code : undefined;
+  const sqlite = loadedSqliteDatabase();
+  return sqlite && error instanceof sqlite.SqliteError ? error.code : undefined;
 }
 
 function entryOf(row: EntryRow): PerimeterAuditEntry {

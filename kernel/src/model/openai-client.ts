@@ -3,7 +3,8 @@
  * llama.cpp server, Azure OpenAI), built on the `openai` package. Retries are ours alone: the
  * package's own retries are disabled so the bound documented here is the real one.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { loadOpenAI } from './openai-module.js';
 import { registerSecret, type ModelClient, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '../core/index.js';
 import { ModelAuthenticationError, ModelRequestAbortedError, ModelRequestError, ModelTimeoutError } from './errors.js';
 import { classifyOpenAIError, describeAbortReason, displayURL } from './openai-errors.js';
@@ -72,7 +73,8 @@ export class OpenAIModelClient implements ModelClient {
   readonly model: string;
   /** The base URL without any credentials it may contain. */
   readonly baseURL: string;
-  readonly #client: OpenAI;
+  #client: OpenAI | undefined;
+  readonly #baseURLOption: string;
   readonly #apiKey: string;
   readonly #retry: RetryPolicy;
   readonly #timeoutMs: number;
@@ -103,7 +105,7 @@ export class OpenAIModelClient implements ModelClient {
     this.#beforeRequest = options.beforeRequest;
     this.#onRetry = options.onRetry;
     this.#random = options.random ?? Math.random;
-    this.#client = new OpenAI({ apiKey: this.#apiKey, baseURL, maxRetries: 0, timeout: this.#timeoutMs });
+    this.#baseURLOption = baseURL;
   }
 
   async request(request: ModelRequest, options?: { onStream?: (event: ModelStreamEvent) => void }): Promise<ModelResponse> {
@@ -132,6 +134,8 @@ export class OpenAIModelClient implements ModelClient {
   }
 
   async #send(body: ChatBody, signal: AbortSignal | undefined, onStream: ((event: ModelStreamEvent) => void) | undefined): Promise<ModelResponse> {
+    // Before the timeout starts: importing the package is not the provider's time.
+    const client = (this.#client ??= new (await loadOpenAI()).default({ apiKey: this.#apiKey, baseURL: this.#baseURLOption, maxRetries: 0, timeout: this.#timeoutMs }));
     // One controller for the caller's signal and our timeout, which also covers a stalled stream body.
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(TIMED_OUT), this.#timeoutMs);
@@ -141,10 +145,10 @@ export class OpenAIModelClient implements ModelClient {
     try {
       const requestOptions = { signal: controller.signal, maxRetries: 0, timeout: this.#timeoutMs };
       if (!onStream) {
-        const completion = await this.#client.chat.completions.create({ ...body, stream: false }, requestOptions);
+        const completion = await client.chat.completions.create({ ...body, stream: false }, requestOptions);
         return fromCompletion(completion) ?? this.#noChoice();
       }
-      const stream = await this.#client.chat.completions.create(
+      const stream = await client.chat.completions.create(
         { ...body, stream: true, stream_options: { include_usage: true } },
         requestOptions,
       );

@@ -3,7 +3,8 @@
  * Provider errors are never attached as `cause`: they may quote request details, so only a
  * redacted description survives.
  */
-import { APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { APIError } from 'openai';
+import { loadedOpenAI } from './openai-module.js';
 import { describeError, isNighthawkError, type NighthawkError } from '../core/index.js';
 import {
   ModelAuthenticationError,
@@ -33,9 +34,10 @@ export function classifyOpenAIError(
     retryAfterMs: undefined,
   });
   if (isNighthawkError(error)) return plain(error);
-  if (error instanceof APIConnectionTimeoutError) return plain(new ModelTimeoutError({ timeoutMs: context.timeoutMs, baseURL }));
-  if (error instanceof APIUserAbortError) return plain(new ModelRequestAbortedError({}));
-  if (error instanceof APIError) {
+  const openai = loadedOpenAI();
+  if (openai && error instanceof openai.APIConnectionTimeoutError) return plain(new ModelTimeoutError({ timeoutMs: context.timeoutMs, baseURL }));
+  if (openai && error instanceof openai.APIUserAbortError) return plain(new ModelRequestAbortedError({}));
+  if (openai && error instanceof openai.APIError) {
     const status = typeof error.status === 'number' ? error.status : undefined;
     if (status === 401) return plain(new ModelAuthenticationError({ reason: 'rejected-key', baseURL }), 401);
     const detail = describeProviderError(error, apiKey);

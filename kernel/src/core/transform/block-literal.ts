@@ -13,13 +13,6 @@ export interface BlockLiteral {
 }
 
 const SENTINEL = /^(?:execute|decide)\n/;
-/** Cheap pre-check on a whole source file: a quote or backtick directly followed by a sentinel line. */
-const SOURCE_SENTINEL = /["'`](?:execute|decide)(?:\\n|\r?\n)/;
-
-/** True when a source file may contain Natural blocks; files without one are never parsed. */
-export function mayContainNaturalBlocks(source: string): boolean {
-  return SOURCE_SENTINEL.test(source);
-}
 
 const ESCAPE = /\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|\r\n|[\s\S])/g;
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {

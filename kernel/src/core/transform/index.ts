@@ -1,4 +1,4 @@
-export { mayContainNaturalBlocks } from './block-literal.js';
+export { mayContainNaturalBlocks } from './block-sentinel.js';
 export { transformNaturalBlocks } from './transform.js';
 export {
   TransformDiagnosticCode,

@@ -7,7 +7,8 @@
 import type TS from 'typescript';
 import { NaturalParseError } from '../errors.js';
 import { extractBindings, parseProgram } from '../program.js';
-import { emitProgramExpression, findSpanningToken, mayContainNaturalBlocks, readBlockLiteral, type BlockLiteral } from './block-literal.js';
+import { emitProgramExpression, findSpanningToken, readBlockLiteral, type BlockLiteral } from './block-literal.js';
+import { mayContainNaturalBlocks } from './block-sentinel.js';
 import { emitBlock, padToHeight } from './emit-block.js';
 import { isAssignable, visibleNames, type VisibleName } from './scope-analysis.js';
 import { awaitedReturnType, schemaForType } from './type-schema.js';

@@ -20,10 +20,11 @@ import {
   GuardSite,
   type RuntimeSpelling,
 } from './errors.js';
-import type { ExportInfo, ExportKind } from './export-rules.js';
+import type { ExportInfo, ExportKind } from './export-kind.js';
 import { GEN_NAME, GUARD_NAME, RESUME_NAME, SITE_CODES, WRAP_NAME, guardTransformer } from './guard-transform.js';
 import { SHADOW_NAMES, createRuntimeShadows } from './runtime-shadows.js';
-import { analyzeProposal, diagnosticViolations, sourceFileName, type ValidateOptions } from './validate.js';
+import { analyzeProposal, type ValidateOptions } from './validate.js';
+import { diagnosticViolations, sourceFileName } from './parse-generated.js';
 import { isRawDynamicExecutionRule, sortViolations, type Violation } from './violation.js';
 
 // Captured at load: the run-time tier refuses `vm.*` to interior code, and this host compiler is not interior.

@@ -4,7 +4,7 @@
  */
 import { ts } from './typescript-lazy.js';
 import type { DependencyDeclaration, DependencyKind } from './code-proposal.js';
-import { RESERVED_PREFIX } from './raw-dynamic-rules.js';
+import { RESERVED_PREFIX } from './forbidden-names.js';
 import type { Violation } from './violation.js';
 
 export interface GrantedDependency {

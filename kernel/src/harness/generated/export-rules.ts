@@ -5,29 +5,10 @@
 import type TS from 'typescript';
 import { ts } from './typescript-lazy.js';
 import type { CodeProposal } from './code-proposal.js';
-import { violationAt, type Violation } from './violation.js';
-
-export const ExportKind = {
-  function: 'function',
-  asyncFunction: 'async-function',
-  naturalFunction: 'natural-function',
-  value: 'value',
-} as const;
-export type ExportKind = (typeof ExportKind)[keyof typeof ExportKind];
-
-export interface ExportInfo {
-  readonly name: string;
-  readonly kind: ExportKind;
-  readonly line: number;
-}
-
-/** Export analysis plus what the guard transform needs to rebind function exports to their wrappers. */
-export interface ExportAnalysis {
-  readonly exports: ExportInfo[];
-  readonly violations: Violation[];
-  /** Local bindings that hold exports, keyed by local name, with the first export name that uses them. */
-  readonly exportedLocals: ReadonlyMap<string, string>;
-}
+import type { Violation } from './violation.js';
+import { violationAt } from './violation-at.js';
+import type { ExportAnalysis, ExportInfo } from './export-kind.js';
+import { ExportKind } from './export-kind.js';
 
 type Classified = { kind: ExportKind } | { kind: 'class' };
 

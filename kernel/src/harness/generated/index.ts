@@ -34,7 +34,7 @@ export {
   RawDynamicExecutionError,
   type RuntimeSpelling,
 } from './errors.js';
-export { ExportKind, type ExportInfo } from './export-rules.js';
-export { FORBIDDEN_MODULES, RESERVED_PREFIX } from './raw-dynamic-rules.js';
+export { ExportKind, type ExportInfo } from './export-kind.js';
+export { FORBIDDEN_MODULES, RESERVED_PREFIX } from './forbidden-names.js';
 export { validateGeneratedSource, type ValidateOptions, type ValidationResult } from './validate.js';
 export { ViolationRule, isRawDynamicExecutionRule, type Violation } from './violation.js';

@@ -5,13 +5,10 @@
  */
 import type TS from 'typescript';
 import { ts } from './typescript-lazy.js';
-import { violationAt, type Violation, type ViolationRule } from './violation.js';
+import type { Violation, ViolationRule } from './violation.js';
+import { violationAt } from './violation-at.js';
+import { FORBIDDEN_MODULES, RESERVED_PREFIX } from './forbidden-names.js';
 
-/** Modules whose ordinary use runs constructed code or reaches the engine directly. */
-export const FORBIDDEN_MODULES: ReadonlySet<string> = new Set(
-  ['vm', 'child_process', 'inspector', 'inspector/promises', 'repl', 'v8', 'module'].flatMap((m) => [m, `node:${m}`]),
-);
-export const RESERVED_PREFIX = '__nh_';
 const GLOBAL_OBJECT_NAMES = new Set(['globalThis', 'window', 'self', 'global']);
 const TIMER_NAMES = new Set(['setTimeout', 'setInterval', 'setImmediate']);
 const REFLECTIVE_KEY_CALLS = new Set([

@@ -12,7 +12,7 @@
  */
 import { createRequire, isBuiltin } from 'node:module';
 import { GeneratedModuleRefusedError, RawDynamicExecutionError, type RuntimeSpelling } from './errors.js';
-import { FORBIDDEN_MODULES } from './raw-dynamic-rules.js';
+import { FORBIDDEN_MODULES } from './forbidden-names.js';
 
 export interface RuntimeShadowOptions {
   readonly definitionId: string;

@@ -2,11 +2,12 @@
  * Deterministic validation of a CodeProposal before anything runs: syntax, the raw-dynamic-execution
  * rule, reserved guard names, export kinds, intent/source mismatch and dependency declarations.
  */
-import type TS from 'typescript';
 import { ts } from './typescript-lazy.js';
 import type { CodeProposal } from './code-proposal.js';
 import { checkDependencyNames } from './dependencies.js';
-import { analyzeExports, checkIntent, type ExportAnalysis, type ExportInfo } from './export-rules.js';
+import { analyzeExports, checkIntent } from './export-rules.js';
+import type { ExportAnalysis, ExportInfo } from './export-kind.js';
+import { diagnosticViolations, parseGenerated, sourceFileName } from './parse-generated.js';
 import { checkRawDynamicExecution } from './raw-dynamic-rules.js';
 import { sortViolations, type Violation } from './violation.js';
 
@@ -20,23 +21,6 @@ export type ValidationResult =
   | { readonly ok: false; readonly violations: readonly Violation[] };
 
 export const DEFAULT_NATURAL_FUNCTION_NAMES: readonly string[] = ['naturalFunction'];
-
-export function sourceFileName(proposal: Pick<CodeProposal, 'language'>): string {
-  return proposal.language === 'typescript' ? 'generated.ts' : 'generated.js';
-}
-
-export function parseGenerated(proposal: Pick<CodeProposal, 'language' | 'source'>): TS.SourceFile {
-  const kind = proposal.language === 'typescript' ? ts.ScriptKind.TS : ts.ScriptKind.JS;
-  return ts.createSourceFile(sourceFileName(proposal), proposal.source, ts.ScriptTarget.ES2022, true, kind);
-}
-
-/** Syntactic diagnostics as violations, including JavaScript-only ones such as type annotations in a .js proposal. */
-export function diagnosticViolations(diagnostics: readonly TS.Diagnostic[] | undefined): Violation[] {
-  return (diagnostics ?? []).map((d) => {
-    const pos = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start) : { line: -1, character: -1 };
-    return { rule: 'syntax', message: ts.flattenDiagnosticMessageText(d.messageText, '\n'), line: pos.line + 1, column: pos.character + 1 };
-  });
-}
 
 /** Everything but syntax, from one parse; compilation reuses the parse and takes syntax from its own transpile. */
 export function analyzeProposal(proposal: CodeProposal, options: ValidateOptions = {}): { analysis: ExportAnalysis; violations: Violation[] } {

@@ -1,5 +1,8 @@
-/** Validation findings: stable rule ids so callers, ledgers and tests can match on them. */
-import type TS from 'typescript';
+/**
+ * Validation findings: stable rule ids so callers, ledgers and tests can match on them. Kept free of `typescript` types: the public declarations reach
+ * this file, and a declaration file importing `typescript` makes every notebook's type checker parse
+ * typescript.d.ts (574 KB, ~12 MB of kernel memory).
+ */
 
 export const ViolationRule = {
   syntax: 'syntax',
@@ -53,11 +56,6 @@ export interface Violation {
   /** 1-based line and column in the proposal's source; 0 when the finding concerns the proposal as a whole. */
   readonly line: number;
   readonly column: number;
-}
-
-export function violationAt(sourceFile: TS.SourceFile, node: TS.Node, rule: ViolationRule, message: string): Violation {
-  const { line, character } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
-  return { rule, message, line: line + 1, column: character + 1 };
 }
 
 /** Orders findings by position, then rule, so results are deterministic for equal input. */

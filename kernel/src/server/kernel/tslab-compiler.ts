@@ -15,6 +15,7 @@ import { createLineMap } from './cell-lines.js';
 import { isCompleteSource } from './cell-complete.js';
 import { CellFrames, runtimeError, typeScriptError } from './cell-errors.js';
 import { findPackageSelf, installSelfReference } from './self-reference.js';
+import { bindingNames, survivingDeclarations } from './cell-declarations.js';
 import { valueToBundle } from './value-bundle.js';
 
 interface TslabDiagnostic {
@@ -133,47 +134,6 @@ function prepareOutput(ts: typeof TS, output: string, names: ReadonlySet<string>
   return text;
 }
 
-function bindingNames(ts: typeof TS, statement: TS.VariableStatement): string[] {
-  const out: string[] = [];
-  const visit = (name: TS.BindingName): void => {
-    if (ts.isIdentifier(name)) out.push(name.text);
-    else for (const element of name.elements) if (!ts.isOmittedExpression(element)) visit(element.name);
-  };
-  for (const d of statement.declarationList.declarations) visit(d.name);
-  return out;
-}
-
-/** Value names a declaration-file statement declares (types declare none: they never fail at runtime). */
-function declaredValueNames(ts: typeof TS, statement: TS.Statement): string[] {
-  if (ts.isVariableStatement(statement)) return bindingNames(ts, statement);
-  if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) {
-    return [statement.name.text];
-  }
-  if (ts.isModuleDeclaration(statement) && ts.isIdentifier(statement.name)) return [statement.name.text];
-  return [];
-}
-
-/**
- * The declarations later cells see after a cell threw: the cell's own declarations for the names it
- * reached, and for names it declared but never reached, whatever was declared for them before.
- */
-export function survivingDeclarations(ts: typeof TS, before: string, after: string, names: ReadonlySet<string>, assigned: ReadonlySet<string>): string {
-  const unreached = new Set([...names].filter((n) => !assigned.has(n)));
-  const parse = (text: string): TS.SourceFile => ts.createSourceFile('decl.d.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const kept: string[] = [];
-  const next = parse(after);
-  for (const statement of next.statements) {
-    const declared = declaredValueNames(ts, statement);
-    if (declared.length > 0 && declared.every((n) => unreached.has(n))) continue;
-    kept.push(after.slice(statement.pos, statement.end).trim());
-  }
-  const previous = parse(before);
-  for (const statement of previous.statements) {
-    const declared = declaredValueNames(ts, statement);
-    if (declared.length > 0 && declared.every((n) => unreached.has(n))) kept.push(before.slice(statement.pos, statement.end).trim());
-  }
-  return kept.join('\n') + '\n';
-}
 
 function endsWithSemicolon(source: string): boolean {
   const lines = source.split('\n').map((line) => line.replace(/\/\/[^'"`\n]*$/, '').trimEnd());
@@ -185,15 +145,32 @@ function interruptedOutcome(): CellOutcome {
   return { kind: 'interrupted', ename: 'KeyboardInterrupt', evalue: 'Execution interrupted', traceback: ['KeyboardInterrupt: Execution interrupted'] };
 }
 
-export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCompiler {
-  const rootDir = options.rootDir ?? process.cwd();
-  const transform = options.transform ?? ((source: string) => ({ code: source }));
+let tslabModules: { ts: typeof TS; converter: TslabConverterModule } | undefined;
+
+function loadTslabModules(): { ts: typeof TS; converter: TslabConverterModule } {
+  if (tslabModules) return tslabModules;
   const load = createRequire(import.meta.url);
   const converterPath = load.resolve('tslab/dist/converter');
   const ts = createRequire(converterPath)('@tslab/typescript-for-tslab') as typeof TS;
+  tslabModules = { ts, converter: load(converterPath) as TslabConverterModule };
+  return tslabModules;
+}
+
+/**
+ * Loads tslab's converter and its TypeScript, module code only (no program, no file of the working directory
+ * read): about 0.1 s with the code cache, which a kernel can spend while it waits for its first cell.
+ * (Returns nothing: a declaration naming TypeScript's types here would reach the public ones.)
+ */
+export function preloadTslab(): void {
+  loadTslabModules();
+}
+
+export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCompiler {
+  const rootDir = options.rootDir ?? process.cwd();
+  const transform = options.transform ?? ((source: string) => ({ code: source }));
+  const { ts, converter: { createConverter } } = loadTslabModules();
   const self = findPackageSelf(rootDir);
   if (self) installSelfReference(ts.sys as Parameters<typeof installSelfReference>[0], self);
-  const { createConverter } = load(converterPath) as TslabConverterModule;
   const converter = createConverter({ isJS: false, isBrowser: false });
 
   const locals: Record<string, unknown> = {};

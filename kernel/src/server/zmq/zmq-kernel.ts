@@ -7,13 +7,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
-import { codeCacheStale, createTslabCompiler, installCodeCache, isCompleteSource, saveCodeCache, type SourceTransform } from '../kernel/index.js';
+import { codeCacheStale, createTslabCompiler, installCodeCache, isCompleteSource, preloadTslab, saveCodeCache, type SourceTransform } from '../kernel/index.js';
 import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
 import { readConnectionFile } from './connection-file.js';
 import { CellHistory, HistoryRequestSchema } from './cell-history.js';
 import { withConsoleCells, type ConsoleCells } from './console-cells.js';
-import { loadHostModule } from './host-module.js';
+import { loadHostModule, preloadHostDependencies } from './host-module.js';
 import { admitMessage, ReplayGuard } from './message-guard.js';
 import { decode, encode, Signer } from './wire.js';
 import { rateLimitedLog, startSignalWatchdog } from '../kernel/index.js';
@@ -175,7 +175,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     }
     if (!runtime && type === 'kernel_info_request' && pending.length === 0) {
       const answered = answerHere(msg, route, { ...KERNEL_INFO });
-      if (underNotebookServer) void answered.then(() => setImmediate(startLoading));
+      void answered.then(() => setImmediate(underNotebookServer ? startLoading : preload));
       return;
     }
     if (type === 'execute_request') {
@@ -235,6 +235,29 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     if (loading) return;
     loading = load();
     signalReady(loading);
+  }
+  // After the first kernel_info reply (so it does not delay that reply), what needs no program loads before
+  // anyone asks, in steps short enough for is_complete's one-second timeout: the library's module graph that
+  // the Session host imports (~0.3 s in all, at most ~60 ms at a time), then tslab's TypeScript module code
+  // (~0.1 s with the code cache). The host module itself and the compiler's program (a second or more in one
+  // synchronous step) still wait for a request, as above; a first cell typed by someone then waits only for those.
+  let preloading = false;
+  function preload(): void {
+    if (preloading || loading || shuttingDown) return;
+    preloading = true;
+    void preloadHostDependencies(options.hostModule)
+      .catch(() => {}) // the host's own load meets the same failure and reports it
+      .then(() =>
+        setImmediate(() => {
+          if (loading || shuttingDown) return;
+          installCodeCache();
+          try {
+            preloadTslab();
+          } catch {
+            // createTslabCompiler meets the same failure when a request needs it, and reports it there.
+          }
+        }),
+      );
   }
   async function load(): Promise<void> {
     installCodeCache();

@@ -1,0 +1,18 @@
+/**
+ * The `openai` package, imported by the first request: a process importing the library that never calls a model
+ * (most notebook kernels, until a Natural block runs) does not hold it (~2 MB of heap, more of compiled code).
+ * Dynamic import gives the same module instance a static import would, so `instanceof` on its errors holds.
+ */
+import type * as OpenAIModule from 'openai';
+
+let loaded: typeof OpenAIModule | undefined;
+
+export async function loadOpenAI(): Promise<typeof OpenAIModule> {
+  loaded ??= await import('openai');
+  return loaded;
+}
+
+/** The package if a request has imported it: only then can an error be one of its classes. */
+export function loadedOpenAI(): typeof OpenAIModule | undefined {
+  return loaded;
+}
