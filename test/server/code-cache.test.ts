@@ -3,11 +3,12 @@
  * conversion; the next process compiles the compiler from that cache (V8 accepts it) and converts the same.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { pruneCodeCache } from '../../kernel/src/server/kernel/code-cache.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const built = path.join(root, 'dist', 'kernel', 'src', 'server', 'kernel');
@@ -44,9 +45,39 @@ describe('the V8 code cache across kernel processes', () => {
     expect(first.value['text/plain']).toBe('42');
     expect(readdirSync(dir).filter((f) => f.endsWith('.v8'))).toHaveLength(1);
 
+    // A file read from the cache is marked used (its modification time), which pruning goes by.
+    const [file] = readdirSync(dir).filter((f) => f.endsWith('.v8'));
+    const longAgo = new Date(Date.now() - 30 * 86_400_000);
+    utimesSync(path.join(dir, file!), longAgo, longAgo);
     const second = kernelStart();
+    expect(statSync(path.join(dir, file!)).mtimeMs).toBeGreaterThan(longAgo.getTime() + 86_400_000);
     expect(second.entries).toEqual([{ file: '@tslab/typescript-for-tslab/lib/typescript.js', fromCache: true }]);
     expect(second.written).toBe(0);
     expect(second.value['text/plain']).toBe('42');
   }, 240_000);
+
+  test('pruning keeps the most recently used cache files and leaves names it did not write alone', () => {
+    const box = mkdtempSync(path.join(tmpdir(), 'nighthawk-code-cache-prune-'));
+    try {
+      const now = Date.now();
+      const put = (name: string, ageMs: number): void => {
+        writeFileSync(path.join(box, name), 'x');
+        const at = new Date(now - ageMs);
+        utimesSync(path.join(box, name), at, at);
+      };
+      const key = (i: number): string => i.toString(16).padStart(24, '0');
+      for (let i = 0; i < 11; i++) put(`typescript-${key(i)}.v8`, i * 60_000);
+      put('notes.txt', 365 * 86_400_000);
+      put(`typescript-${key(99)}.v8.4242.tmp`, 3_600_000);
+      put(`typescript-${key(98)}.v8.4243.tmp`, 1_000);
+      const removed = pruneCodeCache(box, 8, now);
+      expect(removed.sort()).toEqual([`typescript-${key(10)}.v8`, `typescript-${key(8)}.v8`, `typescript-${key(99)}.v8.4242.tmp`, `typescript-${key(9)}.v8`].sort());
+      const left = readdirSync(box).sort();
+      expect(left).toContain('notes.txt');
+      expect(left).toContain(`typescript-${key(98)}.v8.4243.tmp`);
+      expect(left.filter((n) => n.endsWith('.v8'))).toEqual(Array.from({ length: 8 }, (_, i) => `typescript-${key(i)}.v8`));
+    } finally {
+      rmSync(box, { recursive: true, force: true });
+    }
+  });
 });

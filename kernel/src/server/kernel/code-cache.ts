@@ -6,7 +6,7 @@
  * next kernel process neither parses the 9 MB compiler nor lazily compiles those functions again.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,6 +106,61 @@ function safeDir(dir: string): boolean {
   }
 }
 
+function touch(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // A read-only cache still serves; it is only pruned less well.
+  }
+}
+
+/**
+ * Cache files kept per directory. Each Node version, flag set, install path and compiler version has its own
+ * file (~3 MB each); without a bound, upgrades and checkouts pile them up.
+ */
+export const CODE_CACHE_KEEP = 8;
+const CACHE_FILE = /^[\w.-]+-[0-9a-f]{24}\.v8$/;
+const TEMP_FILE = /^[\w.-]+-[0-9a-f]{24}\.v8\.\d+\.tmp$/;
+/** A temp file this old was left by a process that died while writing. */
+const TEMP_ABANDONED_MS = 10 * 60_000;
+
+/**
+ * Removes all but the `keep` most recently used cache files of `dir`, and temp files abandoned by crashed writers.
+ * Only names this module writes are touched: the directory may be shared with anything the user put there.
+ */
+export function pruneCodeCache(dir: string, keep = CODE_CACHE_KEEP, now = Date.now()): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const aged = (name: string): { name: string; used: number } | undefined => {
+    try {
+      return { name, used: statSync(path.join(dir, name)).mtimeMs };
+    } catch {
+      return undefined;
+    }
+  };
+  const files = names.filter((n) => CACHE_FILE.test(n)).map(aged).filter((f) => f !== undefined);
+  files.sort((a, b) => b.used - a.used);
+  const doomed = [
+    ...files.slice(keep).map((f) => f.name),
+    ...names.filter((n) => TEMP_FILE.test(n)).map(aged).filter((f) => f !== undefined && now - f.used > TEMP_ABANDONED_MS).map((f) => f!.name),
+  ];
+  const removed: string[] = [];
+  for (const name of doomed) {
+    try {
+      rmSync(path.join(dir, name), { force: true });
+      removed.push(name);
+    } catch {
+      // Another kernel may be pruning too.
+    }
+  }
+  return removed;
+}
+
 /** Routes CommonJS compilation of the compiler files through cached scripts. Idempotent. */
 export function installCodeCache(dir = codeCacheDir()): void {
   if (installed || dir === undefined) return;
@@ -126,6 +181,8 @@ export function installCodeCache(dir = codeCacheDir()): void {
     }
     const cached = readCache(cacheFile);
     const cachedData = cached.kind === 'ok' ? cached.data : undefined;
+    // The modification time says when a file was last used: pruning keeps the recently used ones.
+    if (cachedData) touch(cacheFile);
     const wrapper = (Module as unknown as { wrap(source: string): string }).wrap(content);
     const script = new vm.Script(wrapper, { filename, cachedData, importModuleDynamically: undefined });
     // Rejected data (another V8 build wrote it, or it is damaged) only costs this compile; it is rewritten.
@@ -174,5 +231,8 @@ export function saveCodeCache(): number {
       // A read-only or full disk only costs the next process its compile time.
     }
   }
+  // Pruned only when something was added: a process starting from the cache does no directory work.
+  const dirs = new Set(written > 0 ? scripts.map((s) => path.dirname(s.cacheFile)) : []);
+  for (const dir of dirs) pruneCodeCache(dir);
   return written;
 }
