@@ -47,4 +47,5 @@ export function earlyResponse(request: Request): Promise<Response> | undefined {
   return performance.now() - entry.at < KEEP_MS ? entry.response : undefined;
 }
 
-start();
+// Outside a page (Node tests load connection.ts, which imports this module) there is nothing to send.
+if (typeof window !== 'undefined') start();
