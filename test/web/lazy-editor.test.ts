@@ -2,9 +2,21 @@
 // a cell edited before it arrives keeps every keystroke, editors then mount ahead of need in idle time, and a
 // cell scrolled into view without one has its editor in the first frame that shows it.
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { fakeNotebookSuite, openNotebook } from './web-harness.js';
 
 const token = 'lazy-token';
+
+/** Holds back every request for a chunk matching `pattern` until the returned function is called. */
+async function holdChunk(page: Page, pattern: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(pattern, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
 const many = Array.from({ length: 40 }, (_, i) => ({ source: `// cell ${i}\nconst v${i} = ${i};\nv${i} + 1` }));
 
 describe('web notebook: Monaco on demand', () => {
@@ -41,12 +53,7 @@ describe('web notebook: Monaco on demand', () => {
   it('keystrokes typed before Monaco arrives are kept, run, and handed to the editor with the cursor', { timeout: 60_000 }, async () => {
     const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Monaco's chunk is held back until the test lets it through, so the edit happens before it loads.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/monaco-setup-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdChunk(page, /monaco-setup-[\w-]+\.js$/);
     await openNotebook(page, suite.server.url, token, 'small.ipynb', { untouched: true });
     // At the start of the line (a click right of the text would put the caret at its end).
     await page.locator('.cell').nth(1).locator('.static-source').click({ position: { x: 3, y: 10 } });
@@ -72,12 +79,7 @@ describe('web notebook: Monaco on demand', () => {
 
   it('a click on the static code edits at once where it landed; what is typed before and after Monaco arrives is kept', { timeout: 60_000 }, async () => {
     const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/monaco-setup-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdChunk(page, /monaco-setup-[\w-]+\.js$/);
     await openNotebook(page, suite.server.url, token, 'many.ipynb', { untouched: true });
     // The screen point of source offset `at` in cell 0's static code: the left edge of that character.
     const pointOf = (at: number): Promise<{ x: number; y: number }> => page.evaluate(`(() => {
@@ -111,12 +113,7 @@ describe('web notebook: Monaco on demand', () => {
 
   it('outputs and markdown drawn before the renderers chunk arrives show text, then their rendering', { timeout: 60_000 }, async () => {
     const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/renderers-[\w-]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdChunk(page, /renderers-[\w-]+\.js$/);
     await openNotebook(page, suite.server.url, token, 'rich.ipynb', { untouched: true });
     const cells = page.locator('.cell');
     await expect(cells.nth(0).locator('.markdown-pending').textContent()).resolves.toBe('# Title here');
