@@ -80,4 +80,35 @@ describe('snapshotRedacted: one walk snapshots, redacts and reports', () => {
     const { redacted } = snapshotRedacted([KEY, KEY, { [KEY]: KEY }, `${TOKEN}${KEY}`]);
     expect([...redacted].sort()).toEqual(['ONE_WALK_KEY', 'ONE_WALK_TOKEN']);
   });
+
+  it('built-ins replaced by interior code (as during an operation body) neither skip the redaction nor unfreeze the record', () => {
+    // The attack: Object.keys answers truthfully for the value handed to the host (so the snapshot copies the
+    // secret) and with nothing for the host's own copies (so a redaction asking it would skip them); the
+    // other replacements lie the same way, and Object.freeze does nothing.
+    const sources = new WeakSet<object>();
+    const value = { token: `Bearer ${KEY}`, [`h ${TOKEN}`]: 1, list: [`deep ${KEY}`] };
+    sources.add(value);
+    sources.add(value.list);
+    const real = { keys: Object.keys, gopd: Object.getOwnPropertyDescriptor, isArray: Array.isArray, freeze: Object.freeze, includes: Array.prototype.includes };
+    Object.keys = ((o: object) => (sources.has(o) ? real.keys(o) : [])) as typeof Object.keys;
+    Array.isArray = ((o: unknown): o is unknown[] => typeof o === 'object' && o !== null && sources.has(o) && real.isArray(o)) as typeof Array.isArray;
+    Object.freeze = (<T>(o: T): T => o) as typeof Object.freeze;
+    Array.prototype.includes = function () {
+      return true;
+    };
+    let taken: unknown;
+    let redacted: readonly string[];
+    try {
+      ({ snapshot: taken, redacted } = snapshotRedacted(value));
+    } finally {
+      Object.keys = real.keys;
+      Array.isArray = real.isArray;
+      Object.freeze = real.freeze;
+      Array.prototype.includes = real.includes;
+    }
+    expect(JSON.stringify(taken)).not.toContain(KEY.slice(0, 20));
+    expect(JSON.stringify(taken)).not.toContain(TOKEN.slice(0, 20));
+    expect([...redacted!].sort()).toEqual(['ONE_WALK_KEY', 'ONE_WALK_TOKEN']);
+    expectDeeplyFrozen(taken);
+  });
 });

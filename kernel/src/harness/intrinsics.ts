@@ -28,6 +28,7 @@ export const setPrototypeOf = Reflect.setPrototypeOf;
 export const isExtensible = Reflect.isExtensible;
 export const objectIs = Object.is;
 export const objectKeys = Object.keys;
+export const objectFreeze = Object.freeze;
 export const isArray = Array.isArray;
 export const jsonStringify = JSON.stringify;
 export const isFiniteNumber = Number.isFinite;

@@ -20,6 +20,7 @@ import {
   safeDescribe,
   unbox,
 } from './snapshot-reflect.js';
+import { defineProperty, deleteProperty, getOwnPropertyDescriptor, isArray, objectFreeze, objectKeys } from './intrinsics.js';
 
 export { fromJSONSafe, toJSONSafe, type JsonValue } from './snapshot-json.js';
 
@@ -126,13 +127,21 @@ let redaction: string[] | undefined;
 
 function unique(names: readonly string[]): string[] {
   const out: string[] = [];
-  for (let i = 0; i < names.length; i++) if (!out.includes(names[i]!)) out[out.length] = names[i]!;
+  for (let i = 0; i < names.length; i++) {
+    let seen = false;
+    for (let j = 0; j < out.length && !seen; j++) seen = out[j] === names[i];
+    if (!seen) out[out.length] = names[i]!;
+  }
   return out;
 }
 
-/** Redacts a container's own string entries and keys before it is frozen (its children are already done). */
+/**
+ * Redacts a container's own string entries and keys before it is frozen (its children are already done).
+ * Through the intrinsics captured at load: interior code may have replaced `Object.keys` and the like during
+ * the operation this record is for, and a redaction that asked the replacement would skip what it is told to.
+ */
 function redactOwn(value: object, found: string[]): void {
-  if (Array.isArray(value)) {
+  if (isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       if (typeof item === 'string') value[i] = redactTextNoting(item, found);
@@ -140,14 +149,14 @@ function redactOwn(value: object, found: string[]): void {
     return;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
+  const keys = objectKeys(record);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
-    const item = Object.getOwnPropertyDescriptor(record, key)!.value as unknown;
+    const item = getOwnPropertyDescriptor(record, key)!.value as unknown;
     const redactedItem = typeof item === 'string' ? redactTextNoting(item, found) : item;
     const redactedKey = redactTextNoting(key, found);
-    if (redactedKey !== key) delete record[key];
-    if (redactedKey !== key || redactedItem !== item) Object.defineProperty(record, redactedKey, { value: redactedItem, enumerable: true, writable: true, configurable: true });
+    if (redactedKey !== key) deleteProperty(record, key);
+    if (redactedKey !== key || redactedItem !== item) defineProperty(record, redactedKey, { value: redactedItem, enumerable: true, writable: true, configurable: true });
   }
 }
 
@@ -358,5 +367,6 @@ function omitted(count: number): { omitted?: number } {
 
 function frozen<T>(value: T): T {
   if (redaction !== undefined && typeof value === 'object' && value !== null) redactOwn(value, redaction);
-  return Object.freeze(value);
+  // Captured: a ledger record must stay frozen even if interior code replaced Object.freeze meanwhile.
+  return objectFreeze(value);
 }
