@@ -5,9 +5,7 @@
  * the address bar so it does not end up in history or screenshots).
  */
 import { ServerConnection } from '@jupyterlab/services';
-import { earlyResponse } from './early-requests.js';
-
-const TOKEN_KEY = 'nighthawk.token';
+import { earlyResponse, REQUEST_INIT, TOKEN_KEY } from './early-requests.js';
 
 export function pageToken(loc: Location = window.location, storage: Storage = sessionStorage): string {
   const url = new URL(loc.href);
@@ -49,8 +47,7 @@ export function serverSettings(token: string, loc: Location = window.location): 
     token,
     // Browsers cannot set headers on a WebSocket, so the token must ride in the URL.
     appendToken: true,
-    // The server refuses state-changing requests without a JSON content type (a string body alone is text/plain).
-    init: { cache: 'no-store', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' } },
+    init: { ...REQUEST_INIT, headers: { ...REQUEST_INIT.headers } },
     // The page's first GETs were sent before this script evaluated: their responses answer the same requests.
     fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
       (input instanceof Request && init === undefined ? earlyResponse(input) : undefined) ?? fetch(input, init)) as typeof fetch,

@@ -5,7 +5,10 @@
  * (connection.ts passes `earlyResponse` as its fetch), so nothing is requested twice and the server works
  * while the page evaluates. A page pointed at another server (`?server=`) sends none.
  */
-const TOKEN_KEY = 'nighthawk.token';
+/** Where the page keeps its token (connection.ts moves `?token=` there). */
+export const TOKEN_KEY = 'nighthawk.token';
+/** What every request of the page carries besides its token (the server refuses state-changing requests without the JSON type). */
+export const REQUEST_INIT = { cache: 'no-store', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' } } as const satisfies RequestInit;
 /** A response not claimed by then is left alone (the page asks again, fresh). */
 const KEEP_MS = 10_000;
 
@@ -23,12 +26,12 @@ function start(): void {
   if (!path || here.searchParams.has('server')) return;
   const token = here.searchParams.get('token') ?? sessionStorage.getItem(TOKEN_KEY) ?? '';
   // As services sends them (serverconnection.ts handleRequest, with connection.ts's settings).
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  const headers: Record<string, string> = { ...REQUEST_INIT.headers };
   if (token) headers['Authorization'] = `token ${token}`;
   const base = new URL('/', here.origin);
   const get = (relative: string): void => {
     const url = new URL(relative, base);
-    const response = fetch(url, { cache: 'no-store', credentials: 'same-origin', headers });
+    const response = fetch(url, { ...REQUEST_INIT, headers });
     response.catch(() => {});
     early.set(requestKey('GET', url), { response, at: performance.now() });
   };
