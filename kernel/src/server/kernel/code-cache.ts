@@ -136,19 +136,17 @@ export function pruneCodeCache(dir: string, keep = CODE_CACHE_KEEP, now = Date.n
   } catch {
     return [];
   }
-  const aged = (name: string): { name: string; used: number } | undefined => {
+  // Only names this module writes, each with its last use (a name gone meanwhile is skipped).
+  const ours = names.flatMap((name) => {
+    if (!CACHE_FILE.test(name) && !TEMP_FILE.test(name)) return [];
     try {
-      return { name, used: statSync(path.join(dir, name)).mtimeMs };
+      return [{ name, used: statSync(path.join(dir, name)).mtimeMs }];
     } catch {
-      return undefined;
+      return [];
     }
-  };
-  const files = names.filter((n) => CACHE_FILE.test(n)).map(aged).filter((f) => f !== undefined);
-  files.sort((a, b) => b.used - a.used);
-  const doomed = [
-    ...files.slice(keep).map((f) => f.name),
-    ...names.filter((n) => TEMP_FILE.test(n)).map(aged).filter((f) => f !== undefined && now - f.used > TEMP_ABANDONED_MS).map((f) => f!.name),
-  ];
+  });
+  const files = ours.filter((f) => CACHE_FILE.test(f.name)).sort((a, b) => b.used - a.used);
+  const doomed = [...files.slice(keep), ...ours.filter((f) => TEMP_FILE.test(f.name) && now - f.used > TEMP_ABANDONED_MS)].map((f) => f.name);
   const removed: string[] = [];
   for (const name of doomed) {
     try {
