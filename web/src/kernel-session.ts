@@ -2,7 +2,7 @@
  * The notebook's Jupyter session (path → kernel) through @jupyterlab/services, and one status value
  * for the UI that folds together kernel status and WebSocket connection status.
  */
-import { KernelAPI, KernelConnection, KernelSpecAPI, SessionAPI, type Kernel, type ServerConnection, type Session } from '@jupyterlab/services';
+import { KernelAPI, KernelConnection, KernelSpecAPI, SessionAPI, type Kernel, type KernelSpec, type ServerConnection, type Session } from '@jupyterlab/services';
 // Not re-exported by the package index; the class SessionManager.connectTo builds.
 import { SessionConnection } from '@jupyterlab/services/lib/session/default';
 
@@ -75,21 +75,13 @@ export class KernelSession {
     const specsRequest = KernelSpecAPI.getSpecs(this.settings).catch(() => undefined);
     const running = await SessionAPI.listRunning(this.settings).catch(() => [] as Session.IModel[]);
     const existing = running.find((m) => m.path === path);
-    let session: Session.ISessionConnection;
-    let found: Session.IModel;
-    if (existing) session = this.connect((found = existing));
-    else {
-      const specs = await specsRequest;
-      // A Jupyter server's default kernel is usually python3; the installed Nighthawk kernelspec wins.
-      const name = specs?.kernelspecs[NIGHTHAWK_KERNEL] ? NIGHTHAWK_KERNEL : specs?.default;
-      const model = await SessionAPI.startSession({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) }, this.settings);
-      session = this.connect((found = model));
-      this.started = session;
-    }
+    const model = existing ?? (await this.startSession(path, await specsRequest));
+    const session = this.connect(model);
+    if (!existing) this.started = session;
     this.session = session;
     // The server said the kernel could already run code (a warm pool kernel, or one found running): its first
     // kernel_info idle is believed without asking again, one round trip off a new notebook's start.
-    let believeFirstIdle = found.kernel?.execution_state === 'idle' || found.kernel?.execution_state === 'busy';
+    let believeFirstIdle = model.kernel?.execution_state === 'idle' || model.kernel?.execution_state === 'busy';
     // Emitted after the message is handled, so a kernel_info's idle is known to be one (iopubMessage comes later).
     session.statusChanged.connect(() => queueMicrotask(() => this.emit()));
     session.iopubMessage.connect((_, msg) => {
@@ -125,6 +117,12 @@ export class KernelSession {
     });
     session.kernelChanged.connect(() => this.emit());
     this.emit();
+  }
+
+  private startSession(path: string, specs: KernelSpec.ISpecModels | undefined): Promise<Session.IModel> {
+    // A Jupyter server's default kernel is usually python3; the installed Nighthawk kernelspec wins.
+    const name = specs?.kernelspecs[NIGHTHAWK_KERNEL] ? NIGHTHAWK_KERNEL : specs?.default;
+    return SessionAPI.startSession({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) }, this.settings);
   }
 
   /**
