@@ -340,8 +340,13 @@ export class RunHost implements HostHandle {
     recordRealmChanges(this, finished.request.operationId, 'hot');
     const event = this.append({ kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
     // A secret the snapshot had to redact was read by the model's operation.
-    const secrets = [...new Set([...(finished.secretsRead ?? []), ...(event ? redactionsOf(event) : [])])];
-    if (secrets.length > 0) this.recordAnomaly('secret_read', { operationId: finished.request.operationId, secrets, via: 'operation' }, finished.request.operationId);
+    const read = finished.secretsRead ?? [];
+    const redacted = event ? redactionsOf(event) : [];
+    // Built only when there is something to report: this runs for every model operation.
+    if (read.length > 0 || redacted.length > 0) {
+      const secrets = [...new Set([...read, ...redacted])];
+      this.recordAnomaly('secret_read', { operationId: finished.request.operationId, secrets, via: 'operation' }, finished.request.operationId);
+    }
     await this.#app?.onOperationFinished?.(finished);
   }
 
