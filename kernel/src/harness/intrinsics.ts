@@ -12,6 +12,8 @@ const uncurry =
 export const reflectApply = apply;
 export const reflectConstruct = Reflect.construct;
 export const setHas: (set: ReadonlySet<unknown>, value: unknown) => boolean = uncurry(Set.prototype.has) as never;
+export const weakSetHas: (set: WeakSet<object>, value: object) => boolean = uncurry(WeakSet.prototype.has) as never;
+export const weakSetAdd: (set: WeakSet<object>, value: object) => WeakSet<object> = uncurry(WeakSet.prototype.add) as never;
 export const regExpTest: (re: RegExp, text: string) => boolean = uncurry(RegExp.prototype.test) as never;
 export const stringStartsWith: (s: string, prefix: string) => boolean = uncurry(String.prototype.startsWith) as never;
 export const stringSlice: (s: string, start: number, end?: number) => string = uncurry(String.prototype.slice) as never;

@@ -25,22 +25,23 @@ import timers from 'node:timers';
 import { promisify } from 'node:util';
 import { currentInterior } from '../core/index.js';
 import { currentHostFrame } from './host-context.js';
-import { reflectApply } from './intrinsics.js';
+import { reflectApply, weakSetAdd, weakSetHas } from './intrinsics.js';
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
 type Target = Record<string, unknown>;
 
+// Read through captured intrinsics: interior code may replace WeakSet.prototype.has while a refusal is in flight.
 const refusals = new WeakSet<object>();
 
 /** Marks a refusal its guard has recorded, so it may be absorbed where it would reach the event loop; returns it. */
 export function markLateRefusal<E extends object>(error: E): E {
-  refusals.add(error);
+  weakSetAdd(refusals, error);
   return error;
 }
 
 /** True for a refusal already recorded as evidence: absorbing it loses nothing. */
 export function isLateRefusal(value: unknown): boolean {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && refusals.has(value);
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && weakSetHas(refusals, value);
 }
 
 // --- the event loop's last resort -------------------------------------------------------------------
