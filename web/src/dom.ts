@@ -66,8 +66,8 @@ export function contentHash(text: string): string {
   return `${(h1 >>> 0).toString(16).padStart(8, '0')}${(h2 >>> 0).toString(16).padStart(8, '0')}:${text.length}`;
 }
 
-/** Runs `fn` when the page is idle (within `timeout` ms at the latest). */
-export function whenIdle(fn: () => void, timeout = 1000): void {
-  if ('requestIdleCallback' in window) window.requestIdleCallback(() => fn(), { timeout });
-  else setTimeout(fn, 30);
+/** Runs `fn` when the page is idle (within `timeout` ms at the latest), with the idle deadline where the browser has one. */
+export function whenIdle(fn: (deadline?: IdleDeadline) => void, timeout = 1000): void {
+  if ('requestIdleCallback' in window) window.requestIdleCallback((deadline) => fn(deadline), { timeout });
+  else setTimeout(() => fn(), 30);
 }

@@ -4,7 +4,7 @@
  * running is delegated to the Runner.
  */
 import { CellView, type CellCommand, type CellHost, type EditorOptions } from './cell-view.js';
-import { h } from './dom.js';
+import { h, whenIdle } from './dom.js';
 import { monacoIfLoaded, whenMonaco } from './monaco-loader.js';
 import { newCell, newCellId, type CellModel, type CellType, type NotebookModel } from './notebook-model.js';
 import type { RenderContext } from './outputs/render-mime.js';
@@ -145,8 +145,7 @@ export class NotebookView implements CellHost {
       } while (deadline && deadline.timeRemaining() > 25);
       this.scheduleMounts();
     };
-    if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 1000 });
-    else setTimeout(run, 30);
+    whenIdle(run);
   }
 
   private makeView(model: CellModel): CellView {
