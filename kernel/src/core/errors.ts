@@ -19,6 +19,7 @@ export type ErrorKind =
   | 'oversight-contract'
   | 'model-request'
   | 'admission-refused'
+  | 'dependency-unavailable'
   | (string & {});
 
 export class NighthawkError extends Error {
@@ -34,6 +35,26 @@ export class NighthawkError extends Error {
 /** True for any Nighthawk error, including ones created in another realm. */
 export function isNighthawkError(value: unknown): value is NighthawkError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/**
+ * A package the library loads on first use (`openai` for model requests, `better-sqlite3` for SQLite stores)
+ * could not be loaded: missing, half-installed, or its native addon built for another Node. Never retried.
+ */
+export class DependencyUnavailableError extends NighthawkError {
+  readonly dependency: string;
+  /** What needed it, e.g. "model requests". */
+  readonly neededFor: string;
+  constructor(options: { dependency: string; neededFor: string; cause: unknown }) {
+    super(
+      'dependency-unavailable',
+      `The ${options.dependency} package could not be loaded (${describeError(options.cause)}); ${options.neededFor} need it. ` +
+        `Reinstall this project's dependencies (npm install, or npm rebuild ${options.dependency} after a Node upgrade).`,
+      { cause: options.cause },
+    );
+    this.dependency = options.dependency;
+    this.neededFor = options.neededFor;
+  }
 }
 
 /** Misuse of the API by the developer, raised as early as possible (usually at definition time). */

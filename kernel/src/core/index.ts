@@ -17,6 +17,7 @@ export {
 export {
   BindingResolutionError,
   ExecutionError,
+  DependencyUnavailableError,
   NaturalParseError,
   NighthawkError,
   OperationDeliveryError,

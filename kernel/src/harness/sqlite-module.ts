@@ -4,11 +4,18 @@
  */
 import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
+import { DependencyUnavailableError } from '../core/index.js';
 
 let loaded: typeof Database | undefined;
 
+/** Throws DependencyUnavailableError when the addon cannot load (e.g. built for another Node version). */
 export function sqliteDatabase(): typeof Database {
-  loaded ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  if (loaded) return loaded;
+  try {
+    loaded = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  } catch (cause) {
+    throw new DependencyUnavailableError({ dependency: 'better-sqlite3', neededFor: 'SQLite ledger and audit stores', cause });
+  }
   return loaded;
 }
 

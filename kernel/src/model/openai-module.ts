@@ -4,11 +4,19 @@
  * Dynamic import gives the same module instance a static import would, so `instanceof` on its errors holds.
  */
 import type * as OpenAIModule from 'openai';
+import { DependencyUnavailableError } from '../core/index.js';
 
 let loaded: typeof OpenAIModule | undefined;
 
+/** Throws DependencyUnavailableError (never retried) when the package cannot be imported. */
 export async function loadOpenAI(): Promise<typeof OpenAIModule> {
-  loaded ??= await import('openai');
+  if (loaded) return loaded;
+  try {
+    loaded = await import('openai');
+  } catch (cause) {
+    // Not a request failure: without this, a broken install read as "is the server running?".
+    throw new DependencyUnavailableError({ dependency: 'openai', neededFor: 'model requests', cause });
+  }
   return loaded;
 }
 
