@@ -2,7 +2,9 @@
  * A scripted Jupyter server for the web notebook's tests: real HTTP + WebSocket on 127.0.0.1:0, the
  * REST subset @jupyterlab/services uses (kernelspecs, kernels, sessions, contents) over an in-memory
  * or on-disk notebooks directory, and a kernel whose replies a test scripts per execute_request.
- * It also serves the built web app, as the real server does.
+ * It also serves the built web app, as the real server does. Its kernel WebSocket speaks the
+ * `v1.kernel.websocket.jupyter.org` subprotocol when the page offers it (as Jupyter Server 2 and the
+ * Nighthawk server do), else JSON text frames.
  */
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -10,6 +12,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { decodeFrame, encodeFrame, V1_PROTOCOL } from '../../kernel/src/server/api/ws-frames.js';
+import type { KernelMessage } from '../../shared/index.js';
 
 export interface JupyterFrame {
   channel: string;
@@ -53,6 +57,11 @@ export interface FakeServerOptions {
    * this many milliseconds late: a slow list crossing the page's own session start, as on a loaded server.
    */
   slowFirstListsMs?: number;
+  /**
+   * False: the server selects no subprotocol, as a server without the v1 layout does (JSON frames only);
+   * @jupyterlab/services then fails its first handshake and reconnects without subprotocols.
+   */
+  v1Protocol?: boolean;
 }
 
 export interface FakeJupyterServer {
@@ -248,7 +257,14 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     res.end(data);
   }
 
-  const wss = new WebSocketServer({ noServer: true, handleProtocols: () => false });
+  const wss = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (protocols) => (options.v1Protocol !== false && protocols.has(V1_PROTOCOL) ? V1_PROTOCOL : false),
+  });
+  /** Sends one frame to every socket of the kernel, each in the framing it negotiated. */
+  const broadcast = (kernel: KernelState, frame: JupyterFrame): void => {
+    for (const ws of kernel.sockets) ws.send(encodeFrame(frame as unknown as KernelMessage<object>, ws.protocol));
+  };
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const match = /^\/api\/kernels\/([^/]+)\/channels$/.exec(url.pathname);
@@ -260,8 +276,9 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     wss.handleUpgrade(req, socket, head, (ws) => {
       kernel.sockets.add(ws);
       ws.on('close', () => kernel.sockets.delete(ws));
-      ws.on('message', (raw) => {
-        const frame = JSON.parse(String(raw)) as JupyterFrame;
+      ws.on('message', (raw, isBinary) => {
+        const data = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
+        const frame = decodeFrame(data, isBinary, ws.protocol) as JupyterFrame;
         received.push(frame);
         onFrame(kernel, frame);
       });
@@ -277,8 +294,7 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
       content,
       buffers: [],
     };
-    const text = JSON.stringify(frame);
-    for (const ws of kernel.sockets) ws.send(text);
+    broadcast(kernel, frame);
   }
 
   function onFrame(kernel: KernelState, frame: JupyterFrame): void {
@@ -348,8 +364,7 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
         const id = randomUUID();
         kernel.inputs.set(id, resolve);
         const header = { msg_id: id, msg_type: 'input_request', session: 'fake-kernel', username: 'kernel', date: new Date().toISOString(), version: '5.3' };
-        const text = JSON.stringify({ channel: 'stdin', header, parent_header: frame.header, metadata: {}, content: { prompt, password: false }, buffers: [] });
-        for (const ws of kernel.sockets) ws.send(text);
+        broadcast(kernel, { channel: 'stdin', header, parent_header: frame.header, metadata: {}, content: { prompt, password: false }, buffers: [] });
       }),
     };
     let failure: ScriptedKernelError | undefined;

@@ -27,8 +27,24 @@ describe('web notebook: Monaco on demand', () => {
       'many.ipynb': many,
       'huge.ipynb': Array.from({ length: 130 }, (_, i) => ({ source: `const w${i} = ${i};` })),
       'rich.ipynb': [{ type: 'markdown', source: '# Title here' }, { source: 'html()' }],
+      'tall.ipynb': Array.from({ length: 40 }, (_, i) => ({ source: Array.from({ length: 1 + (i % 7) }, (_, l) => `const t${i}_${l} = ${l};`).join('\n') })),
     },
     script: (ctx) => ctx.result(ctx.code === 'html()' ? { 'text/html': '<b class="rich">bold</b>', 'text/plain': 'plain text' } : { 'text/plain': `ran: ${ctx.code}` }),
+  });
+
+  it('static code off screen is skipped by layout yet sized exactly: the page does not change height as it scrolls', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, suite.server.url, token, 'tall.ipynb', { untouched: true });
+    const heights = (): Promise<number[]> => page.evaluate(`[...document.querySelectorAll('.static-source')].map((p) => p.getBoundingClientRect().height)`) as Promise<number[]>;
+    const before = await heights();
+    // Off screen at first: the browser skipped them (content-visibility) and sized them from their line count.
+    expect(await page.evaluate(`document.querySelectorAll('.static-source')[39].firstElementChild.checkVisibility({ contentVisibilityAuto: true })`)).toBe(false);
+    await page.evaluate(`document.querySelectorAll('.cell')[39].scrollIntoView()`);
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+    expect(await page.evaluate(`document.querySelectorAll('.static-source')[39].firstElementChild.checkVisibility({ contentVisibilityAuto: true })`)).toBe(true);
+    expect(await heights()).toEqual(before);
+    expect(before[6]).toBe(7 * 20 + 12);
+    await page.close();
   });
 
   it('an untouched page shows static highlighted code and never fetches Monaco', { timeout: 60_000 }, async () => {

@@ -61,8 +61,7 @@ export class CellView {
     this.prompt = h('div', { class: 'prompt', 'aria-label': 'execution count' });
     this.elapsed = h('div', { class: 'elapsed', 'aria-live': 'off' });
     this.staticSource = h('pre', { class: 'static-source' });
-    if (model.cellType === 'code') renderStaticCode(this.staticSource, model.source);
-    else this.staticSource.textContent = model.source || ' ';
+    this.renderStatic(model.source);
     this.editorHost = h('div', { class: 'editor-host' }, this.staticSource);
     this.rendered = h('div', { class: 'markdown-body rendered' });
     this.outputs = new OutputArea(model.outputs, ctx, () => host.edited(this));
@@ -289,13 +288,22 @@ export class CellView {
     }
   }
 
+  /**
+   * The source as static code. Its line count sizes the block while the browser skips laying out and painting
+   * it off screen (styles.css: content-visibility), so the page's height and scroll positions stay exact.
+   */
+  private renderStatic(source: string): void {
+    if (this.model.cellType === 'code') renderStaticCode(this.staticSource, source);
+    else this.staticSource.textContent = source || ' ';
+    this.staticSource.style.setProperty('--lines', String(source.split('\n').length));
+  }
+
   setSource(source: string): void {
     this.model.source = source;
     if (this.editor) this.editor.setValue(source);
     else {
       if (this.interim) this.interim.value = source;
-      if (this.model.cellType === 'code') renderStaticCode(this.staticSource, source);
-      else this.staticSource.textContent = source || ' ';
+      this.renderStatic(source);
     }
     this.refresh();
   }
