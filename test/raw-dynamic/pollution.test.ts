@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineCapability, step, type Runner } from '../../kernel/src/index.js';
+import { InMemoryPerimeterAuditStore, defineCapability, step, type Runner } from '../../kernel/src/index.js';
 import { toolCall } from '../../kernel/src/testing.js';
 import { finish, scriptedRunner } from '../harness/support.js';
 
@@ -19,6 +19,8 @@ const POLLUTIONS: readonly [string, string, string, 'operation' | 'execution'][]
   ['Array.prototype.map replaced', 'Array.prototype.map = function () { return []; }', 'Array.prototype.map', 'operation'],
   ['String.prototype.trim replaced', "String.prototype.trim = function () { return ''; }", 'String.prototype.trim', 'execution'],
   ['Headers.prototype.append replaced', 'Headers.prototype.append = function () {}', 'Headers.prototype.append', 'operation'],
+  ['Date.now replaced (host record times, ids)', 'Date.now = function () { return 0; }', 'Date.now', 'execution'],
+  ['the Map iterator replaced (host record walk)', 'Object.getPrototypeOf(new Map().entries()).next = function () { return { done: true }; }', 'MapIterator.prototype.next', 'execution'],
 ];
 
 const echo = defineCapability({ name: 'echo', description: 'echo', request: z.strictObject({ text: z.string() }), footprint: [], run: ({ text }) => ({ echoed: text }) });
@@ -119,6 +121,135 @@ describe('host paths inside the polluted window', () => {
     expect(statuses).toEqual(['unmediated_perimeter_effect', 'raw_dynamic_execution', 'builtin_modified', 'builtin_modified']);
     expect(/x/.test('x') && new Set([1]).has(1)).toBe(true);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('records made inside the window copy what the capability received: built-ins that lie only to the record walk hide nothing', async () => {
+    // The attack on evidence: generated code replaces built-ins so they answer truthfully everywhere except
+    // inside the host's snapshot walk (told apart by the stack), then calls a perimeter capability. The
+    // request validator and the capability see the whole request; a walk asking the replacements would write
+    // a capability.call record and a durable audit attempt without `amount`, `memo[1]` or the map entry.
+    const received: unknown[] = [];
+    const transfer = defineCapability({
+      name: 'transfer',
+      description: 'moves money',
+      request: z.object({ to: z.string(), amount: z.number(), memo: z.array(z.string()), tags: z.map(z.string(), z.number()) }),
+      footprint: ['egress'],
+      run: (args) => {
+        received.push(args);
+        return { sent: args.amount };
+      },
+    });
+    const store = new InMemoryPerimeterAuditStore();
+    const { runner } = scriptedRunner([], { platformPolicy: ['egress'], perimeterAuditStore: store });
+    const source = `export async function run() {
+      const inWalk = () => /snapshot\\.[jt]s/.test(new Error().stack ?? '');
+      const keys = Object.keys, gopd = Object.getOwnPropertyDescriptor, ownKeys = Reflect.ownKeys, push = Array.prototype.push;
+      const entries = Map.prototype.entries, defineProperty = Object.defineProperty;
+      Object.keys = function (o) { const k = keys(o); return inWalk() ? k.filter((x) => x !== 'amount') : k; };
+      Reflect.ownKeys = function (o) { const k = ownKeys(o); return inWalk() ? k.filter((x) => x !== 'amount') : k; };
+      Object.getOwnPropertyDescriptor = function (o, k) { return inWalk() && k === 'amount' ? undefined : gopd(o, k); };
+      Array.prototype.push = function (...items) { return inWalk() && this.length >= 1 && items[0] === 'b' ? this.length : push.apply(this, items); };
+      Map.prototype.entries = function () { return inWalk() ? new Map().entries() : entries.call(this); };
+      defineProperty(Object.prototype, 'to', { configurable: true, set(v) { if (!inWalk()) defineProperty(this, 'to', { value: v, writable: true, enumerable: true, configurable: true }); } });
+      return await transfer({ to: 'mallory', amount: 5000, memo: ['a', 'b'], tags: new Map([['urgent', 1]]) });
+    }`;
+    const value = await runner.run(async (ctx) => {
+      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'transfer', kind: 'capability', type: transfer.signature }] });
+      return await (m.exports['run'] as () => Promise<unknown>)();
+    }, { grant: { capabilities: [transfer] }, policy: ['egress'] });
+    delete (Object.prototype as Record<string, unknown>)['to'];
+    expect(value).toEqual({ sent: 5000 });
+    expect(received).toEqual([{ to: 'mallory', amount: 5000, memo: ['a', 'b'], tags: new Map([['urgent', 1]]) }]);
+    const call = runner.ledger.select({ kind: 'capability.call' })[0]!;
+    expect(call.data).toMatchObject({ arguments: { to: 'mallory', amount: 5000, memo: ['a', 'b'], tags: { $kind: 'map', entries: [['urgent', 1]] } } });
+    const [audited] = store.list();
+    expect(JSON.parse(audited!.attempt.arguments)).toMatchObject({ to: 'mallory', amount: 5000, memo: ['a', 'b'], tags: { $kind: 'map', entries: [['urgent', 1]] } });
+    // The replacements are still reported and undone at the end of the dispatch node.
+    const changed = runner.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'builtin_modified').map((e) => (e.data as unknown as { property: string }).property);
+    expect(changed).toEqual(expect.arrayContaining(['Object.keys', 'Reflect.ownKeys', 'Object.getOwnPropertyDescriptor', 'Array.prototype.push', 'Map.prototype.entries']));
+    expect(Object.keys({ amount: 1 })).toEqual(['amount']);
+  });
+
+  it('the ledger keeps events appended inside the window: replaced push, freeze, Date.now and Set.prototype.has change nothing', async () => {
+    // The attack on the record itself: drop the capability.call event as the ledger stores it, leave it
+    // unfrozen, forge its time, and make the terminal-event check answer "already ended".
+    const source = `export async function run() {
+      const push = Array.prototype.push, freeze = Object.freeze, has = Set.prototype.has, now = Date.now;
+      Array.prototype.push = function (...items) { return items[0] && items[0].kind === 'capability.call' ? this.length : push.apply(this, items); };
+      Object.freeze = (o) => o;
+      Date.now = () => 0;
+      Set.prototype.has = function (v) { return typeof v === 'string' && v.startsWith('run.end:') ? true : has.call(this, v); };
+      return await echo({ text: 'kept' });
+    }`;
+    const { runner } = scriptedRunner([]);
+    const before = Date.now();
+    const value = await runner.run(async (ctx) => {
+      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'echo', kind: 'capability', type: echo.signature }] });
+      return await (m.exports['run'] as () => Promise<unknown>)();
+    }, { grant: { capabilities: [echo] } });
+    expect(value).toEqual({ echoed: 'kept' });
+    const [call] = runner.ledger.select({ kind: 'capability.call' });
+    expect(call?.data).toMatchObject({ capability: 'echo', result: { echoed: 'kept' } });
+    expect(Object.isFrozen(call)).toBe(true);
+    expect(call!.at).toBeGreaterThanOrEqual(before);
+    expect(runner.ledger.select({ kind: 'run.end' })).toHaveLength(1);
+  });
+
+  it('the same attack on the ledger from a model expression: later records of the execution keep true times and every event', async () => {
+    // Date.now and Set.prototype.has are outside the per-operation check, so they stay replaced until the
+    // execution ends; the capability call and the operations after it are recorded meanwhile.
+    const pollute =
+      "(Date.now = () => 0, ((has) => { Set.prototype.has = function (v) { return typeof v === 'string' && v.indexOf('run.end:') === 0 ? true : has.call(this, v); }; })(Set.prototype.has), 1)";
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: pollute })] }),
+      () => ({ toolCalls: [toolCall('echo', { text: 'kept' })] }),
+      () => ({ toolCalls: [finish()] }),
+    ]);
+    const before = Date.now();
+    const outcome = await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { capabilities: [echo] } }).then(() => 'ok', (e: unknown) => e);
+    expect(outcome).toBe('ok');
+    expect(Date.now()).toBeGreaterThanOrEqual(before); // restored at the execution's end
+    const events = runner.ledger.select({});
+    expect(events.every((e) => e.at >= before)).toBe(true);
+    expect(runner.ledger.select({ kind: 'capability.call' })).toHaveLength(1);
+    expect(runner.ledger.select({ kind: 'run.end' })).toHaveLength(1);
+    const changed = runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => (e.data as unknown as { property: string }).property);
+    expect(changed).toEqual(expect.arrayContaining(['Date.now', 'Set.prototype.has']));
+  });
+
+  it('the same attack on the ledger from a SessionFunction body: its run records every event once, with true times', async () => {
+    const { Session, AgentExecutor } = await import('../../kernel/src/index.js');
+    const { ScriptedModel } = await import('../../kernel/src/testing.js');
+    const session = new Session({ executor: new AgentExecutor({ model: new ScriptedModel(() => ({ toolCalls: [finish()] })) }) });
+    const real = { now: Date.now, has: Set.prototype.has, push: Array.prototype.push, freeze: Object.freeze };
+    const { polluted } = session.materialized(session.submit('async function polluted() {}'), {
+      polluted: async () => {
+        Date.now = () => 0;
+        Set.prototype.has = function (this: Set<unknown>, v: unknown) {
+          return typeof v === 'string' && v.startsWith('run.end:') ? true : real.has.call(this, v);
+        };
+        Array.prototype.push = function (this: unknown[], ...items: unknown[]) {
+          return (items[0] as { kind?: string } | undefined)?.kind === 'execution.end' ? this.length : real.push.apply(this, items);
+        };
+        Object.freeze = (<T>(o: T): T => o) as typeof Object.freeze;
+        try {
+          await step({ program: 'execute\nGo.' });
+        } finally {
+          Date.now = real.now;
+          Set.prototype.has = real.has;
+          Array.prototype.push = real.push;
+          Object.freeze = real.freeze;
+        }
+        return 'done';
+      },
+    });
+    const before = Date.now();
+    await expect((polluted as () => Promise<unknown>)()).resolves.toBe('done');
+    const runId = session.ledger.select({ kind: 'run.entry' }).at(-1)!.runId;
+    const own = session.ledger.select({ runId });
+    expect(own.filter((e) => e.kind === 'execution.end')).toHaveLength(1);
+    expect(own.filter((e) => e.kind === 'run.end')).toHaveLength(1);
+    expect(own.every((e) => e.at >= before && Object.isFrozen(e))).toBe(true);
   });
 
   it('the SQLite ledger persists events appended while Object.prototype.toJSON throws', async () => {

@@ -6,12 +6,24 @@
 import { randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const floor = Math.floor;
+
+/**
+ * The wall clock, captured at load. Host records (ids, `at` times) are made while interior code runs, and
+ * a `Date.now` it replaced would forge their times, or throw from inside the host once its dispatch ended.
+ */
+export const wallClockMs: () => number = Date.now;
+const monotonicNow = performance.now.bind(performance);
+/** `performance.now`, captured for the same reason. */
+export function monotonicMs(): number {
+  return monotonicNow();
+}
 
 function encodeTime(ms: number): string {
   let out = '';
   for (let i = 0; i < 10; i++) {
     out = ALPHABET[ms % 32] + out;
-    ms = Math.floor(ms / 32);
+    ms = floor(ms / 32);
   }
   return out;
 }
@@ -25,7 +37,7 @@ let counter = 0;
 
 /** A new sortable id, optionally with a readable prefix (`run_`, `op_` …). */
 export function newId(prefix = ''): string {
-  const now = Date.now();
+  const now = wallClockMs();
   if (now !== lastTime) {
     lastTime = now;
     lastTimeText = encodeTime(now);
@@ -35,7 +47,7 @@ export function newId(prefix = ''): string {
   let c = counter;
   for (let i = 0; i < 8; i++) {
     tail = ALPHABET[c % 32] + tail;
-    c = Math.floor(c / 32);
+    c = floor(c / 32);
   }
   return prefix + lastTimeText + processPrefix + tail;
 }

@@ -40,7 +40,7 @@ export { insideOperationBody } from './operation-body.js';
 export { currentInterior, runInterior, runOutsideInterior, type InteriorMark } from './interior.js';
 export { ExpressionCodeOutsideExecutionError, setLateRefusalSink, type LateRefusalSink } from './expression-guard.js';
 export { hasRegisteredSecrets, redactionsIn, redactText, redactTextNoting, redactValue, registerEnvSecret, registerSecret, registeredSecretNames, secretsIn, secretsInText } from './secrets.js';
-export { newId } from './ids.js';
+export { monotonicMs, newId, wallClockMs } from './ids.js';
 export type {
   JsonSchema,
   ModelClient,

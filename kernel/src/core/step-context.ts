@@ -18,7 +18,7 @@ import { compileExpression, createScope, parseTargetPath } from './expression.js
 import { currentOperationId, runAsOperation, runInterior } from './interior.js';
 import { hasRegisteredSecrets, secretsIn } from './secrets.js';
 import { expressionGuard } from './expression-guard.js';
-import { newId } from './ids.js';
+import { monotonicMs, newId, wallClockMs } from './ids.js';
 import { markCoreRecord } from './provenance.js';
 import { runOperationBody } from './operation-body.js';
 import type {
@@ -176,8 +176,8 @@ export class StepContext {
    * TerminalOperationErrors end the step and are thrown.
    */
   async runOperation<T>(request: OperationRequest, body: () => T | Promise<T>): Promise<OperationResult<T>> {
-    const startedAt = Date.now();
-    const t0 = performance.now();
+    const startedAt = wallClockMs();
+    const t0 = monotonicMs();
     // Every proposed operation gets exactly one record, also one cut off by a stop before it began.
     this.checkHostStop();
     if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
@@ -270,14 +270,14 @@ export class StepContext {
 
   /** Records an operation that never ran because an earlier sibling was refused. */
   async skipOperation(request: OperationRequest, blockedByOperationId: string): Promise<OperationFinished> {
-    const record = this.#record(request, 'skipped', Date.now(), performance.now(), { blockedByOperationId });
+    const record = this.#record(request, 'skipped', wallClockMs(), monotonicMs(), { blockedByOperationId });
     await this.#deliver(record);
     return record;
   }
 
   /** Records an operation whose arguments failed validation; no inspector or body ran. */
   async failBeforeInspection(request: OperationRequest, error: unknown): Promise<OperationFinished> {
-    const record = this.#record(request, 'failed', Date.now(), performance.now(), { failure: toFailure(error) });
+    const record = this.#record(request, 'failed', wallClockMs(), monotonicMs(), { failure: toFailure(error) });
     this.#failedErrors.set(request.operationId, error);
     await this.#deliver(record);
     return record;
@@ -402,7 +402,7 @@ export class StepContext {
       ...extra,
       sequence: this.operations.length,
       startedAt,
-      durationMs: performance.now() - t0,
+      durationMs: monotonicMs() - t0,
     });
     this.operations.push(markCoreRecord(record));
     return record;

@@ -21,6 +21,7 @@ import { checkStepCommitDecision, type Oversight } from './oversight.js';
 import { allowedOutcomes, parseProgram, type NaturalProgram, type OutcomeKind } from './program.js';
 import type { StepCandidate, StepCommit, StepFinished, StepOutcome, StepStatus } from './step.js';
 import { StepContext } from './step-context.js';
+import { monotonicMs } from './ids.js';
 
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -41,7 +42,7 @@ export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
       references: state.taskReferences, inputBindings: {}, bindingSchemas: {}, returnSchema: spec.returns, allowedOutcomes: [],
       oversight: state.oversight, errorTypes: {}, signal: state.signal ?? NEVER_ABORTED,
     });
-    const finish = makeFinisher(failed, performance.now());
+    const finish = makeFinisher(failed, monotonicMs());
     await finish('failed', undefined, {}, {}, false, error);
     throw translate(failed, error, finish.record);
   }
@@ -75,7 +76,7 @@ export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
 }
 
 async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => Promise<StepCandidate> }): Promise<BlockResult> {
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const finish = makeFinisher(ctx, t0);
   let candidate: StepCandidate;
   try {
@@ -239,7 +240,7 @@ function makeFinisher(ctx: StepContext, t0: number): Finisher {
       operations: Object.freeze([...ctx.operations]),
       failedOperations: Object.freeze(ctx.failedOperations),
       error,
-      durationMs: performance.now() - t0,
+      durationMs: monotonicMs() - t0,
     }));
     finish.record = record;
     await deliverStepFinished(ctx.oversight, record);

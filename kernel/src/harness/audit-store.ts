@@ -6,7 +6,7 @@
  * Durability covers only these records, not the rest of the run ledger.
  */
 import { z } from 'zod';
-import { newId } from '../core/index.js';
+import { newId, wallClockMs } from '../core/index.js';
 import {
   PerimeterAttemptNotRecordedError,
   PerimeterAuditRecordInvalidError,
@@ -183,7 +183,7 @@ export function createPerimeterAttempt(input: {
     capability: input.capability,
     footprint: [...input.footprint],
     arguments: perimeterAuditJson(input.arguments, input.snapshotOptions),
-    attemptedAt: input.attemptedAt ?? Date.now(),
+    attemptedAt: input.attemptedAt ?? wallClockMs(),
   });
 }
 

@@ -4,10 +4,12 @@
  * and a check that calls the replacement would answer what the replacement says.
  */
 const apply = Reflect.apply;
+// `call` bound to the method, as Node's own primordials do: the bound function keeps the original `call` and
+// method, and V8 calls it without the rest-array and Reflect.apply a wrapper would cost on every record.
+const bindCall = Function.prototype.bind.bind(Function.prototype.call) as (fn: Function) => (self: unknown, ...args: unknown[]) => unknown;
 const uncurry =
-  <A extends unknown[], R>(fn: (...args: A) => R) =>
-  (self: unknown, ...args: A): R =>
-    apply(fn as (...a: unknown[]) => R, self, args);
+  <A extends unknown[], R>(fn: (...args: A) => R): ((self: unknown, ...args: A) => R) =>
+    bindCall(fn) as (self: unknown, ...args: A) => R;
 
 export const reflectApply = apply;
 export const reflectConstruct = Reflect.construct;
@@ -34,3 +36,62 @@ export const objectFreeze = Object.freeze;
 export const isArray = Array.isArray;
 export const jsonStringify = JSON.stringify;
 export const isFiniteNumber = Number.isFinite;
+export const objectHasOwn = Object.hasOwn;
+export const ObjectPrototype = Object.prototype;
+export const dateNow = Date.now;
+
+// Collections and iterators for the record walk: a replaced `Map.prototype.entries` or iterator `next` would
+// otherwise decide what a record of a Map holds.
+export const mapGet: <K, V>(map: Map<K, V>, key: K) => V | undefined = uncurry(Map.prototype.get) as never;
+export const mapSet: <K, V>(map: Map<K, V>, key: K, value: V) => Map<K, V> = uncurry(Map.prototype.set) as never;
+export const mapDelete: <K>(map: Map<K, unknown>, key: K) => boolean = uncurry(Map.prototype.delete) as never;
+export const mapEntries: (map: Map<unknown, unknown>) => Iterator<[unknown, unknown]> = uncurry(Map.prototype.entries) as never;
+export const mapIteratorNext: (it: Iterator<[unknown, unknown]>) => IteratorResult<[unknown, unknown]> = uncurry(
+  (getPrototypeOf(new Map().entries()) as Iterator<unknown>).next,
+) as never;
+export const setAdd: <T>(set: Set<T>, value: T) => Set<T> = uncurry(Set.prototype.add) as never;
+export const setDelete: <T>(set: Set<T>, value: T) => boolean = uncurry(Set.prototype.delete) as never;
+export const mapHas: <K>(map: Map<K, unknown>, key: K) => boolean = uncurry(Map.prototype.has) as never;
+export const weakMapSet: <K extends object, V>(map: WeakMap<K, V>, key: K, value: V) => WeakMap<K, V> = uncurry(WeakMap.prototype.set) as never;
+export const weakMapGet: <K extends object, V>(map: WeakMap<K, V>, key: K) => V | undefined = uncurry(WeakMap.prototype.get) as never;
+export const arraySlice: <T>(array: readonly T[], start?: number, end?: number) => T[] = uncurry(Array.prototype.slice) as never;
+export const setValues: (set: Set<unknown>) => Iterator<unknown> = uncurry(Set.prototype.values) as never;
+export const setIteratorNext: (it: Iterator<unknown>) => IteratorResult<unknown> = uncurry((getPrototypeOf(new Set().values()) as Iterator<unknown>).next) as never;
+export const dateGetTime: (date: Date) => number = uncurry(Date.prototype.getTime) as never;
+export const dateToISOString: (date: Date) => string = uncurry(Date.prototype.toISOString) as never;
+export const functionToString: (fn: Function) => string = uncurry(Function.prototype.toString) as never;
+export const Uint8ArrayCtor = Uint8Array;
+
+const ArrayPrototype = Array.prototype;
+const DATA = { writable: true, enumerable: true, configurable: true } as const;
+
+/**
+ * Adds `value` under `key` to a host-made record (an object whose prototype is Object.prototype).
+ * Assignment would run a setter, or fail on a read-only property, that interior code put on Object.prototype
+ * under that key; such keys are defined instead (a definition never consults the prototype, and its
+ * descriptor has no prototype, so an added `Object.prototype.get` cannot turn it into an accessor). Other keys
+ * take plain assignment: a definition costs ~10x more, on every record the host writes. The check sits right
+ * before the write, so no user code (a proxy trap in the walk) runs between them.
+ */
+export function put(target: object, key: PropertyKey, value: unknown): void {
+  if (objectHasOwn(ObjectPrototype, key)) defineProperty(target, key, { __proto__: null, value, ...DATA } as PropertyDescriptor);
+  else (target as Record<PropertyKey, unknown>)[key] = value;
+}
+
+/**
+ * Appends to a host-made array; see `put`. Array.prototype's own prototype can be replaced (by a proxy whose
+ * `set` trap drops the write), so that is checked too.
+ */
+export function append<T>(array: T[], value: T): void {
+  const index = array.length;
+  if (objectHasOwn(ArrayPrototype, index) || objectHasOwn(ObjectPrototype, index) || getPrototypeOf(ArrayPrototype) !== ObjectPrototype) {
+    defineProperty(array, index, { __proto__: null, value, ...DATA } as PropertyDescriptor);
+  } else array[index] = value;
+}
+
+/** Captured getters of built-in prototypes, read now: interior code may redefine the accessor later. */
+export function builtinGetter(proto: object, key: PropertyKey): (target: unknown) => unknown {
+  const get = getOwnPropertyDescriptor(proto, key)?.get;
+  if (get === undefined) throw new TypeError(`no built-in getter ${String(key)}`);
+  return (target) => apply(get, target, []);
+}

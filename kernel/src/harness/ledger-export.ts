@@ -5,7 +5,7 @@
  * data in the persistence form (`toJSONSafe`). An import is validated against the shared event
  * schemas and refused as a whole, with the line that is wrong, when anything does not fit.
  */
-import { NighthawkError } from '../core/index.js';
+import { NighthawkError, wallClockMs } from '../core/index.js';
 import { LedgerEventSchema } from '../../../shared/ledger-events.js';
 import { Ledger, type LedgerEvent, type LedgerEventKind } from './ledger.js';
 import type { LedgerReader } from './ledger-view.js';
@@ -42,7 +42,7 @@ export function* ledgerJsonlLines(ledger: LedgerReader, selection: LedgerExportS
     ledgerId: ledger.ledgerId,
     ...(selection.runId !== undefined ? { runId: selection.runId } : {}),
     events: events.length,
-    exportedAt: Date.now(),
+    exportedAt: wallClockMs(),
   };
   yield JSON.stringify(header);
   for (const event of events) yield eventLine(event);

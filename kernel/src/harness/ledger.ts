@@ -8,12 +8,13 @@
  * keeps only a bounded window of recent events in memory and writes every event to the store; reads
  * that the window cannot answer in full go to the store, so nothing older is lost or hidden.
  */
-import { newId, UsageError } from '../core/index.js';
+import { newId, UsageError, wallClockMs } from '../core/index.js';
 import { HostIntegrityError } from './integrity-errors.js';
 import type { LedgerEventData, LedgerEventKind as SharedKind, LedgerEventOf, LedgerEventStatus } from '../../../shared/ledger-events.js';
 import { generatedIdentityOf } from './generated-registry.js';
 import type { LedgerStore } from './ledger-store.js';
 import { snapshotRedacted, type Snapshot, type SnapshotOptions } from './snapshot.js';
+import { append, arraySlice, mapGet, mapHas, mapSet, objectFreeze, setAdd, setDelete, setHas, setIteratorNext, setValues, weakMapGet, weakMapSet } from './intrinsics.js';
 
 export const LedgerEventKind = {
   runEntry: 'run.entry',
@@ -105,7 +106,7 @@ const redactions = new WeakMap<LedgerEvent, readonly string[]>();
 
 /** The registered secrets the ledger redacted when it recorded `event`: what the recorded value carried. */
 export function redactionsOf(event: LedgerEvent): readonly string[] {
-  return redactions.get(event) ?? [];
+  return weakMapGet(redactions, event) ?? [];
 }
 
 const SNAPSHOT_BOUNDS: SnapshotOptions = { maxDepth: 12, maxNodes: 2_000, maxEntries: 200, maxStringLength: 20_000 };
@@ -168,15 +169,15 @@ export class Ledger {
   append<K extends LedgerEventKind>(runId: string, entry: LedgerAppend<K>): LedgerEvent<K> {
     if (this.readOnly) throw new UsageError('This ledger is read-only (an imported export): nothing can be appended to it.');
     // A finished run's record is closed: nothing, not even a host seam, adds to it after run.end.
-    if (entry.kind !== 'run.end' && this.#terminated.has(`run.end:${runId}`)) {
+    if (entry.kind !== 'run.end' && setHas(this.#terminated, `run.end:${runId}`)) {
       throw new HostIntegrityError({ attempt: 'append-after-run-end', detail: `run ${runId} has ended; its ledger record is closed` });
     }
-    if (TERMINAL.has(entry.kind)) {
+    if (setHas(TERMINAL, entry.kind)) {
       if (this.hasTerminal(entry.kind, entry.subjectId)) throw new UsageError(`Ledger already holds the terminal ${entry.kind} event of ${entry.subjectId}.`);
     }
     // One walk snapshots, redacts registered secrets and names what it redacted (for the host's secret_read evidence).
     const recorded = entry.data === undefined ? undefined : snapshotRedacted(entry.data, { ...SNAPSHOT_BOUNDS, describeCallable: this.#describeCallable });
-    const event = Object.freeze({
+    const event = objectFreeze({
       sequence: this.#sequence + 1,
       eventId: newId('ev_'),
       runId,
@@ -184,23 +185,26 @@ export class Ledger {
       subjectId: entry.subjectId,
       parentId: entry.parentId,
       status: entry.status,
-      at: Date.now(),
+      at: wallClockMs(),
       data: recorded === undefined ? null : recorded.snapshot,
     }) as unknown as LedgerEvent;
     this.#sequence = event.sequence;
-    if (recorded !== undefined && recorded.redacted.length > 0) redactions.set(event, Object.freeze(recorded.redacted.slice()));
+    if (recorded !== undefined && recorded.redacted.length > 0) weakMapSet(redactions, event, objectFreeze(arraySlice(recorded.redacted)));
     if (this.#store) {
       // A run id this ledger already holds (a resumed ledger) has events the window may not.
-      if (event.kind === 'run.entry' && !this.#windowRuns.has(runId) && !this.#store.hasRun(this.ledgerId, runId)) this.#windowRuns.set(runId, event.sequence);
+      if (event.kind === 'run.entry' && !mapHas(this.#windowRuns, runId) && !this.#store.hasRun(this.ledgerId, runId)) mapSet(this.#windowRuns, runId, event.sequence);
       // The store owns durability; the window is a cache of what was just written.
       this.#store.append(this.ledgerId, event);
-      this.#events.push(event);
-      if (TERMINAL.has(event.kind)) this.#terminated.add(`${event.kind}:${event.subjectId}`);
+      append(this.#events, event);
+      if (setHas(TERMINAL, event.kind)) setAdd(this.#terminated, `${event.kind}:${event.subjectId}`);
       this.#evict();
     } else {
       this.#remember(event);
     }
-    for (const listener of this.#listeners) {
+    // By the captured iterator: a replaced one would silence the listeners (the notebook's live ledger view).
+    const listeners = setValues(this.#listeners) as Iterator<LedgerListener>;
+    for (let step = setIteratorNext(listeners); !step.done; step = setIteratorNext(listeners)) {
+      const listener = step.value as LedgerListener;
       try {
         listener(event);
       } catch {
@@ -211,8 +215,8 @@ export class Ledger {
   }
 
   #remember(event: LedgerEvent): void {
-    this.#events.push(event);
-    if (TERMINAL.has(event.kind)) this.#terminated.add(`${event.kind}:${event.subjectId}`);
+    append(this.#events, event);
+    if (setHas(TERMINAL, event.kind)) setAdd(this.#terminated, `${event.kind}:${event.subjectId}`);
     index(this.#byRun, event.runId, event);
     index(this.#bySubject, event.subjectId, event);
     if (event.parentId !== undefined) index(this.#byParent, event.parentId, event);
@@ -226,7 +230,7 @@ export class Ledger {
     this.#store?.flush();
     const dropped = this.#events.splice(0, this.#events.length - this.#window);
     for (const e of dropped) {
-      if (TERMINAL.has(e.kind)) this.#terminated.delete(`${e.kind}:${e.subjectId}`);
+      if (setHas(TERMINAL, e.kind)) setDelete(this.#terminated, `${e.kind}:${e.subjectId}`);
     }
     const first = this.#events[0]!.sequence;
     for (const [runId, entry] of this.#windowRuns) if (entry < first) this.#windowRuns.delete(runId);
@@ -234,7 +238,7 @@ export class Ledger {
 
   /** True once the subject's terminal event of that kind is in the ledger. */
   hasTerminal(kind: LedgerEventKind, subjectId: string): boolean {
-    if (this.#terminated.has(`${kind}:${subjectId}`)) return true;
+    if (setHas(this.#terminated, `${kind}:${subjectId}`)) return true;
     // Older terminal events left the window; the store still answers for them.
     return this.#store !== undefined && this.#store.hasTerminal(this.ledgerId, kind, subjectId);
   }
@@ -295,9 +299,9 @@ export class Ledger {
 }
 
 function index(map: Map<string, LedgerEvent[]>, key: string, event: LedgerEvent): void {
-  const list = map.get(key);
-  if (list) list.push(event);
-  else map.set(key, [event]);
+  const list = mapGet(map, key);
+  if (list) append(list, event);
+  else mapSet(map, key, [event]);
 }
 
 /** Filters events; pure and deterministic, usable over persisted events too. */

@@ -51,13 +51,18 @@ function watchList(): [string, object][] {
     if ((typeof value === 'object' && value !== null) || typeof value === 'function') list.push([name, value as object]);
   };
   const ctors = [
-    'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'RegExp', 'Error', 'Map', 'Set', 'WeakMap', 'Promise', 'Headers',
+    'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'RegExp', 'Error', 'Map', 'Set', 'WeakMap', 'WeakSet',
+    'WeakRef', 'Promise', 'Headers', 'Date', 'ArrayBuffer', 'DataView', 'Uint8Array',
   ];
   for (const c of ctors) {
     add(c, g[c]);
     add(`${c}.prototype`, (g[c] as { prototype?: unknown } | undefined)?.prototype);
   }
-  for (const ns of ['JSON', 'Reflect', 'WebAssembly']) add(ns, g[ns]);
+  for (const ns of ['JSON', 'Reflect', 'Math', 'WebAssembly']) add(ns, g[ns]);
+  // What the host's record walk reads: typed arrays' shared prototype and the collection iterators.
+  add('TypedArray.prototype', getPrototypeOf(Uint8Array.prototype));
+  add('MapIterator.prototype', getPrototypeOf(new Map().entries()));
+  add('SetIterator.prototype', getPrototypeOf(new Set().values()));
   add('AsyncFunction.prototype', getPrototypeOf(async function () {}));
   add('GeneratorFunction.prototype', getPrototypeOf(function* () {}));
   add('AsyncGeneratorFunction.prototype', getPrototypeOf(async function* () {}));

@@ -3,7 +3,7 @@
  * allocation, observation mode), records the run-entry event, runs the composition in the caller's
  * process and event loop, and records exactly one run-end event.
  */
-import { AgentExecutor, currentState, insideOperationBody, newId, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
+import { AgentExecutor, currentState, insideOperationBody, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
 import { installEffectAudit } from './effect-audit.js';
@@ -178,7 +178,7 @@ export class Runner {
       auditStore: this.#options.perimeterAuditStore,
       appOversight: oversightByValue(options.oversight),
       inspectorDeadlineMs: deadline,
-      lateAnomaly: (anomalyKind, detail, parentId) => this.#late.push(Object.freeze({ runId, anomalyKind, parentId, detail: Object.freeze({ ...detail }), at: Date.now() })),
+      lateAnomaly: (anomalyKind, detail, parentId) => this.#late.push(Object.freeze({ runId, anomalyKind, parentId, detail: Object.freeze({ ...detail }), at: wallClockMs() })),
     });
     const dispatcher = new Dispatcher(host, this.#options.confinement);
     host.dispatcher = dispatcher;

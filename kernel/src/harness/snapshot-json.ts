@@ -3,6 +3,10 @@
  * numbers, so those become `$kind`-tagged objects; everything else keeps the snapshot's shape.
  */
 import type { Snapshot } from './snapshot.js';
+import { StringCtor, append, builtinGetter, isArray, isFiniteNumber, objectFreeze, objectIs, objectKeys, put } from './intrinsics.js';
+
+// Captured for the same reason as the walk's (see snapshot.ts): records are encoded inside the window too.
+const symbolDescription = builtinGetter(Symbol.prototype, 'description') as (symbol: symbol) => string | undefined;
 
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
@@ -20,12 +24,12 @@ function convert(value: unknown, depth: number): JsonValue {
     case 'boolean':
       return value;
     case 'number':
-      if (Number.isFinite(value) && !Object.is(value, -0)) return value;
-      return { $kind: 'number', value: Object.is(value, -0) ? '-0' : String(value) };
+      if (isFiniteNumber(value) && !objectIs(value, -0)) return value;
+      return { $kind: 'number', value: objectIs(value, -0) ? '-0' : StringCtor(value) };
     case 'bigint':
-      return { $kind: 'bigint', value: value.toString() };
+      return { $kind: 'bigint', value: StringCtor(value) };
     case 'symbol':
-      return { $kind: 'symbol', description: value.description ?? null };
+      return { $kind: 'symbol', description: symbolDescription(value as unknown as symbol) ?? null };
     case 'undefined':
       return { $kind: 'undefined' };
     case 'function':
@@ -34,15 +38,16 @@ function convert(value: unknown, depth: number): JsonValue {
   if (value === null) return null;
   if (depth >= MAX_DEPTH) return { $kind: 'truncated', reason: 'depth' };
   try {
-    if (Array.isArray(value)) return value.map((item) => convert(item, depth + 1));
+    if (isArray(value)) {
+      const items: JsonValue[] = [];
+      for (let i = 0; i < value.length; i++) append(items, convert(value[i], depth + 1));
+      return items;
+    }
     const out: Record<string, JsonValue> = {};
     const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) {
-      // Snapshots hold only data properties, so reading them runs no user code.
-      const item = convert(record[key], depth + 1);
-      if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
-      else out[key] = item;
-    }
+    const keys = objectKeys(record);
+    // Snapshots hold only data properties, so reading them runs no user code; `put` also keeps `__proto__` a key.
+    for (let i = 0; i < keys.length; i++) put(out, keys[i]!, convert(record[keys[i]!], depth + 1));
     return out;
   } catch {
     return { $kind: 'unrepresentable', reason: 'value could not be read for persistence' };
@@ -60,8 +65,12 @@ export function fromJSONSafe(value: unknown): Snapshot {
 
 function revive(value: unknown, depth: number): Snapshot {
   if (value === null || typeof value !== 'object') return value as Snapshot;
-  if (depth >= MAX_DEPTH) return Object.freeze({ $kind: 'truncated', reason: 'depth' }) as Snapshot;
-  if (Array.isArray(value)) return Object.freeze(value.map((item) => revive(item, depth + 1)));
+  if (depth >= MAX_DEPTH) return objectFreeze({ $kind: 'truncated', reason: 'depth' }) as Snapshot;
+  if (isArray(value)) {
+    const items: Snapshot[] = [];
+    for (let i = 0; i < value.length; i++) append(items, revive(value[i], depth + 1));
+    return objectFreeze(items);
+  }
   const record = value as Record<string, unknown>;
   switch (record.$kind) {
     case 'undefined':
@@ -76,10 +85,7 @@ function revive(value: unknown, depth: number): Snapshot {
       return Symbol(typeof record.description === 'string' ? record.description : undefined);
   }
   const out: Record<string, Snapshot> = {};
-  for (const key of Object.keys(record)) {
-    const item = revive(record[key], depth + 1);
-    if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: false, configurable: false });
-    else out[key] = item;
-  }
-  return Object.freeze(out);
+  const keys = objectKeys(record);
+  for (let i = 0; i < keys.length; i++) put(out, keys[i]!, revive(record[keys[i]!], depth + 1));
+  return objectFreeze(out);
 }

@@ -5,22 +5,70 @@
  * values without a faithful copy become `$kind`-tagged descriptors. Proxy traps are the one exception to
  * "no user code": a proxy is read through its traps, and a trap that throws makes the value unrepresentable.
  * Like JSON, only own enumerable string-keyed properties are copied; symbol keys and private fields are not.
+ *
+ * Records are also written while interior code runs (a capability call inside generated code), with built-ins
+ * it may have replaced. So the walk reads values only through intrinsics captured at load, loops by index
+ * (no iterator protocol), and builds its copies with definitions (`put`/`append`), never assignment or `push`,
+ * which would run a setter defined on a shared prototype.
  */
-import { types } from 'node:util';
 import { hasRegisteredSecrets, redactTextNoting } from '../core/index.js';
 import {
-  TYPED_ARRAY_PROTOTYPE,
   callableKind,
   classNameOf,
   dataValue,
+  dataViewBuffer,
+  dataViewByteLength,
+  dataViewByteOffset,
+  describeThrown,
   inheritedData,
-  intrinsic,
+  isArrayBuffer,
+  isBoxedPrimitive,
+  isDataView,
+  isDate,
+  isMap,
+  isNativeError,
+  isPromise,
+  isProxy,
+  isRegExp,
+  isSet,
+  isSharedArrayBuffer,
+  isTypedArray,
+  isWeakMap,
   isWeakRef,
+  isWeakSet,
+  mapSize,
   regexpParts,
   safeDescribe,
+  setSize,
+  typedArrayLength,
+  typedArrayTag,
   unbox,
 } from './snapshot-reflect.js';
-import { defineProperty, deleteProperty, getOwnPropertyDescriptor, isArray, objectFreeze, objectKeys } from './intrinsics.js';
+import {
+  ObjectPrototype,
+  StringCtor,
+  Uint8ArrayCtor,
+  append,
+  dateGetTime,
+  dateToISOString,
+  deleteProperty,
+  getOwnPropertyDescriptor,
+  getPrototypeOf,
+  isArray,
+  mapDelete,
+  mapEntries,
+  mapGet,
+  mapIteratorNext,
+  mapSet,
+  objectFreeze,
+  objectHasOwn,
+  objectKeys,
+  ownKeys,
+  put,
+  setIteratorNext,
+  setValues,
+  stringSlice,
+} from './intrinsics.js';
 
 export { fromJSONSafe, toJSONSafe, type JsonValue } from './snapshot-json.js';
 
@@ -80,10 +128,9 @@ const DEFAULTS = { maxDepth: 32, maxNodes: 10_000, maxEntries: 1_000, maxStringL
 
 interface Walk {
   readonly options: Required<Omit<SnapshotOptions, 'describeCallable'>> & Pick<SnapshotOptions, 'describeCallable'>;
-  /** Objects on the path from the root to the current value, mapped to their depth in `path`. */
-  readonly ancestors: Map<object, number>;
-  /** Keys from the root to the current value; formatted only when a cycle needs naming. */
-  readonly path: (string | number)[];
+  /** Objects on the path from the root to the current value, mapped to where the path stood at each. */
+  readonly ancestors: Map<object, PathNode>;
+  path: PathNode;
   nodes: number;
 }
 
@@ -98,10 +145,14 @@ export function snapshot(value: unknown, options: SnapshotOptions = {}): Snapsho
       describeCallable: options.describeCallable,
     },
     ancestors: new Map(),
-    path: [],
+    path: ROOT,
     nodes: 0,
   };
-  return visit(walk, value, 0);
+  try {
+    return visit(walk, value, 0);
+  } catch (error) {
+    return frozen({ $kind: 'unrepresentable', reason: safeDescribe(error) });
+  }
 }
 
 /**
@@ -130,7 +181,7 @@ function unique(names: readonly string[]): string[] {
   for (let i = 0; i < names.length; i++) {
     let seen = false;
     for (let j = 0; j < out.length && !seen; j++) seen = out[j] === names[i];
-    if (!seen) out[out.length] = names[i]!;
+    if (!seen) append(out, names[i]!);
   }
   return out;
 }
@@ -156,22 +207,35 @@ function redactOwn(value: object, found: string[]): void {
     const redactedItem = typeof item === 'string' ? redactTextNoting(item, found) : item;
     const redactedKey = redactTextNoting(key, found);
     if (redactedKey !== key) deleteProperty(record, key);
-    if (redactedKey !== key || redactedItem !== item) defineProperty(record, redactedKey, { value: redactedItem, enumerable: true, writable: true, configurable: true });
+    if (redactedKey !== key || redactedItem !== item) put(record, redactedKey, redactedItem);
   }
 }
 
-/** Visits a contained value under `key`. `visit` never throws, so the path stack stays balanced. */
+/**
+ * Keys from the root to the current value, as a chain of immutable nodes: nothing is written to a shared
+ * array (see `append`), and going back up is one assignment. Formatted only when a cycle needs naming.
+ */
+interface PathNode {
+  readonly key: string | number;
+  readonly parent: PathNode | undefined;
+}
+const ROOT: PathNode = objectFreeze({ key: '', parent: undefined });
+
+/** Visits a contained value under `key`. `visit` never throws, so the path is always restored. */
 function child(walk: Walk, value: unknown, depth: number, key: string | number): Snapshot {
-  walk.path.push(key);
+  const parent = walk.path;
+  walk.path = { key, parent };
   const out = visit(walk, value, depth + 1);
-  walk.path.pop();
+  walk.path = parent;
   return out;
 }
 
-function pathText(path: readonly (string | number)[], length: number): string {
-  let text = '$';
-  for (let i = 0; i < length; i++) text += typeof path[i] === 'number' ? `[${path[i]}]` : `.${path[i]}`;
-  return text;
+function pathText(at: PathNode): string {
+  let text = '';
+  for (let node: PathNode | undefined = at; node !== undefined && node !== ROOT; node = node.parent) {
+    text = (typeof node.key === 'number' ? `[${node.key}]` : `.${node.key}`) + text;
+  }
+  return '$' + text;
 }
 
 function visit(walk: Walk, value: unknown, depth: number): Snapshot {
@@ -183,75 +247,69 @@ function visit(walk: Walk, value: unknown, depth: number): Snapshot {
       $kind: 'truncated',
       reason: 'string-length',
       length: value.length,
-      preview: text.slice(0, walk.options.maxStringLength),
+      preview: stringSlice(text, 0, walk.options.maxStringLength),
     });
   }
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return value as SnapshotPrimitive;
 
-  const ancestor = walk.ancestors.get(value);
-  if (ancestor !== undefined) return frozen({ $kind: 'cycle', target: pathText(walk.path, ancestor) });
+  const ancestor = mapGet(walk.ancestors, value);
+  if (ancestor !== undefined) return frozen({ $kind: 'cycle', target: pathText(ancestor) });
   if (depth >= walk.options.maxDepth) return frozen({ $kind: 'truncated', reason: 'depth' });
   if (walk.nodes >= walk.options.maxNodes) return frozen({ $kind: 'truncated', reason: 'size' });
   walk.nodes++;
 
-  const pathLength = walk.path.length;
-  walk.ancestors.set(value, pathLength);
+  const at = walk.path;
+  mapSet(walk.ancestors, value, at);
   try {
     return typeof value === 'function' ? callable(walk, value) : container(walk, value, depth);
   } catch (error) {
-    walk.path.length = pathLength; // a stack overflow deep inside may have left keys behind
-    return frozen({ $kind: 'unrepresentable', reason: safeDescribe(error) });
+    walk.path = at; // a stack overflow deep inside may have left the path below here
+    // Near the stack's end describing may overflow too; that throw reaches the caller's frame, which has room.
+    return frozen({ $kind: 'unrepresentable', reason: describeThrown(error) });
   } finally {
-    walk.ancestors.delete(value);
+    mapDelete(walk.ancestors, value);
   }
 }
 
 function container(walk: Walk, value: object, depth: number): Snapshot {
-  if (types.isProxy(value)) Reflect.ownKeys(value); // a revoked proxy throws here, before any other probe
+  if (isProxy(value)) ownKeys(value); // a revoked proxy throws here, before any other probe
 
-  if (Array.isArray(value)) return array(walk, value, depth);
-  const proto = Object.getPrototypeOf(value) as object | null;
-  if (proto === Object.prototype || proto === null) return plainObject(walk, value, depth);
-  if (types.isDate(value)) {
-    const epochMs = Date.prototype.getTime.call(value);
-    return frozen({ $kind: 'date', epochMs, iso: Number.isNaN(epochMs) ? null : new Date(epochMs).toISOString() });
+  if (isArray(value)) return array(walk, value, depth);
+  const proto = getPrototypeOf(value);
+  if (proto === ObjectPrototype || proto === null) return plainObject(walk, value, depth);
+  if (isDate(value)) {
+    const epochMs = dateGetTime(value);
+    return frozen({ $kind: 'date', epochMs, iso: epochMs !== epochMs ? null : dateToISOString(value) });
   }
-  if (types.isMap(value)) {
+  if (isMap(value)) {
     const entries: (readonly [Snapshot, Snapshot])[] = [];
-    let index = 0;
-    for (const [k, v] of Map.prototype.entries.call(value) as IterableIterator<[unknown, unknown]>) {
-      if (index >= walk.options.maxEntries) break;
-      entries.push(frozen([child(walk, k, depth, `<key ${index}>`), child(walk, v, depth, `<value ${index}>`)] as const));
-      index++;
+    const it = mapEntries(value);
+    for (let step = mapIteratorNext(it); !step.done && entries.length < walk.options.maxEntries; step = mapIteratorNext(it)) {
+      const index = entries.length;
+      const pair = step.value;
+      append(entries, frozen([child(walk, pair[0], depth, `<key ${index}>`), child(walk, pair[1], depth, `<value ${index}>`)] as const));
     }
-    const size = intrinsic(Map.prototype, 'size', value) as number;
-    return frozen({ $kind: 'map', entries: frozen(entries), ...omitted(size - entries.length) });
+    return frozen({ $kind: 'map', entries: frozen(entries), ...omitted(mapSize(value) - entries.length) });
   }
-  if (types.isSet(value)) {
+  if (isSet(value)) {
     const values: Snapshot[] = [];
-    for (const v of Set.prototype.values.call(value) as IterableIterator<unknown>) {
-      if (values.length >= walk.options.maxEntries) break;
-      values.push(child(walk, v, depth, `<${values.length}>`));
+    const it = setValues(value);
+    for (let step = setIteratorNext(it); !step.done && values.length < walk.options.maxEntries; step = setIteratorNext(it)) {
+      append(values, child(walk, step.value, depth, `<${values.length}>`));
     }
-    const size = intrinsic(Set.prototype, 'size', value) as number;
-    return frozen({ $kind: 'set', values: frozen(values), ...omitted(size - values.length) });
+    return frozen({ $kind: 'set', values: frozen(values), ...omitted(setSize(value) - values.length) });
   }
-  if (types.isTypedArray(value)) return typedArray(walk, value);
-  if (types.isArrayBuffer(value) || types.isSharedArrayBuffer(value)) {
-    return bytes(walk, 'ArrayBuffer', new Uint8Array(value));
+  if (isTypedArray(value)) return typedArray(walk, value);
+  if (isArrayBuffer(value) || isSharedArrayBuffer(value)) {
+    return bytes(walk, 'ArrayBuffer', new Uint8ArrayCtor(value));
   }
-  if (types.isDataView(value)) {
-    const view = new Uint8Array(
-      intrinsic(DataView.prototype, 'buffer', value) as ArrayBuffer,
-      intrinsic(DataView.prototype, 'byteOffset', value) as number,
-      intrinsic(DataView.prototype, 'byteLength', value) as number,
-    );
-    return bytes(walk, 'DataView', view);
+  if (isDataView(value)) {
+    return bytes(walk, 'DataView', new Uint8ArrayCtor(dataViewBuffer(value), dataViewByteOffset(value), dataViewByteLength(value)));
   }
-  if (types.isNativeError(value)) return errorSnapshot(walk, value, depth);
-  if (types.isRegExp(value)) return frozen({ $kind: 'regexp', ...regexpParts(value) });
-  if (types.isBoxedPrimitive(value)) return frozen({ $kind: 'boxed', value: unbox(value) });
-  if (types.isPromise(value) || types.isWeakMap(value) || types.isWeakSet(value) || isWeakRef(value)) {
+  if (isNativeError(value)) return errorSnapshot(walk, value, depth);
+  if (isRegExp(value)) return frozen({ $kind: 'regexp', ...regexpParts(value) });
+  if (isBoxedPrimitive(value)) return frozen({ $kind: 'boxed', value: unbox(value) });
+  if (isPromise(value) || isWeakMap(value) || isWeakSet(value) || isWeakRef(value)) {
     return frozen({ $kind: 'unrepresentable', reason: `${classNameOf(value) ?? 'object'} has no observable value to copy` });
   }
 
@@ -264,61 +322,62 @@ function container(walk: Walk, value: object, depth: number): Snapshot {
 /** A plain object keeps its shape unless it could be mistaken for a descriptor or was cut short. */
 function plainObject(walk: Walk, value: object, depth: number): Snapshot {
   const { properties, rest } = ownProperties(walk, value, depth);
-  if (rest === 0 && !Object.prototype.hasOwnProperty.call(properties, '$kind')) return frozen(properties);
+  if (rest === 0 && !objectHasOwn(properties, '$kind')) return frozen(properties);
   return frozen({ $kind: 'object', properties: frozen(properties), ...omitted(rest) });
 }
 
 function array(walk: Walk, value: readonly unknown[], depth: number): Snapshot {
   const length = value.length;
-  const limit = Math.min(length, walk.options.maxEntries);
+  const limit = min(length, walk.options.maxEntries);
   const out: Snapshot[] = [];
   for (let i = 0; i < limit; i++) {
-    const descriptor = Object.getOwnPropertyDescriptor(value, i);
-    out.push(
-      descriptor === undefined || 'value' in descriptor
-        ? child(walk, descriptor?.value, depth, i)
-        : frozen({ $kind: 'accessor', getter: descriptor.get !== undefined, setter: descriptor.set !== undefined }),
-    );
+    const descriptor = getOwnPropertyDescriptor(value, i);
+    append(out, descriptor === undefined ? child(walk, undefined, depth, i) : entryOf(walk, descriptor, depth, i));
   }
-  if (length > limit) out.push(frozen({ $kind: 'truncated', reason: 'entries', omitted: length - limit }));
+  if (length > limit) append(out, frozen({ $kind: 'truncated', reason: 'entries', omitted: length - limit }));
   return frozen(out);
 }
 
 /** Own enumerable string-keyed properties; accessors are described, never invoked. */
 function ownProperties(walk: Walk, value: object, depth: number): { properties: SnapshotObject; rest: number } {
-  const keys = Object.keys(value);
+  const keys = objectKeys(value);
   const properties: Record<string, Snapshot> = {};
-  const limit = Math.min(keys.length, walk.options.maxEntries);
+  const limit = min(keys.length, walk.options.maxEntries);
   for (let i = 0; i < limit; i++) {
     const key = keys[i]!;
-    const descriptor = Object.getOwnPropertyDescriptor(value, key);
-    const entry: Snapshot =
-      descriptor === undefined
-        ? undefined
-        : 'value' in descriptor
-          ? child(walk, descriptor.value, depth, key)
-          : frozen({ $kind: 'accessor', getter: descriptor.get !== undefined, setter: descriptor.set !== undefined });
-    // Assigning `__proto__` would call the setter; defineProperty keeps it an ordinary own key.
-    if (key === '__proto__') Object.defineProperty(properties, key, { value: entry, enumerable: true, writable: true, configurable: true });
-    else properties[key] = entry;
+    const descriptor = getOwnPropertyDescriptor(value, key);
+    // A definition, never assignment: `__proto__`, or a setter on Object.prototype, would take the value.
+    put(properties, key, descriptor === undefined ? undefined : entryOf(walk, descriptor, depth, key));
   }
   return { properties, rest: keys.length - limit };
+}
+
+/** A data property's copy, or an accessor's description (own fields only: see `dataValue`). */
+function entryOf(walk: Walk, descriptor: PropertyDescriptor, depth: number, key: string | number): Snapshot {
+  if (objectHasOwn(descriptor, 'value')) return child(walk, descriptor.value, depth, key);
+  const getter = objectHasOwn(descriptor, 'get') && descriptor.get !== undefined;
+  const setter = objectHasOwn(descriptor, 'set') && descriptor.set !== undefined;
+  return frozen({ $kind: 'accessor', getter, setter });
+}
+
+function min(a: number, b: number): number {
+  return a < b ? a : b;
 }
 
 function errorSnapshot(walk: Walk, value: object, depth: number): Snapshot {
   const name = inheritedData(value, 'name');
   const message = dataValue(value, 'message');
   const stack = dataValue(value, 'stack');
-  const cause = Object.getOwnPropertyDescriptor(value, 'cause');
-  const errors = Object.getOwnPropertyDescriptor(value, 'errors');
+  const cause = getOwnPropertyDescriptor(value, 'cause');
+  const errors = getOwnPropertyDescriptor(value, 'errors');
   const { properties, rest } = ownProperties(walk, value, depth);
   return frozen({
     $kind: 'error',
     name: typeof name === 'string' ? name : 'Error',
     message: typeof message === 'string' ? message : '',
     ...(typeof stack === 'string' ? { stack } : {}),
-    ...(cause && 'value' in cause ? { cause: child(walk, cause.value, depth, 'cause') } : {}),
-    ...(errors && 'value' in errors ? { errors: child(walk, errors.value, depth, 'errors') } : {}),
+    ...(cause && objectHasOwn(cause, 'value') ? { cause: child(walk, cause.value, depth, 'cause') } : {}),
+    ...(errors && objectHasOwn(errors, 'value') ? { errors: child(walk, errors.value, depth, 'errors') } : {}),
     properties: frozen(properties),
     ...omitted(rest),
   });
@@ -339,26 +398,25 @@ function callable(walk: Walk, fn: Function): Snapshot {
       return frozen({ $kind: 'unrepresentable', reason: `describeCallable failed: ${safeDescribe(error)}` });
     }
     if (identity !== undefined) {
-      const definitionId = String(identity.definitionId);
-      return frozen({ ...base, definitionId, ...(identity.name === undefined ? {} : { name: String(identity.name) }) });
+      const definitionId = StringCtor(identity.definitionId);
+      return frozen({ ...base, definitionId, ...(identity.name === undefined ? {} : { name: StringCtor(identity.name) }) });
     }
   }
   return frozen(base);
 }
 
 function typedArray(walk: Walk, value: ArrayBufferView): Snapshot {
-  const type = String(intrinsic(TYPED_ARRAY_PROTOTYPE, Symbol.toStringTag, value));
-  const view = value as unknown as ArrayLike<number | bigint>;
-  const length = intrinsic(TYPED_ARRAY_PROTOTYPE, 'length', value) as number;
-  const limit = Math.min(length, walk.options.maxEntries);
-  const values: (number | bigint)[] = [];
-  for (let i = 0; i < limit; i++) values.push(view[i]!);
-  return frozen({ $kind: 'typed-array', type, values: frozen(values), ...omitted(length - limit) });
+  return bytes(walk, StringCtor(typedArrayTag(value)), value);
 }
 
-function bytes(walk: Walk, type: string, view: Uint8Array): Snapshot {
-  const limit = Math.min(view.length, walk.options.maxEntries);
-  return frozen({ $kind: 'typed-array', type, values: frozen(Array.from(view.subarray(0, limit))), ...omitted(view.length - limit) });
+/** Integer-indexed reads of a typed array run no user code, and its length comes from the captured getter. */
+function bytes(walk: Walk, type: string, view: ArrayBufferView): Snapshot {
+  const items = view as unknown as ArrayLike<number | bigint>;
+  const length = typedArrayLength(view);
+  const limit = min(length, walk.options.maxEntries);
+  const values: (number | bigint)[] = [];
+  for (let i = 0; i < limit; i++) append(values, items[i]!);
+  return frozen({ $kind: 'typed-array', type, values: frozen(values), ...omitted(length - limit) });
 }
 
 function omitted(count: number): { omitted?: number } {

@@ -5,7 +5,7 @@
  * operator code starts a fresh run with the Session's run-entry grant; a call from inside a run
  * joins that run under the caller's authority.
  */
-import { isTransformedNaturalFunction, newId } from '../core/index.js';
+import { isTransformedNaturalFunction, newId, wallClockMs } from '../core/index.js';
 import {
   RetainedFunction,
   Runner,
@@ -181,7 +181,7 @@ export class Session {
     this.#operatorOnly('submit');
     if (this.#closed) throw new SubmissionRefusedError({ reason: 'session-closed', detail: 'the Session is closed' });
     if (typeof source !== 'string') throw new SubmissionRefusedError({ reason: 'not-source-text', detail: 'operator source must be the submitted text itself' });
-    const submission: Submission = Object.freeze({ submissionId: newId('sub_'), sourceHash: hashSource(source), source, submittedAt: Date.now() });
+    const submission: Submission = Object.freeze({ submissionId: newId('sub_'), sourceHash: hashSource(source), source, submittedAt: wallClockMs() });
     this.#submissions.set(submission.submissionId, submission);
     return submission;
   }
@@ -208,7 +208,7 @@ export class Session {
       if ((value as unknown as Record<symbol, unknown>)[SESSION_FUNCTION] || isClass(value)) continue;
       if (isGeneratedCallable(value) || !defined.has(name) || neverOperatorDefined(value)) {
         // Binding an existing value is not a definition: nothing is approved, and the attempt is evidence.
-        this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind: 'unobserved_definition', detail: Object.freeze({ name, submissionId: submission.submissionId, generated: isGeneratedCallable(value) }), at: Date.now() }));
+        this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind: 'unobserved_definition', detail: Object.freeze({ name, submissionId: submission.submissionId, generated: isGeneratedCallable(value) }), at: wallClockMs() }));
         continue;
       }
       // A Natural function the block transform compiled from this cell corresponds to the submitted
@@ -317,7 +317,7 @@ export class Session {
   }
 
   #approve(fn: AnyFunction, route: ApprovalRoute, sourceHash: string, submissionId: string): void {
-    this.#approvals.set(fn, Object.freeze({ route, sourceHash, submissionId, approvedAt: Date.now() }));
+    this.#approvals.set(fn, Object.freeze({ route, sourceHash, submissionId, approvedAt: wallClockMs() }));
   }
 
   #adapter(fn: AnyFunction, name: string): SessionFunction {
