@@ -38,7 +38,7 @@ export const jsonStringify = JSON.stringify;
 export const isFiniteNumber = Number.isFinite;
 export const objectHasOwn = Object.hasOwn;
 export const ObjectPrototype = Object.prototype;
-export const dateNow = Date.now;
+export const scheduleMicrotask = queueMicrotask;
 
 // Collections and iterators for the record walk: a replaced `Map.prototype.entries` or iterator `next` would
 // otherwise decide what a record of a Map holds.

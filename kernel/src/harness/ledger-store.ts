@@ -28,6 +28,7 @@ export interface LedgerStore {
 }
 import { redactValue } from '../core/index.js';
 import { encodeJson } from './json-encode.js';
+import { append, scheduleMicrotask } from './intrinsics.js';
 
 export interface PersistedLedgerEvent extends Omit<LedgerEvent, 'data'> {
   readonly data: unknown;
@@ -112,7 +113,10 @@ export class SqliteLedgerStore implements LedgerStore {
     );
     flushOnExit(this);
     this.#writeBatch = this.#db.transaction((rows: readonly (readonly [string | null, LedgerEvent])[]) => {
-      for (const [ledgerId, e] of rows) {
+      // Index loop: the batch may be written while interior code has replaced the array iterator (see intrinsics.ts).
+      for (let i = 0; i < rows.length; i++) {
+        const ledgerId = rows[i]![0];
+        const e = rows[i]![1];
         this.#insert.run(e.eventId, e.runId, e.sequence, e.kind, e.subjectId, e.parentId ?? null, e.status ?? null, e.at, encodeJson(redactValue(toJSONSafe(e.data))), ledgerId);
       }
     });
@@ -138,11 +142,11 @@ export class SqliteLedgerStore implements LedgerStore {
 
   #queue(ledgerId: string | null, event: LedgerEvent): void {
     if (this.#closed) throw new Error('SqliteLedgerStore is closed.');
-    this.#pending.push([ledgerId, event]);
+    append(this.#pending, [ledgerId, event]);
     if (this.#pending.length >= BATCH) this.flush();
     else if (!this.#scheduled) {
       this.#scheduled = true;
-      queueMicrotask(() => {
+      scheduleMicrotask(() => {
         this.#scheduled = false;
         if (!this.#closed) this.flush();
       });
