@@ -170,6 +170,24 @@ describe('host paths inside the polluted window', () => {
     expect(Object.keys({ amount: 1 })).toEqual(['amount']);
   });
 
+  it('a perimeter attempt is stored before the effect even when Map.prototype.set drops audit rows', async () => {
+    const effects: unknown[] = [];
+    const send = defineCapability({ name: 'send', description: 'egress', request: z.object({ to: z.string() }), footprint: ['egress'], run: (args) => (effects.push(args), 'sent') });
+    const store = new InMemoryPerimeterAuditStore();
+    const { runner } = scriptedRunner([], { platformPolicy: ['egress'], perimeterAuditStore: store });
+    const source = `export async function run() {
+      const set = Map.prototype.set;
+      Map.prototype.set = function (k, v) { return v && typeof v === 'object' && 'attempt' in v ? this : set.call(this, k, v); };
+      return await send({ to: 'outside' });
+    }`;
+    await runner.run(async (ctx) => {
+      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'send', kind: 'capability', type: send.signature }] });
+      return await (m.exports['run'] as () => Promise<unknown>)();
+    }, { grant: { capabilities: [send] }, policy: ['egress'] });
+    expect(effects).toHaveLength(1);
+    expect(store.list().map((e) => [e.attempt.capability, e.status])).toEqual([['send', 'completed']]);
+  });
+
   it('the ledger keeps events appended inside the window: replaced push, freeze, Date.now and Set.prototype.has change nothing', async () => {
     // The attack on the record itself: drop the capability.call event as the ledger stores it, leave it
     // unfrozen, forge its time, and make the terminal-event check answer "already ended".

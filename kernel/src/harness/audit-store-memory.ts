@@ -15,6 +15,7 @@ import {
   type PerimeterCompletion,
 } from './audit-store.js';
 import { PerimeterAuditConflictError, PerimeterAuditStoreUnavailableError, type PerimeterAuditStoreOperation } from './errors.js';
+import { mapGet, mapHas, mapSet, mapSizeOf } from './intrinsics.js';
 
 interface Row {
   readonly sequence: number;
@@ -32,17 +33,19 @@ export class InMemoryPerimeterAuditStore implements PerimeterAuditStore {
     refuseAuditStoreInRun('InMemoryPerimeterAuditStore.recordAttempt');
     this.#open('recordAttempt');
     const parsed = parsePerimeterAttempt(attempt);
-    if (this.#rows.has(parsed.attemptId)) {
+    // Captured Map methods: generated code calls perimeter capabilities, and a replaced Map.prototype.set would
+    // let the effect proceed with its attempt recorded nowhere.
+    if (mapHas(this.#rows, parsed.attemptId)) {
       throw new PerimeterAuditConflictError({ reason: 'duplicate-attempt', attemptId: parsed.attemptId });
     }
-    this.#rows.set(parsed.attemptId, { sequence: this.#rows.size + 1, attempt: parsed });
+    mapSet(this.#rows, parsed.attemptId, { sequence: mapSizeOf(this.#rows) + 1, attempt: parsed });
   }
 
   recordCompletion(completion: PerimeterCompletion): void {
     refuseAuditStoreInRun('InMemoryPerimeterAuditStore.recordCompletion');
     this.#open('recordCompletion');
     const parsed = parsePerimeterCompletion(completion);
-    const row = this.#rows.get(parsed.attemptId);
+    const row = mapGet(this.#rows, parsed.attemptId);
     if (!row) throw new PerimeterAuditConflictError({ reason: 'unknown-attempt', attemptId: parsed.attemptId });
     if (row.completion) throw new PerimeterAuditConflictError({ reason: 'duplicate-completion', attemptId: parsed.attemptId });
     row.completion = parsed;

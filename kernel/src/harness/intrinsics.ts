@@ -49,6 +49,7 @@ export const mapEntries: (map: Map<unknown, unknown>) => Iterator<[unknown, unkn
 export const mapIteratorNext: (it: Iterator<[unknown, unknown]>) => IteratorResult<[unknown, unknown]> = uncurry(
   (getPrototypeOf(new Map().entries()) as Iterator<unknown>).next,
 ) as never;
+export const mapSizeOf = builtinGetter(Map.prototype, 'size') as (map: Map<unknown, unknown>) => number;
 export const setAdd: <T>(set: Set<T>, value: T) => Set<T> = uncurry(Set.prototype.add) as never;
 export const setDelete: <T>(set: Set<T>, value: T) => boolean = uncurry(Set.prototype.delete) as never;
 export const mapHas: <K>(map: Map<K, unknown>, key: K) => boolean = uncurry(Map.prototype.has) as never;
