@@ -170,6 +170,32 @@ describe('host paths inside the polluted window', () => {
     expect(Object.keys({ amount: 1 })).toEqual(['amount']);
   });
 
+  it('a footprint outside the policy stays refused when filter, includes, Set.prototype.has and Set.prototype.add lie', async () => {
+    // The attack on a hard decision: the run permits no perimeter class, the platform would permit egress;
+    // generated code makes every check of "which classes are outside the policy" answer "none".
+    const effects: unknown[] = [];
+    const send = defineCapability({ name: 'send', description: 'egress', request: z.object({ to: z.string() }), footprint: ['egress'], run: (args) => (effects.push(args), 'sent') });
+    const { runner } = scriptedRunner([], { platformPolicy: ['egress'], perimeterAuditStore: new InMemoryPerimeterAuditStore() });
+    const source = `export async function run() {
+      // Lies only to the host's policy code (told apart by the stack), so the request validator still passes.
+      const host = () => /(perimeter|grant|frozen-collections)\\.[jt]s/.test(new Error().stack ?? '');
+      const filter = Array.prototype.filter, includes = Array.prototype.includes, has = Set.prototype.has, add = Set.prototype.add;
+      Array.prototype.filter = function (...a) { return host() ? [] : filter.apply(this, a); };
+      Array.prototype.includes = function (...a) { return host() || includes.apply(this, a); };
+      Set.prototype.has = function (v) { return host() || has.call(this, v); };
+      Set.prototype.add = function (v) { if (host()) add.call(this, 'egress'); return add.call(this, v); };
+      try { return await send({ to: 'outside' }); } catch (e) { return e.name + ':' + e.reason; }
+    }`;
+    const value = await runner.run(async (ctx) => {
+      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'send', kind: 'capability', type: send.signature }] });
+      return await (m.exports['run'] as () => Promise<unknown>)();
+    }, { grant: { capabilities: [send] }, policy: [] });
+    expect(value).toBe('CapabilityRefusedError:footprint-outside-policy');
+    expect(effects).toEqual([]);
+    expect(runner.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['footprint-outside-policy']);
+    expect([1, 2].filter((n) => n > 1)).toEqual([2]); // restored at the end of the dispatch node
+  });
+
   it('a perimeter attempt is stored before the effect even when Map.prototype.set drops audit rows', async () => {
     const effects: unknown[] = [];
     const send = defineCapability({ name: 'send', description: 'egress', request: z.object({ to: z.string() }), footprint: ['egress'], run: (args) => (effects.push(args), 'sent') });

@@ -7,14 +7,23 @@
 // Set.prototype / Map.prototype hold later.
 const apply = Reflect.apply;
 const setHas = Set.prototype.has;
+const setAdd = Set.prototype.add;
 const mapHas = Map.prototype.has;
 const mapGet = Map.prototype.get;
+const mapSet = Map.prototype.set;
+const freeze = Object.freeze;
+const isArray = Array.isArray;
+const arrayFrom = Array.from;
+/** Filled by index with the captured `add`/`set`: `new Set(values)` would call whatever Set.prototype.add is now. */
+const itemsOf = <T>(values: Iterable<T>): readonly T[] => (isArray(values) ? (values as readonly T[]) : arrayFrom(values));
 
 export class FrozenSet<T> implements ReadonlySet<T> {
   readonly #set: Set<T>;
   constructor(values: Iterable<T>) {
-    this.#set = new Set(values);
-    Object.freeze(this);
+    this.#set = new Set();
+    const items = itemsOf(values);
+    for (let i = 0; i < items.length; i++) apply(setAdd, this.#set, [items[i]]);
+    freeze(this);
   }
   get size(): number {
     return this.#set.size;
@@ -43,8 +52,10 @@ Object.freeze(FrozenSet.prototype);
 export class FrozenMap<K, V> implements ReadonlyMap<K, V> {
   readonly #map: Map<K, V>;
   constructor(entries: Iterable<readonly [K, V]>) {
-    this.#map = new Map(entries);
-    Object.freeze(this);
+    this.#map = new Map();
+    const items = itemsOf(entries);
+    for (let i = 0; i < items.length; i++) apply(mapSet, this.#map, [items[i]![0], items[i]![1]]);
+    freeze(this);
   }
   get size(): number {
     return this.#map.size;

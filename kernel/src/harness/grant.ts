@@ -7,6 +7,7 @@ import { GrantWideningError } from './run-errors.js';
 import { intersectPolicies, outsidePolicy, perimeterPolicy, type PerimeterPolicy } from './perimeter.js';
 import type { PerimeterClass } from './audit-store.js';
 import { FrozenMap } from './frozen-collections.js';
+import { append, objectFreeze, objectHasOwn, objectKeys, put } from './intrinsics.js';
 
 export interface Grant {
   readonly capabilities?: readonly Capability<never, unknown>[] | readonly Capability[];
@@ -34,15 +35,24 @@ export function authorityFromGrant(grant: Grant, policy: PerimeterPolicy): Autho
  * capability the parent lacks, or a policy class it does not permit, throws GrantWideningError.
  */
 export function attenuate(parent: Authority, request: { capabilities?: readonly string[]; policy?: readonly PerimeterClass[]; references?: readonly string[] }): Authority {
-  const names = request.capabilities ?? [...parent.capabilities.keys()];
-  const missing = names.filter((n) => !parent.capabilities.has(n));
+  // Index loops and captured built-ins: narrowing can happen while interior code runs (see perimeter.ts), and
+  // a replaced `filter` answering "nothing missing" would be a widening.
+  const missing: string[] = [];
+  if (request.capabilities) for (let i = 0; i < request.capabilities.length; i++) if (!parent.capabilities.has(request.capabilities[i]!)) append(missing, request.capabilities[i]!);
   const wider = request.policy ? outsidePolicy(request.policy, parent.policy) : [];
   if (missing.length || wider.length) throw new GrantWideningError({ capabilities: missing, perimeterClasses: wider });
-  const capabilities = new FrozenMap(names.map((n) => [n, parent.capabilities.get(n)!] as const));
-  const refNames = request.references ?? Object.keys(parent.references);
-  const missingRefs = refNames.filter((n) => !(n in parent.references));
-  if (missingRefs.length) throw new GrantWideningError({ capabilities: missingRefs.map((r) => `reference:${r}`), perimeterClasses: [] });
-  const references = Object.freeze(Object.fromEntries(refNames.map((n) => [n, parent.references[n]])));
+  let capabilities = parent.capabilities;
+  if (request.capabilities) {
+    const kept: (readonly [string, Capability])[] = [];
+    for (let i = 0; i < request.capabilities.length; i++) append(kept, [request.capabilities[i]!, parent.capabilities.get(request.capabilities[i]!)!] as const);
+    capabilities = new FrozenMap(kept);
+  }
+  const refNames = request.references ?? objectKeys(parent.references);
+  const missingRefs: string[] = [];
+  for (let i = 0; i < refNames.length; i++) if (!objectHasOwn(parent.references, refNames[i]!)) append(missingRefs, `reference:${refNames[i]!}`);
+  if (missingRefs.length) throw new GrantWideningError({ capabilities: missingRefs, perimeterClasses: [] });
+  const references: Record<string, unknown> = {};
+  for (let i = 0; i < refNames.length; i++) put(references, refNames[i]!, parent.references[refNames[i]!]);
   const policy = request.policy ? intersectPolicies(parent.policy, perimeterPolicy(request.policy)) : parent.policy;
-  return Object.freeze({ capabilities, references, policy });
+  return objectFreeze({ capabilities, references: objectFreeze(references), policy });
 }

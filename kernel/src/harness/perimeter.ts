@@ -4,19 +4,29 @@
  */
 import { PerimeterClass } from './audit-store.js';
 import { FrozenSet } from './frozen-collections.js';
+import { append, isArray } from './intrinsics.js';
 
 export { PerimeterClass };
 
 export const ALL_PERIMETER_CLASSES: readonly PerimeterClass[] = Object.freeze(Object.values(PerimeterClass));
+const KNOWN: ReadonlySet<PerimeterClass> = new FrozenSet(ALL_PERIMETER_CLASSES);
+const arrayFrom = Array.from;
 
 export type PerimeterPolicy = ReadonlySet<PerimeterClass>;
 
-/** A frozen policy from a list of classes (unknown names are a TypeError at definition time). */
+/**
+ * A frozen policy from a list of classes (unknown names are a TypeError at definition time).
+ * Policies are computed and checked while interior code runs (a capability called from generated code, a
+ * scope narrowed around it), so these functions loop by index and ask only captured built-ins: a replaced
+ * `Array.prototype.filter` or `Set.prototype.add` must not widen a policy or pass a footprint.
+ */
 export function perimeterPolicy(classes: Iterable<PerimeterClass>): PerimeterPolicy {
+  const items: readonly PerimeterClass[] = isArray(classes) ? classes : arrayFrom(classes);
   const list: PerimeterClass[] = [];
-  for (const c of classes) {
-    if (!ALL_PERIMETER_CLASSES.includes(c)) throw new TypeError(`Unknown perimeter class '${String(c)}'; use ${ALL_PERIMETER_CLASSES.join(', ')}.`);
-    list.push(c);
+  for (let i = 0; i < items.length; i++) {
+    const c = items[i]!;
+    if (!KNOWN.has(c)) throw new TypeError(`Unknown perimeter class '${String(c)}'; use ${ALL_PERIMETER_CLASSES.join(', ')}.`);
+    append(list, c);
   }
   // A private-field set: neither `add` nor `Set.prototype.add.call` can widen a policy later.
   return new FrozenSet(list);
@@ -24,10 +34,17 @@ export function perimeterPolicy(classes: Iterable<PerimeterClass>): PerimeterPol
 
 /** The intersection of two policies (narrowing never widens). */
 export function intersectPolicies(a: PerimeterPolicy, b: PerimeterPolicy): PerimeterPolicy {
-  return perimeterPolicy([...a].filter((c) => b.has(c)));
+  const both: PerimeterClass[] = [];
+  for (let i = 0; i < ALL_PERIMETER_CLASSES.length; i++) {
+    const c = ALL_PERIMETER_CLASSES[i]!;
+    if (a.has(c) && b.has(c)) append(both, c);
+  }
+  return new FrozenSet(both);
 }
 
 /** Classes of `footprint` the policy does not permit. */
 export function outsidePolicy(footprint: readonly PerimeterClass[], policy: PerimeterPolicy): PerimeterClass[] {
-  return footprint.filter((c) => !policy.has(c));
+  const outside: PerimeterClass[] = [];
+  for (let i = 0; i < footprint.length; i++) if (!policy.has(footprint[i]!)) append(outside, footprint[i]!);
+  return outside;
 }
