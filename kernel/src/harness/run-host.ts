@@ -40,6 +40,7 @@ import { redactionsOf, type Ledger, type LedgerAppend, type LedgerEvent } from '
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { recordRealmChanges } from './realm-integrity.js';
+import { append, mapGet, mapHas, mapSet } from './intrinsics.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
@@ -250,14 +251,14 @@ export class RunHost implements HostHandle {
 
   #toolFor(cap: Capability): ToolSpec {
     const existing = this.#toolByName.get(cap.name);
-    if (existing && this.#toolCapability.get(existing) === cap.name) return existing;
+    if (existing && mapGet(this.#toolCapability, existing) === cap.name) return existing;
     const tool: ToolSpec = Object.freeze({
       name: cap.name,
       description: cap.description,
       input: cap.request,
       run: (args: unknown, ctx: { executionId: string }) => this.invokeCapability(cap.name, args, ctx.executionId),
     }) as ToolSpec;
-    this.#toolCapability.set(tool, cap.name);
+    mapSet(this.#toolCapability, tool, cap.name);
     this.#toolByName.set(cap.name, tool);
     return tool;
   }
@@ -442,14 +443,22 @@ export class RunHost implements HostHandle {
       // The core will deliver the terminal record to the foreign lifecycle (or none): record it here.
       fail('trace_anomaly', new Error(`${anomalyKind}: the host oversight was replaced inside the run`), true);
     }
-    const ungranted = (state?.tools ?? []).filter((t) => !this.#toolCapability.has(t)).map((t) => t.name);
+    // Index loops over captured Map methods: this decides whether a step may see its tools, and may run while
+    // built-ins replaced by interior code are still in place (see intrinsics.ts).
+    const tools = state?.tools ?? [];
+    const ungranted: string[] = [];
+    for (let i = 0; i < tools.length; i++) if (!mapHas(this.#toolCapability, tools[i]!)) append(ungranted, tools[i]!.name);
     if (ungranted.length) {
       this.recordAnomaly('ungranted_tool', { tools: ungranted }, ctx.executionId);
       fail('trace_anomaly', new Error(`tool(s) visible without a grant: ${ungranted.join(', ')}`), false);
     }
     // A granted tool re-exposed inside an attenuated scope is ambient authority there.
     const inForce = frame?.host === this ? frame.authority : this.rootAuthority;
-    const ambient = (state?.tools ?? []).filter((t) => { const c = this.#toolCapability.get(t); return c !== undefined && !inForce.capabilities.has(c); }).map((t) => t.name);
+    const ambient: string[] = [];
+    for (let i = 0; i < tools.length; i++) {
+      const c = mapGet(this.#toolCapability, tools[i]!);
+      if (c !== undefined && !inForce.capabilities.has(c)) append(ambient, tools[i]!.name);
+    }
     if (ambient.length) {
       this.recordAnomaly('ambient_tool', { tools: ambient }, ctx.executionId);
       fail('trace_anomaly', new Error(`tool(s) visible outside the authority in force: ${ambient.join(', ')}`), false);
