@@ -11,6 +11,7 @@ import { markGenerated } from './generated-registry.js';
 import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
 import { recordRealmChanges } from './realm-integrity.js';
+import { objectHasOwn, put } from './intrinsics.js';
 import {
   compileGenerated,
   definitionIdOf,
@@ -195,9 +196,12 @@ export class Dispatcher {
     const out: Record<string, unknown> = {};
     const frame = currentHostFrame();
     const authority = frame?.host === this.#host ? frame.authority : this.#host.rootAuthority;
-    for (const d of proposal.dependencies ?? []) {
-      if (d.kind === 'capability' && authority.capabilities.has(d.name)) out[d.name] = (request: unknown) => this.#host.invokeCapability(d.name, request);
-      else if (d.kind === 'reference' && d.name in authority.references) out[d.name] = authority.references[d.name];
+    const dependencies = proposal.dependencies ?? [];
+    for (let i = 0; i < dependencies.length; i++) {
+      const d = dependencies[i]!;
+      // Own references only: `in` would also find `constructor`, `__proto__` or a key added to Object.prototype.
+      if (d.kind === 'capability' && authority.capabilities.has(d.name)) put(out, d.name, (request: unknown) => this.#host.invokeCapability(d.name, request));
+      else if (d.kind === 'reference' && objectHasOwn(authority.references, d.name)) put(out, d.name, authority.references[d.name]);
     }
     return out;
   }
