@@ -23,6 +23,9 @@ const POLLUTIONS: readonly [string, string, string, 'operation' | 'execution'][]
   ['the Map iterator replaced (host record walk)', 'Object.getPrototypeOf(new Map().entries()).next = function () { return { done: true }; }', 'MapIterator.prototype.next', 'execution'],
 ];
 
+const listen = EventTarget.prototype.addEventListener;
+const nativeAbort = AbortController.prototype.abort;
+
 const echo = defineCapability({ name: 'echo', description: 'echo', request: z.strictObject({ text: z.string() }), footprint: [], run: ({ text }) => ({ echoed: text }) });
 
 /** A normal run: a strict-schema tool call, an assignment to a write binding, and a pass. */
@@ -212,6 +215,42 @@ describe('host paths inside the polluted window', () => {
     }, { grant: { capabilities: [send] }, policy: ['egress'] });
     expect(effects).toHaveLength(1);
     expect(store.list().map((e) => [e.attempt.capability, e.status])).toEqual([['send', 'completed']]);
+  });
+
+  it('terminate() still reaches a capability in flight when AbortController.prototype.abort and the signal were replaced', async () => {
+    // Termination is a host decision: generated code that disables the abort (or hides it from listeners)
+    // before awaiting a long capability must not keep that capability running past the stop.
+    let entered!: () => void;
+    const started = new Promise<void>((resolve) => (entered = resolve));
+    let seen = 'still running';
+    const wait = defineCapability({
+      name: 'wait',
+      description: 'waits for the run to stop',
+      request: z.object({}),
+      footprint: [],
+      // A careful capability listens through the method it captured at load; the host must still abort.
+      run: (_args, ctx) =>
+        new Promise((resolve) => {
+          entered();
+          Reflect.apply(listen, ctx.signal, ['abort', () => resolve((seen = 'aborted')), { once: true }]);
+        }),
+    });
+    const { runner } = scriptedRunner([]);
+    const source = `export async function run() {
+      AbortController.prototype.abort = function () {};
+      const add = EventTarget.prototype.addEventListener;
+      EventTarget.prototype.addEventListener = function (type, fn, o) { return type === 'abort' ? undefined : add.call(this, type, fn, o); };
+      return await wait({});
+    }`;
+    const handle = runner.start(async (ctx) => {
+      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'wait', kind: 'capability', type: wait.signature }] });
+      return await (m.exports['run'] as () => Promise<unknown>)();
+    }, { grant: { capabilities: [wait] } });
+    await started;
+    await handle.terminate('operator stop');
+    await handle.result.catch(() => undefined);
+    expect(seen).toBe('aborted');
+    expect(AbortController.prototype.abort).toBe(nativeAbort); // restored when the dispatch node ended
   });
 
   it('the ledger keeps events appended inside the window: replaced push, freeze, Date.now and Set.prototype.has change nothing', async () => {

@@ -39,6 +39,10 @@ export const isFiniteNumber = Number.isFinite;
 export const objectHasOwn = Object.hasOwn;
 export const ObjectPrototype = Object.prototype;
 export const scheduleMicrotask = queueMicrotask;
+/** Stopping a run is a host decision: its abort, and its own abort listeners, must not depend on live methods. */
+export const abortWith: (controller: AbortController, reason?: unknown) => void = uncurry(AbortController.prototype.abort) as never;
+export const addListener: (target: EventTarget, type: string, fn: () => void, options?: { once?: boolean }) => void = uncurry(EventTarget.prototype.addEventListener) as never;
+export const removeListener: (target: EventTarget, type: string, fn: () => void) => void = uncurry(EventTarget.prototype.removeEventListener) as never;
 
 // Collections and iterators for the record walk: a replaced `Map.prototype.entries` or iterator `next` would
 // otherwise decide what a record of a Map holds.
@@ -50,6 +54,7 @@ export const mapIteratorNext: (it: Iterator<[unknown, unknown]>) => IteratorResu
   (getPrototypeOf(new Map().entries()) as Iterator<unknown>).next,
 ) as never;
 export const mapSizeOf = builtinGetter(Map.prototype, 'size') as (map: Map<unknown, unknown>) => number;
+export const signalAborted = builtinGetter(AbortSignal.prototype, 'aborted') as (signal: AbortSignal) => boolean;
 export const setAdd: <T>(set: Set<T>, value: T) => Set<T> = uncurry(Set.prototype.add) as never;
 export const setDelete: <T>(set: Set<T>, value: T) => boolean = uncurry(Set.prototype.delete) as never;
 export const mapHas: <K>(map: Map<K, unknown>, key: K) => boolean = uncurry(Map.prototype.has) as never;

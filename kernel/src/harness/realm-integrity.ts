@@ -52,7 +52,7 @@ function watchList(): [string, object][] {
   };
   const ctors = [
     'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'RegExp', 'Error', 'Map', 'Set', 'WeakMap', 'WeakSet',
-    'WeakRef', 'Promise', 'Headers', 'Date', 'ArrayBuffer', 'DataView', 'Uint8Array',
+    'WeakRef', 'Promise', 'Headers', 'Date', 'ArrayBuffer', 'DataView', 'Uint8Array', 'AbortController', 'AbortSignal', 'EventTarget',
   ];
   for (const c of ctors) {
     add(c, g[c]);

@@ -40,7 +40,7 @@ import { redactionsOf, type Ledger, type LedgerAppend, type LedgerEvent } from '
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { recordRealmChanges } from './realm-integrity.js';
-import { append, mapGet, mapHas, mapSet } from './intrinsics.js';
+import { addListener, append, mapGet, mapHas, mapSet, removeListener, signalAborted } from './intrinsics.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
@@ -308,7 +308,7 @@ export class RunHost implements HostHandle {
       const signal = this.abort.signal;
       const settle = () => {
         clearTimeout(timer);
-        signal.removeEventListener('abort', onStop);
+        removeListener(signal, 'abort', onStop);
       };
       const onStop = () => {
         settle();
@@ -321,8 +321,8 @@ export class RunHost implements HostHandle {
         this.recordAnomaly('inspector_deadline_exceeded', { hook, deadlineMs: this.#inspectorDeadlineMs }, executionId);
         reject(error);
       }, this.#inspectorDeadlineMs);
-      if (signal.aborted) return onStop();
-      signal.addEventListener('abort', onStop, { once: true });
+      if (signalAborted(signal)) return onStop();
+      addListener(signal, 'abort', onStop, { once: true });
       out.then(
         (value) => {
           settle();

@@ -3,6 +3,7 @@
  * allocation, observation mode), records the run-entry event, runs the composition in the caller's
  * process and event loop, and records exactly one run-end event.
  */
+import { abortWith } from './intrinsics.js';
 import { AgentExecutor, currentState, insideOperationBody, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
@@ -198,7 +199,7 @@ export class Runner {
         auditStoreDurable: this.#options.perimeterAuditStore?.durable ?? null,
       },
     });
-    const forwardAbort = () => host.abort.abort(options.signal!.reason);
+    const forwardAbort = () => abortWith(host.abort, options.signal!.reason);
     if (options.signal?.aborted) forwardAbort();
     else options.signal?.addEventListener('abort', forwardAbort, { once: true });
     const context: RunContext = {
@@ -259,7 +260,7 @@ export class Runner {
         const activeDispatches = [...host.activeDispatches.keys()];
         host.recordAnomaly('branches_active_at_run_end', { activeExecutions, activeDispatches });
         host.state = 'terminating';
-        host.abort.abort(new RunTerminatedError({ runId, ceased: false, reason: 'interior branches were active at run end' }));
+        abortWith(host.abort, new RunTerminatedError({ runId, ceased: false, reason: 'interior branches were active at run end' }));
         const report = await askTermination(termination, { runId, branches: host.activeBranches(), includesRoot: false });
         const error = new ActiveBranchesError({ runId, activeExecutions, activeDispatches, ceased: report.ceased === true, cause: outcome.ok ? undefined : outcome.error });
         pendingEnd = { status: 'failed', data: { error, reason: 'interior branches were active at run end' } };
@@ -287,7 +288,7 @@ export class Runner {
         if (host.state === 'running') {
           host.state = 'terminating';
           pendingEnd = { status: 'terminated', data: { reason } };
-          host.abort.abort(new RunTerminatedError({ runId, ceased: false, reason }));
+          abortWith(host.abort, new RunTerminatedError({ runId, ceased: false, reason }));
         }
         const report = await askTermination(termination, { runId, branches: host.activeBranches(), includesRoot: !bodySettled });
         if (report.ceased !== true) return false;
