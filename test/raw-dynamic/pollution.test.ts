@@ -199,6 +199,44 @@ describe('host paths inside the polluted window', () => {
     expect([1, 2].filter((n) => n > 1)).toEqual([2]); // restored at the end of the dispatch node
   });
 
+  it('a request is validated on the original built-ins: a Set.prototype.has that lies to the validator passes no forbidden value', async () => {
+    const received: unknown[] = [];
+    const pay = defineCapability({ name: 'pay', description: 'pays a known payee', request: z.object({ to: z.enum(['alice', 'bob']) }), footprint: [], run: (args) => (received.push(args), 'paid') });
+    const { runner } = scriptedRunner([]);
+    const source = `export async function run() {
+      const has = Set.prototype.has;
+      Set.prototype.has = function (v) { return /zod/.test(new Error().stack ?? '') || has.call(this, v); };
+      try { return await pay({ to: 'mallory' }); } catch (e) { return e.name + ':' + e.reason; }
+    }`;
+    const value = await runner.run(async (ctx) => {
+      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'pay', kind: 'capability', type: pay.signature }] });
+      return await (m.exports['run'] as () => Promise<unknown>)();
+    }, { grant: { capabilities: [pay] } });
+    expect(value).toBe('CapabilityRefusedError:invalid-request');
+    expect(received).toEqual([]);
+    const refused = runner.ledger.select({ kind: 'capability.refused' })[0]!;
+    const anomaly = runner.ledger.select({ kind: 'trace.anomaly' }).find((e) => e.status === 'builtin_modified');
+    expect(anomaly?.data).toMatchObject({ property: 'Set.prototype.has', restored: true });
+    expect(anomaly!.sequence).toBeLessThan(refused.sequence); // undone before the request was read
+  });
+
+  it('a request whose getter replaces a built-in while it is validated is refused, and the change undone', async () => {
+    const received: unknown[] = [];
+    const note = defineCapability({ name: 'note', description: 'notes', request: z.object({ text: z.string() }), footprint: [], run: (args) => (received.push(args), 'noted') });
+    const { runner } = scriptedRunner([]);
+    const source = `export async function run() {
+      const request = { get text() { JSON.stringify = () => '{}'; return 'hello'; } };
+      try { return await note(request); } catch (e) { return e.name + ':' + e.reason + ':' + e.message; }
+    }`;
+    const value = await runner.run(async (ctx) => {
+      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'note', kind: 'capability', type: note.signature }] });
+      return await (m.exports['run'] as () => Promise<unknown>)();
+    }, { grant: { capabilities: [note] } });
+    expect(value).toMatch(/^CapabilityRefusedError:invalid-request:.*modified built-ins/);
+    expect(received).toEqual([]);
+    expect(JSON.stringify({ a: 1 })).toBe('{"a":1}');
+  });
+
   it('a perimeter attempt is stored before the effect even when Map.prototype.set drops audit rows', async () => {
     const effects: unknown[] = [];
     const send = defineCapability({ name: 'send', description: 'egress', request: z.object({ to: z.string() }), footprint: ['egress'], run: (args) => (effects.push(args), 'sent') });

@@ -198,7 +198,7 @@ function checkHot(w: Watched, note: (w: Watched, key: PropertyKey | undefined, c
 }
 
 /** Checks the realm and records each change as a `builtin_modified` trace anomaly under `parentId`. */
-export function recordRealmChanges(host: { recordAnomaly(kind: string, detail: Record<string, unknown>, parentId?: string): void }, parentId: string, scope: 'hot' | 'full' = 'full'): void {
+export function recordRealmChanges(host: { recordAnomaly(kind: string, detail: Record<string, unknown>, parentId?: string): void }, parentId: string, scope: 'hot' | 'full' = 'full'): number {
   const changes = checkRealm(scope);
   for (let i = 0; i < changes.length; i++) {
     const c = changes[i]!;
@@ -208,4 +208,5 @@ export function recordRealmChanges(host: { recordAnomaly(kind: string, detail: R
       /* the restoration stands even when recording fails */
     }
   }
+  return changes.length;
 }

@@ -215,12 +215,17 @@ export class RunHost implements HostHandle {
     if (this.state !== 'running') refuse('run-closed', 'the run is no longer admitting interior operations');
     const cap = authority.capabilities.get(name);
     if (!cap) return refuse('not-granted', 'it is not in the grant in force here');
+    // The request is validated, and the capability body runs, on the built-ins the host loaded with: interior
+    // code that replaced some (lying only to a validator, say) is recorded and undone here, not at the end of
+    // its operation or node. A request whose own getters replace built-ins while it is read is refused.
+    recordRealmChanges(this, parentId);
     let parsed: ReturnType<typeof cap.request.safeParse>;
     try {
       parsed = cap.request.safeParse(rawArgs);
     } catch (thrown) {
       return refuse('invalid-request', `its request validator threw ${describeError(thrown, 200)}`, thrown);
     }
+    if (recordRealmChanges(this, parentId) > 0) return refuse('invalid-request', 'reading the request modified built-ins');
     if (!parsed.success) return refuse('invalid-request', parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
     const outside = outsidePolicy(cap.footprint, authority.policy);
     if (outside.length) return refuse('footprint-outside-policy', `its footprint includes ${outside.join(', ')}, which the effective perimeter policy does not permit`);
