@@ -373,7 +373,8 @@ describe('host paths inside the polluted window', () => {
     expect(own.every((e) => e.at >= before && Object.isFrozen(e))).toBe(true);
   });
 
-  it('the SQLite ledger persists events appended while push lies and queueMicrotask does nothing', async () => {
+  /** Runs generated `source` (calling `echo`) with a SQLite ledger store attached; returns what it persisted. */
+  async function persistedRun(source: string) {
     const { SqliteLedgerStore } = await import('../../kernel/src/index.js');
     const { mkdtempSync, rmSync } = await import('node:fs');
     const { join } = await import('node:path');
@@ -382,49 +383,38 @@ describe('host paths inside the polluted window', () => {
     const store = new SqliteLedgerStore(join(dir, 'ledger.db'));
     const { runner } = scriptedRunner([]);
     store.attach(runner.ledger);
+    try {
+      await runner.run(async (ctx) => {
+        const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'echo', kind: 'capability', type: echo.signature }] });
+        return await (m.exports['run'] as () => Promise<unknown>)();
+      }, { grant: { capabilities: [echo] } });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return { persisted: store.load(runner.ledger.select({})[0]!.runId), recorded: runner.ledger.select({}) };
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('the SQLite ledger persists events appended while push lies and queueMicrotask does nothing', async () => {
     // The store queues events and writes them in a microtask: a dropped queue entry, or a flush never
     // scheduled (and, before the fix, never scheduled again), loses the capability call from disk.
-    const source = `export async function run() {
+    const { persisted, recorded } = await persistedRun(`export async function run() {
       const push = Array.prototype.push;
       Array.prototype.push = function (...items) { const row = items[0]; return Array.isArray(row) && row[1] && row[1].kind === 'capability.call' ? this.length : push.apply(this, items); };
       queueMicrotask = () => {};
       return await echo({ text: 'on disk' });
-    }`;
-    await runner.run(async (ctx) => {
-      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'echo', kind: 'capability', type: echo.signature }] });
-      return await (m.exports['run'] as () => Promise<unknown>)();
-    }, { grant: { capabilities: [echo] } });
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const persisted = store.load(runner.ledger.select({})[0]!.runId);
+    }`);
     expect(persisted.find((e) => e.kind === 'capability.call')?.data).toMatchObject({ result: { echoed: 'on disk' } });
-    expect(persisted.length).toBe(runner.ledger.select({}).length);
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
+    expect(persisted.length).toBe(recorded.length);
   });
 
   it('the SQLite ledger persists events appended while Object.prototype.toJSON throws', async () => {
-    const { SqliteLedgerStore } = await import('../../kernel/src/index.js');
-    const { mkdtempSync, rmSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const dir = mkdtempSync(join(tmpdir(), 'nh-window-db-'));
-    const store = new SqliteLedgerStore(join(dir, 'ledger.db'));
-    const { runner } = scriptedRunner([]);
-    store.attach(runner.ledger);
-    const echoCap = echo;
-    const source = `export function run() {
+    const { persisted, recorded } = await persistedRun(`export function run() {
       Object.defineProperty(Object.prototype, 'toJSON', { value: function () { throw new Error('poisoned'); }, configurable: true, writable: true });
       return echo({ text: 'inside the window' });
-    }`;
-    await runner.run(async (ctx) => {
-      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'echo', kind: 'capability', type: echoCap.signature }] });
-      return await (m.exports['run'] as () => Promise<unknown>)();
-    }, { grant: { capabilities: [echoCap] } });
-    const persisted = store.load(runner.ledger.select({})[0]!.runId);
-    const call = persisted.find((e) => e.kind === 'capability.call');
-    expect(call?.data).toMatchObject({ capability: 'echo', result: { echoed: 'inside the window' } });
-    expect(persisted.length).toBe(runner.ledger.select({}).length);
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
+    }`);
+    expect(persisted.find((e) => e.kind === 'capability.call')?.data).toMatchObject({ capability: 'echo', result: { echoed: 'inside the window' } });
+    expect(persisted.length).toBe(recorded.length);
   });
 });
