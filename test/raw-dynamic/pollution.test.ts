@@ -145,6 +145,8 @@ describe('host paths inside the polluted window', () => {
     const store = new InMemoryPerimeterAuditStore();
     const { runner } = scriptedRunner([], { platformPolicy: ['egress'], perimeterAuditStore: store });
     const source = `export async function run() {
+      // Started first: the gateway has validated and undone earlier changes; what follows meets the record alone.
+      const call = transfer({ to: 'mallory', amount: 5000, memo: ['a', 'b'], tags: new Map([['urgent', 1]]) });
       const inWalk = () => /snapshot\\.[jt]s/.test(new Error().stack ?? '');
       const keys = Object.keys, gopd = Object.getOwnPropertyDescriptor, ownKeys = Reflect.ownKeys, push = Array.prototype.push;
       const entries = Map.prototype.entries, defineProperty = Object.defineProperty;
@@ -154,7 +156,7 @@ describe('host paths inside the polluted window', () => {
       Array.prototype.push = function (...items) { return inWalk() && this.length >= 1 && items[0] === 'b' ? this.length : push.apply(this, items); };
       Map.prototype.entries = function () { return inWalk() ? new Map().entries() : entries.call(this); };
       defineProperty(Object.prototype, 'to', { configurable: true, set(v) { if (!inWalk()) defineProperty(this, 'to', { value: v, writable: true, enumerable: true, configurable: true }); } });
-      return await transfer({ to: 'mallory', amount: 5000, memo: ['a', 'b'], tags: new Map([['urgent', 1]]) });
+      return await call;
     }`;
     const value = await runner.run(async (ctx) => {
       const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'transfer', kind: 'capability', type: transfer.signature }] });
@@ -275,10 +277,12 @@ describe('host paths inside the polluted window', () => {
     });
     const { runner } = scriptedRunner([]);
     const source = `export async function run() {
+      // Started first: the gateway's realm check has run; the stop must get through what follows.
+      const call = wait({});
       AbortController.prototype.abort = function () {};
       const add = EventTarget.prototype.addEventListener;
       EventTarget.prototype.addEventListener = function (type, fn, o) { return type === 'abort' ? undefined : add.call(this, type, fn, o); };
-      return await wait({});
+      return await call;
     }`;
     const handle = runner.start(async (ctx) => {
       const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'wait', kind: 'capability', type: wait.signature }] });
@@ -295,12 +299,14 @@ describe('host paths inside the polluted window', () => {
     // The attack on the record itself: drop the capability.call event as the ledger stores it, leave it
     // unfrozen, forge its time, and make the terminal-event check answer "already ended".
     const source = `export async function run() {
+      // Started first: the gateway has validated and undone earlier changes; what follows meets the record alone.
+      const call = echo({ text: 'kept' });
       const push = Array.prototype.push, freeze = Object.freeze, has = Set.prototype.has, now = Date.now;
       Array.prototype.push = function (...items) { return items[0] && items[0].kind === 'capability.call' ? this.length : push.apply(this, items); };
       Object.freeze = (o) => o;
       Date.now = () => 0;
       Set.prototype.has = function (v) { return typeof v === 'string' && v.startsWith('run.end:') ? true : has.call(this, v); };
-      return await echo({ text: 'kept' });
+      return await call;
     }`;
     const { runner } = scriptedRunner([]);
     const before = Date.now();
@@ -400,10 +406,12 @@ describe('host paths inside the polluted window', () => {
     // The store queues events and writes them in a microtask: a dropped queue entry, or a flush never
     // scheduled (and, before the fix, never scheduled again), loses the capability call from disk.
     const { persisted, recorded } = await persistedRun(`export async function run() {
+      // Started first: the gateway has validated and undone earlier changes; what follows meets the record alone.
+      const call = echo({ text: 'on disk' });
       const push = Array.prototype.push;
       Array.prototype.push = function (...items) { const row = items[0]; return Array.isArray(row) && row[1] && row[1].kind === 'capability.call' ? this.length : push.apply(this, items); };
       queueMicrotask = () => {};
-      return await echo({ text: 'on disk' });
+      return await call;
     }`);
     expect(persisted.find((e) => e.kind === 'capability.call')?.data).toMatchObject({ result: { echoed: 'on disk' } });
     expect(persisted.length).toBe(recorded.length);
