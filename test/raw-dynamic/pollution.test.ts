@@ -222,6 +222,38 @@ describe('host paths inside the polluted window', () => {
     expect(anomaly!.sequence).toBeLessThan(refused.sequence); // undone before the request was read
   });
 
+  it('the same validator attack from a model expression and from a SessionFunction body: the tool call paying mallory is refused', async () => {
+    const lie = "((has) => { Set.prototype.has = function (v) { return /zod/.test(new Error().stack ?? '') || has.call(this, v); }; })(Set.prototype.has)";
+    const received: unknown[] = [];
+    const pay = defineCapability({ name: 'pay', description: 'pays a known payee', request: z.object({ to: z.enum(['alice', 'bob']) }), footprint: [], run: (args) => (received.push(args), 'paid') });
+    const payMallory = () => ({ toolCalls: [toolCall('pay', { to: 'mallory' })] });
+
+    // From a model expression: Set.prototype is outside the per-operation check, so the lie outlives it.
+    const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: `(${lie}, 1)` })] }), payMallory, () => ({ toolCalls: [finish()] })]);
+    await runner.run(async () => step({ program: 'execute\nPay.' }), { grant: { capabilities: [pay] } }).catch(() => undefined);
+    expect(runner.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['invalid-request']);
+
+    // From a SessionFunction body, before the step whose model makes the call.
+    const { Session, AgentExecutor } = await import('../../kernel/src/index.js');
+    const { ScriptedModel } = await import('../../kernel/src/testing.js');
+    const turns = [payMallory, () => ({ toolCalls: [finish()] })];
+    const session = new Session({ executor: new AgentExecutor({ model: new ScriptedModel(turns) }), grant: { capabilities: [pay] } });
+    const real = Set.prototype.has;
+    const { paying } = session.materialized(session.submit('async function paying() {}'), {
+      paying: async () => {
+        (0, eval)(lie);
+        try {
+          await step({ program: 'execute\nPay.' });
+        } finally {
+          Set.prototype.has = real;
+        }
+      },
+    });
+    await (paying as () => Promise<unknown>)().catch(() => undefined);
+    expect(session.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['invalid-request']);
+    expect(received).toEqual([]);
+  });
+
   it('a request whose getter replaces a built-in while it is validated is refused, and the change undone', async () => {
     const received: unknown[] = [];
     const note = defineCapability({ name: 'note', description: 'notes', request: z.object({ text: z.string() }), footprint: [], run: (args) => (received.push(args), 'noted') });
