@@ -4,32 +4,22 @@
  * are not Set/Map instances, so no built-in mutator accepts them. Policies and authorities use them.
  */
 // Membership checks decide authority: they use the intrinsics captured at load, not whatever
-// Set.prototype / Map.prototype hold later.
-const apply = Reflect.apply;
-const setHas = Set.prototype.has;
-const setAdd = Set.prototype.add;
-const mapHas = Map.prototype.has;
-const mapGet = Map.prototype.get;
-const mapSet = Map.prototype.set;
-const freeze = Object.freeze;
-const isArray = Array.isArray;
-const arrayFrom = Array.from;
-/** Filled by index with the captured `add`/`set`: `new Set(values)` would call whatever Set.prototype.add is now. */
-const itemsOf = <T>(values: Iterable<T>): readonly T[] => (isArray(values) ? (values as readonly T[]) : arrayFrom(values));
+// Set.prototype / Map.prototype hold later; so does filling (`new Set(values)` would call the live `add`).
+import { listOf, mapGet, mapHas, mapSet, objectFreeze, setAdd, setHas } from './intrinsics.js';
 
 export class FrozenSet<T> implements ReadonlySet<T> {
   readonly #set: Set<T>;
   constructor(values: Iterable<T>) {
     this.#set = new Set();
-    const items = itemsOf(values);
-    for (let i = 0; i < items.length; i++) apply(setAdd, this.#set, [items[i]]);
-    freeze(this);
+    const items = listOf(values);
+    for (let i = 0; i < items.length; i++) setAdd(this.#set, items[i]!);
+    objectFreeze(this);
   }
   get size(): number {
     return this.#set.size;
   }
   has(value: T): boolean {
-    return apply(setHas, this.#set, [value]) as boolean;
+    return setHas(this.#set, value);
   }
   forEach(fn: (value: T, key: T, set: ReadonlySet<T>) => void, thisArg?: unknown): void {
     for (const v of this.#set) fn.call(thisArg, v, v, this);
@@ -53,18 +43,18 @@ export class FrozenMap<K, V> implements ReadonlyMap<K, V> {
   readonly #map: Map<K, V>;
   constructor(entries: Iterable<readonly [K, V]>) {
     this.#map = new Map();
-    const items = itemsOf(entries);
-    for (let i = 0; i < items.length; i++) apply(mapSet, this.#map, [items[i]![0], items[i]![1]]);
-    freeze(this);
+    const items = listOf(entries);
+    for (let i = 0; i < items.length; i++) mapSet(this.#map, items[i]![0], items[i]![1]);
+    objectFreeze(this);
   }
   get size(): number {
     return this.#map.size;
   }
   get(key: K): V | undefined {
-    return apply(mapGet, this.#map, [key]) as V | undefined;
+    return mapGet(this.#map, key);
   }
   has(key: K): boolean {
-    return apply(mapHas, this.#map, [key]) as boolean;
+    return mapHas(this.#map, key);
   }
   forEach(fn: (value: V, key: K, map: ReadonlyMap<K, V>) => void, thisArg?: unknown): void {
     for (const [k, v] of this.#map) fn.call(thisArg, v, k, this);

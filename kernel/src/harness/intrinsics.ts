@@ -54,19 +54,25 @@ export const mapIteratorNext: (it: Iterator<[unknown, unknown]>) => IteratorResu
   (getPrototypeOf(new Map().entries()) as Iterator<unknown>).next,
 ) as never;
 export const mapSizeOf = builtinGetter(Map.prototype, 'size') as (map: Map<unknown, unknown>) => number;
+export const setSizeOf = builtinGetter(Set.prototype, 'size') as (set: Set<unknown>) => number;
+export const symbolDescription = builtinGetter(Symbol.prototype, 'description') as (symbol: symbol) => string | undefined;
 export const signalAborted = builtinGetter(AbortSignal.prototype, 'aborted') as (signal: AbortSignal) => boolean;
 export const setAdd: <T>(set: Set<T>, value: T) => Set<T> = uncurry(Set.prototype.add) as never;
 export const setDelete: <T>(set: Set<T>, value: T) => boolean = uncurry(Set.prototype.delete) as never;
 export const mapHas: <K>(map: Map<K, unknown>, key: K) => boolean = uncurry(Map.prototype.has) as never;
 export const weakMapSet: <K extends object, V>(map: WeakMap<K, V>, key: K, value: V) => WeakMap<K, V> = uncurry(WeakMap.prototype.set) as never;
 export const weakMapGet: <K extends object, V>(map: WeakMap<K, V>, key: K) => V | undefined = uncurry(WeakMap.prototype.get) as never;
-export const arraySlice: <T>(array: readonly T[], start?: number, end?: number) => T[] = uncurry(Array.prototype.slice) as never;
 export const setValues: (set: Set<unknown>) => Iterator<unknown> = uncurry(Set.prototype.values) as never;
 export const setIteratorNext: (it: Iterator<unknown>) => IteratorResult<unknown> = uncurry((getPrototypeOf(new Set().values()) as Iterator<unknown>).next) as never;
 export const dateGetTime: (date: Date) => number = uncurry(Date.prototype.getTime) as never;
 export const dateToISOString: (date: Date) => string = uncurry(Date.prototype.toISOString) as never;
 export const functionToString: (fn: Function) => string = uncurry(Function.prototype.toString) as never;
 export const Uint8ArrayCtor = Uint8Array;
+const arrayFrom = Array.from;
+/** An iterable as an array to loop over by index: arrays as they are (no iterator protocol), others copied. */
+export function listOf<T>(values: Iterable<T>): readonly T[] {
+  return isArray(values) ? (values as readonly T[]) : arrayFrom(values);
+}
 
 const ArrayPrototype = Array.prototype;
 const DATA = { writable: true, enumerable: true, configurable: true } as const;

@@ -4,13 +4,12 @@
  */
 import { PerimeterClass } from './audit-store.js';
 import { FrozenSet } from './frozen-collections.js';
-import { append, isArray } from './intrinsics.js';
+import { append, listOf } from './intrinsics.js';
 
 export { PerimeterClass };
 
 export const ALL_PERIMETER_CLASSES: readonly PerimeterClass[] = Object.freeze(Object.values(PerimeterClass));
 const KNOWN: ReadonlySet<PerimeterClass> = new FrozenSet(ALL_PERIMETER_CLASSES);
-const arrayFrom = Array.from;
 
 export type PerimeterPolicy = ReadonlySet<PerimeterClass>;
 
@@ -21,7 +20,7 @@ export type PerimeterPolicy = ReadonlySet<PerimeterClass>;
  * `Array.prototype.filter` or `Set.prototype.add` must not widen a policy or pass a footprint.
  */
 export function perimeterPolicy(classes: Iterable<PerimeterClass>): PerimeterPolicy {
-  const items: readonly PerimeterClass[] = isArray(classes) ? classes : arrayFrom(classes);
+  const items = listOf(classes);
   const list: PerimeterClass[] = [];
   for (let i = 0; i < items.length; i++) {
     const c = items[i]!;

@@ -9,7 +9,7 @@
  * be restored (made non-configurable by the modifier) are recorded as such.
  */
 
-import { defineProperty, deleteProperty, getOwnPropertyDescriptor, getPrototypeOf, isExtensible, objectIs, ownKeys, reflectApply, setHas, setPrototypeOf } from './intrinsics.js';
+import { defineProperty, deleteProperty, getOwnPropertyDescriptor, getPrototypeOf, isExtensible, objectIs, ownKeys, setHas, setPrototypeOf, symbolDescription } from './intrinsics.js';
 
 interface Watched {
   readonly name: string;
@@ -41,8 +41,7 @@ export function setRealmChecksActive(on: boolean): void {
   realmChecksActive = on;
 }
 
-const symbolDescription = Reflect.getOwnPropertyDescriptor(Symbol.prototype, 'description')!.get!;
-const keyName = (key: PropertyKey): string => (typeof key === 'symbol' ? `[${(reflectApply(symbolDescription, key, []) as string | undefined) ?? 'symbol'}]` : `${key}`);
+const keyName = (key: PropertyKey): string => (typeof key === 'symbol' ? `[${symbolDescription(key) ?? 'symbol'}]` : `${key}`);
 
 function watchList(): [string, object][] {
   const g = globalThis as Record<string, unknown>;

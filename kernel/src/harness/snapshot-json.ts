@@ -3,10 +3,8 @@
  * numbers, so those become `$kind`-tagged objects; everything else keeps the snapshot's shape.
  */
 import type { Snapshot } from './snapshot.js';
-import { StringCtor, append, builtinGetter, isArray, isFiniteNumber, objectFreeze, objectIs, objectKeys, put } from './intrinsics.js';
+import { StringCtor, append, isArray, isFiniteNumber, objectFreeze, objectIs, objectKeys, put, symbolDescription } from './intrinsics.js';
 
-// Captured for the same reason as the walk's (see snapshot.ts): records are encoded inside the window too.
-const symbolDescription = builtinGetter(Symbol.prototype, 'description') as (symbol: symbol) => string | undefined;
 
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
@@ -29,7 +27,7 @@ function convert(value: unknown, depth: number): JsonValue {
     case 'bigint':
       return { $kind: 'bigint', value: StringCtor(value) };
     case 'symbol':
-      return { $kind: 'symbol', description: symbolDescription(value as unknown as symbol) ?? null };
+      return { $kind: 'symbol', description: symbolDescription(value) ?? null };
     case 'undefined':
       return { $kind: 'undefined' };
     case 'function':

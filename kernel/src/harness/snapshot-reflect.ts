@@ -68,8 +68,6 @@ export function classNameOf(value: object): string | undefined {
 const TYPED_ARRAY_PROTOTYPE = getPrototypeOf(Uint8Array.prototype) as object;
 export const typedArrayLength = builtinGetter(TYPED_ARRAY_PROTOTYPE, 'length') as (view: ArrayBufferView) => number;
 export const typedArrayTag = builtinGetter(TYPED_ARRAY_PROTOTYPE, Symbol.toStringTag) as (view: ArrayBufferView) => string;
-export { mapSizeOf as mapSize } from './intrinsics.js';
-export const setSize = builtinGetter(Set.prototype, 'size') as (set: object) => number;
 export const dataViewBuffer = builtinGetter(DataView.prototype, 'buffer') as (view: object) => ArrayBuffer;
 export const dataViewByteOffset = builtinGetter(DataView.prototype, 'byteOffset') as (view: object) => number;
 export const dataViewByteLength = builtinGetter(DataView.prototype, 'byteLength') as (view: object) => number;

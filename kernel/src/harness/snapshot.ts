@@ -36,10 +36,8 @@ import {
   isWeakMap,
   isWeakRef,
   isWeakSet,
-  mapSize,
   regexpParts,
   safeDescribe,
-  setSize,
   typedArrayLength,
   typedArrayTag,
   unbox,
@@ -60,12 +58,14 @@ import {
   mapGet,
   mapIteratorNext,
   mapSet,
+  mapSizeOf,
   objectFreeze,
   objectHasOwn,
   objectKeys,
   ownKeys,
   put,
   setIteratorNext,
+  setSizeOf,
   setValues,
   stringSlice,
 } from './intrinsics.js';
@@ -289,7 +289,7 @@ function container(walk: Walk, value: object, depth: number): Snapshot {
       const pair = step.value;
       append(entries, frozen([child(walk, pair[0], depth, `<key ${index}>`), child(walk, pair[1], depth, `<value ${index}>`)] as const));
     }
-    return frozen({ $kind: 'map', entries: frozen(entries), ...omitted(mapSize(value) - entries.length) });
+    return frozen({ $kind: 'map', entries: frozen(entries), ...omitted(mapSizeOf(value) - entries.length) });
   }
   if (isSet(value)) {
     const values: Snapshot[] = [];
@@ -297,7 +297,7 @@ function container(walk: Walk, value: object, depth: number): Snapshot {
     for (let step = setIteratorNext(it); !step.done && values.length < walk.options.maxEntries; step = setIteratorNext(it)) {
       append(values, child(walk, step.value, depth, `<${values.length}>`));
     }
-    return frozen({ $kind: 'set', values: frozen(values), ...omitted(setSize(value) - values.length) });
+    return frozen({ $kind: 'set', values: frozen(values), ...omitted(setSizeOf(value) - values.length) });
   }
   if (isTypedArray(value)) return typedArray(walk, value);
   if (isArrayBuffer(value) || isSharedArrayBuffer(value)) {
