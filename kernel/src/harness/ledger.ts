@@ -14,7 +14,7 @@ import type { LedgerEventData, LedgerEventKind as SharedKind, LedgerEventOf, Led
 import { generatedIdentityOf } from './generated-registry.js';
 import type { LedgerStore } from './ledger-store.js';
 import { snapshotRedacted, type Snapshot, type SnapshotOptions } from './snapshot.js';
-import { append, arraySlice, mapGet, mapHas, mapSet, objectFreeze, setAdd, setDelete, setHas, setIteratorNext, setValues, weakMapGet, weakMapSet } from './intrinsics.js';
+import { append, mapDelete, mapEntries, mapGet, mapHas, mapIteratorNext, mapSet, objectFreeze, setAdd, setDelete, setHas, setIteratorNext, setValues, weakMapGet, weakMapSet } from './intrinsics.js';
 
 export const LedgerEventKind = {
   runEntry: 'run.entry',
@@ -189,7 +189,8 @@ export class Ledger {
       data: recorded === undefined ? null : recorded.snapshot,
     }) as unknown as LedgerEvent;
     this.#sequence = event.sequence;
-    if (recorded !== undefined && recorded.redacted.length > 0) weakMapSet(redactions, event, objectFreeze(arraySlice(recorded.redacted)));
+    // `redacted` is a fresh array of this walk: frozen as it is, no copy (slice would consult the live `constructor`).
+    if (recorded !== undefined && recorded.redacted.length > 0) weakMapSet(redactions, event, objectFreeze(recorded.redacted));
     if (this.#store) {
       // A run id this ledger already holds (a resumed ledger) has events the window may not.
       if (event.kind === 'run.entry' && !mapHas(this.#windowRuns, runId) && !this.#store.hasRun(this.ledgerId, runId)) mapSet(this.#windowRuns, runId, event.sequence);
@@ -228,12 +229,21 @@ export class Ledger {
     if (this.#events.length <= this.#window + slack) return;
     // What leaves memory must already be readable from the store.
     this.#store?.flush();
-    const dropped = this.#events.splice(0, this.#events.length - this.#window);
-    for (const e of dropped) {
-      if (setHas(TERMINAL, e.kind)) setDelete(this.#terminated, `${e.kind}:${e.subjectId}`);
+    // By index and captured operations, as in append: eviction can run inside the same window (and `splice`
+    // would consult the live `constructor` for its result).
+    const events = this.#events;
+    const cut = events.length - this.#window;
+    for (let i = 0; i < cut; i++) {
+      if (setHas(TERMINAL, events[i]!.kind)) setDelete(this.#terminated, `${events[i]!.kind}:${events[i]!.subjectId}`);
     }
+    const kept: LedgerEvent[] = [];
+    for (let i = cut; i < events.length; i++) append(kept, events[i]!);
+    this.#events = kept;
     const first = this.#events[0]!.sequence;
-    for (const [runId, entry] of this.#windowRuns) if (entry < first) this.#windowRuns.delete(runId);
+    const runs = mapEntries(this.#windowRuns as Map<unknown, unknown>);
+    for (let step = mapIteratorNext(runs); !step.done; step = mapIteratorNext(runs)) {
+      if ((step.value[1] as number) < first) mapDelete(this.#windowRuns, step.value[0] as string);
+    }
   }
 
   /** True once the subject's terminal event of that kind is in the ledger. */

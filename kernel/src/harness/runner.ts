@@ -3,7 +3,7 @@
  * allocation, observation mode), records the run-entry event, runs the composition in the caller's
  * process and event loop, and records exactly one run-end event.
  */
-import { abortWith } from './intrinsics.js';
+import { abortWith, append, objectFreeze } from './intrinsics.js';
 import { AgentExecutor, currentState, insideOperationBody, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
@@ -179,7 +179,7 @@ export class Runner {
       auditStore: this.#options.perimeterAuditStore,
       appOversight: oversightByValue(options.oversight),
       inspectorDeadlineMs: deadline,
-      lateAnomaly: (anomalyKind, detail, parentId) => this.#late.push(Object.freeze({ runId, anomalyKind, parentId, detail: Object.freeze({ ...detail }), at: wallClockMs() })),
+      lateAnomaly: (anomalyKind, detail, parentId) => append(this.#late, objectFreeze({ runId, anomalyKind, parentId, detail: objectFreeze({ ...detail }), at: wallClockMs() })),
     });
     const dispatcher = new Dispatcher(host, this.#options.confinement);
     host.dispatcher = dispatcher;
