@@ -1,8 +1,10 @@
 /**
  * Per-operation host overhead on the product's real path: inside a Runner, with the host oversight,
- * the capability/tool projection and every operation recorded as a ledger snapshot (target p50 <
- * 0.03 ms), beside the core-only figure measured in the same process; and the 10th vs the 200th
+ * the capability/tool projection and every operation recorded as a ledger snapshot (issue 2's target:
+ * p50 < 0.1 ms), beside the core-only figure measured in the same process; and the 10th vs the 200th
  * operation of one step (target: flat, the ledger and history must not be copied per operation).
+ * With an application `inspectOperation` the host runs the full realm check before each decision
+ * (~0.1 ms); `..._without_app_inspector` is the same loop without one.
  */
 import { AgentExecutor, Runner, accept, redactionsIn, redactValue, registerSecret, run, scope, step, type OperationRequest } from '../kernel/src/index.js';
 import { snapshot, snapshotRedacted } from '../kernel/src/harness/snapshot.js';
@@ -65,7 +67,14 @@ async function main(): Promise<void> {
     last.push(d[OPS - 1]!);
     core.push(...c);
   }
+  const bare: number[] = [];
+  for (let s = 0; s < STEPS + 5; s++) {
+    current = [];
+    await runner.run(async () => step({ program: 'execute\nWork.', references: { work } }), { grant: { references: { work } } });
+    if (s >= 5) bare.push(...deltas(current));
+  }
   report('harness.runner_operation_overhead', perOp, core);
+  report('harness.runner_operation_overhead_without_app_inspector', bare, core);
   report('harness.runner_operation_200th_vs_10th', last, tenth);
   const growth = percentile(last, 50) / percentile(tenth, 50);
   console.log(`# runner+ledger per-op p50 ${percentile(perOp, 50).toFixed(4)} ms (target < 0.03) beside core-only ${percentile(core, 50).toFixed(4)} ms; 200th/10th p50 ratio ${growth.toFixed(2)} (target <= 1.5); ledger events ${runner.ledger.size}`);

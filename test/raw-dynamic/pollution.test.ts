@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { InMemoryPerimeterAuditStore, defineCapability, step, type Runner } from '../../kernel/src/index.js';
+import { InMemoryPerimeterAuditStore, defineCapability, defineTool, step, type Runner } from '../../kernel/src/index.js';
 import { toolCall } from '../../kernel/src/testing.js';
 import { finish, scriptedRunner } from '../harness/support.js';
 
@@ -25,6 +25,8 @@ const POLLUTIONS: readonly [string, string, string, 'operation' | 'execution'][]
 
 const listen = EventTarget.prototype.addEventListener;
 const nativeAbort = AbortController.prototype.abort;
+const nativeMapGet = Map.prototype.get;
+const nativeMapSet = Map.prototype.set;
 
 const echo = defineCapability({ name: 'echo', description: 'echo', request: z.strictObject({ text: z.string() }), footprint: [], run: ({ text }) => ({ echoed: text }) });
 
@@ -271,22 +273,93 @@ describe('host paths inside the polluted window', () => {
     expect(JSON.stringify({ a: 1 })).toBe('{"a":1}');
   });
 
-  it('a perimeter attempt is stored before the effect even when Map.prototype.set drops audit rows', async () => {
+  it('a perimeter attempt and its completion are stored even when Map.prototype.set and get drop audit rows', async () => {
+    // set is replaced before the call (the gateway's realm check meets it first); get while the effect is in
+    // flight, which meets the completion record alone.
     const effects: unknown[] = [];
-    const send = defineCapability({ name: 'send', description: 'egress', request: z.object({ to: z.string() }), footprint: ['egress'], run: (args) => (effects.push(args), 'sent') });
+    const send = defineCapability({
+      name: 'send', description: 'egress', request: z.object({ to: z.string() }), footprint: ['egress'],
+      // Microtasks only: a timer turn would let the test runner's own RPC meet the replaced Map.prototype.get
+      // (and be refused as generated code outside its dispatch).
+      run: async (args) => { await Promise.resolve(); effects.push(args); return 'sent'; },
+    });
     const store = new InMemoryPerimeterAuditStore();
     const { runner } = scriptedRunner([], { platformPolicy: ['egress'], perimeterAuditStore: store });
     const source = `export async function run() {
-      const set = Map.prototype.set;
+      const set = Map.prototype.set, get = Map.prototype.get;
       Map.prototype.set = function (k, v) { return v && typeof v === 'object' && 'attempt' in v ? this : set.call(this, k, v); };
-      return await send({ to: 'outside' });
+      const call = send({ to: 'outside' });
+      Map.prototype.get = function (k) { const v = get.call(this, k); return v && typeof v === 'object' && 'attempt' in v ? undefined : v; };
+      return await call;
     }`;
-    await runner.run(async (ctx) => {
+    const value = await runner.run(async (ctx) => {
       const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'send', kind: 'capability', type: send.signature }] });
       return await (m.exports['run'] as () => Promise<unknown>)();
     }, { grant: { capabilities: [send] }, policy: ['egress'] });
+    expect(value).toBe('sent');
+    expect(Map.prototype.get).toBe(nativeMapGet);
+    expect(Map.prototype.set).toBe(nativeMapSet);
     expect(effects).toHaveLength(1);
     expect(store.list().map((e) => [e.attempt.capability, e.status])).toEqual([['send', 'completed']]);
+  });
+
+  it('a tool without a grant, or outside the attenuated authority, stays refused when Map.prototype.has and get lie', async () => {
+    // Interior code cannot widen its grant: it exposes a rogue tool, then a granted tool inside a scope
+    // attenuated without it, after making the step admission's lookups answer "granted" (before the fix the
+    // rogue tool ran).
+    const { scope, currentState } = await import('../../kernel/src/index.js');
+    const ran: string[] = [];
+    const rogue = defineTool({ name: 'rogue', description: 'ungranted', input: z.object({}), run: () => { ran.push('rogue'); return 1; } });
+    const beta = defineCapability({ name: 'beta', description: 'beta', request: z.object({}), footprint: [], run: () => { ran.push('beta'); return 1; } });
+    const alpha = defineCapability({ name: 'alpha', description: 'alpha', request: z.object({}), footprint: [], run: () => 1 });
+    const turn = () => ({ toolCalls: [toolCall('rogue', {}), toolCall('beta', {}), finish()] });
+    const { runner } = scriptedRunner([turn, turn]);
+    const real = { has: Map.prototype.has, get: Map.prototype.get };
+    const lie = (): void => {
+      Map.prototype.has = function (this: Map<unknown, unknown>, k: unknown) { return k === rogue ? true : real.has.call(this, k); };
+      Map.prototype.get = function (this: Map<unknown, unknown>, k: unknown) { return real.get.call(this, k) ?? (k === rogue ? 'alpha' : undefined); };
+    };
+    const restore = (): void => {
+      Map.prototype.has = real.has;
+      Map.prototype.get = real.get;
+    };
+    const outcomes = await runner.run(async (ctx) => {
+      const out: string[] = [];
+      const betaTool = currentState()!.tools.find((t) => t.name === 'beta')!;
+      for (const tools of [[rogue], [betaTool]]) {
+        try {
+          await ctx.attenuate({ capabilities: ['alpha'] }, () => scope({ tools }, () => { lie(); return step({ program: 'execute\nUse the tools.' }); }));
+          out.push('ran');
+        } catch (error) {
+          out.push((error as { failure?: string }).failure ?? String(error));
+        } finally {
+          restore();
+        }
+      }
+      return out;
+    }, { grant: { capabilities: [alpha, beta] } });
+    expect(ran).toEqual([]);
+    expect(outcomes).toEqual(['trace_anomaly', 'trace_anomaly']);
+    expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toEqual(expect.arrayContaining(['ungranted_tool', 'ambient_tool']));
+  });
+
+  it('a model expression that reads a secret and breaks Set.prototype.add is still named in its secret_read evidence', async () => {
+    // Set.prototype is outside the per-operation check: the anomaly is built while the replacement is in place.
+    const { registerSecret } = await import('../../kernel/src/index.js');
+    const token = 'pollution-secret-4f1c9a7e2b';
+    registerSecret('POLLUTION_TOKEN', token);
+    try {
+      const expression = '(Set.prototype.add = function () { return this; }, token + "!")';
+      const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
+      // The model also broke its own step (the executor parses its next tool call with the replaced add): only
+      // the evidence matters here.
+      await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { references: { token } } }).catch(() => undefined);
+      const reads = runner.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'secret_read');
+      expect(reads.map((e) => e.data)).toEqual([expect.objectContaining({ via: 'operation', secrets: ['POLLUTION_TOKEN'] })]);
+      expect(new Set([1]).size).toBe(1); // restored at the end of the execution
+    } finally {
+      registerSecret('POLLUTION_TOKEN', undefined);
+    }
   });
 
   it('terminate() still reaches a capability in flight when AbortController.prototype.abort and the signal were replaced', async () => {
@@ -447,6 +520,46 @@ describe('host paths inside the polluted window', () => {
     }`);
     expect(persisted.find((e) => e.kind === 'capability.call')?.data).toMatchObject({ result: { echoed: 'on disk' } });
     expect(persisted.length).toBe(recorded.length);
+  });
+
+  it('eviction inside the window keeps the ledger whole: a splice that empties arrays and a throwing Map iterator lose nothing', async () => {
+    // A one-event window over a store: the calls' records cross the eviction threshold while generated code has
+    // replaced what eviction would use. All calls start first (each passes the gateway's realm check), then
+    // the pollution meets the records alone.
+    const { SqliteLedgerStore, Ledger } = await import('../../kernel/src/index.js');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'nh-evict-db-'));
+    const store = new SqliteLedgerStore(join(dir, 'ledger.db'));
+    const ledger = new Ledger({ store, window: 1 });
+    const { runner } = scriptedRunner([], { ledger });
+    const source = `export async function run() {
+      const calls = [];
+      for (let i = 0; i < 80; i++) calls.push(echo({ text: 'call ' + i }));
+      Array.prototype.splice = function () { this.length = 0; return []; };
+      Map.prototype[Symbol.iterator] = function () { throw new Error('no iteration'); };
+      Map.prototype.entries = function () { throw new Error('no iteration'); };
+      const results = await Promise.all(calls);
+      return results.length;
+    }`;
+    try {
+      const value = await runner.run(async (ctx) => {
+        const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'echo', kind: 'capability', type: echo.signature }] });
+        return await (m.exports['run'] as () => Promise<unknown>)();
+      }, { grant: { capabilities: [echo] } });
+      expect(value).toBe(80);
+      const all = runner.ledger.select({});
+      expect(all.filter((e) => e.kind === 'capability.call')).toHaveLength(80);
+      expect(all.filter((e) => e.kind === 'run.end')).toHaveLength(1);
+      expect(all.map((e) => e.sequence)).toEqual(all.map((_, i) => i + 1));
+      expect(ledger.window.length).toBeLessThanOrEqual(1 + 64);
+      const changed = all.filter((e) => e.kind === 'trace.anomaly').map((e) => (e.data as unknown as { property: string }).property);
+      expect(changed).toEqual(expect.arrayContaining(['Array.prototype.splice']));
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the SQLite ledger persists events appended while Object.prototype.toJSON throws', async () => {

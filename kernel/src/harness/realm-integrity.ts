@@ -24,6 +24,8 @@ interface Watched {
   readonly keys: readonly PropertyKey[];
   /** Null-prototype record keyed like the target: no lookup here goes through a shared prototype. */
   readonly descriptors: Record<PropertyKey, PropertyDescriptor>;
+  /** `descriptors` in `keys` order, for the full check's common case: the same keys in the same order. */
+  readonly ordered: readonly PropertyDescriptor[];
 }
 
 export interface RealmChange {
@@ -116,7 +118,9 @@ function capture(name: string, target: object): Watched {
     keys[keys.length] = key;
     descriptors[key] = d;
   }
-  return { name, target, hotAdditions: setHas(HOT_ADDITIONS, name), hotKeys: hasOwn(HOT_KEYS, name) ? HOT_KEYS[name]! : [], originalOnly: target === globalThis || target === process, extensible: isExtensible(target), proto: getPrototypeOf(target), keys, descriptors };
+  const ordered: PropertyDescriptor[] = [];
+  for (let i = 0; i < keys.length; i++) ordered[i] = descriptors[keys[i]!]!;
+  return { name, target, hotAdditions: setHas(HOT_ADDITIONS, name), hotKeys: hasOwn(HOT_KEYS, name) ? HOT_KEYS[name]! : [], originalOnly: target === globalThis || target === process, extensible: isExtensible(target), proto: getPrototypeOf(target), keys, descriptors, ordered };
 }
 
 function same(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
@@ -157,6 +161,11 @@ export function checkRealm(scope: 'hot' | 'full' = 'full'): RealmChange[] {
     }
     const { target, descriptors } = w;
     const now = w.originalOnly ? w.keys : ownKeys(target);
+    if (unchangedInOrder(w, now)) {
+      if (getPrototypeOf(target) !== w.proto) note(w, undefined, 'prototype', setPrototypeOf(target, w.proto));
+      if (w.extensible && !isExtensible(target)) note(w, undefined, 'frozen', false);
+      continue;
+    }
     for (let j = 0; j < now.length; j++) {
       const key = now[j]!;
       const original = hasOwn(descriptors, key) ? descriptors[key] : undefined;
@@ -176,6 +185,24 @@ export function checkRealm(scope: 'hot' | 'full' = 'full'): RealmChange[] {
     if (w.extensible && !isExtensible(target)) note(w, undefined, 'frozen', false);
   }
   return changes ?? [];
+}
+
+/**
+ * The full check's common case, about twice as fast as the general loop below (it runs before every decision
+ * of an application inspector): the target has exactly the recorded keys in the recorded order, so each
+ * current descriptor is compared with its original by index, without a keyed lookup. Any difference, in
+ * keys or in a descriptor, returns false and the general loop finds, records and restores it.
+ */
+function unchangedInOrder(w: Watched, now: readonly PropertyKey[]): boolean {
+  const { keys, ordered, target } = w;
+  if (now.length !== keys.length) return false;
+  for (let j = 0; j < now.length; j++) {
+    const key = keys[j]!;
+    if (now[j] !== key) return false;
+    const current = getOwnPropertyDescriptor(target, key);
+    if (current === undefined || !same(ordered[j]!, current)) return false;
+  }
+  return true;
 }
 
 function checkHot(w: Watched, note: (w: Watched, key: PropertyKey | undefined, change: RealmChange['change'], restored: boolean) => void): void {

@@ -40,7 +40,7 @@ import { redactionsOf, type Ledger, type LedgerAppend, type LedgerEvent } from '
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { recordRealmChanges } from './realm-integrity.js';
-import { addListener, append, mapGet, mapHas, mapSet, removeListener, signalAborted } from './intrinsics.js';
+import { addListener, append, mapGet, mapHas, mapSet, removeListener, setAdd, setHas, signalAborted } from './intrinsics.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
@@ -304,7 +304,11 @@ export class RunHost implements HostHandle {
       }
     }
     const app = this.#app?.inspectOperation;
-    return app ? this.#withinDeadline('inspectOperation', () => app(request), request.executionId) : { kind: 'accept' };
+    if (!app) return { kind: 'accept' };
+    // The operator's decision is made on the built-ins the host loaded with: an earlier operation's expression
+    // may have replaced one the per-operation check does not watch (a Set lookup the inspector relies on).
+    recordRealmChanges(this, request.executionId);
+    return this.#withinDeadline('inspectOperation', () => app(request), request.executionId);
   }
 
   /**
@@ -355,7 +359,19 @@ export class RunHost implements HostHandle {
     const redacted = event ? redactionsOf(event) : [];
     // Built only when there is something to report: this runs for every model operation.
     if (read.length > 0 || redacted.length > 0) {
-      const secrets = [...new Set([...read, ...redacted])];
+      // Captured operations: the expression may have replaced Set.prototype.add, which the check above does not
+      // watch, to empty the names of what it read.
+      const secrets: string[] = [];
+      const seen = new Set<string>();
+      const note = (list: readonly string[]): void => {
+        for (let i = 0; i < list.length; i++) {
+          if (setHas(seen, list[i]!)) continue;
+          setAdd(seen, list[i]!);
+          append(secrets, list[i]!);
+        }
+      };
+      note(read);
+      note(redacted);
       this.recordAnomaly('secret_read', { operationId: finished.request.operationId, secrets, via: 'operation' }, finished.request.operationId);
     }
     await this.#app?.onOperationFinished?.(finished);
@@ -363,6 +379,9 @@ export class RunHost implements HostHandle {
 
   async #inspectStepCommit(commit: StepCommit): Promise<StepCommitDecision> {
     if (this.state !== 'running') return abortStep('the run was terminated; nothing is committed');
+    // The core validated this write set on clean built-ins (#runStep checked just before handing it back): a
+    // change now was made while it was validated, by a getter in the model's value, so the validation is void.
+    if (recordRealmChanges(this, commit.executionId) > 0) return abortStep('validating the write set modified built-ins; nothing is committed');
     if (this.observation === 'aggregate') {
       const meter = this.#meters.get(commit.executionId);
       try {
@@ -511,7 +530,13 @@ export class RunHost implements HostHandle {
     const inner = () => scope({ usageMeter: meter, requestAdmission: admission }, () => this.#delegate.runStep(request));
     const nextFrame = frame ? { ...frame, allowance: undefined, submitterId: ctx.executionId } : undefined;
     // A Natural execution is host machinery even when generated code called it; its expressions are marked again.
-    return runOutsideInterior(() => withoutAllowance(() => (nextFrame ? runInFrame(nextFrame, inner) : inner())));
+    try {
+      return await runOutsideInterior(() => withoutAllowance(() => (nextFrame ? runInFrame(nextFrame, inner) : inner())));
+    } finally {
+      // The core validates the write set (the typed boundary) as soon as this returns: on the built-ins the
+      // host loaded with, not on ones a model expression or the code that ran this step replaced meanwhile.
+      recordRealmChanges(this, ctx.executionId);
+    }
   }
 }
 

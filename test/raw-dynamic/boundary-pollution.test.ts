@@ -1,0 +1,166 @@
+/**
+ * The typed semantic boundary and the operator's oversight hold while interior code has replaced built-ins.
+ * A model expression can replace a built-in the per-operation check does not watch (`Set.prototype.has`), and
+ * the replacement stays until its Natural execution ends: meanwhile the core validates the write set and the
+ * application's inspectors decide. Each attack comes from a model expression, from generated code and from a
+ * SessionFunction body; before the fix the write binding `z.enum(['alice', 'bob'])` committed 'mallory', and
+ * an inspector's `Set` lookup let a blocked assignment through.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentExecutor, NaturalExecutionError, Session, rejectOperation, accept, step, type OperationRequest } from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+import { finish, scriptedRunner } from '../harness/support.js';
+
+/** Makes `Set.prototype.has` answer true for 'mallory' only: everything else keeps working. */
+const LIE = "((h) => { Set.prototype.has = function (v) { return v === 'mallory' ? true : h.call(this, v); }; })(Set.prototype.has)";
+const realHas = Set.prototype.has;
+const pairStep = async () => (await step({ program: 'execute\nSet <:pair>.', writes: { pair: z.object({ a: z.string(), b: z.enum(['alice', 'bob']) }) } })).bindings.pair;
+const choose = async () => (await step({ program: 'execute\nChoose <:choice>.', writes: { choice: z.enum(['alice', 'bob']) } })).bindings.choice;
+
+const anomalies = (events: readonly { kind: string; status?: string; data: unknown }[]) =>
+  events.filter((e) => e.kind === 'trace.anomaly').map((e) => [e.status, (e.data as { property?: string }).property]);
+
+describe('the write set is validated on the built-ins the host loaded with', () => {
+  it('from a model expression: a lying Set.prototype.has does not commit a value outside the enum', async () => {
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: LIE })] }),
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'choice', expression: "'mallory'" })] }),
+      () => ({ toolCalls: [finish()] }),
+    ]);
+    const outcome = await runner.run(choose).then((v) => v, (e: unknown) => e);
+    expect(outcome).toBeInstanceOf(NaturalExecutionError);
+    const end = runner.ledger.select({ kind: 'execution.end' })[0]!;
+    expect(end.status).toBe('failed');
+    expect((end.data as { committed: unknown }).committed).toEqual({});
+    // Validated on the restored built-ins: refused by the type, not by the host's fail-closed commit check.
+    expect(String(outcome)).toContain('Invalid option');
+    expect(anomalies(runner.ledger.select({}))).toContainEqual(['builtin_modified', 'Set.prototype.has']);
+    expect(Set.prototype.has).toBe(realHas);
+  });
+
+  it('from a model expression in the same operation as the assignment', async () => {
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'choice', expression: `(${LIE}, 'mallory')` })] }),
+      () => ({ toolCalls: [finish()] }),
+    ]);
+    const outcome = await runner.run(choose).then((v) => v, (e: unknown) => e);
+    expect(outcome).toBeInstanceOf(NaturalExecutionError);
+    expect((runner.ledger.select({ kind: 'execution.end' })[0]!.data as { committed: unknown }).committed).toEqual({});
+  });
+
+  it('a value whose getter replaces a built-in while it is assigned is validated again on clean built-ins', async () => {
+    const value = `({ get a() { ${LIE}; return 'x'; }, b: 'mallory' })`;
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'pair', expression: value })] }),
+      () => ({ toolCalls: [finish()] }),
+    ]);
+    const outcome = await runner.run(pairStep).then((v) => v, (e: unknown) => e);
+    expect(outcome).toBeInstanceOf(NaturalExecutionError);
+    expect((runner.ledger.select({ kind: 'execution.end' })[0]!.data as { committed: unknown }).committed).toEqual({});
+    expect(Set.prototype.has).toBe(realHas);
+  });
+
+  it('a write binding given a getter that replaces a built-in while the commit is validated: nothing is committed', async () => {
+    // The getter sits on the bound object itself (defined through nh_evaluate after the assignment), so the
+    // core's commit validation runs it, and the key validated after it meets the replacement.
+    const getter = `(Object.defineProperty(pair, 'a', { get() { ${LIE}; return 'x'; }, enumerable: true, configurable: true }), pair.b = 'mallory', 1)`;
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'pair', expression: "({ a: 'x', b: 'alice' })" })] }),
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: getter })] }),
+      () => ({ toolCalls: [finish()] }),
+    ]);
+    const outcome = await runner.run(pairStep).then((v) => v, (e: unknown) => e);
+    expect(outcome).toBeInstanceOf(NaturalExecutionError);
+    const end = runner.ledger.select({ kind: 'execution.end' })[0]!;
+    expect((end.data as { committed: unknown }).committed).toEqual({});
+    expect(JSON.stringify(end.data)).toContain('validating the write set modified built-ins');
+    expect(Set.prototype.has).toBe(realHas);
+  });
+
+  it('from generated code that runs a Natural step after replacing the built-in', async () => {
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'choice', expression: "'mallory'" })] }),
+      () => ({ toolCalls: [finish()] }),
+    ]);
+    const source = `export async function run() {
+      const h = Set.prototype.has;
+      Set.prototype.has = function (v) { return v === 'mallory' ? true : h.call(this, v); };
+      return await choose();
+    }`;
+    const outcome = await runner
+      .run(async (ctx) => {
+        const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'choose', kind: 'reference', type: 'function' }] });
+        return await (m.exports['run'] as () => Promise<unknown>)();
+      }, { grant: { references: { choose } } })
+      .then((v) => v, (e: unknown) => e);
+    expect(outcome).not.toBe('mallory');
+    expect((runner.ledger.select({ kind: 'execution.end' })[0]!.data as { committed: unknown }).committed).toEqual({});
+    expect(Set.prototype.has).toBe(realHas);
+  });
+
+  it('from a SessionFunction body that runs a Natural step after replacing the built-in', async () => {
+    const model = new ScriptedModel([
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'choice', expression: "'mallory'" })] }),
+      () => ({ toolCalls: [finish()] }),
+    ]);
+    const session = new Session({ executor: new AgentExecutor({ model }) });
+    const { pick } = session.materialized(session.submit('async function pick() {}'), {
+      pick: async () => {
+        Set.prototype.has = function (this: Set<unknown>, v: unknown) {
+          return v === 'mallory' ? true : realHas.call(this, v);
+        };
+        try {
+          return await choose();
+        } finally {
+          Set.prototype.has = realHas;
+        }
+      },
+    });
+    const outcome = await (pick as () => Promise<unknown>)().then((v) => v, (e: unknown) => e);
+    expect(outcome).toBeInstanceOf(NaturalExecutionError);
+    expect((session.ledger.select({ kind: 'execution.end' }).at(-1)!.data as { committed: unknown }).committed).toEqual({});
+  });
+});
+
+describe("the operator's inspectors decide on the built-ins the host loaded with", () => {
+  const blocked = new Set(['secret']);
+  const inspectOperation = (request: OperationRequest) =>
+    request.kind === 'assign' && blocked.has(request.targetPath ?? '') ? rejectOperation('secret is read-only', 'leave it') : accept();
+  /** Makes `Set.prototype.has` answer false for 'secret' only. */
+  const HIDE = "((h) => { Set.prototype.has = function (v) { return v === 'secret' ? false : h.call(this, v); }; })(Set.prototype.has)";
+
+  it('from a model expression: an earlier operation cannot make the inspector accept a blocked assignment', async () => {
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: HIDE })] }),
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" })] }),
+      () => ({ toolCalls: [finish()] }),
+    ]);
+    const box = { secret: 'kept' };
+    await runner.run(async () => step({ program: 'execute\nGo <secret>.', references: box }), { oversight: { inspectOperation } }).catch(() => undefined);
+    const assign = runner.ledger.select({ kind: 'operation' }).find((e) => (e.data as { request: { kind: string } }).request.kind === 'assign')!;
+    expect(assign.status).toBe('rejected');
+    expect(anomalies(runner.ledger.select({}))).toContainEqual(['builtin_modified', 'Set.prototype.has']);
+  });
+
+  it('from a model expression: a timer it leaves behind cannot hide a blocked assignment from a later execution\'s inspector', async () => {
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: `(${HIDE}, setTimeout(() => ${HIDE}, 0), 1)` })] }),
+      () => ({ toolCalls: [finish()] }),
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" })] }),
+      () => ({ toolCalls: [finish()] }),
+    ]);
+    await runner
+      .run(async () => {
+        await step({ program: 'execute\nFirst.' });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return step({ program: 'execute\nGo.' });
+      }, { oversight: { inspectOperation } })
+      .catch(() => undefined);
+    const assign = runner.ledger.select({ kind: 'operation' }).find((e) => (e.data as { request: { kind: string } }).request.kind === 'assign');
+    expect(assign?.status).toBe('rejected');
+    // The timer's callback is expression code: it is refused once its execution has ended.
+    expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toContain('expression_code_outside_execution');
+    expect(Set.prototype.has).toBe(realHas);
+  });
+});
