@@ -1,8 +1,9 @@
 /**
  * The notebook application: file list, toolbar, kernel status and the open notebook, wired to the
- * server through @jupyterlab/services only (ContentsManager for files, SessionManager for kernels).
+ * server through @jupyterlab/services only (ContentsManager for files, the session and kernel REST APIs for
+ * kernels), which loads in a chunk of its own (services-loader.ts).
  */
-import { ContentsManager, type ServerConnection } from '@jupyterlab/services';
+import type { ServerConnection } from '@jupyterlab/services';
 import type { CellView } from './cell-view.js';
 import { Autosave, autosaveSeconds, setAutosaveSeconds } from './autosave.js';
 import { askText, choose, themeToggle, toast, toggleTheme } from './chrome.js';
@@ -10,7 +11,7 @@ import { CommandRegistry, commandTarget, openPalette } from './commands.js';
 import { notebookCommands } from './notebook-commands.js';
 import { button, h, whenIdle } from './dom.js';
 import { registerLiveDiagnostics } from './diagnostics.js';
-import { DraftStore } from './drafts.js';
+import { pageDrafts } from './drafts.js';
 import { FileBrowser } from './file-browser.js';
 import { KernelSession } from './kernel-session.js';
 import { KernelsPanel } from './kernels-panel.js';
@@ -20,6 +21,7 @@ import { newCell, notebookToJson } from './notebook-model.js';
 import { NotebookView } from './notebook-view.js';
 import { loadRenderers } from './outputs/render-loader.js';
 import { Runner } from './runner.js';
+import { LazyContents } from './services-loader.js';
 
 export const DEFAULT_NOTEBOOK = 'getting-started.ipynb';
 /** How long after a notebook opened a kernel that is not idle yet stops holding back the page's other work. */
@@ -28,8 +30,8 @@ const SETTLE_MS = 1000;
 const RENDERERS_AFTER_MS = 1000;
 
 export class App {
-  private readonly contents: ContentsManager;
-  private readonly drafts = new DraftStore();
+  private readonly contents: LazyContents;
+  private readonly drafts = pageDrafts;
   private readonly session: KernelSession;
   private readonly runner: Runner;
   private doc: NotebookDocument | undefined;
@@ -46,8 +48,9 @@ export class App {
   private saving: Promise<void> | undefined;
   private readonly kernelsPanel: KernelsPanel;
 
-  constructor(private readonly root: HTMLElement, settings: ServerConnection.ISettings) {
-    this.contents = new ContentsManager({ serverSettings: settings });
+  /** `settings` resolve once the services chunk has loaded: the notebook is drawn before (services-loader.ts). */
+  constructor(private readonly root: HTMLElement, settings: Promise<ServerConnection.ISettings>) {
+    this.contents = new LazyContents(settings);
     this.files = new FileBrowser(this.contents, {
       open: (path) => void this.open(path),
       current: () => this.doc?.path,
