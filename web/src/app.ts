@@ -28,6 +28,8 @@ export const DEFAULT_NOTEBOOK = 'getting-started.ipynb';
 const SETTLE_MS = 1000;
 /** The renderers chunk (~40 ms of script) loads this long after the kernel settled, unless needed before. */
 const RENDERERS_AFTER_MS = 1000;
+/** A requested notebook not drawn by then: the page shows its shell without it (see showShell). */
+const SHELL_WAIT_MS = 300;
 
 export class App {
   private readonly contents: LazyContents;
@@ -47,6 +49,8 @@ export class App {
   private readonly autosave = new Autosave(() => this.save('auto'), () => this.doc?.dirty ?? false);
   private saving: Promise<void> | undefined;
   private readonly kernelsPanel: KernelsPanel;
+  /** Header and layout, built in the constructor and put in the page by showShell. */
+  private shell: HTMLElement[] = [];
 
   /** `settings` resolve once the services chunk has loaded: the notebook is drawn before (services-loader.ts). */
   constructor(private readonly root: HTMLElement, settings: Promise<ServerConnection.ISettings>) {
@@ -166,19 +170,33 @@ export class App {
       h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true', text: '◆' }), this.title, this.dirtyMark),
       toolbar,
       h('div', { class: 'status' }, this.draftStatus, this.kernelStatus, themeToggle()));
-    this.root.replaceChildren(header, h('div', { class: 'layout' }, sidebar, this.main));
+    this.shell = [header, h('div', { class: 'layout' }, sidebar, this.main)];
+  }
+
+  /**
+   * Puts the header and layout in the page. A page opened on a notebook does so in the task that draws the
+   * notebook: the shell alone would be styled, laid out and painted first, on the main thread the draw waits for.
+   */
+  private showShell(): void {
+    if (this.shell.length === 0) return;
+    this.root.replaceChildren(...this.shell);
+    this.shell = [];
   }
 
   async start(requested: string | null): Promise<void> {
     // A requested notebook opens without waiting for the file list (open() refreshes it anyway); the sidebar's
     // kernel list follows once it is open, so its requests and rendering stay off the notebook's load.
     if (requested) {
+      const timer = setTimeout(() => this.showShell(), SHELL_WAIT_MS);
       try {
         return await this.open(requested);
       } finally {
+        clearTimeout(timer);
+        this.showShell();
         this.whenSettled(() => this.kernelsPanel.start());
       }
     }
+    this.showShell();
     this.kernelsPanel.start();
     const files = await this.refreshFiles().catch((err: unknown) => {
       toast(`Cannot list notebooks: ${String(err)}`);
@@ -247,6 +265,7 @@ export class App {
       },
     });
     this.main.replaceChildren(this.view.element);
+    this.showShell();
     this.view.element.focus({ preventScroll: true });
     this.showDraftState(doc.dirty ? 'unsaved' : 'clean', 0);
     this.title.textContent = path;
