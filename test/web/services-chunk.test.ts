@@ -41,7 +41,7 @@ describe('web notebook: the services chunk', () => {
     await expect(page.locator('.cell').nth(1).locator('.static-source').innerText()).resolves.toBe('2 + 2');
     await expect(page.locator('.toolbar button[aria-label="Run all cells"]').count()).resolves.toBe(1);
     expect(served).toBe(false);
-    expect(await page.evaluate(() => document.body.dataset.ready)).toBe('false');
+    await expect(page.locator('body').getAttribute('data-ready')).resolves.toBe('false');
     release();
     await page.locator('body[data-ready="true"]').waitFor();
     await page.locator('.kernel-status[data-status="idle"]').waitFor();
