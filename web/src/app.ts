@@ -1,8 +1,9 @@
 /**
  * The notebook application: file list, toolbar, kernel status and the open notebook, wired to the
- * server through @jupyterlab/services only (ContentsManager for files, SessionManager for kernels).
+ * server through @jupyterlab/services only (ContentsManager for files, the session and kernel REST APIs for
+ * kernels), which loads in a chunk of its own (services-loader.ts).
  */
-import { ContentsManager, type ServerConnection } from '@jupyterlab/services';
+import type { ServerConnection } from '@jupyterlab/services';
 import type { CellView } from './cell-view.js';
 import { Autosave, autosaveSeconds, setAutosaveSeconds } from './autosave.js';
 import { askText, choose, themeToggle, toast, toggleTheme } from './chrome.js';
@@ -10,7 +11,7 @@ import { CommandRegistry, commandTarget, openPalette } from './commands.js';
 import { notebookCommands } from './notebook-commands.js';
 import { button, h, whenIdle } from './dom.js';
 import { registerLiveDiagnostics } from './diagnostics.js';
-import { DraftStore } from './drafts.js';
+import { pageDrafts } from './drafts.js';
 import { FileBrowser } from './file-browser.js';
 import { KernelSession } from './kernel-session.js';
 import { KernelsPanel } from './kernels-panel.js';
@@ -20,16 +21,19 @@ import { newCell, notebookToJson } from './notebook-model.js';
 import { NotebookView } from './notebook-view.js';
 import { loadRenderers } from './outputs/render-loader.js';
 import { Runner } from './runner.js';
+import { LazyContents } from './services-loader.js';
 
 export const DEFAULT_NOTEBOOK = 'getting-started.ipynb';
 /** How long after a notebook opened a kernel that is not idle yet stops holding back the page's other work. */
 const SETTLE_MS = 1000;
 /** The renderers chunk (~40 ms of script) loads this long after the kernel settled, unless needed before. */
 const RENDERERS_AFTER_MS = 1000;
+/** A requested notebook not drawn by then: the page shows its shell without it (see showShell). */
+const SHELL_WAIT_MS = 300;
 
 export class App {
-  private readonly contents: ContentsManager;
-  private readonly drafts = new DraftStore();
+  private readonly contents: LazyContents;
+  private readonly drafts = pageDrafts;
   private readonly session: KernelSession;
   private readonly runner: Runner;
   private doc: NotebookDocument | undefined;
@@ -45,9 +49,12 @@ export class App {
   private readonly autosave = new Autosave(() => this.save('auto'), () => this.doc?.dirty ?? false);
   private saving: Promise<void> | undefined;
   private readonly kernelsPanel: KernelsPanel;
+  /** Header and layout, built in the constructor and put in the page by showShell. */
+  private shell: HTMLElement[] = [];
 
-  constructor(private readonly root: HTMLElement, settings: ServerConnection.ISettings) {
-    this.contents = new ContentsManager({ serverSettings: settings });
+  /** `settings` resolve once the services chunk has loaded: the notebook is drawn before (services-loader.ts). */
+  constructor(private readonly root: HTMLElement, settings: Promise<ServerConnection.ISettings>) {
+    this.contents = new LazyContents(settings);
     this.files = new FileBrowser(this.contents, {
       open: (path) => void this.open(path),
       current: () => this.doc?.path,
@@ -163,19 +170,33 @@ export class App {
       h('div', { class: 'brand' }, h('span', { class: 'logo', 'aria-hidden': 'true', text: '◆' }), this.title, this.dirtyMark),
       toolbar,
       h('div', { class: 'status' }, this.draftStatus, this.kernelStatus, themeToggle()));
-    this.root.replaceChildren(header, h('div', { class: 'layout' }, sidebar, this.main));
+    this.shell = [header, h('div', { class: 'layout' }, sidebar, this.main)];
+  }
+
+  /**
+   * Puts the header and layout in the page. A page opened on a notebook does so in the task that draws the
+   * notebook: the shell alone would be styled, laid out and painted first, on the main thread the draw waits for.
+   */
+  private showShell(): void {
+    if (this.shell.length === 0) return;
+    this.root.replaceChildren(...this.shell);
+    this.shell = [];
   }
 
   async start(requested: string | null): Promise<void> {
     // A requested notebook opens without waiting for the file list (open() refreshes it anyway); the sidebar's
     // kernel list follows once it is open, so its requests and rendering stay off the notebook's load.
     if (requested) {
+      const timer = setTimeout(() => this.showShell(), SHELL_WAIT_MS);
       try {
         return await this.open(requested);
       } finally {
+        clearTimeout(timer);
+        this.showShell();
         this.whenSettled(() => this.kernelsPanel.start());
       }
     }
+    this.showShell();
     this.kernelsPanel.start();
     const files = await this.refreshFiles().catch((err: unknown) => {
       toast(`Cannot list notebooks: ${String(err)}`);
@@ -244,6 +265,7 @@ export class App {
       },
     });
     this.main.replaceChildren(this.view.element);
+    this.showShell();
     this.view.element.focus({ preventScroll: true });
     this.showDraftState(doc.dirty ? 'unsaved' : 'clean', 0);
     this.title.textContent = path;

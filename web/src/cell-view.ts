@@ -5,7 +5,7 @@
  * static code puts its caret where it was clicked), whose text and cursor the editor takes over, so no keystroke
  * is lost.
  */
-import { button, h } from './dom.js';
+import { h } from './dom.js';
 import { loadRenderers, renderersIfLoaded } from './outputs/render-loader.js';
 import { loadMonaco, monacoIfLoaded, type MonacoSetup } from './monaco-loader.js';
 import type { monaco } from './monaco-setup.js';
@@ -33,6 +33,23 @@ export interface EditorOptions {
   wordWrap: boolean;
 }
 
+/** The elements every cell has, cloned by each CellView. */
+let skeleton: HTMLElement | undefined;
+
+function buildSkeleton(): HTMLElement {
+  const tool = (command: CellCommand, label: string, text: string): HTMLElement =>
+    h('button', { type: 'button', class: 'icon-btn', 'aria-label': label, title: label, text, 'data-command': command });
+  return h('div', { class: 'cell', role: 'group', tabindex: -1 },
+    h('div', { class: 'gutter' }, h('div', { class: 'prompt', 'aria-label': 'execution count' }), h('div', { class: 'elapsed', 'aria-live': 'off' })),
+    h('div', { class: 'cell-body' },
+      h('div', { class: 'progress', 'aria-hidden': 'true' }),
+      h('div', { class: 'editor-host' }, h('pre', { class: 'static-source' })),
+      h('div', { class: 'markdown-body rendered' }),
+      h('div', { class: 'stdin' })),
+    h('div', { class: 'cell-toolbar', role: 'toolbar', 'aria-label': 'cell actions' },
+      tool('run', 'Run cell', '▶'), tool('move-up', 'Move cell up', '↑'), tool('move-down', 'Move cell down', '↓'), tool('delete', 'Delete cell', '✕')));
+}
+
 export class CellView {
   readonly element: HTMLElement;
   readonly outputs: OutputArea;
@@ -49,7 +66,7 @@ export class CellView {
   private caretWanted: number | undefined;
   private readonly rendered: HTMLElement;
   /** Holds the live stdin prompt (input_request); not part of the saved outputs. */
-  readonly stdinHost: HTMLElement = h('div', { class: 'stdin' });
+  readonly stdinHost: HTMLElement;
   private state: CellRunState = 'idle';
   private startedAt = 0;
   private editingMarkdown = false;
@@ -58,22 +75,30 @@ export class CellView {
   private lineNumbersOverride: boolean | undefined;
 
   constructor(readonly model: CellModel, private readonly host: CellHost, ctx: RenderContext) {
-    this.prompt = h('div', { class: 'prompt', 'aria-label': 'execution count' });
-    this.elapsed = h('div', { class: 'elapsed', 'aria-live': 'off' });
-    this.staticSource = h('pre', { class: 'static-source' });
+    // A clone of one built skeleton: a notebook opens with all its cells in one task, where building each
+    // element (and a listener per toolbar button) was most of the draw's script time.
+    const element = (skeleton ??= buildSkeleton()).cloneNode(true) as HTMLElement;
+    const pick = (selector: string): HTMLElement => {
+      const found = element.querySelector<HTMLElement>(selector);
+      if (!found) throw new Error(`cell skeleton without ${selector}`);
+      return found;
+    };
+    this.element = element;
+    element.className = `cell cell-${model.cellType}`;
+    element.dataset.cellId = model.id;
+    this.prompt = pick('.prompt');
+    this.elapsed = pick('.elapsed');
+    this.staticSource = pick('.static-source');
     this.renderStatic(model.source);
-    this.editorHost = h('div', { class: 'editor-host' }, this.staticSource);
-    this.rendered = h('div', { class: 'markdown-body rendered' });
+    this.editorHost = pick('.editor-host');
+    this.rendered = pick('.rendered');
+    this.stdinHost = pick('.stdin');
     this.outputs = new OutputArea(model.outputs, ctx, () => host.edited(this));
-    const toolbar = h('div', { class: 'cell-toolbar', role: 'toolbar', 'aria-label': 'cell actions' },
-      button('Run cell', () => host.command(this, 'run'), { class: 'icon-btn', text: '▶' }),
-      button('Move cell up', () => host.command(this, 'move-up'), { class: 'icon-btn', text: '↑' }),
-      button('Move cell down', () => host.command(this, 'move-down'), { class: 'icon-btn', text: '↓' }),
-      button('Delete cell', () => host.command(this, 'delete'), { class: 'icon-btn', text: '✕' }));
-    this.element = h('div', { class: `cell cell-${model.cellType}`, 'data-cell-id': model.id, role: 'group', tabindex: -1 },
-      h('div', { class: 'gutter' }, this.prompt, this.elapsed),
-      h('div', { class: 'cell-body' }, h('div', { class: 'progress', 'aria-hidden': 'true' }), this.editorHost, this.rendered, this.outputs.element, this.stdinHost),
-      toolbar);
+    this.stdinHost.before(this.outputs.element);
+    pick('.cell-toolbar').addEventListener('click', (ev) => {
+      const command = (ev.target as Element).closest<HTMLElement>('button[data-command]')?.dataset.command;
+      if (command) host.command(this, command as CellCommand);
+    });
     this.editorHost.addEventListener('mousedown', (ev) => {
       if (this.editor || ev.target === this.interim) return;
       // The click's default would focus the cell itself after the interim editor took focus.

@@ -1,10 +1,15 @@
 /**
  * The first REST requests of a page opened on a notebook (`?path=`), sent before the rest of the page's
- * script has evaluated (@jupyterlab/services and the app are ~50-70 ms of it): the notebook file, the session
- * list and the kernelspecs. Each response is handed once to the identical GET that services makes later
- * (connection.ts passes `earlyResponse` as its fetch), so nothing is requested twice and the server works
- * while the page evaluates. A page pointed at another server (`?server=`) sends none.
+ * script has evaluated: the notebook file, the session list and the kernelspecs (and the notebook's draft,
+ * from IndexedDB). Each response is handed once
+ * to the identical GET that services makes later (connection.ts passes `earlyResponse` as its fetch), so
+ * nothing is requested twice and the server works while the page evaluates; the notebook file is read
+ * without services (earlyNotebook), so the first draw does not wait for that chunk. A page pointed at another
+ * server (`?server=`) sends none.
  */
+import type { Contents } from '@jupyterlab/services';
+import { pageDrafts } from './drafts.js';
+
 /** Where the page keeps its token (connection.ts moves `?token=` there). */
 export const TOKEN_KEY = 'nighthawk.token';
 /** What every request of the page carries besides its token (the server refuses state-changing requests without the JSON type). */
@@ -20,22 +25,29 @@ function requestKey(method: string, url: URL): string {
   return `${method} ${url.origin}${url.pathname}?${new URLSearchParams(params).toString()}`;
 }
 
+/** The page's own server (no `?server=`): the API at the origin root. */
+const apiBase = (): URL => new URL('/', window.location.origin);
+
+/** The notebook file's GET as services sends it for `contents.get(path, { type: 'notebook', content: true })`. */
+const notebookRequest = (path: string): string => `api/contents/${path.split('/').map(encodeURIComponent).join('/')}?type=notebook&content=1&hash=0`;
+
 function start(): void {
   const here = new URL(window.location.href);
   const path = here.searchParams.get('path');
-  if (!path || here.searchParams.has('server')) return;
+  if (!path) return;
+  pageDrafts.prefetch(path);
+  if (here.searchParams.has('server')) return;
   const token = here.searchParams.get('token') ?? sessionStorage.getItem(TOKEN_KEY) ?? '';
   // As services sends them (serverconnection.ts handleRequest, with connection.ts's settings).
   const headers: Record<string, string> = { ...REQUEST_INIT.headers };
   if (token) headers['Authorization'] = `token ${token}`;
-  const base = new URL('/', here.origin);
   const get = (relative: string): void => {
-    const url = new URL(relative, base);
+    const url = new URL(relative, apiBase());
     const response = fetch(url, { ...REQUEST_INIT, headers });
     response.catch(() => {});
     early.set(requestKey('GET', url), { response, at: performance.now() });
   };
-  get(`api/contents/${path.split('/').map(encodeURIComponent).join('/')}?type=notebook&content=1&hash=0`);
+  get(notebookRequest(path));
   get('api/sessions');
   get('api/kernelspecs');
 }
@@ -48,6 +60,29 @@ export function earlyResponse(request: Request): Promise<Response> | undefined {
   if (!entry) return undefined;
   early.delete(key);
   return performance.now() - entry.at < KEEP_MS ? entry.response : undefined;
+}
+
+/**
+ * The notebook file from its early response, when that came back ok, so the first draw need not wait for
+ * services. Anything else (no early request, an error status) is left to services, which reports it as usual.
+ */
+export async function earlyNotebook(path: string): Promise<Contents.IModel | undefined> {
+  if (early.size === 0) return undefined;
+  const key = requestKey('GET', new URL(notebookRequest(path), apiBase()));
+  const entry = early.get(key);
+  if (!entry || performance.now() - entry.at >= KEEP_MS) return undefined;
+  const response = await entry.response.catch(() => undefined);
+  if (!response?.ok || early.get(key) !== entry) return undefined;
+  early.delete(key);
+  const model: unknown = await response.json().catch(() => undefined);
+  return isContentsModel(model) ? model : undefined;
+}
+
+/** The fields services' own validation requires of a contents model (contents/validate.ts). */
+function isContentsModel(value: unknown): value is Contents.IModel {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Record<string, unknown>;
+  return ['name', 'path', 'type', 'created', 'last_modified'].every((k) => typeof m[k] === 'string') && typeof m.content === 'object';
 }
 
 // Outside a page (Node tests load connection.ts, which imports this module) there is nothing to send.

@@ -2,9 +2,9 @@
  * The sidebar's file browser over the Contents API: folders to walk into, notebooks to open, and the
  * file operations a Jupyter user expects (new notebook, new folder, upload .ipynb, rename, delete).
  */
-import type { ContentsManager } from '@jupyterlab/services';
 import { askText, choose, toast } from './chrome.js';
 import { button, h } from './dom.js';
+import type { ContentsApi } from './services-loader.js';
 
 interface Item {
   path: string;
@@ -26,7 +26,7 @@ export class FileBrowser {
   /** The folder shown, '' for the notebooks directory itself. */
   cwd = '';
 
-  constructor(private readonly contents: ContentsManager, private readonly host: FileBrowserHost) {
+  constructor(private readonly contents: ContentsApi, private readonly host: FileBrowserHost) {
     this.upload.addEventListener('change', () => void this.uploadFiles());
   }
 

@@ -1,13 +1,19 @@
 /**
- * The notebook's Jupyter session (path → kernel) through @jupyterlab/services, and one status value
- * for the UI that folds together kernel status and WebSocket connection status.
+ * The notebook's Jupyter session (path → kernel) through @jupyterlab/services (loaded by open(), so the page
+ * can construct this before that chunk arrives), and one status value for the UI that folds together kernel
+ * status and WebSocket connection status.
  */
-import { KernelAPI, KernelConnection, KernelSpecAPI, SessionAPI, type Kernel, type KernelSpec, type ServerConnection, type Session } from '@jupyterlab/services';
-// Not re-exported by the package index; the class SessionManager.connectTo builds.
-import { SessionConnection } from '@jupyterlab/services/lib/session/default';
+import type { Kernel, KernelConnection, KernelSpec, ServerConnection, Session } from '@jupyterlab/services';
+import { loadServices, type Services } from './services-loader.js';
 
 /** The kernelspec name of the Nighthawk kernel (`nighthawk-ts kernel install`), also recorded in saved notebooks. */
 export const NIGHTHAWK_KERNEL = 'nighthawk';
+
+/** Services' classes with the page's settings. */
+interface Api {
+  services: Services;
+  settings: ServerConnection.ISettings;
+}
 
 export type KernelDisplayStatus = 'no kernel' | 'starting' | 'idle' | 'busy' | 'restarting' | 'disconnected' | 'connecting' | 'dead' | 'unknown';
 
@@ -22,8 +28,16 @@ export class KernelSession {
    * or another status arrives, so the status never says idle before the kernel can run code.
    */
   private holdIdle = false;
+  /** Services' classes and the settings, once open() has loaded them (the page draws its notebook meanwhile). */
+  private api: Api | undefined;
 
-  constructor(private readonly settings: ServerConnection.ISettings) {}
+  constructor(private readonly settings: ServerConnection.ISettings | Promise<ServerConnection.ISettings>) {}
+
+  private async loadApi(): Promise<Api> {
+    const [services, settings] = await Promise.all([loadServices(), this.settings]);
+    this.api ??= { services, settings };
+    return this.api;
+  }
 
   /**
    * A connection no manager owns. The session and kernel managers poll the server's lists and dispose (or
@@ -31,11 +45,11 @@ export class KernelSession {
    * answer after it: the notebook would be left with no kernel. A kernel shut down elsewhere is still seen:
    * its WebSocket closes and the kernel connection, asking the server, reports it dead.
    */
-  private connect(model: Session.IModel): Session.ISessionConnection {
-    return new SessionConnection({
+  private connect({ services, settings }: Api, model: Session.IModel): Session.ISessionConnection {
+    return new services.SessionConnection({
       model,
-      serverSettings: this.settings,
-      connectToKernel: (options: Kernel.IKernelConnection.IOptions) => new KernelConnection(options),
+      serverSettings: settings,
+      connectToKernel: (options: Kernel.IKernelConnection.IOptions) => new services.KernelConnection(options),
     });
   }
 
@@ -68,15 +82,17 @@ export class KernelSession {
   /** Connects to the session for `path`, starting one (the `nighthawk` kernelspec, else the default) when none exists. */
   async open(path: string): Promise<void> {
     await this.close();
+    const api = await this.loadApi();
+    const { services: { KernelAPI, KernelSpecAPI, SessionAPI }, settings } = api;
     // Asked together: the kernelspecs are needed only when no session exists, but waiting for that answer
     // first would add a round trip to every new notebook's start. The REST calls are made directly: a
     // session manager's find and start each add a refresh of its whole list (two more round trips before the
     // kernel's WebSocket opens).
-    const specsRequest = KernelSpecAPI.getSpecs(this.settings).catch(() => undefined);
-    const running = await SessionAPI.listRunning(this.settings).catch(() => [] as Session.IModel[]);
+    const specsRequest = KernelSpecAPI.getSpecs(settings).catch(() => undefined);
+    const running = await SessionAPI.listRunning(settings).catch(() => [] as Session.IModel[]);
     const existing = running.find((m) => m.path === path);
-    const model = existing ?? (await this.startSession(path, await specsRequest));
-    const session = this.connect(model);
+    const model = existing ?? (await this.startSession(api, path, await specsRequest));
+    const session = this.connect(api, model);
     if (!existing) this.started = session;
     this.session = session;
     // The server said the kernel could already run code (a warm pool kernel, or one found running): its first
@@ -102,7 +118,7 @@ export class KernelSession {
         return;
       }
       this.holdIdle = true;
-      void KernelAPI.getKernelModel(kernel.id, this.settings).then(
+      void KernelAPI.getKernelModel(kernel.id, settings).then(
         (model) => model?.execution_state !== 'starting',
         () => true,
       ).then((ready) => {
@@ -119,10 +135,10 @@ export class KernelSession {
     this.emit();
   }
 
-  private startSession(path: string, specs: KernelSpec.ISpecModels | undefined): Promise<Session.IModel> {
+  private startSession({ services, settings }: Api, path: string, specs: KernelSpec.ISpecModels | undefined): Promise<Session.IModel> {
     // A Jupyter server's default kernel is usually python3; the installed Nighthawk kernelspec wins.
     const name = specs?.kernelspecs[NIGHTHAWK_KERNEL] ? NIGHTHAWK_KERNEL : specs?.default;
-    return SessionAPI.startSession({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) }, this.settings);
+    return services.SessionAPI.startSession({ path, type: 'notebook', name: path.split('/').pop() ?? path, ...(name ? { kernel: { name } } : {}) }, settings);
   }
 
   /**
@@ -132,8 +148,9 @@ export class KernelSession {
    */
   private checkKernelGone(session: Session.ISessionConnection): void {
     const kernel = session.kernel;
-    if (!kernel) return;
-    void KernelAPI.getKernelModel(kernel.id, this.settings).then((model) => {
+    const api = this.api;
+    if (!kernel || !api) return;
+    void api.services.KernelAPI.getKernelModel(kernel.id, api.settings).then((model) => {
       if (model === undefined && this.session === session && session.kernel === kernel && !kernel.isDisposed) (kernel as KernelConnection).handleShutdown();
     }, () => {});
   }

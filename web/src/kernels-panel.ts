@@ -2,8 +2,9 @@
  * The running kernels, each with a shut-down button: every notebook opened starts a kernel process
  * (a Session and a compiler, ~200 MB), and this is where the operator sees and stops them.
  */
-import { KernelAPI, type ServerConnection } from '@jupyterlab/services';
+import type { KernelAPI, ServerConnection } from '@jupyterlab/services';
 import { button, h } from './dom.js';
+import { loadServices } from './services-loader.js';
 
 const REFRESH_MS = 10_000;
 
@@ -12,7 +13,7 @@ export class KernelsPanel {
   private readonly list = h('ul', { class: 'kernel-list', 'aria-label': 'running kernels' });
   private timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly settings: ServerConnection.ISettings, private readonly currentKernelId: () => string | undefined, private readonly notify: (text: string) => void) {
+  constructor(private readonly settings: Promise<ServerConnection.ISettings>, private readonly currentKernelId: () => string | undefined, private readonly notify: (text: string) => void) {
     this.element = h('section', { class: 'kernels-panel', 'aria-label': 'kernels' },
       h('div', { class: 'sidebar-head' }, h('h2', { text: 'Kernels' }),
         button('Refresh kernel list', () => void this.refresh(), { class: 'icon-btn', text: '⟳' })),
@@ -27,7 +28,8 @@ export class KernelsPanel {
   async refresh(): Promise<void> {
     let kernels: KernelAPI.IModel[];
     try {
-      kernels = await KernelAPI.listRunning(this.settings);
+      const [{ KernelAPI }, settings] = await Promise.all([loadServices(), this.settings]);
+      kernels = await KernelAPI.listRunning(settings);
     } catch (error) {
       this.list.replaceChildren(h('li', { class: 'empty', text: `Cannot list kernels: ${String(error)}` }));
       return;
@@ -45,7 +47,8 @@ export class KernelsPanel {
 
   private async shutdown(id: string): Promise<void> {
     try {
-      await KernelAPI.shutdownKernel(id, this.settings);
+      const [{ KernelAPI }, settings] = await Promise.all([loadServices(), this.settings]);
+      await KernelAPI.shutdownKernel(id, settings);
     } catch (error) {
       this.notify(`Could not shut down kernel ${id.slice(0, 8)}: ${String(error)}`);
     }

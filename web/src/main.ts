@@ -3,11 +3,11 @@
 import './early-requests.js';
 import './styles.css';
 import { App } from './app.js';
-import { pageToken, serverSettings } from './connection.js';
+import { loadServices } from './services-loader.js';
 
 const root = document.getElementById('app');
 if (!root) throw new Error('index.html must contain #app');
 const requested = new URL(window.location.href).searchParams.get('path');
 // Output renderers and markdown load when something needs them, else once the notebook is open and idle (App).
-const app = new App(root, serverSettings(pageToken()));
+const app = new App(root, loadServices().then(({ pageToken, serverSettings }) => serverSettings(pageToken())));
 void app.start(requested);

@@ -3,9 +3,9 @@
  * newer, asks the operator when the disk changed under unsaved edits, and saves (nbformat 4.5).
  * Drafts are written on every change (debounced) and flushed when the page hides.
  */
-import type { Contents } from '@jupyterlab/services';
 import { contentHash, debounce } from './dom.js';
 import type { DraftStore } from './drafts.js';
+import type { ContentsApi } from './services-loader.js';
 import { notebookFingerprintText, notebookFromJson, notebookToJson, type NotebookModel } from './notebook-model.js';
 
 export type ConflictChoice = 'mine' | 'disk';
@@ -28,14 +28,14 @@ export class NotebookDocument {
     readonly model: NotebookModel,
     private baseHash: string,
     private lastModified: string,
-    private readonly contents: Contents.IManager,
+    private readonly contents: ContentsApi,
     private readonly drafts: DraftStore,
     private readonly resolveConflict: ConflictResolver,
   ) {
     this.saveDraftSoon = debounce(() => void this.writeDraft(), 300);
   }
 
-  static async open(path: string, contents: Contents.IManager, drafts: DraftStore, resolve: ConflictResolver): Promise<OpenResult> {
+  static async open(path: string, contents: ContentsApi, drafts: DraftStore, resolve: ConflictResolver): Promise<OpenResult> {
     // The draft is read while the file loads: opening IndexedDB in a fresh page takes tens of milliseconds.
     const draftRead = drafts.get(path).catch(() => undefined);
     const disk = await contents.get(path, { type: 'notebook', content: true });
