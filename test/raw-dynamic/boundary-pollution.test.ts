@@ -15,6 +15,7 @@ import { finish, scriptedRunner } from '../harness/support.js';
 /** Makes `Set.prototype.has` answer true for 'mallory' only: everything else keeps working. */
 const LIE = "((h) => { Set.prototype.has = function (v) { return v === 'mallory' ? true : h.call(this, v); }; })(Set.prototype.has)";
 const realHas = Set.prototype.has;
+const realMapGet = Map.prototype.get;
 const pairStep = async () => (await step({ program: 'execute\nSet <:pair>.', writes: { pair: z.object({ a: z.string(), b: z.enum(['alice', 'bob']) }) } })).bindings.pair;
 const choose = async () => (await step({ program: 'execute\nChoose <:choice>.', writes: { choice: z.enum(['alice', 'bob']) } })).bindings.choice;
 
@@ -162,5 +163,19 @@ describe("the operator's inspectors decide on the built-ins the host loaded with
     // The timer's callback is expression code: it is refused once its execution has ended.
     expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toContain('expression_code_outside_execution');
     expect(Set.prototype.has).toBe(realHas);
+  });
+});
+
+describe('allocation admission counts on the built-ins the host loaded with', () => {
+  it('from a model expression: a Map.prototype.get that forgets the count does not lift the per-response bound', async () => {
+    let ran = 0;
+    const tick = () => ++ran;
+    const forget = "((g) => { Map.prototype.get = function (k) { return typeof k === 'string' && k.startsWith('exe_') ? 0 : g.call(this, k); }; })(Map.prototype.get)";
+    const calls = [toolCall('nh_evaluate', { expression: forget }), ...Array.from({ length: 10 }, () => toolCall('nh_evaluate', { expression: 'tick()' }))];
+    const { runner } = scriptedRunner([() => ({ toolCalls: [...calls, finish()] })]);
+    const error = await runner.run(async () => step({ program: 'execute\nTick.' }), { grant: { references: { tick } }, allocation: { maxOperationsPerResponse: 3 } }).catch((e: unknown) => e);
+    expect(ran).toBe(2);
+    expect((error as NaturalExecutionError).failure).toBe('allocation_exhausted');
+    expect(Map.prototype.get).toBe(realMapGet);
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { Usage } from '../core/index.js';
 import { AllocationExhaustedError, type AllocationResource } from './run-errors.js';
+import { mapDelete, mapGet, mapSet } from './intrinsics.js';
 
 export interface AllocationLimits {
   readonly maxDepth: number;
@@ -89,21 +90,23 @@ export class Allocation {
 
   /** Admits one operation of `executionId`; `perResponse` counts it against the current response too. */
   admitOperation(executionId: string, perResponse: boolean): void {
-    const inResponse = this.#responseOperations.get(executionId) ?? 0;
+    // Captured Map methods: a model expression may have replaced Map.prototype.get (outside the per-operation
+    // check) to forget the count, and admission is a host decision made while that replacement is in place.
+    const inResponse = mapGet(this.#responseOperations, executionId) ?? 0;
     if (perResponse && inResponse >= this.#limits.maxOperationsPerResponse) this.#refuse('operations-per-response');
     if (this.#operations >= this.#limits.maxOperations) this.#refuse('operations');
     this.#operations++;
-    if (perResponse) this.#responseOperations.set(executionId, inResponse + 1);
+    if (perResponse) mapSet(this.#responseOperations, executionId, inResponse + 1);
   }
 
   /** A new model response of `executionId` begins (after its executor step was admitted). */
   startResponse(executionId: string): void {
-    this.#responseOperations.set(executionId, 0);
+    mapSet(this.#responseOperations, executionId, 0);
   }
 
   /** Forgets the per-response count of an execution that has ended. */
   releaseExecution(executionId: string): void {
-    this.#responseOperations.delete(executionId);
+    mapDelete(this.#responseOperations, executionId);
   }
 
   /** Reports metered usage after a request. */
