@@ -179,3 +179,25 @@ describe('allocation admission counts on the built-ins the host loaded with', ()
     expect(Map.prototype.get).toBe(realMapGet);
   });
 });
+
+describe('the raw-dynamic rule is applied to expressions on the built-ins the host loaded with', () => {
+  it.each([
+    ['String.prototype.replace', "String.prototype.replace = function () { return ''; }"],
+    ['RegExp.prototype[Symbol.replace]', 'RegExp.prototype[Symbol.replace] = function () { return ""; }'],
+    ['the array iterator', 'Object.getPrototypeOf([][Symbol.iterator]()).next = function () { return { done: true, value: undefined }; }'],
+  ])('an earlier expression that replaced %s does not let eval through the inspection', async (_name, pollute) => {
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: `(${pollute}, 1)` })] }),
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: "eval('40 + 2')" })] }),
+      () => ({ toolCalls: [finish()] }),
+      () => ({ toolCalls: [finish()] }),
+    ]);
+    await runner.run(async () => step({ program: 'execute\nGo.' })).catch(() => undefined);
+    // Rejected; or, with the array iterator broken, the core cannot read the rejection and aborts the step: the
+    // model broke its own step, and eval ran in neither case.
+    const second = runner.ledger.select({ kind: 'operation' })[1]!;
+    expect(['rejected', 'aborted']).toContain(second.status);
+    const raw = runner.ledger.select({ kind: 'trace.anomaly' }).find((e) => e.status === 'raw_dynamic_execution');
+    expect(raw?.data).toMatchObject({ rule: 'eval', expression: "eval('40 + 2')" });
+  });
+});

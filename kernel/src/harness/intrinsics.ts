@@ -17,6 +17,8 @@ export const setHas: (set: ReadonlySet<unknown>, value: unknown) => boolean = un
 export const weakSetHas: (set: WeakSet<object>, value: object) => boolean = uncurry(WeakSet.prototype.has) as never;
 export const weakSetAdd: (set: WeakSet<object>, value: object) => WeakSet<object> = uncurry(WeakSet.prototype.add) as never;
 export const regExpTest: (re: RegExp, text: string) => boolean = uncurry(RegExp.prototype.test) as never;
+/** The built-in exec itself: unlike `test`, it looks up no `exec` property on the pattern. */
+export const regExpExec: (re: RegExp, text: string) => RegExpExecArray | null = uncurry(RegExp.prototype.exec) as never;
 export const stringStartsWith: (s: string, prefix: string) => boolean = uncurry(String.prototype.startsWith) as never;
 export const stringSlice: (s: string, start: number, end?: number) => string = uncurry(String.prototype.slice) as never;
 export const stringIndexOf: (s: string, search: string) => number = uncurry(String.prototype.indexOf) as never;
