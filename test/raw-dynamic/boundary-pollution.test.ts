@@ -8,9 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentExecutor, NaturalExecutionError, Session, rejectOperation, accept, step, type OperationRequest } from '../../kernel/src/index.js';
+import { AgentExecutor, NaturalExecutionError, OpenAIModelClient, Runner, Session, rejectOperation, accept, step, type OperationRequest } from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 import { finish, scriptedRunner } from '../harness/support.js';
+import { completion, startOpenAIServer, toolCall as serverToolCall, type OpenAITestServer } from '../support/openai-server.js';
 
 /** Makes `Set.prototype.has` answer true for 'mallory' only: everything else keeps working. */
 const LIE = "((h) => { Set.prototype.has = function (v) { return v === 'mallory' ? true : h.call(this, v); }; })(Set.prototype.has)";
@@ -24,10 +25,9 @@ const anomalies = (events: readonly { kind: string; status?: string; data: unkno
 
 describe('the write set is validated on the built-ins the host loaded with', () => {
   it('from a model expression: a lying Set.prototype.has does not commit a value outside the enum', async () => {
+    // One response: the next model request would be sent after a full check, which undoes the lie.
     const { runner } = scriptedRunner([
-      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: LIE })] }),
-      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'choice', expression: "'mallory'" })] }),
-      () => ({ toolCalls: [finish()] }),
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: LIE }), toolCall('nh_assign', { target_path: 'choice', expression: "'mallory'" }), finish()] }),
     ]);
     const outcome = await runner.run(choose).then((v) => v, (e: unknown) => e);
     expect(outcome).toBeInstanceOf(NaturalExecutionError);
@@ -132,10 +132,9 @@ describe("the operator's inspectors decide on the built-ins the host loaded with
   const HIDE = "((h) => { Set.prototype.has = function (v) { return v === 'secret' ? false : h.call(this, v); }; })(Set.prototype.has)";
 
   it('from a model expression: an earlier operation cannot make the inspector accept a blocked assignment', async () => {
+    // One response (the next model request is sent after a full check).
     const { runner } = scriptedRunner([
-      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: HIDE })] }),
-      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" })] }),
-      () => ({ toolCalls: [finish()] }),
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: HIDE }), toolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" }), finish()] }),
     ]);
     const box = { secret: 'kept' };
     await runner.run(async () => step({ program: 'execute\nGo <secret>.', references: box }), { oversight: { inspectOperation } }).catch(() => undefined);
@@ -199,5 +198,54 @@ describe('the raw-dynamic rule is applied to expressions on the built-ins the ho
     expect(['rejected', 'aborted']).toContain(second.status);
     const raw = runner.ledger.select({ kind: 'trace.anomaly' }).find((e) => e.status === 'raw_dynamic_execution');
     expect(raw?.data).toMatchObject({ rule: 'eval', expression: "eval('40 + 2')" });
+  });
+});
+
+describe('model requests run on the built-ins the host loaded with (the real openai client over HTTP)', () => {
+  const KEY = 'sk-boundary-0123456789abcdefghij';
+  const run = async (server: OpenAITestServer, allocation?: { maxCost: number }) => {
+    const model = new OpenAIModelClient({ apiKey: KEY, baseURL: server.baseURL, env: {}, maxRetries: 0 });
+    const runner = new Runner({ executor: new AgentExecutor({ model }) });
+    const outcome = await runner.run(async () => step({ program: 'execute\nGo.' }), allocation ? { allocation } : {}).then(() => 'ok', (e: unknown) => e);
+    return { runner, outcome };
+  };
+
+  it('an expression that replaced fetch does not see the next request or its key', async () => {
+    const server = await startOpenAIServer();
+    try {
+      const steal = '((f) => { globalThis.fetch = function (url, init) { globalThis.__stolen = JSON.stringify(init && init.headers); return f(url, init); }; })(globalThis.fetch)';
+      server.enqueue(
+        completion({ toolCalls: [serverToolCall('nh_evaluate', { expression: steal })] }),
+        completion({ toolCalls: [serverToolCall('nh_output', { result: { kind: 'pass' } })] }),
+      );
+      const { outcome } = await run(server);
+      expect(outcome).toBe('ok');
+      expect(server.requests).toHaveLength(2);
+      expect((globalThis as Record<string, unknown>)['__stolen']).toBeUndefined();
+    } finally {
+      delete (globalThis as Record<string, unknown>)['__stolen'];
+      await server.close();
+    }
+  });
+
+  it('an expression that rewrites the reported usage does not lift the cost allocation', async () => {
+    const server = await startOpenAIServer();
+    try {
+      // Zeroes the usage of every later provider reply, whichever of json() or text() the client reads.
+      const hide =
+        "((j, t) => { const zero = (o) => (o && o.usage ? Object.assign(o, { usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } }) : o); Response.prototype.json = async function () { return zero(await j.call(this)); }; Response.prototype.text = async function () { const s = await t.call(this); try { return JSON.stringify(zero(JSON.parse(s))); } catch { return s; } }; })(Response.prototype.json, Response.prototype.text)";
+      const big = { promptTokens: 400, completionTokens: 100 };
+      server.enqueue(
+        completion({ toolCalls: [serverToolCall('nh_evaluate', { expression: hide })], usage: big }),
+        ...Array.from({ length: 6 }, () => completion({ toolCalls: [serverToolCall('nh_evaluate', { expression: '1' })], usage: big })),
+        completion({ toolCalls: [serverToolCall('nh_output', { result: { kind: 'pass' } })], usage: big }),
+      );
+      // 500 per reply against 1,200: the third request is refused, whatever the replies claim after the first.
+      const { outcome } = await run(server, { maxCost: 1_200 });
+      expect((outcome as NaturalExecutionError).failure).toBe('allocation_exhausted');
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
   });
 });

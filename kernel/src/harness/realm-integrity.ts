@@ -54,6 +54,8 @@ function watchList(): [string, object][] {
   const ctors = [
     'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'RegExp', 'Error', 'Map', 'Set', 'WeakMap', 'WeakSet',
     'WeakRef', 'Promise', 'Headers', 'Date', 'ArrayBuffer', 'DataView', 'Uint8Array', 'AbortController', 'AbortSignal', 'EventTarget',
+    // What the provider client sends and reads its replies with (the reply's usage is what the allocation counts).
+    'Request', 'Response', 'URL', 'URLSearchParams', 'TextDecoder', 'TextEncoder', 'ReadableStream',
   ];
   for (const c of ctors) {
     add(c, g[c]);

@@ -523,6 +523,9 @@ export class RunHost implements HostHandle {
                 this.recordAnomaly('admission_from_operation', { executionId: ctx.executionId }, ctx.executionId);
                 throw new HostIntegrityError({ attempt: 'admission-from-operation', detail: 'the executor-step admission runs provider requests only; an operation body may not use it' });
               }
+              // The provider client reads its reply (usage included, which the allocation counts) and sends the
+              // key through built-ins an expression of this step may have replaced: it runs on the originals.
+              recordRealmChanges(this, ctx.executionId);
               return withAllowance('model-request', send);
             },
             observe: (usage) => this.allocation.observe(usage),
