@@ -6,10 +6,14 @@
  * SessionFunction body; before the fix the write binding `z.enum(['alice', 'bob'])` committed 'mallory', and
  * an inspector's `Set` lookup let a blocked assignment through.
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentExecutor, NaturalExecutionError, OpenAIModelClient, Runner, Session, rejectOperation, accept, step, type OperationRequest } from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+import { ensureBuilt } from '../../kernel/src/server/runner/nb-build.js';
 import { finish, scriptedRunner } from '../harness/support.js';
 import { completion, startOpenAIServer, toolCall as serverToolCall, type OpenAITestServer } from '../support/openai-server.js';
 
@@ -17,6 +21,9 @@ import { completion, startOpenAIServer, toolCall as serverToolCall, type OpenAIT
 const LIE = "((h) => { Set.prototype.has = function (v) { return v === 'mallory' ? true : h.call(this, v); }; })(Set.prototype.has)";
 const realHas = Set.prototype.has;
 const realMapGet = Map.prototype.get;
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const distEntry = pathToFileURL(path.join(root, 'dist', 'kernel', 'src', 'index.js')).href;
+const distTesting = pathToFileURL(path.join(root, 'dist', 'kernel', 'src', 'testing.js')).href;
 const pairStep = async () => (await step({ program: 'execute\nSet <:pair>.', writes: { pair: z.object({ a: z.string(), b: z.enum(['alice', 'bob']) }) } })).bindings.pair;
 const choose = async () => (await step({ program: 'execute\nChoose <:choice>.', writes: { choice: z.enum(['alice', 'bob']) } })).bindings.choice;
 
@@ -247,5 +254,44 @@ describe('model requests run on the built-ins the host loaded with (the real ope
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the run-end seam sees active branches on the built-ins the host loaded with', () => {
+  it('from generated code: a branch that hides itself by replacing the Map iterator still fails the run', () => {
+    // `background` runs on after `run` returned (an async export nobody awaits), and replaces the Map iterator
+    // once `run`'s node has ended and been checked, so the run-end seam would count no branches (before the fix
+    // the run ended completed, and the branch ran on with its node never ended). In a child process: while
+    // the iterator is replaced, every Map in the process looks empty, the test runner's included.
+    ensureBuilt(() => {});
+    const script = `
+      const { Runner, AgentExecutor } = await import(${JSON.stringify(distEntry)});
+      const { ScriptedModel } = await import(${JSON.stringify(distTesting)});
+      const source = \`export async function background() {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        const spent = [].values();
+        Object.getPrototypeOf(new Map().keys()).next = spent.next.bind(spent);
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        return 'late';
+      }
+      export function run() { void background(); return 'done'; }\`;
+      const runner = new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]) }) });
+      const next = Object.getPrototypeOf(new Map().keys()).next;
+      const outcome = await runner.run(async (ctx) => {
+        const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source });
+        const value = m.exports.run();
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        return value;
+      }).then((v) => ({ value: v }), (e) => ({ error: e.name }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const events = runner.ledger.select({});
+      console.log(JSON.stringify({ outcome, statuses: events.map((e) => e.kind + ':' + (e.status ?? '')), restored: Object.getPrototypeOf(new Map().keys()).next === next }));
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const seen = JSON.parse(out.trim().split('\n').at(-1)!) as { outcome: { error?: string; value?: unknown }; statuses: string[]; restored: boolean };
+    expect(seen.outcome).toEqual({ error: 'ActiveBranchesError' });
+    expect(seen.statuses).toContain('trace.anomaly:branches_active_at_run_end');
+    expect(seen.statuses).not.toContain('run.end:completed');
+    expect(seen.restored).toBe(true);
   });
 });

@@ -38,7 +38,8 @@ describe('web notebook: the services chunk', () => {
       await route.continue();
     });
     await page.goto(`${suite.server.url}/?token=${token}&path=split.ipynb`);
-    await expect(page.locator('.cell').nth(1).locator('.static-source').innerText()).resolves.toBe('2 + 2');
+    // Waited for, not read at once: the cells may be drawn a moment after the page's first paint.
+    await page.locator('.cell').nth(1).locator('.static-source', { hasText: '2 + 2' }).waitFor({ timeout: 20_000 });
     await expect(page.locator('.toolbar button[aria-label="Run all cells"]').count()).resolves.toBe(1);
     expect(served).toBe(false);
     await expect(page.locator('body').getAttribute('data-ready')).resolves.toBe('false');

@@ -11,7 +11,7 @@ import { markGenerated } from './generated-registry.js';
 import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
 import { recordRealmChanges } from './realm-integrity.js';
-import { objectHasOwn, put } from './intrinsics.js';
+import { mapSet, objectHasOwn, put } from './intrinsics.js';
 import {
   compileGenerated,
   definitionIdOf,
@@ -164,7 +164,7 @@ export class Dispatcher {
   /** Records an admitted node's start and registers it as an active branch of the run. */
   #start(node: LiveNode, parentId: string, status: 'materialization' | 'invocation', data: Record<string, unknown>): void {
     const host = this.#host;
-    host.activeDispatches.set(node.nodeId, { parentId, close: () => (node.terminal = true) });
+    mapSet(host.activeDispatches, node.nodeId, { parentId, close: () => (node.terminal = true) });
     // The node's fields come from materialize/invoke; the union's per-status shape is checked by its tests.
     host.append({ kind: 'dispatch.start', subjectId: node.nodeId, parentId, status, data: { ...data, confinementIdentity: this.#confinement?.identity ?? null } as LedgerAppend<'dispatch.start'>['data'] });
   }

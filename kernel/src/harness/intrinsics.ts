@@ -56,6 +56,7 @@ export const mapIteratorNext: (it: Iterator<[unknown, unknown]>) => IteratorResu
   (getPrototypeOf(new Map().entries()) as Iterator<unknown>).next,
 ) as never;
 export const mapSizeOf = builtinGetter(Map.prototype, 'size') as (map: Map<unknown, unknown>) => number;
+export const mapClear: (map: Map<unknown, unknown>) => void = uncurry(Map.prototype.clear) as never;
 export const setSizeOf = builtinGetter(Set.prototype, 'size') as (set: Set<unknown>) => number;
 export const symbolDescription = builtinGetter(Symbol.prototype, 'description') as (symbol: symbol) => string | undefined;
 export const signalAborted = builtinGetter(AbortSignal.prototype, 'aborted') as (signal: AbortSignal) => boolean;
@@ -87,6 +88,22 @@ const DATA = { writable: true, enumerable: true, configurable: true } as const;
  * take plain assignment: a definition costs ~10x more, on every record the host writes. The check sits right
  * before the write, so no user code (a proxy trap in the walk) runs between them.
  */
+/** A Map's entries as a fresh array, by the captured iterator: what the host decides from a Map it owns. */
+export function mapEntryList<K, V>(map: Map<K, V>): [K, V][] {
+  const out: [K, V][] = [];
+  const it = mapEntries(map as Map<unknown, unknown>);
+  for (let step = mapIteratorNext(it); !step.done; step = mapIteratorNext(it)) append(out, step.value as [K, V]);
+  return out;
+}
+
+/** A Map's keys as a fresh array, by the captured iterator. */
+export function mapKeyList<K>(map: Map<K, unknown>): K[] {
+  const out: K[] = [];
+  const it = mapEntries(map as Map<unknown, unknown>);
+  for (let step = mapIteratorNext(it); !step.done; step = mapIteratorNext(it)) append(out, step.value[0] as K);
+  return out;
+}
+
 export function put(target: object, key: PropertyKey, value: unknown): void {
   if (objectHasOwn(ObjectPrototype, key)) defineProperty(target, key, { __proto__: null, value, ...DATA } as PropertyDescriptor);
   else (target as Record<PropertyKey, unknown>)[key] = value;

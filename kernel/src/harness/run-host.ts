@@ -40,7 +40,7 @@ import { redactionsOf, type Ledger, type LedgerAppend, type LedgerEvent } from '
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { recordRealmChanges } from './realm-integrity.js';
-import { addListener, append, mapGet, mapHas, mapSet, removeListener, setAdd, setHas, signalAborted } from './intrinsics.js';
+import { addListener, append, mapDelete, mapGet, mapHas, mapKeyList, mapSet, removeListener, setAdd, setHas, signalAborted } from './intrinsics.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
@@ -164,9 +164,9 @@ export class RunHost implements HostHandle {
 
   /** Records a dispatch node's terminal event once; later attempts (or any after the run end) change nothing. */
   endDispatch(nodeId: string, status: 'completed' | 'failed' | 'rejected' | 'terminated', data: Record<string, unknown>): void {
-    const active = this.activeDispatches.get(nodeId);
+    const active = mapGet(this.activeDispatches, nodeId);
     if (!active) return;
-    this.activeDispatches.delete(nodeId);
+    mapDelete(this.activeDispatches, nodeId);
     active.close();
     if (this.ledger.hasTerminal('dispatch.end', nodeId)) return;
     this.append({ kind: 'dispatch.end', subjectId: nodeId, parentId: active.parentId, status, data });
@@ -174,7 +174,12 @@ export class RunHost implements HostHandle {
 
   /** Every Natural execution and dispatch node that has no terminal event yet. */
   activeBranches(): string[] {
-    return [...this.inflight.keys(), ...this.activeDispatches.keys()];
+    // Captured iteration: the run-end seam decides from this while a live branch may have replaced the Map
+    // iterator (to hide itself and let the run end with it still running).
+    const branches = mapKeyList(this.inflight);
+    const dispatches = mapKeyList(this.activeDispatches);
+    for (let i = 0; i < dispatches.length; i++) append(branches, dispatches[i]!);
+    return branches;
   }
 
   /**
@@ -184,13 +189,13 @@ export class RunHost implements HostHandle {
   #refusePerimeterEffect(submitterId: string | undefined, reason: string, cause: unknown): void {
     let id = submitterId;
     for (let hops = 0; id !== undefined && hops < 64; hops++) {
-      const ctx = this.#contexts.get(id);
+      const ctx = mapGet(this.#contexts, id);
       if (ctx) {
-        this.#failures.set(ctx.executionId, 'perimeter_refused');
+        mapSet(this.#failures, ctx.executionId, 'perimeter_refused');
         ctx.endStep(new StepAbortedError({ subject: 'operation', reason: `rejected perimeter effect: ${reason}`, stepId: ctx.stepId, cause }));
         return;
       }
-      id = this.activeDispatches.get(id)?.parentId;
+      id = mapGet(this.activeDispatches, id)?.parentId;
     }
   }
 
@@ -289,7 +294,7 @@ export class RunHost implements HostHandle {
     const frame = currentHostFrame();
     if (frame?.allowance?.active) {
       this.recordAnomaly('operation_under_gateway_allowance', { operationId: request.operationId, holder: frame.allowance.holder }, request.executionId);
-      this.#failures.set(request.executionId, 'mediation_bypass');
+      mapSet(this.#failures, request.executionId, 'mediation_bypass');
       return abortStep(`operation evaluated under the gateway allowance of '${frame.allowance.holder}' (mediation bypass)`);
     }
     const text = request.expression;
@@ -331,7 +336,7 @@ export class RunHost implements HostHandle {
       const timer = setTimeout(() => {
         settle();
         const error = new InspectorDeadlineError({ hook, deadlineMs: this.#inspectorDeadlineMs, executionId });
-        this.#failures.set(executionId, 'inspection_failed');
+        mapSet(this.#failures, executionId, 'inspection_failed');
         this.recordAnomaly('inspector_deadline_exceeded', { hook, deadlineMs: this.#inspectorDeadlineMs }, executionId);
         reject(error);
       }, this.#inspectorDeadlineMs);
@@ -383,7 +388,7 @@ export class RunHost implements HostHandle {
     // change now was made while it was validated, by a getter in the model's value, so the validation is void.
     if (recordRealmChanges(this, commit.executionId) > 0) return abortStep('validating the write set modified built-ins; nothing is committed');
     if (this.observation === 'aggregate') {
-      const meter = this.#meters.get(commit.executionId);
+      const meter = mapGet(this.#meters, commit.executionId);
       try {
         if (meter) this.allocation.observe(meter.total);
         this.allocation.checkAggregate(meter?.total.requests ?? 0);
@@ -399,10 +404,10 @@ export class RunHost implements HostHandle {
 
   async #onStepFinished(finished: StepFinished): Promise<void> {
     recordRealmChanges(this, finished.executionId, 'full');
-    if (!this.inflight.has(finished.executionId) && !this.ledger.hasTerminal('execution.end', finished.executionId)) {
+    if (!mapHas(this.inflight, finished.executionId) && !this.ledger.hasTerminal('execution.end', finished.executionId)) {
       // A core stage failed before the host executor saw this execution (e.g. a read binding did not resolve).
       const parentId = finished.parentExecutionId ?? currentHostFrame()?.submitterId ?? this.runId;
-      this.inflight.set(finished.executionId, parentId);
+      mapSet(this.inflight, finished.executionId, parentId);
       this.append({ kind: 'execution.start', subjectId: finished.executionId, parentId, data: { stepId: finished.stepId } });
     }
     this.#endExecution(finished.executionId, finished.status, {
@@ -412,31 +417,31 @@ export class RunHost implements HostHandle {
       committed: finished.committedBindings,
       rewritten: finished.rewritten,
       failedOperations: finished.failedOperations.map((o) => o.request.operationId),
-      failure: this.#failures.get(finished.executionId),
+      failure: mapGet(this.#failures, finished.executionId),
       error: finished.error,
     });
     await this.#app?.onStepFinished?.(finished);
   }
 
   #endExecution(executionId: string, status: StepFinished['status'], data: Record<string, unknown>): void {
-    const parentId = this.inflight.get(executionId);
-    this.inflight.delete(executionId);
-    this.#meters.delete(executionId);
-    this.#contexts.delete(executionId);
+    const parentId = mapGet(this.inflight, executionId);
+    mapDelete(this.inflight, executionId);
+    mapDelete(this.#meters, executionId);
+    mapDelete(this.#contexts, executionId);
     this.allocation.releaseExecution(executionId);
     if (this.ledger.hasTerminal('execution.end', executionId)) return;
     this.append({ kind: 'execution.end', subjectId: executionId, parentId, status, data });
   }
 
   #exhausted(error: AllocationExhaustedError, executionId: string, operationId?: string): void {
-    this.#failures.set(executionId, 'allocation_exhausted');
-    this.append({ kind: 'allocation.exhausted', subjectId: executionId, parentId: this.inflight.get(executionId), status: error.resource, data: { resource: error.resource, ...(operationId ? { operationId } : {}) } });
+    mapSet(this.#failures, executionId, 'allocation_exhausted');
+    this.append({ kind: 'allocation.exhausted', subjectId: executionId, parentId: mapGet(this.inflight, executionId), status: error.resource, data: { resource: error.resource, ...(operationId ? { operationId } : {}) } });
   }
 
   #translate(error: unknown, finished: StepFinished): unknown {
     if (error instanceof NaturalExecutionError) return error;
     const failure: NaturalExecutionFailure =
-      this.#failures.get(finished.executionId) ??
+      mapGet(this.#failures, finished.executionId) ??
       (error instanceof AllocationExhaustedError ? 'allocation_exhausted' : causedBy(error, RunTerminatedError) ? 'terminated' : finished.status === 'raised' ? 'raised' : finished.status === 'aborted' ? 'aborted' : 'failed');
     const requestedType = finished.status === 'raised' && error instanceof Error ? error.constructor.name : undefined;
     return new NaturalExecutionError({ executionId: finished.executionId, stepId: finished.stepId, failure, ...(requestedType ? { requestedType } : {}), cause: error });
@@ -447,7 +452,7 @@ export class RunHost implements HostHandle {
     const state = currentState();
     const frame = currentHostFrame();
     const parentId = ctx.parent?.executionId ?? frame?.submitterId ?? this.runId;
-    if (ctx.oversight !== state?.oversight || this.inflight.has(ctx.executionId) || this.ledger.hasTerminal('execution.end', ctx.executionId)) {
+    if (ctx.oversight !== state?.oversight || mapHas(this.inflight, ctx.executionId) || this.ledger.hasTerminal('execution.end', ctx.executionId)) {
       this.recordAnomaly('foreign_step_context', { stepId: ctx.stepId, executionId: ctx.executionId }, frame?.submitterId ?? this.runId);
       throw new HostIntegrityError({ attempt: 'foreign-step-context', detail: 'the host executor runs only fresh steps created under the host oversight' });
     }
@@ -455,14 +460,14 @@ export class RunHost implements HostHandle {
     // terminates is refused before anything is recorded for it, and leaves evidence.
     if (this.state !== 'running') {
       this.recordAnomaly(this.ended ? 'step_after_run_end' : 'step_while_terminating', { stepId: ctx.stepId, executionId: ctx.executionId }, frame?.submitterId ?? this.runId);
-      this.#failures.set(ctx.executionId, 'terminated');
+      mapSet(this.#failures, ctx.executionId, 'terminated');
       throw new NaturalExecutionError({ executionId: ctx.executionId, stepId: ctx.stepId, failure: 'terminated', cause: new RunTerminatedError({ runId: this.runId, ceased: false, reason: this.ended ? 'the run has ended' : 'terminating' }) });
     }
-    this.inflight.set(ctx.executionId, parentId);
-    this.#contexts.set(ctx.executionId, ctx);
+    mapSet(this.inflight, ctx.executionId, parentId);
+    mapSet(this.#contexts, ctx.executionId, ctx);
     this.append({ kind: 'execution.start', subjectId: ctx.executionId, parentId, data: { stepId: ctx.stepId, program: ctx.program.text, inputBindings: ctx.inputBindings } });
     const fail = (failure: NaturalExecutionFailure, cause: unknown, recordEnd: boolean): never => {
-      this.#failures.set(ctx.executionId, failure);
+      mapSet(this.#failures, ctx.executionId, failure);
       if (recordEnd) this.#endExecution(ctx.executionId, 'failed', { stepId: ctx.stepId, failure, error: cause });
       throw new NaturalExecutionError({ executionId: ctx.executionId, stepId: ctx.stepId, failure, cause });
     };
@@ -502,7 +507,7 @@ export class RunHost implements HostHandle {
       throw error;
     }
     const meter = new UsageMeter();
-    this.#meters.set(ctx.executionId, meter);
+    mapSet(this.#meters, ctx.executionId, meter);
     const admission: RequestAdmission | null =
       this.observation === 'aggregate'
         ? null

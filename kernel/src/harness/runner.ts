@@ -3,7 +3,7 @@
  * allocation, observation mode), records the run-entry event, runs the composition in the caller's
  * process and event loop, and records exactly one run-end event.
  */
-import { abortWith, append, objectFreeze } from './intrinsics.js';
+import { abortWith, append, mapClear, mapEntryList, mapKeyList, objectFreeze } from './intrinsics.js';
 import { AgentExecutor, currentState, insideOperationBody, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
@@ -256,8 +256,8 @@ export class Runner {
       if (host.activeBranches().length > 0) {
         // Seed 001: branches active at the run-end seam are a trace anomaly; the value is never accepted
         // and the run ends only once the termination mechanism establishes their cessation.
-        const activeExecutions = [...host.inflight.keys()];
-        const activeDispatches = [...host.activeDispatches.keys()];
+        const activeExecutions = mapKeyList(host.inflight);
+        const activeDispatches = mapKeyList(host.activeDispatches);
         host.recordAnomaly('branches_active_at_run_end', { activeExecutions, activeDispatches });
         host.state = 'terminating';
         abortWith(host.abort, new RunTerminatedError({ runId, ceased: false, reason: 'interior branches were active at run end' }));
@@ -311,13 +311,18 @@ export class Runner {
    */
   #recordCessation(host: RunHost, end: { status: 'failed' | 'terminated'; data: Record<string, unknown> }): void {
     const reason = typeof end.data.reason === 'string' ? end.data.reason : 'terminated';
-    for (const [executionId, parentId] of host.inflight) {
+    // Captured iteration, as in activeBranches: a live branch may have replaced the Map iterator.
+    const executions = mapEntryList(host.inflight);
+    for (let i = 0; i < executions.length; i++) {
+      const executionId = executions[i]![0];
+      const parentId = executions[i]![1];
       if (!this.#ledger.hasTerminal('execution.end', executionId)) {
         host.append({ kind: 'execution.end', subjectId: executionId, parentId, status: 'terminated', data: { reason } });
       }
     }
-    host.inflight.clear();
-    for (const nodeId of [...host.activeDispatches.keys()]) host.endDispatch(nodeId, 'terminated', { reason });
+    mapClear(host.inflight);
+    const nodes = mapKeyList(host.activeDispatches);
+    for (let i = 0; i < nodes.length; i++) host.endDispatch(nodes[i]!, 'terminated', { reason });
     host.state = end.status === 'terminated' ? 'terminated' : 'ended';
     this.#ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status: end.status, data: end.data });
   }
