@@ -5,7 +5,7 @@
  */
 // Membership checks decide authority: they use the intrinsics captured at load, not whatever
 // Set.prototype / Map.prototype hold later; so does filling (`new Set(values)` would call the live `add`).
-import { listOf, mapGet, mapHas, mapSet, objectFreeze, setAdd, setHas } from './intrinsics.js';
+import { listOf, mapGet, mapHas, mapSet, mapSizeOf, objectFreeze, setAdd, setHas, setSizeOf } from './intrinsics.js';
 
 export class FrozenSet<T> implements ReadonlySet<T> {
   readonly #set: Set<T>;
@@ -16,7 +16,7 @@ export class FrozenSet<T> implements ReadonlySet<T> {
     objectFreeze(this);
   }
   get size(): number {
-    return this.#set.size;
+    return setSizeOf(this.#set);
   }
   has(value: T): boolean {
     return setHas(this.#set, value);
@@ -48,7 +48,7 @@ export class FrozenMap<K, V> implements ReadonlyMap<K, V> {
     objectFreeze(this);
   }
   get size(): number {
-    return this.#map.size;
+    return mapSizeOf(this.#map);
   }
   get(key: K): V | undefined {
     return mapGet(this.#map, key);
