@@ -530,7 +530,7 @@ export class RunHost implements HostHandle {
               }
               // The provider client reads its reply (usage included, which the allocation counts) and sends the
               // key through built-ins an expression of this step may have replaced: it runs on the originals.
-              recordRealmChanges(this, ctx.executionId);
+              recordRealmChanges(this, ctx.executionId, 'provider');
               return withAllowance('model-request', send);
             },
             observe: (usage) => this.allocation.observe(usage),
