@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { pruneCodeCache } from '../../kernel/src/server/kernel/code-cache.js';
+import vm from 'node:vm';
+import { asciiWrappedSource, pruneCodeCache } from '../../kernel/src/server/kernel/code-cache.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const built = path.join(root, 'dist', 'kernel', 'src', 'server', 'kernel');
@@ -23,10 +24,12 @@ const compiler = createTslabCompiler();
 compiler.warmUp();
 const outcome = await compiler.execute('const n: number = 20; n + 22', { executionCount: 1 });
 const written = saveCodeCache();
-console.log(JSON.stringify({ entries: codeCacheEntries().map((e) => ({ file: e.filename.split('node_modules/').pop(), fromCache: e.fromCache })), written, value: outcome.value }));
+// The compiler's 8 MB source is an external one-byte string: not in the V8 heap's large-object space.
+const largeObjectsMb = (await import('node:v8')).getHeapSpaceStatistics().find((s) => s.space_name === 'large_object_space').space_used_size / 1048576;
+console.log(JSON.stringify({ largeObjectsMb, entries: codeCacheEntries().map((e) => ({ file: e.filename.split('node_modules/').pop(), fromCache: e.fromCache })), written, value: outcome.value }));
 process.exit(0);`;
 
-function kernelStart(): { entries: Array<{ file: string; fromCache: boolean }>; written: number; value: Record<string, unknown> } {
+function kernelStart(): { largeObjectsMb: number; entries: Array<{ file: string; fromCache: boolean }>; written: number; value: Record<string, unknown> } {
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, env: { ...process.env, CACHE_DIR: dir }, encoding: 'utf8', timeout: 120_000 });
   return JSON.parse(out.trim().split('\n').at(-1)!);
 }
@@ -43,6 +46,8 @@ describe('the V8 code cache across kernel processes', () => {
     expect(first.entries).toEqual([{ file: '@tslab/typescript-for-tslab/lib/typescript.js', fromCache: false }]);
     expect(first.written).toBe(1);
     expect(first.value['text/plain']).toBe('42');
+    // Its source decoded by Node was a 16 MB two-byte string (tslab's typescript.js has non-ASCII characters).
+    expect(first.largeObjectsMb).toBeLessThan(8);
     expect(readdirSync(dir).filter((f) => f.endsWith('.v8'))).toHaveLength(1);
 
     // A file read from the cache is marked used (its modification time), which pruning goes by.
@@ -79,5 +84,16 @@ describe('the V8 code cache across kernel processes', () => {
     } finally {
       rmSync(box, { recursive: true, force: true });
     }
+  });
+
+  test('the compiler is compiled from an ASCII source that means the same (non-ASCII characters escaped)', () => {
+    const text = "// don’t\nmodule.exports = { s: 'é – 😀', r: /[α-ω]+/.test('λ'), café: 1, t: `ü${'ß'}` };\n";
+    const source = asciiWrappedSource(Buffer.from(text, 'utf8'))!;
+    expect(/^[\x00-\x7f]*$/.test(source)).toBe(true);
+    const mod = { exports: {} as Record<string, unknown> };
+    (vm.runInThisContext(source) as (e: unknown, r: unknown, m: unknown) => void)(mod.exports, undefined, mod);
+    expect(mod.exports).toEqual({ s: 'é – 😀', r: true, café: 1, t: 'üß' });
+    // Bytes that are not UTF-8 are left to Node's own loading.
+    expect(asciiWrappedSource(Buffer.from([0x61, 0xff, 0x62]))).toBeUndefined();
   });
 });

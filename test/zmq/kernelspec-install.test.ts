@@ -35,7 +35,7 @@ describe('nighthawk-ts kernel install / uninstall', () => {
     expect(result.code).toBe(0);
     const spec = path.join(prefix, 'share', 'jupyter', 'kernels', 'nighthawk');
     const json = JSON.parse(readFileSync(path.join(spec, 'kernel.json'), 'utf8')) as Record<string, unknown>;
-    expect(json).toMatchObject({ display_name: 'Nighthawk TS', language: 'typescript', interrupt_mode: 'signal' });
+    expect(json).toMatchObject({ display_name: 'Nighthawk TS', language: 'typescript', interrupt_mode: 'signal', env: { MALLOC_ARENA_MAX: '2' } });
     expect(json['argv']).toEqual([process.execPath, '--no-force-async-hooks-checks', '--max-semi-space-size=2', builtCli, 'kernel', 'run', '--connection-file', '{connection_file}', '--data-dir', '~/.nighthawk/ledger']);
     expect(pngSize(path.join(spec, 'logo-64x64.png'))).toEqual([64, 64]);
     expect(pngSize(path.join(spec, 'logo-32x32.png'))).toEqual([32, 32]);

@@ -5,6 +5,7 @@
  * conversion, so it holds the functions parsing and checking a cell needs, not only the top-level code: the
  * next kernel process neither parses the 9 MB compiler nor lazily compiles those functions again.
  */
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
@@ -21,7 +22,6 @@ interface CachedScript {
 }
 
 interface CompilableModule {
-  _compile(content: string, filename: string): unknown;
   require(id: string): unknown;
 }
 
@@ -59,7 +59,8 @@ function cacheFileFor(dir: string, filename: string): string {
   const stat = statSync(filename);
   const key = createHash('sha256')
     // V8 rejects data produced under other flags (--max-semi-space-size …): one file per flag set, no thrashing.
-    .update(`${process.version}\0${process.arch}\0${process.execArgv.join(' ')}\0${filename}\0${stat.size}\0${stat.mtimeMs}`)
+    // `ascii`: the source compiled is asciiWrappedSource's, which caches of the decoded source do not match.
+    .update(`${process.version}\0${process.arch}\0${process.execArgv.join(' ')}\0${filename}\0${stat.size}\0${stat.mtimeMs}\0ascii`)
     .digest('hex')
     .slice(0, 24);
   return path.join(dir, `${path.basename(filename, '.js')}-${key}.v8`);
@@ -159,7 +160,38 @@ export function pruneCodeCache(dir: string, keep = CODE_CACHE_KEEP, now = Date.n
   return removed;
 }
 
-/** Routes CommonJS compilation of the compiler files through cached scripts. Idempotent. */
+/**
+ * The CommonJS wrapper around a module's UTF-8 bytes, as a string of ASCII only: every non-ASCII character is
+ * written as \uXXXX escapes, which mean the same in strings, regular expressions, identifiers and comments
+ * (tslab's typescript.js has five, all in comments); undefined when the bytes are not valid UTF-8.
+ * Why: one non-Latin-1 character makes V8 keep a script's whole source two bytes a character, so the
+ * compiler's 8 MB of source held 16 MB of the kernel's large-object space for its life; and the UTF-8 string
+ * Node's loader decodes first was another 16 MB of garbage until the next full GC, which in a kernel process
+ * may not come for several cells. From the bytes, Node makes a source this large an external one-byte string
+ * (outside the V8 heap, 8 MB) and no decoded copy exists.
+ */
+export function asciiWrappedSource(bytes: Uint8Array): string | undefined {
+  if (!isUtf8(bytes)) return undefined;
+  const [head, tail] = (Module as unknown as { wrapper: [string, string] }).wrapper;
+  const parts: Buffer[] = [Buffer.from(head)];
+  let start = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i]! < 0x80) continue;
+    // A lead byte says how long its sequence is (valid UTF-8 checked above).
+    const lead = bytes[i]!;
+    const end = i + (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2);
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset + i, end - i).toString('utf8');
+    let escaped = '';
+    for (let u = 0; u < text.length; u++) escaped += `\\u${text.charCodeAt(u).toString(16).padStart(4, '0')}`;
+    parts.push(Buffer.from(bytes.buffer, bytes.byteOffset + start, i - start), Buffer.from(escaped, 'latin1'));
+    start = end;
+    i = end - 1;
+  }
+  parts.push(Buffer.from(bytes.buffer, bytes.byteOffset + start, bytes.length - start), Buffer.from(tail));
+  return Buffer.concat(parts).toString('latin1');
+}
+
+/** Routes CommonJS loading of the compiler files through cached scripts. Idempotent. */
 export function installCodeCache(dir = codeCacheDir()): void {
   if (installed || dir === undefined) return;
   if (!safeDir(dir)) {
@@ -167,27 +199,37 @@ export function installCodeCache(dir = codeCacheDir()): void {
     return;
   }
   installed = true;
-  const proto = (Module as unknown as { prototype: CompilableModule }).prototype;
-  const compile = proto._compile;
-  proto._compile = function (this: CompilableModule & Record<string, unknown>, content: string, filename: string): unknown {
-    if (!CACHED.test(filename)) return compile.call(this, content, filename);
+  // The '.js' loader, not Module.prototype._compile: _compile receives the source Node already decoded.
+  type Loader = (this: unknown, module: CompilableModule, filename: string) => unknown;
+  const loaders = (Module as unknown as { _extensions: Record<string, Loader> })._extensions;
+  const load = loaders['.js']!;
+  loaders['.js'] = function (this: unknown, module: CompilableModule, filename: string): unknown {
+    if (!CACHED.test(filename)) return load.call(this, module, filename);
     let cacheFile: string;
+    let source: string | undefined;
     try {
       cacheFile = cacheFileFor(dir, filename);
+      source = asciiWrappedSource(readFileSync(filename));
     } catch {
-      return compile.call(this, content, filename);
+      return load.call(this, module, filename);
     }
+    if (source === undefined) return load.call(this, module, filename);
     const cached = readCache(cacheFile);
     const cachedData = cached.kind === 'ok' ? cached.data : undefined;
     // The modification time says when a file was last used: pruning keeps the recently used ones.
     if (cachedData) touch(cacheFile);
-    const wrapper = (Module as unknown as { wrap(source: string): string }).wrap(content);
-    const script = new vm.Script(wrapper, { filename, cachedData, importModuleDynamically: undefined });
+    let script: vm.Script;
+    try {
+      script = new vm.Script(source, { filename, cachedData, importModuleDynamically: undefined });
+    } catch {
+      // An escape where the language allows none (a non-ASCII space between tokens): Node's own loading.
+      return load.call(this, module, filename);
+    }
     // Rejected data (another V8 build wrote it, or it is damaged) only costs this compile; it is rewritten.
     if (cached.kind === 'corrupt' || script.cachedDataRejected === true) warn(`kernel: ignored an unusable V8 code cache ${cacheFile}; compiling ${path.basename(filename)} and rewriting it`);
     scripts.push({ filename, script, cacheFile, stale: cachedData === undefined || script.cachedDataRejected === true });
     const fn = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
-    const mod = this;
+    const mod = module as CompilableModule & Record<string, unknown>;
     const require = Object.assign((id: string) => mod.require(id), {
       resolve: (request: string, options?: { paths?: string[] }) =>
         (Module as unknown as { _resolveFilename(r: string, m: unknown, main: boolean, o?: unknown): string })._resolveFilename(request, mod, false, options),

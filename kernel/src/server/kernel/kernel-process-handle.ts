@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KernelMessage } from '../../../../shared/index.js';
 import { KernelProcessError } from './errors.js';
+import { withKernelEnv } from './kernel-env.js';
 import type { KernelProcessConfig } from './kernel-process.js';
 import type { FromKernel, ToKernel } from './kernel-messages.js';
 
@@ -87,6 +88,7 @@ export class KernelProcess {
     const config: KernelProcessConfig = { session: this.session, hostModule: options.hostModule, dataDir: options.dataDir, watchdogFd: WATCHDOG_FD };
     this.child = fork(kernelEntry(), [JSON.stringify(config)], {
       cwd: options.cwd,
+      env: withKernelEnv(process.env),
       execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'],
     });

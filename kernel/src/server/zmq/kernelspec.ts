@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NighthawkError } from '../../core/index.js';
 import { logoPng } from './logo-png.js';
+import { KERNEL_ENV } from '../kernel/kernel-env.js';
 
 export const DEFAULT_KERNEL_NAME = 'nighthawk';
 export const DISPLAY_NAME = 'Nighthawk TS';
@@ -32,6 +33,8 @@ export interface KernelJson {
   display_name: string;
   language: 'typescript';
   interrupt_mode: 'signal';
+  /** Added to the kernel's environment by Jupyter (see kernel-env.ts). */
+  env: Record<string, string>;
   metadata: { nighthawk: { cli: string } };
 }
 
@@ -93,6 +96,7 @@ export function kernelJson(options: Omit<InstallOptions, 'location'>): KernelJso
     // Synchronous cell code can only be stopped by a signal (the event loop that would read an
     // interrupt_request is the one the cell occupies); interrupt_request is answered too.
     interrupt_mode: 'signal',
+    env: { ...KERNEL_ENV },
     metadata: { nighthawk: { cli } },
   };
 }
