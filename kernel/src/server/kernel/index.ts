@@ -2,6 +2,7 @@
 export type { CellCompiler, CellOutcome, CompletionResult, ExecuteOptions, InspectionResult, SourceTransform } from './cell-compiler.js';
 export { createTslabCompiler, preloadTslab, type TslabCompiler, type TslabCompilerOptions } from './tslab-compiler.js';
 export { codeCacheDir, codeCacheStale, installCodeCache, saveCodeCache } from './code-cache.js';
+export { KERNEL_ENV, withKernelEnv } from './kernel-env.js';
 export {
   noopKernelHost,
   type CellResult,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NighthawkError } from '../../core/index.js';
 import { logoPng } from './logo-png.js';
-import { KERNEL_ENV } from '../kernel/kernel-env.js';
+import { KERNEL_ENV } from '../kernel/index.js';
 
 export const DEFAULT_KERNEL_NAME = 'nighthawk';
 export const DISPLAY_NAME = 'Nighthawk TS';
