@@ -32,7 +32,7 @@ const anomalies = (events: readonly { kind: string; status?: string; data: unkno
 
 describe('the write set is validated on the built-ins the host loaded with', () => {
   it('from a model expression: a lying Set.prototype.has does not commit a value outside the enum', async () => {
-    // One response: the next model request would be sent after a full check, which undoes the lie.
+    // One response, so the pre-commit check is what stands between the lie and the commit.
     const { runner } = scriptedRunner([
       () => ({ toolCalls: [toolCall('nh_evaluate', { expression: LIE }), toolCall('nh_assign', { target_path: 'choice', expression: "'mallory'" }), finish()] }),
     ]);
@@ -139,7 +139,7 @@ describe("the operator's inspectors decide on the built-ins the host loaded with
   const HIDE = "((h) => { Set.prototype.has = function (v) { return v === 'secret' ? false : h.call(this, v); }; })(Set.prototype.has)";
 
   it('from a model expression: an earlier operation cannot make the inspector accept a blocked assignment', async () => {
-    // One response (the next model request is sent after a full check).
+    // One response, so the check before the inspector is what stands between the lie and the decision.
     const { runner } = scriptedRunner([
       () => ({ toolCalls: [toolCall('nh_evaluate', { expression: HIDE }), toolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" }), finish()] }),
     ]);
@@ -148,6 +148,43 @@ describe("the operator's inspectors decide on the built-ins the host loaded with
     const assign = runner.ledger.select({ kind: 'operation' }).find((e) => (e.data as { request: { kind: string } }).request.kind === 'assign')!;
     expect(assign.status).toBe('rejected');
     expect(anomalies(runner.ledger.select({}))).toContainEqual(['builtin_modified', 'Set.prototype.has']);
+  });
+
+  const hideInside = "const h = Set.prototype.has; Set.prototype.has = function (v) { return v === 'secret' ? false : h.call(this, v); };";
+  const assignTurns = () => [() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" }), finish()] })];
+  const assignStep = () => step({ program: 'execute\nGo <secret>.', references: { secret: 'kept' } });
+  const assignStatus = (events: readonly { kind: string; status?: string; data: unknown }[]) =>
+    events.find((e) => e.kind === 'operation' && (e.data as { request: { kind: string } }).request.kind === 'assign')?.status;
+
+  it('from generated code that hides the name, then runs the step: the inspector still rejects', async () => {
+    const { runner } = scriptedRunner(assignTurns());
+    const source = `export async function run() { ${hideInside} return await assignStep(); }`;
+    await runner
+      .run(async (ctx) => {
+        const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'assignStep', kind: 'reference', type: 'function' }] });
+        return await (m.exports['run'] as () => Promise<unknown>)();
+      }, { grant: { references: { assignStep } }, oversight: { inspectOperation } })
+      .catch(() => undefined);
+    expect(assignStatus(runner.ledger.select({}))).toBe('rejected');
+    expect(Set.prototype.has).toBe(realHas);
+  });
+
+  it('from a SessionFunction body that hides the name, then runs the step: the inspector still rejects', async () => {
+    const session = new Session({ executor: new AgentExecutor({ model: new ScriptedModel(assignTurns()) }), oversight: { inspectOperation } });
+    const { hiding } = session.materialized(session.submit('async function hiding() {}'), {
+      hiding: async () => {
+        Set.prototype.has = function (this: Set<unknown>, v: unknown) {
+          return v === 'secret' ? false : realHas.call(this, v);
+        };
+        try {
+          return await assignStep();
+        } finally {
+          Set.prototype.has = realHas;
+        }
+      },
+    });
+    await (hiding as () => Promise<unknown>)().catch(() => undefined);
+    expect(assignStatus(session.ledger.select({}))).toBe('rejected');
   });
 
   it('from a model expression: a timer it leaves behind cannot hide a blocked assignment from a later execution\'s inspector', async () => {

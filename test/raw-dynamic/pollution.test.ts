@@ -230,14 +230,13 @@ describe('host paths inside the polluted window', () => {
     const pay = defineCapability({ name: 'pay', description: 'pays a known payee', request: z.object({ to: z.enum(['alice', 'bob']) }), footprint: [], run: (args) => (received.push(args), 'paid') });
     const payMallory = () => ({ toolCalls: [toolCall('pay', { to: 'mallory' })] });
 
-    // From a model expression: Set.prototype is outside the per-operation check, so the lie outlives it until the
-    // next model request (which is sent after a full check): the call comes in the same response.
+    // From a model expression: Set.prototype is outside the per-operation check (and the model request's
+    // provider check), so the lie outlives its operation and meets the validator of the call that follows.
     const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: `(${lie}, 1)` }), toolCall('pay', { to: 'mallory' })] }), () => ({ toolCalls: [finish()] })]);
     await runner.run(async () => step({ program: 'execute\nPay.' }), { grant: { capabilities: [pay] } }).catch(() => undefined);
     expect(runner.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['invalid-request']);
 
-    // From a SessionFunction body, before the step whose model makes the call (the model request's full check
-    // undoes the lie, so the executor itself refuses the arguments: no capability.refused, nothing paid).
+    // From a SessionFunction body, before the step whose model makes the call.
     const { Session, AgentExecutor } = await import('../../kernel/src/index.js');
     const { ScriptedModel } = await import('../../kernel/src/testing.js');
     const turns = [payMallory, () => ({ toolCalls: [finish()] })];
@@ -254,8 +253,7 @@ describe('host paths inside the polluted window', () => {
       },
     });
     await (paying as () => Promise<unknown>)().catch(() => undefined);
-    const payOp = session.ledger.select({ kind: 'operation' }).find((e) => (e.data as { request: { toolName?: string } }).request.toolName === 'pay');
-    expect(payOp?.status).toBe('failed');
+    expect(session.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['invalid-request']);
     expect(session.ledger.select({ kind: 'trace.anomaly' }).map((e) => (e.data as { property?: string }).property)).toContain('Set.prototype.has');
     expect(received).toEqual([]);
   });
