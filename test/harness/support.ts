@@ -5,6 +5,7 @@ import {
   Runner,
   defineCapability,
   type Capability,
+  type Composition,
   type LedgerEvent,
   type RunnerOptions,
 } from '../../kernel/src/index.js';
@@ -33,6 +34,17 @@ export async function runGenerated(source: string, references: Record<string, un
     }, { grant: { references } })
     .then((value) => ({ value }), (error: unknown) => ({ error }));
   return { runner, outcome };
+}
+
+/**
+ * A composition that dispatches generated `source` with `capability` as its one dependency (under the
+ * capability's name) and returns what its `run` export resolves to.
+ */
+export function callingGenerated(source: string, capability: Capability): Composition<unknown> {
+  return async (ctx) => {
+    const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: capability.name, kind: 'capability', type: capability.signature }] });
+    return await (m.exports['run'] as () => Promise<unknown>)();
+  };
 }
 
 /** A capability that records whether its body ran. */

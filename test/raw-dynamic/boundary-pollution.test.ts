@@ -27,6 +27,18 @@ const distTesting = pathToFileURL(path.join(root, 'dist', 'kernel', 'src', 'test
 const pairStep = async () => (await step({ program: 'execute\nSet <:pair>.', writes: { pair: z.object({ a: z.string(), b: z.enum(['alice', 'bob']) }) } })).bindings.pair;
 const choose = async () => (await step({ program: 'execute\nChoose <:choice>.', writes: { choice: z.enum(['alice', 'bob']) } })).bindings.choice;
 
+/** As a SessionFunction body would: runs `fn` with `Set.prototype.has` answering `answer` for `value` alone, then puts it back. */
+async function whileSetHasSays<T>(value: string, answer: boolean, fn: () => Promise<T>): Promise<T> {
+  Set.prototype.has = function (this: Set<unknown>, v: unknown) {
+    return v === value ? answer : realHas.call(this, v);
+  };
+  try {
+    return await fn();
+  } finally {
+    Set.prototype.has = realHas;
+  }
+}
+
 const anomalies = (events: readonly { kind: string; status?: string; data: unknown }[]) =>
   events.filter((e) => e.kind === 'trace.anomaly').map((e) => [e.status, (e.data as { property?: string }).property]);
 
@@ -114,16 +126,7 @@ describe('the write set is validated on the built-ins the host loaded with', () 
     ]);
     const session = new Session({ executor: new AgentExecutor({ model }) });
     const { pick } = session.materialized(session.submit('async function pick() {}'), {
-      pick: async () => {
-        Set.prototype.has = function (this: Set<unknown>, v: unknown) {
-          return v === 'mallory' ? true : realHas.call(this, v);
-        };
-        try {
-          return await choose();
-        } finally {
-          Set.prototype.has = realHas;
-        }
-      },
+      pick: () => whileSetHasSays('mallory', true, choose),
     });
     const outcome = await (pick as () => Promise<unknown>)().then((v) => v, (e: unknown) => e);
     expect(outcome).toBeInstanceOf(NaturalExecutionError);
@@ -172,16 +175,7 @@ describe("the operator's inspectors decide on the built-ins the host loaded with
   it('from a SessionFunction body that hides the name, then runs the step: the inspector still rejects', async () => {
     const session = new Session({ executor: new AgentExecutor({ model: new ScriptedModel(assignTurns()) }), oversight: { inspectOperation } });
     const { hiding } = session.materialized(session.submit('async function hiding() {}'), {
-      hiding: async () => {
-        Set.prototype.has = function (this: Set<unknown>, v: unknown) {
-          return v === 'secret' ? false : realHas.call(this, v);
-        };
-        try {
-          return await assignStep();
-        } finally {
-          Set.prototype.has = realHas;
-        }
-      },
+      hiding: () => whileSetHasSays('secret', false, assignStep),
     });
     await (hiding as () => Promise<unknown>)().catch(() => undefined);
     expect(assignStatus(session.ledger.select({}))).toBe('rejected');

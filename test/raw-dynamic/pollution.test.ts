@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InMemoryPerimeterAuditStore, defineCapability, defineTool, step, type Runner } from '../../kernel/src/index.js';
 import { toolCall } from '../../kernel/src/testing.js';
-import { finish, scriptedRunner } from '../harness/support.js';
+import { callingGenerated, finish, scriptedRunner } from '../harness/support.js';
 
 /** [name, pollution, property, detected at the end of the 'operation' (hot set) or of the Natural 'execution' (full set)] */
 const POLLUTIONS: readonly [string, string, string, 'operation' | 'execution'][] = [
@@ -160,10 +160,7 @@ describe('host paths inside the polluted window', () => {
       defineProperty(Object.prototype, 'to', { configurable: true, set(v) { if (!inWalk()) defineProperty(this, 'to', { value: v, writable: true, enumerable: true, configurable: true }); } });
       return await call;
     }`;
-    const value = await runner.run(async (ctx) => {
-      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'transfer', kind: 'capability', type: transfer.signature }] });
-      return await (m.exports['run'] as () => Promise<unknown>)();
-    }, { grant: { capabilities: [transfer] }, policy: ['egress'] });
+    const value = await runner.run(callingGenerated(source, transfer), { grant: { capabilities: [transfer] }, policy: ['egress'] });
     delete (Object.prototype as Record<string, unknown>)['to'];
     expect(value).toEqual({ sent: 5000 });
     expect(received).toEqual([{ to: 'mallory', amount: 5000, memo: ['a', 'b'], tags: new Map([['urgent', 1]]) }]);
@@ -193,10 +190,7 @@ describe('host paths inside the polluted window', () => {
       Set.prototype.add = function (v) { if (host()) add.call(this, 'egress'); return add.call(this, v); };
       try { return await send({ to: 'outside' }); } catch (e) { return e.name + ':' + e.reason; }
     }`;
-    const value = await runner.run(async (ctx) => {
-      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'send', kind: 'capability', type: send.signature }] });
-      return await (m.exports['run'] as () => Promise<unknown>)();
-    }, { grant: { capabilities: [send] }, policy: [] });
+    const value = await runner.run(callingGenerated(source, send), { grant: { capabilities: [send] }, policy: [] });
     expect(value).toBe('CapabilityRefusedError:footprint-outside-policy');
     expect(effects).toEqual([]);
     expect(runner.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['footprint-outside-policy']);
@@ -212,10 +206,7 @@ describe('host paths inside the polluted window', () => {
       Set.prototype.has = function (v) { return /zod/.test(new Error().stack ?? '') || has.call(this, v); };
       try { return await pay({ to: 'mallory' }); } catch (e) { return e.name + ':' + e.reason; }
     }`;
-    const value = await runner.run(async (ctx) => {
-      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'pay', kind: 'capability', type: pay.signature }] });
-      return await (m.exports['run'] as () => Promise<unknown>)();
-    }, { grant: { capabilities: [pay] } });
+    const value = await runner.run(callingGenerated(source, pay), { grant: { capabilities: [pay] } });
     expect(value).toBe('CapabilityRefusedError:invalid-request');
     expect(received).toEqual([]);
     const refused = runner.ledger.select({ kind: 'capability.refused' })[0]!;
@@ -266,10 +257,7 @@ describe('host paths inside the polluted window', () => {
       const request = { get text() { JSON.stringify = () => '{}'; return 'hello'; } };
       try { return await note(request); } catch (e) { return e.name + ':' + e.reason + ':' + e.message; }
     }`;
-    const value = await runner.run(async (ctx) => {
-      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'note', kind: 'capability', type: note.signature }] });
-      return await (m.exports['run'] as () => Promise<unknown>)();
-    }, { grant: { capabilities: [note] } });
+    const value = await runner.run(callingGenerated(source, note), { grant: { capabilities: [note] } });
     expect(value).toMatch(/^CapabilityRefusedError:invalid-request:.*modified built-ins/);
     expect(received).toEqual([]);
     expect(JSON.stringify({ a: 1 })).toBe('{"a":1}');
@@ -294,10 +282,7 @@ describe('host paths inside the polluted window', () => {
       Map.prototype.get = function (k) { const v = get.call(this, k); return v && typeof v === 'object' && 'attempt' in v ? undefined : v; };
       return await call;
     }`;
-    const value = await runner.run(async (ctx) => {
-      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'send', kind: 'capability', type: send.signature }] });
-      return await (m.exports['run'] as () => Promise<unknown>)();
-    }, { grant: { capabilities: [send] }, policy: ['egress'] });
+    const value = await runner.run(callingGenerated(source, send), { grant: { capabilities: [send] }, policy: ['egress'] });
     expect(value).toBe('sent');
     expect(Map.prototype.get).toBe(nativeMapGet);
     expect(Map.prototype.set).toBe(nativeMapSet);
@@ -391,10 +376,7 @@ describe('host paths inside the polluted window', () => {
       EventTarget.prototype.addEventListener = function (type, fn, o) { return type === 'abort' ? undefined : add.call(this, type, fn, o); };
       return await call;
     }`;
-    const handle = runner.start(async (ctx) => {
-      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'wait', kind: 'capability', type: wait.signature }] });
-      return await (m.exports['run'] as () => Promise<unknown>)();
-    }, { grant: { capabilities: [wait] } });
+    const handle = runner.start(callingGenerated(source, wait), { grant: { capabilities: [wait] } });
     await started;
     await handle.terminate('operator stop');
     await handle.result.catch(() => undefined);
@@ -417,10 +399,7 @@ describe('host paths inside the polluted window', () => {
     }`;
     const { runner } = scriptedRunner([]);
     const before = Date.now();
-    const value = await runner.run(async (ctx) => {
-      const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'echo', kind: 'capability', type: echo.signature }] });
-      return await (m.exports['run'] as () => Promise<unknown>)();
-    }, { grant: { capabilities: [echo] } });
+    const value = await runner.run(callingGenerated(source, echo), { grant: { capabilities: [echo] } });
     expect(value).toEqual({ echoed: 'kept' });
     const [call] = runner.ledger.select({ kind: 'capability.call' });
     expect(call?.data).toMatchObject({ capability: 'echo', result: { echoed: 'kept' } });
@@ -497,10 +476,7 @@ describe('host paths inside the polluted window', () => {
     const { runner } = scriptedRunner([]);
     store.attach(runner.ledger);
     try {
-      await runner.run(async (ctx) => {
-        const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'echo', kind: 'capability', type: echo.signature }] });
-        return await (m.exports['run'] as () => Promise<unknown>)();
-      }, { grant: { capabilities: [echo] } });
+      await runner.run(callingGenerated(source, echo), { grant: { capabilities: [echo] } });
       await new Promise((resolve) => setTimeout(resolve, 10));
       return { persisted: store.load(runner.ledger.select({})[0]!.runId), recorded: runner.ledger.select({}) };
     } finally {
@@ -546,10 +522,7 @@ describe('host paths inside the polluted window', () => {
       return results.length;
     }`;
     try {
-      const value = await runner.run(async (ctx) => {
-        const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'echo', kind: 'capability', type: echo.signature }] });
-        return await (m.exports['run'] as () => Promise<unknown>)();
-      }, { grant: { capabilities: [echo] } });
+      const value = await runner.run(callingGenerated(source, echo), { grant: { capabilities: [echo] } });
       expect(value).toBe(80);
       const all = runner.ledger.select({});
       expect(all.filter((e) => e.kind === 'capability.call')).toHaveLength(80);
