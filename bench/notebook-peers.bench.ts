@@ -18,7 +18,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { report } from './stats.js';
-import { startServer, type NighthawkServer } from '../kernel/src/server/index.js';
+import { startServer } from '../kernel/src/server/index.js';
+import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { ensureBuilt } from '../kernel/src/server/runner/nb-build.js';
 import { freePort } from '../test/support/free-port.js';
 import { isolatedJupyterEnv, untilServing } from '../test/support/jupyter-env.js';
@@ -69,10 +70,10 @@ const ours = {
   done: (n: number) => `document.querySelectorAll('.cell .output-execute_result').length >= ${n} && document.querySelectorAll('.cell[data-run-state="queued"], .cell[data-run-state="running"]').length === 0`,
 };
 
-async function oursFirstResult(browser: Browser, server: NighthawkServer, dir: string, pooled: boolean): Promise<number[]> {
+async function oursFirstResult(browser: Browser, server: ServerProcess, dir: string, pooled: boolean): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < LOADS; i++) {
-    if (pooled) await server.kernels.waitForSpare();
+    if (pooled) await server.waitForSpare();
     const name = `first-${pooled ? 'pool' : 'cold'}-${i}.ipynb`;
     writeFileSync(path.join(dir, name), notebookJson([{ source: NH_FIRST }]));
     const page = await newPage(browser);
@@ -81,12 +82,12 @@ async function oursFirstResult(browser: Browser, server: NighthawkServer, dir: s
     await page.evaluate(ours.runAll);
     out.push(await frameWhen(page, ours.done(1)));
     await page.close();
-    for (const k of server.kernels.list()) await server.kernels.shutdown(k.id);
+    await server.shutdownKernels();
   }
   return out;
 }
 
-async function oursRunAll(browser: Browser, server: NighthawkServer, dir: string): Promise<number[]> {
+async function oursRunAll(browser: Browser, server: ServerProcess, dir: string): Promise<number[]> {
   writeFileSync(path.join(dir, 'twenty.ipynb'), notebookJson(SMALL));
   const page = await newPage(browser);
   await page.goto(`${server.url.split('?')[0]}?token=${server.token}&path=twenty.ipynb`);
@@ -106,7 +107,7 @@ async function oursRunAll(browser: Browser, server: NighthawkServer, dir: string
  * At rest the page holds no Monaco (it loads at the first sign of use); `inUse` moves the pointer first and
  * waits for Monaco and every editor (mounted ahead in idle time), as for someone editing.
  */
-async function oursHeap(browser: Browser, server: NighthawkServer, dir: string, inUse = false): Promise<number[]> {
+async function oursHeap(browser: Browser, server: ServerProcess, dir: string, inUse = false): Promise<number[]> {
   writeFileSync(path.join(dir, 'fifty.ipynb'), notebookJson(FIFTY));
   const out: number[] = [];
   for (let i = 0; i < 3; i++) {
@@ -269,8 +270,9 @@ async function main(): Promise<void> {
   const staticDir = await buildWebApp();
   const browser = await launchChromium();
   const dir = await tempNotebooksDir();
-  const pooledServer = await startServer({ notebookDir: dir, port: 0, spareKernels: 1, kernelCwd: root, hostModule: sessionHost, staticDir, log: () => {} });
-  const coldServer = await startServer({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, staticDir, log: () => {} });
+  // Each server in a process of its own, as Jupyter Notebook 6 is: this process also runs Playwright's client.
+  const pooledServer = await startServerProcess({ notebookDir: dir, port: 0, spareKernels: 1, kernelCwd: root, hostModule: sessionHost, staticDir });
+  const coldServer = await startServerProcess({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, staticDir });
   const nb = existsSync('/usr/bin/python3') ? await startNotebook6().catch((e: unknown) => (progress(`Jupyter Notebook 6: ${String(e)}`), undefined)) : undefined;
   try {
     progress('first result: ours (pool)');

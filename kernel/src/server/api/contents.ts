@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { constants, promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { CheckpointModel, ContentsModel } from '../../../../shared/index.js';
+import type { CheckpointModel, ContentsModel, Notebook } from '../../../../shared/index.js';
 import { NotebookSchema, emptyNotebook } from '../../../../shared/index.js';
 import { RequestRefusedError } from '../kernel/index.js';
 import { MAX_JSON_DEPTH, jsonDepthExceeds, parseBoundedJson } from './json-limits.js';
@@ -90,6 +90,20 @@ export class ContentsStore {
     const parsed = NotebookSchema.safeParse(json.ok ? json.value : undefined);
     if (!parsed.success) refuse(422, `${api} is not a valid nbformat 4.5 notebook: ${parsed.error.issues[0]?.message ?? ''}`);
     return this.model(api, stat!, parsed.data);
+  }
+
+  /**
+   * The source of the notebook's first code cell (see SessionRegistry: a kernel started for the notebook
+   * converts it ahead), or undefined: a notebook larger than `maxBytes`, one without code, or no notebook at all.
+   */
+  async firstCodeCell(apiPath: string, maxBytes: number): Promise<string | undefined> {
+    const file = await this.get(apiPath, { content: false });
+    if (file.type !== 'notebook' || (file.size ?? Infinity) > maxBytes) return undefined;
+    const notebook = (await this.get(apiPath, { content: true })).content as Notebook;
+    const cell = notebook.cells.find((c) => c.cell_type === 'code');
+    if (!cell) return undefined;
+    const source = typeof cell.source === 'string' ? cell.source : cell.source.join('');
+    return source.trim() === '' ? undefined : source;
   }
 
   async save(apiPath: string, body: { type?: string; content?: unknown }): Promise<{ model: ContentsModel; created: boolean }> {

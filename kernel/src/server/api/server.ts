@@ -38,6 +38,9 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** A larger notebook's first cell is not converted ahead: reading it would cost the server more than it saves. */
+const PREPARE_MAX_NOTEBOOK_BYTES = 1024 * 1024;
+
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Frame-Options': 'DENY',
@@ -101,8 +104,8 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
     dataDir,
     spareKernels: options.spareKernels,
   });
-  const sessions = new SessionRegistry(kernels);
   const contents = new ContentsStore(notebookDir);
+  const sessions = new SessionRegistry(kernels, (notebook) => contents.firstCodeCell(notebook, PREPARE_MAX_NOTEBOOK_BYTES));
   const stale = await contents.removeStaleTemporaryFiles();
   if (stale > 0) log(`removed ${stale} temporary file(s) left by interrupted saves in ${notebookDir}`);
   const api = { kernels, sessions, contents, maxBodyBytes };

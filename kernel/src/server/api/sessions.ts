@@ -14,10 +14,20 @@ interface SessionRecord {
 
 type KernelChoice = { id?: string | undefined; name?: string | undefined } | null | undefined;
 
+/** The first code cell of the notebook at an API path, if there is one worth converting ahead. */
+export type FirstCodeCell = (path: string) => Promise<string | undefined>;
+
 export class SessionRegistry {
   private readonly sessions = new Map<string, SessionRecord>();
 
-  constructor(private readonly kernels: KernelManager) {}
+  /**
+   * `firstCodeCell`: a kernel started for a new session converts its notebook's first code cell while the page
+   * connects, so running that cell does not wait for the compiler (nothing runs ahead).
+   */
+  constructor(
+    private readonly kernels: KernelManager,
+    private readonly firstCodeCell?: FirstCodeCell,
+  ) {}
 
   private model(record: SessionRecord): SessionModel {
     const kernel = this.kernels.get(record.kernelId);
@@ -56,7 +66,14 @@ export class SessionRegistry {
       kernelId: await this.kernelFor(body.kernel),
     };
     this.sessions.set(record.id, record);
+    if (!body.kernel?.id) void this.prepare(record);
     return this.model(record);
+  }
+
+  /** Best effort: a notebook that cannot be read, or a kernel gone meanwhile, leaves nothing to prepare. */
+  private async prepare(record: SessionRecord): Promise<void> {
+    const code = await this.firstCodeCell?.(record.path).catch(() => undefined);
+    if (code !== undefined) await this.kernels.get(record.kernelId)?.prepare(code);
   }
 
   async update(id: string, patch: { path?: string; name?: string; type?: string; kernel?: KernelChoice }): Promise<SessionModel> {

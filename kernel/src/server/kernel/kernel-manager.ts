@@ -43,6 +43,8 @@ export class Kernel {
   private readonly pending = new Map<string, { route: string; header: MessageHeader }>();
   /** The current process has loaded its compiler and host: until then the kernel reads "starting". */
   private warm = false;
+  /** The last conversion ahead asked of this kernel (see prepare). */
+  prepared: Promise<void> | undefined;
 
   constructor(
     private readonly manager: KernelManager,
@@ -71,6 +73,25 @@ export class Kernel {
     const route = randomUUID();
     this.connections.set(route, deliver);
     return { route, close: () => this.connections.delete(route) };
+  }
+
+  /**
+   * Has the kernel convert `code` ahead (see ToKernel 'prepare'); resolves once it did, or once its process
+   * exited (a restart's new process was not asked).
+   */
+  prepare(code: string): Promise<void> {
+    const process = this.process;
+    if (process.exited) return Promise.resolve();
+    return (this.prepared = new Promise<void>((resolve) => {
+      const done = (): void => {
+        process.onPrepared = () => {};
+        process.child.off('exit', done);
+        resolve();
+      };
+      process.onPrepared = done;
+      process.child.once('exit', done);
+      process.send({ kind: 'prepare', code });
+    }));
   }
 
   /** A validated client message from connection `route`. Control requests are handled here. */

@@ -34,7 +34,12 @@ export function replyType(msgType: string): string {
 export type ToKernel =
   | { kind: 'request'; route: string; msg: ClientMessage }
   /** Stops the cell executing request `msgId` if it is awaiting; SIGINT covers synchronous code. */
-  | { kind: 'interrupt'; msgId: string };
+  | { kind: 'interrupt'; msgId: string }
+  /**
+   * Converts (never runs) the cell the kernel will most likely run first, the first code cell of the notebook it
+   * was started for, so that cell's execute finds the conversion cached. Nothing is counted or declared.
+   */
+  | { kind: 'prepare'; code: string };
 
 /** Kernel process → server. `route: null` is a broadcast (iopub). */
 export type FromKernel =
@@ -45,5 +50,7 @@ export type FromKernel =
   | { kind: 'executing'; msgId: string }
   /** The interrupt message for `msgId` was handled: the kernel was responsive, so no SIGINT is needed. */
   | { kind: 'interrupt-handled'; msgId: string }
+  /** A 'prepare' was handled (the cell converted, or the kernel could not load a compiler). */
+  | { kind: 'prepared' }
   | { kind: 'message'; route: string | null; msg: KernelMessage<object> }
   | { kind: 'fatal'; message: string };

@@ -71,6 +71,7 @@ export class KernelProcess {
   onMessage: (route: string | null, msg: KernelMessage<object>) => void = () => {};
   onExecuting: (msgId: string) => void = () => {};
   onInterruptHandled: (msgId: string) => void = () => {};
+  onPrepared: () => void = () => {};
   onExit: (code: number | null) => void = () => {};
   exited = false;
   /** The compiler and host have loaded (before that a blocked event loop is the load itself). */
@@ -112,6 +113,7 @@ export class KernelProcess {
         } else if (message.kind === 'message') this.onMessage(message.route, message.msg);
         else if (message.kind === 'executing') this.onExecuting(message.msgId);
         else if (message.kind === 'interrupt-handled') this.onInterruptHandled(message.msgId);
+        else if (message.kind === 'prepared') this.onPrepared();
       });
       this.child.on('exit', (code) => {
         this.exited = true;

@@ -55,11 +55,27 @@ async function main(): Promise<void> {
   const pending: Array<{ msg: ClientMessage; route: string }> = [];
   /** Someone sent this process a message: it is in use, so further warm-up rounds would only delay them. */
   let contacted = false;
+  let settleLoad!: () => void;
+  const loadSettled = new Promise<void>((resolve) => (settleLoad = resolve));
   process.on('message', (message: ToKernel) => {
     contacted = true;
     if (message.kind === 'interrupt') {
       runtime?.interrupt(message.msgId);
       post({ kind: 'interrupt-handled', msgId: message.msgId });
+      return;
+    }
+    if (message.kind === 'prepare') {
+      const { code } = message;
+      void loadSettled.then(() =>
+        setImmediate(() => {
+          try {
+            compiler?.diagnose?.(code);
+          } catch {
+            // Converting is all a prepare does: the cell's own execute meets the same failure and reports it.
+          }
+          post({ kind: 'prepared' });
+        }),
+      );
       return;
     }
     if (runtime) handle(message.msg, message.route);
@@ -129,6 +145,7 @@ async function main(): Promise<void> {
       throw error;
     },
   );
+  loaded.then(settleLoad, settleLoad);
   rt.startWhen(loaded);
   runtime = rt;
   firstMessage = (type) => {

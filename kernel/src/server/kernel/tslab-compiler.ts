@@ -165,12 +165,48 @@ export function preloadTslab(): void {
   loadTslabModules();
 }
 
+/**
+ * Watcher events of this process's tslab TypeScript (files and directories), and watchers closed: a file that
+ * leaves the converter's program is no longer watched, so a later change to it would fire nothing. See convert.
+ */
+let watchEvents = 0;
+const WATCHES_COUNTED = Symbol.for('nighthawk.kernel.watchEventsCounted');
+
+/** Counts watcher events and closes: the converter's program reads files again only on one (tslab's sys inherits these). */
+function countWatchEvents(sys: TS.System): void {
+  const marked = sys as TS.System & { [WATCHES_COUNTED]?: true };
+  if (marked[WATCHES_COUNTED]) return;
+  marked[WATCHES_COUNTED] = true;
+  const counted = (watcher: TS.FileWatcher): TS.FileWatcher => ({
+    close: () => {
+      watchEvents++;
+      watcher.close();
+    },
+  });
+  const { watchFile, watchDirectory } = sys;
+  if (watchFile) {
+    sys.watchFile = (file, callback, interval, options) =>
+      counted(watchFile.call(sys, file, (name, kind, time) => {
+        watchEvents++;
+        callback(name, kind, time);
+      }, interval, options));
+  }
+  if (watchDirectory) {
+    sys.watchDirectory = (dir, callback, recursive, options) =>
+      counted(watchDirectory.call(sys, dir, (name) => {
+        watchEvents++;
+        callback(name);
+      }, recursive, options));
+  }
+}
+
 export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCompiler {
   const rootDir = options.rootDir ?? process.cwd();
   const transform = options.transform ?? ((source: string) => ({ code: source }));
   const { ts, converter: { createConverter } } = loadTslabModules();
   const self = findPackageSelf(rootDir);
   if (self) installSelfReference(ts.sys as Parameters<typeof installSelfReference>[0], self);
+  countWatchEvents(ts.sys);
   const converter = createConverter({ isJS: false, isBrowser: false });
 
   const locals: Record<string, unknown> = {};
@@ -196,21 +232,24 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
 
   let prevDecl = '';
   const frames = new CellFrames();
-  // Re-running an unchanged cell against unchanged declarations is the commonest notebook action, and the
-  // conversion is then a pure function of the two texts. Cells that import are not cached: what they import
-  // can change on disk. Keyed by a hash: the declarations grow with the Session and a joined key would copy them.
-  const conversions = new Map<string, ReturnType<TslabConverter['convert']>>();
+  // Re-running an unchanged cell against unchanged declarations is the commonest notebook action (and a cell
+  // the server prepared ahead is converted before it runs): the conversion is then a function of the two texts
+  // and of the files the program read. TypeScript's watch program learns of changes to those files only through
+  // its watchers, so an entry stands while none of them fired or closed (a closed one: its file left the program
+  // and could change unseen), imports included: exactly as fresh as converting again. Keyed by a hash: the declarations grow with the Session and a joined key would copy them.
+  const conversions = new Map<string, { result: ReturnType<TslabConverter['convert']>; watchEvents: number }>();
   const convert = (decls: string, code: string): ReturnType<TslabConverter['convert']> => {
-    if (/\bimport\b|\brequire\s*\(|\/\/\/\s*<reference/.test(code)) return converter.convert(decls, code);
     const key = createHash('sha256').update(decls).update('\u0000').update(code).digest('base64');
     const hit = conversions.get(key);
     if (hit) {
       conversions.delete(key);
-      conversions.set(key, hit);
-      return hit;
+      if (hit.watchEvents === watchEvents) {
+        conversions.set(key, hit);
+        return hit.result;
+      }
     }
     const result = converter.convert(decls, code);
-    conversions.set(key, result);
+    conversions.set(key, { result, watchEvents });
     if (conversions.size > CONVERSION_CACHE_SIZE) conversions.delete(conversions.keys().next().value!);
     return result;
   };
