@@ -182,10 +182,16 @@ async function jupyterFirstResult(browser: Browser, nb: Notebook6): Promise<numb
     const name = `first-${i}.ipynb`;
     writeFileSync(path.join(nb.dir, name), tslabNotebook([{ source: ZOD_FIRST }]));
     const page = await newPage(browser);
-    await page.goto(`${nb.url}notebooks/${name}?token=${nb.token}`);
-    await frameWhen(page, jupyter.ready);
-    await page.evaluate(jupyter.runAll);
-    out.push(await frameWhen(page, jupyter.done(1)));
+    try {
+      await page.goto(`${nb.url}notebooks/${name}?token=${nb.token}`);
+      await frameWhen(page, jupyter.ready);
+      await page.evaluate(jupyter.runAll);
+      out.push(await frameWhen(page, jupyter.done(1)));
+    } catch (error) {
+      // Now and then tslab's kernel never reads idle in Jupyter 6: that load is reported, not fatal to the run.
+      if ((error as Error).name !== 'TimeoutError') throw error;
+      console.log(`# Jupyter 6 + tslab: load ${i + 1} showed no first result within 60 s (left out)`);
+    }
     await page.close();
     await shutdownJupyterKernels(nb);
   }

@@ -71,3 +71,18 @@ export function whenIdle(fn: (deadline?: IdleDeadline) => void, timeout = 1000):
   if ('requestIdleCallback' in window) window.requestIdleCallback((deadline) => fn(deadline), { timeout });
   else setTimeout(() => fn(), 30);
 }
+
+/**
+ * Runs `fn` once the next frame has painted (a task queued from that frame's animation callback), or after
+ * 200 ms in a hidden page, which paints no frames.
+ */
+export function afterPaint(fn: () => void): void {
+  let done = false;
+  const run = (): void => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+  requestAnimationFrame(() => setTimeout(run, 0));
+  setTimeout(run, 200);
+}

@@ -13,6 +13,9 @@ import type { MimeBundle } from './notebook-model.js';
 import { renderApproval } from './outputs/approval-view.js';
 import { loadRenderers, type Renderers } from './outputs/render-loader.js';
 
+/** How long a run waits before it loads the renderers chunk (if nothing needed it earlier). */
+const RENDERERS_DURING_RUN_MS = 150;
+
 type ExecuteFuture = Kernel.IShellFuture<KernelMessage.IExecuteRequestMsg, KernelMessage.IExecuteReplyMsg>;
 
 interface PendingInput {
@@ -88,9 +91,12 @@ export class Runner {
     cell.stdinHost.replaceChildren();
     this.answers.delete(cell.model.id);
     cell.setRunState('queued');
-    // Results render through the renderers chunk: its script runs while the kernel works on the cell.
-    void loadRenderers();
     const future = kernel.requestExecute({ code: cell.source, silent: false, store_history: true, allow_stdin: true, stop_on_error: true });
+    // Results render through the renderers chunk. A cell still running after RENDERERS_DURING_RUN_MS loads it
+    // while the kernel works; a quick cell's result is drawn as plain text first (the chunk's ~40 ms of script,
+    // evaluated at once, would hold up the very reply frames the person waits for) and redrawn once it arrives.
+    const renderersSoon = setTimeout(() => void loadRenderers(), RENDERERS_DURING_RUN_MS);
+    void future.done.finally(() => clearTimeout(renderersSoon)).catch(() => {});
     this.inFlight.set(cell, future);
     this.startTicker();
     future.onIOPub = (msg) => this.onIOPub(cell, msg);

@@ -5,7 +5,7 @@
  */
 import type { KernelMessage } from '@jupyterlab/services';
 import { renderAnsi } from '../ansi.js';
-import { button, h } from '../dom.js';
+import { afterPaint, button, h } from '../dom.js';
 import type { MimeBundle, Output } from '../notebook-model.js';
 import { loadRenderers, renderersIfLoaded } from './render-loader.js';
 import type { RenderContext } from './render-mime.js';
@@ -150,7 +150,8 @@ export class OutputArea {
           const plain = output.data['text/plain'];
           if (typeof plain === 'string') wrap.appendChild(h('pre', { class: 'output-text' }, renderAnsi(plain)));
           const { data } = output;
-          void loadRenderers().then((r) => wrap.replaceChildren(r.renderBundle(data, this.ctx)));
+          // After the plain text painted: the chunk's script would otherwise hold up the frame showing the result.
+          afterPaint(() => void loadRenderers().then((r) => wrap.replaceChildren(r.renderBundle(data, this.ctx))));
         }
       }
     }
