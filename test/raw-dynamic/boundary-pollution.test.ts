@@ -215,6 +215,48 @@ describe('allocation admission counts on the built-ins the host loaded with', ()
     expect((error as NaturalExecutionError).failure).toBe('allocation_exhausted');
     expect(Map.prototype.get).toBe(realMapGet);
   });
+
+  /** Ten tick evaluations in one model response, against a bound of three. */
+  const tenTicks = () => [() => ({ toolCalls: [...Array.from({ length: 10 }, () => toolCall('nh_evaluate', { expression: 'tick()' })), finish()] })];
+  const forgetInside = "const g = Map.prototype.get; Map.prototype.get = function (k) { return typeof k === 'string' && k.startsWith('exe_') ? 0 : g.call(this, k); };";
+
+  it('from generated code that replaces Map.prototype.get, then runs the step: the bound holds', async () => {
+    let ran = 0;
+    const tick = () => ++ran;
+    const { runner } = scriptedRunner(tenTicks());
+    const tickStep = () => step({ program: 'execute\nTick.', references: { tick } });
+    const source = `export async function run() { ${forgetInside} return await tickStep(); }`;
+    const error = await runner
+      .run(async (ctx) => {
+        const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'tickStep', kind: 'reference', type: 'function' }] });
+        return await (m.exports['run'] as () => Promise<unknown>)();
+      }, { grant: { references: { tickStep } }, allocation: { maxOperationsPerResponse: 3 } })
+      .catch((e: unknown) => e);
+    expect(ran).toBe(3);
+    expect((error as NaturalExecutionError).failure).toBe('allocation_exhausted');
+    expect(Map.prototype.get).toBe(realMapGet);
+  });
+
+  it('from a SessionFunction body that replaces Map.prototype.get around the step: the bound holds', async () => {
+    let ran = 0;
+    const tick = () => ++ran;
+    const session = new Session({ executor: new AgentExecutor({ model: new ScriptedModel(tenTicks()) }), allocation: { maxOperationsPerResponse: 3 } });
+    const { ticking } = session.materialized(session.submit('async function ticking() {}'), {
+      ticking: async () => {
+        Map.prototype.get = function (this: Map<unknown, unknown>, k: unknown) {
+          return typeof k === 'string' && k.startsWith('exe_') ? 0 : realMapGet.call(this, k);
+        };
+        try {
+          return await step({ program: 'execute\nTick.', references: { tick } });
+        } finally {
+          Map.prototype.get = realMapGet;
+        }
+      },
+    });
+    const error = await (ticking as () => Promise<unknown>)().catch((e: unknown) => e);
+    expect(ran).toBe(3);
+    expect((error as NaturalExecutionError).failure).toBe('allocation_exhausted');
+  });
 });
 
 describe('the raw-dynamic rule is applied to expressions on the built-ins the host loaded with', () => {
@@ -324,5 +366,41 @@ describe('the run-end seam sees active branches on the built-ins the host loaded
     expect(seen.statuses).toContain('trace.anomaly:branches_active_at_run_end');
     expect(seen.statuses).not.toContain('run.end:completed');
     expect(seen.restored).toBe(true);
+  });
+
+  it('from a SessionFunction body: a step it leaves running while it replaces the Map iterator still fails the run', () => {
+    // The body starts a Natural step, does not await it, empties every Map's iterator and returns. The run-end
+    // seam counts the running step with captured Map iteration. (A body is operator code: what it replaced is
+    // not the host's to undo; the test puts it back before it reads the ledger.)
+    ensureBuilt(() => {});
+    const script = `
+      const { Session, AgentExecutor, step } = await import(${JSON.stringify(distEntry)});
+      const { ScriptedModel, toolCall } = await import(${JSON.stringify(distTesting)});
+      const model = new ScriptedModel([async () => {
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        return { toolCalls: [toolCall('nh_finish', { outcome: 'success' })] };
+      }]);
+      const session = new Session({ executor: new AgentExecutor({ model }) });
+      const iterator = Object.getPrototypeOf(new Map().keys());
+      const next = iterator.next;
+      const { leave } = session.materialized(session.submit('async function leave() {}'), {
+        leave: async () => {
+          void step({ program: 'execute\\nSlow.' }).catch(() => {});
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          const spent = [].values();
+          iterator.next = spent.next.bind(spent);
+          return 'done';
+        },
+      });
+      const outcome = await leave().then((v) => ({ value: v }), (e) => ({ error: e.name }));
+      iterator.next = next;
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      console.log(JSON.stringify({ outcome, statuses: session.ledger.select({}).map((e) => e.kind + ':' + (e.status ?? '')) }));
+    `;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const seen = JSON.parse(out.trim().split('\n').at(-1)!) as { outcome: { error?: string; value?: unknown }; statuses: string[] };
+    expect(seen.outcome).toEqual({ error: 'ActiveBranchesError' });
+    expect(seen.statuses).toContain('trace.anomaly:branches_active_at_run_end');
+    expect(seen.statuses).not.toContain('run.end:completed');
   });
 });
