@@ -154,8 +154,8 @@ export class Runner {
       return;
     }
     this.pending.set(cell.model.id, { future, header: msg.header });
-    // The approval schema comes with the renderers (loaded at page start; normally already there).
-    void loadRenderers().then(({ ApprovalPayloadSchema }) => {
+    // The approval schema comes with the renderers; an approval display of this cell is drawn rich by then.
+    void Promise.all([loadRenderers(), cell.outputs.whenRendered()]).then(([{ ApprovalPayloadSchema }]) => {
       if (this.pending.get(cell.model.id)?.header !== msg.header) return; // answered meanwhile
       this.showInputPrompt(cell, msg, ApprovalPayloadSchema);
     });

@@ -14,6 +14,8 @@ export class OutputArea {
   readonly element: HTMLElement;
   private nodes: HTMLElement[] = [];
   private clearPending = false;
+  /** Rich renderings waiting for the renderers chunk (see renderOne). */
+  private readonly richPending = new Set<Promise<void>>();
 
   constructor(
     private outputs: Output[],
@@ -25,6 +27,11 @@ export class OutputArea {
   }
 
   /** Replaces the output list (restored draft, restart) and re-renders. */
+  /** Resolves once every output drawn so far as plain text has been redrawn rich (an approval display, say). */
+  async whenRendered(): Promise<void> {
+    await Promise.all([...this.richPending]);
+  }
+
   reset(outputs: Output[]): void {
     this.outputs = outputs;
     this.renderAll();
@@ -151,7 +158,12 @@ export class OutputArea {
           if (typeof plain === 'string') wrap.appendChild(h('pre', { class: 'output-text' }, renderAnsi(plain)));
           const { data } = output;
           // After the plain text painted: the chunk's script would otherwise hold up the frame showing the result.
-          afterPaint(() => void loadRenderers().then((r) => wrap.replaceChildren(r.renderBundle(data, this.ctx))));
+          const rich: Promise<void> = new Promise<void>((resolve) => afterPaint(resolve))
+            .then(loadRenderers)
+            .then((r) => void wrap.replaceChildren(r.renderBundle(data, this.ctx)))
+            .catch(() => {}) // the plain text stays
+            .finally(() => this.richPending.delete(rich));
+          this.richPending.add(rich);
         }
       }
     }
