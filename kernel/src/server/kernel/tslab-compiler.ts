@@ -236,7 +236,8 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   // the server prepared ahead is converted before it runs): the conversion is then a function of the two texts
   // and of the files the program read. TypeScript's watch program learns of changes to those files only through
   // its watchers, so an entry stands while none of them fired or closed (a closed one: its file left the program
-  // and could change unseen), imports included: exactly as fresh as converting again. Keyed by a hash: the declarations grow with the Session and a joined key would copy them.
+  // and could change unseen), imports included: exactly as fresh as converting again. Keyed by a hash: the
+  // declarations grow with the Session and a joined key would copy them.
   const conversions = new Map<string, { result: ReturnType<TslabConverter['convert']>; watchEvents: number }>();
   const convert = (decls: string, code: string): ReturnType<TslabConverter['convert']> => {
     const key = createHash('sha256').update(decls).update('\u0000').update(code).digest('base64');
