@@ -1,7 +1,7 @@
 /**
- * A kernel started for a new notebook session converts the notebook's first code cell ahead, so running it does
- * not wait for the compiler. Converting is all it does: nothing runs, nothing is counted or declared, and a
- * session whose path is no readable notebook starts as before.
+ * A kernel started for a new notebook session converts the notebook's first code cell ahead (again after each
+ * restart), so running it does not wait for the compiler. Converting is all it does: nothing runs, nothing is
+ * counted or declared, and a session whose path is no readable notebook starts as before.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -51,6 +51,31 @@ describe('the first code cell, converted ahead', () => {
     expect(existsSync(marker)).toBe(true);
     // Declared by the run, not by the conversion ahead.
     expect((await runCell(connection, 'answer * 2')).result?.['text/plain']).toBe('82');
+    connection.dispose();
+  }, 120_000);
+
+  test('after a restart the new process converts the notebook\'s first code cell as saved then, and runs nothing', async () => {
+    const marker = path.join(fx.sandbox, 'restarted-cell-ran');
+    const first = (n: number) => `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\n${n} + 1`;
+    const file = path.join(fx.notebookDir, 'restarted.ipynb');
+    writeFileSync(file, notebookJson([{ source: first(1) }]));
+    const session = await createSession('restarted.ipynb');
+    const kernel = fx.server.kernels.get(session.kernel.id)!;
+    await vi.waitFor(() => expect(kernel.prepared).toBeDefined(), { timeout: 5000 });
+    const before = kernel.prepared;
+    await before;
+    // Saved again before the restart: the new process is asked for the cell as it is now.
+    writeFileSync(file, notebookJson([{ source: first(41) }]));
+    const restart = await fetch(`${fx.server.baseUrl}api/kernels/${session.kernel.id}/restart?token=${fx.server.token}`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+    expect(restart.status).toBe(200);
+    await vi.waitFor(() => expect(kernel.prepared).not.toBe(before), { timeout: 10_000 });
+    await kernel.prepared;
+    expect(existsSync(marker)).toBe(false);
+    const connection = fx.kernels.connectTo({ model: session.kernel });
+    const run = await runCell(connection, first(41));
+    expect(run.result?.['text/plain']).toBe('42');
+    expect(run.reply.execution_count).toBe(1);
+    expect(existsSync(marker)).toBe(true);
     connection.dispose();
   }, 120_000);
 

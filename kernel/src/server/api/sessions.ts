@@ -70,10 +70,14 @@ export class SessionRegistry {
     return this.model(record);
   }
 
-  /** Best effort: a notebook that cannot be read, or a kernel gone meanwhile, leaves nothing to prepare. */
+  /**
+   * Best effort: a notebook that cannot be read, or a kernel gone meanwhile, leaves nothing to prepare. The
+   * notebook is read again at each restart, under the session's path at that time.
+   */
   private async prepare(record: SessionRecord): Promise<void> {
-    const code = await this.firstCodeCell?.(record.path).catch(() => undefined);
-    if (code !== undefined) await this.kernels.get(record.kernelId)?.prepare(code);
+    const firstCodeCell = this.firstCodeCell;
+    if (!firstCodeCell) return;
+    await this.kernels.get(record.kernelId)?.prepareFrom(() => firstCodeCell(record.path));
   }
 
   async update(id: string, patch: { path?: string; name?: string; type?: string; kernel?: KernelChoice }): Promise<SessionModel> {

@@ -45,6 +45,8 @@ export class Kernel {
   private warm = false;
   /** The last conversion ahead asked of this kernel (see prepare). */
   prepared: Promise<void> | undefined;
+  /** Where the cell to convert ahead comes from, asked again for the process of each restart (see prepareFrom). */
+  private firstCell: (() => Promise<string | undefined>) | undefined;
 
   constructor(
     private readonly manager: KernelManager,
@@ -73,6 +75,17 @@ export class Kernel {
     const route = randomUUID();
     this.connections.set(route, deliver);
     return { route, close: () => this.connections.delete(route) };
+  }
+
+  /**
+   * Has the kernel convert the cell `source` yields ahead, now and after every restart (the notebook's first code
+   * cell, read again each time); resolves once the current process did, or had nothing to convert.
+   */
+  async prepareFrom(source: () => Promise<string | undefined>): Promise<void> {
+    this.firstCell = source;
+    const process = this.process;
+    const code = await source().catch(() => undefined);
+    if (code !== undefined && this.process === process) await this.prepare(code);
   }
 
   /**
@@ -156,6 +169,7 @@ export class Kernel {
     this.process = this.manager.takeProcess();
     this.executionState = 'starting';
     this.attach(this.process);
+    if (this.firstCell) void this.prepareFrom(this.firstCell);
     await this.process.accepting;
   }
 
