@@ -26,12 +26,12 @@ export class OutputArea {
     this.renderAll();
   }
 
-  /** Replaces the output list (restored draft, restart) and re-renders. */
   /** Resolves once every output drawn so far as plain text has been redrawn rich (an approval display, say). */
   async whenRendered(): Promise<void> {
     await Promise.all([...this.richPending]);
   }
 
+  /** Replaces the output list (restored draft, restart) and re-renders. */
   reset(outputs: Output[]): void {
     this.outputs = outputs;
     this.renderAll();
@@ -161,7 +161,7 @@ export class OutputArea {
           const rich: Promise<void> = new Promise<void>((resolve) => afterPaint(resolve))
             .then(loadRenderers)
             .then((r) => void wrap.replaceChildren(r.renderBundle(data, this.ctx)))
-            .catch(() => {}) // the plain text stays
+            .catch((error: unknown) => reportError(error)) // the plain text stays; the console says why
             .finally(() => this.richPending.delete(rich));
           this.richPending.add(rich);
         }
