@@ -308,13 +308,20 @@ describe('model requests run on the built-ins the host loaded with (the real ope
     }
   });
 
+  // Zeroes the usage of every later provider reply, whichever of json() or text() the client reads.
+  const hide =
+    "((j, t) => { const zero = (o) => (o && o.usage ? Object.assign(o, { usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } }) : o); Response.prototype.json = async function () { return zero(await j.call(this)); }; Response.prototype.text = async function () { const s = await t.call(this); try { return JSON.stringify(zero(JSON.parse(s))); } catch { return s; } }; })(Response.prototype.json, Response.prototype.text)";
+  const big = { promptTokens: 400, completionTokens: 100 };
+  /** Replies a step reads with the usage hidden from its second request on: 500 each, against a bound of 1,200. */
+  const costlyReplies = (server: OpenAITestServer) =>
+    server.enqueue(
+      ...Array.from({ length: 7 }, () => completion({ toolCalls: [serverToolCall('nh_evaluate', { expression: '1' })], usage: big })),
+      completion({ toolCalls: [serverToolCall('nh_output', { result: { kind: 'pass' } })], usage: big }),
+    );
+
   it('an expression that rewrites the reported usage does not lift the cost allocation', async () => {
     const server = await startOpenAIServer();
     try {
-      // Zeroes the usage of every later provider reply, whichever of json() or text() the client reads.
-      const hide =
-        "((j, t) => { const zero = (o) => (o && o.usage ? Object.assign(o, { usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } }) : o); Response.prototype.json = async function () { return zero(await j.call(this)); }; Response.prototype.text = async function () { const s = await t.call(this); try { return JSON.stringify(zero(JSON.parse(s))); } catch { return s; } }; })(Response.prototype.json, Response.prototype.text)";
-      const big = { promptTokens: 400, completionTokens: 100 };
       server.enqueue(
         completion({ toolCalls: [serverToolCall('nh_evaluate', { expression: hide })], usage: big }),
         ...Array.from({ length: 6 }, () => completion({ toolCalls: [serverToolCall('nh_evaluate', { expression: '1' })], usage: big })),
@@ -325,6 +332,57 @@ describe('model requests run on the built-ins the host loaded with (the real ope
       expect((outcome as NaturalExecutionError).failure).toBe('allocation_exhausted');
       expect(server.requests).toHaveLength(3);
     } finally {
+      await server.close();
+    }
+  });
+
+  const realJson = Response.prototype.json;
+  const realText = Response.prototype.text;
+  const restoreResponse = () => Object.assign(Response.prototype, { json: realJson, text: realText });
+  const model = (server: OpenAITestServer) => new OpenAIModelClient({ apiKey: KEY, baseURL: server.baseURL, env: {}, maxRetries: 0 });
+  const goStep = () => step({ program: 'execute\nGo.' });
+
+  it('generated code that rewrites the reported usage before it runs a step does not lift the cost allocation', async () => {
+    const server = await startOpenAIServer();
+    try {
+      costlyReplies(server);
+      const runner = new Runner({ executor: new AgentExecutor({ model: model(server) }) });
+      const source = `export async function run() { ${hide}; return await goStep(); }`;
+      const outcome = await runner
+        .run(async (ctx) => {
+          const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'goStep', kind: 'reference', type: 'function' }] });
+          return await (m.exports['run'] as () => Promise<unknown>)();
+        }, { grant: { references: { goStep } }, allocation: { maxCost: 1_200 } })
+        .catch((e: unknown) => e);
+      expect((outcome as NaturalExecutionError).failure).toBe('allocation_exhausted');
+      expect(server.requests).toHaveLength(3);
+      expect(Response.prototype.json).toBe(realJson);
+    } finally {
+      restoreResponse();
+      await server.close();
+    }
+  });
+
+  it('a SessionFunction body that rewrites the reported usage around its step does not lift the cost allocation', async () => {
+    const server = await startOpenAIServer();
+    try {
+      costlyReplies(server);
+      const session = new Session({ executor: new AgentExecutor({ model: model(server) }), allocation: { maxCost: 1_200 } });
+      const { spend } = session.materialized(session.submit('async function spend() {}'), {
+        spend: async () => {
+          (0, eval)(hide);
+          try {
+            return await goStep();
+          } finally {
+            restoreResponse();
+          }
+        },
+      });
+      const outcome = await (spend as () => Promise<unknown>)().catch((e: unknown) => e);
+      expect((outcome as NaturalExecutionError).failure).toBe('allocation_exhausted');
+      expect(server.requests).toHaveLength(3);
+    } finally {
+      restoreResponse();
       await server.close();
     }
   });
