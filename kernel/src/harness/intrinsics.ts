@@ -77,6 +77,22 @@ export function listOf<T>(values: Iterable<T>): readonly T[] {
   return isArray(values) ? (values as readonly T[]) : arrayFrom(values);
 }
 
+/** A Map's entries as a fresh array, by the captured iterator: what the host decides from a Map it owns. */
+export function mapEntryList<K, V>(map: Map<K, V>): [K, V][] {
+  const out: [K, V][] = [];
+  const it = mapEntries(map as Map<unknown, unknown>);
+  for (let step = mapIteratorNext(it); !step.done; step = mapIteratorNext(it)) append(out, step.value as [K, V]);
+  return out;
+}
+
+/** A Map's keys as a fresh array (see mapEntryList). */
+export function mapKeyList<K>(map: Map<K, unknown>): K[] {
+  const entries = mapEntryList(map);
+  const out: K[] = [];
+  for (let i = 0; i < entries.length; i++) append(out, entries[i]![0]);
+  return out;
+}
+
 const ArrayPrototype = Array.prototype;
 const DATA = { writable: true, enumerable: true, configurable: true } as const;
 
@@ -88,22 +104,6 @@ const DATA = { writable: true, enumerable: true, configurable: true } as const;
  * take plain assignment: a definition costs ~10x more, on every record the host writes. The check sits right
  * before the write, so no user code (a proxy trap in the walk) runs between them.
  */
-/** A Map's entries as a fresh array, by the captured iterator: what the host decides from a Map it owns. */
-export function mapEntryList<K, V>(map: Map<K, V>): [K, V][] {
-  const out: [K, V][] = [];
-  const it = mapEntries(map as Map<unknown, unknown>);
-  for (let step = mapIteratorNext(it); !step.done; step = mapIteratorNext(it)) append(out, step.value as [K, V]);
-  return out;
-}
-
-/** A Map's keys as a fresh array, by the captured iterator. */
-export function mapKeyList<K>(map: Map<K, unknown>): K[] {
-  const out: K[] = [];
-  const it = mapEntries(map as Map<unknown, unknown>);
-  for (let step = mapIteratorNext(it); !step.done; step = mapIteratorNext(it)) append(out, step.value[0] as K);
-  return out;
-}
-
 export function put(target: object, key: PropertyKey, value: unknown): void {
   if (objectHasOwn(ObjectPrototype, key)) defineProperty(target, key, { __proto__: null, value, ...DATA } as PropertyDescriptor);
   else (target as Record<PropertyKey, unknown>)[key] = value;

@@ -253,11 +253,11 @@ export class Runner {
       bodySettled = true;
       if (host.state === 'terminating') throw new RunTerminatedError({ runId, ceased: false, reason: 'terminated without established cessation' });
       if (host.state !== 'running') throw new RunTerminatedError({ runId, ceased: true, reason: 'terminated' });
-      if (host.activeBranches().length > 0) {
+      const activeExecutions = mapKeyList(host.inflight);
+      const activeDispatches = mapKeyList(host.activeDispatches);
+      if (activeExecutions.length + activeDispatches.length > 0) {
         // Seed 001: branches active at the run-end seam are a trace anomaly; the value is never accepted
         // and the run ends only once the termination mechanism establishes their cessation.
-        const activeExecutions = mapKeyList(host.inflight);
-        const activeDispatches = mapKeyList(host.activeDispatches);
         host.recordAnomaly('branches_active_at_run_end', { activeExecutions, activeDispatches });
         host.state = 'terminating';
         abortWith(host.abort, new RunTerminatedError({ runId, ceased: false, reason: 'interior branches were active at run end' }));

@@ -92,7 +92,7 @@ export class Kernel {
    * Has the kernel convert `code` ahead (see ToKernel 'prepare'); resolves once it did, or once its process
    * exited (a restart's new process was not asked).
    */
-  prepare(code: string): Promise<void> {
+  private prepare(code: string): Promise<void> {
     const process = this.process;
     if (process.exited) return Promise.resolve();
     return (this.prepared = new Promise<void>((resolve) => {
