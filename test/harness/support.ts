@@ -47,6 +47,17 @@ export function callingGenerated(source: string, capability: Capability): Compos
   };
 }
 
+/**
+ * A composition that dispatches generated `source` with the granted reference `name` (a function) as its one
+ * dependency and returns what its `run` export resolves to; the run's grant must hold that reference.
+ */
+export function callingGeneratedWithReference(source: string, name: string): Composition<unknown> {
+  return async (ctx) => {
+    const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name, kind: 'reference', type: 'function' }] });
+    return await (m.exports['run'] as () => Promise<unknown>)();
+  };
+}
+
 /** A capability that records whether its body ran. */
 export function trackedCapability(name: string, footprint: Capability['footprint'] = []) {
   const calls: unknown[] = [];

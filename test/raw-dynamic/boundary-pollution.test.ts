@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { AgentExecutor, NaturalExecutionError, OpenAIModelClient, Runner, Session, rejectOperation, accept, step, type OperationRequest } from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 import { ensureBuilt } from '../../kernel/src/server/runner/nb-build.js';
-import { finish, scriptedRunner } from '../harness/support.js';
+import { callingGeneratedWithReference, finish, scriptedRunner } from '../harness/support.js';
 import { completion, startOpenAIServer, toolCall as serverToolCall, type OpenAITestServer } from '../support/openai-server.js';
 
 /** Makes `Set.prototype.has` answer true for 'mallory' only: everything else keeps working. */
@@ -109,10 +109,7 @@ describe('the write set is validated on the built-ins the host loaded with', () 
       return await choose();
     }`;
     const outcome = await runner
-      .run(async (ctx) => {
-        const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'choose', kind: 'reference', type: 'function' }] });
-        return await (m.exports['run'] as () => Promise<unknown>)();
-      }, { grant: { references: { choose } } })
+      .run(callingGeneratedWithReference(source, 'choose'), { grant: { references: { choose } } })
       .then((v) => v, (e: unknown) => e);
     expect(outcome).not.toBe('mallory');
     expect((runner.ledger.select({ kind: 'execution.end' })[0]!.data as { committed: unknown }).committed).toEqual({});
@@ -163,10 +160,7 @@ describe("the operator's inspectors decide on the built-ins the host loaded with
     const { runner } = scriptedRunner(assignTurns());
     const source = `export async function run() { ${hideInside} return await assignStep(); }`;
     await runner
-      .run(async (ctx) => {
-        const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'assignStep', kind: 'reference', type: 'function' }] });
-        return await (m.exports['run'] as () => Promise<unknown>)();
-      }, { grant: { references: { assignStep } }, oversight: { inspectOperation } })
+      .run(callingGeneratedWithReference(source, 'assignStep'), { grant: { references: { assignStep } }, oversight: { inspectOperation } })
       .catch(() => undefined);
     expect(assignStatus(runner.ledger.select({}))).toBe('rejected');
     expect(Set.prototype.has).toBe(realHas);
@@ -227,10 +221,7 @@ describe('allocation admission counts on the built-ins the host loaded with', ()
     const tickStep = () => step({ program: 'execute\nTick.', references: { tick } });
     const source = `export async function run() { ${forgetInside} return await tickStep(); }`;
     const error = await runner
-      .run(async (ctx) => {
-        const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'tickStep', kind: 'reference', type: 'function' }] });
-        return await (m.exports['run'] as () => Promise<unknown>)();
-      }, { grant: { references: { tickStep } }, allocation: { maxOperationsPerResponse: 3 } })
+      .run(callingGeneratedWithReference(source, 'tickStep'), { grant: { references: { tickStep } }, allocation: { maxOperationsPerResponse: 3 } })
       .catch((e: unknown) => e);
     expect(ran).toBe(3);
     expect((error as NaturalExecutionError).failure).toBe('allocation_exhausted');
@@ -349,10 +340,7 @@ describe('model requests run on the built-ins the host loaded with (the real ope
       const runner = new Runner({ executor: new AgentExecutor({ model: model(server) }) });
       const source = `export async function run() { ${hide}; return await goStep(); }`;
       const outcome = await runner
-        .run(async (ctx) => {
-          const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'goStep', kind: 'reference', type: 'function' }] });
-          return await (m.exports['run'] as () => Promise<unknown>)();
-        }, { grant: { references: { goStep } }, allocation: { maxCost: 1_200 } })
+        .run(callingGeneratedWithReference(source, 'goStep'), { grant: { references: { goStep } }, allocation: { maxCost: 1_200 } })
         .catch((e: unknown) => e);
       expect((outcome as NaturalExecutionError).failure).toBe('allocation_exhausted');
       expect(server.requests).toHaveLength(3);
