@@ -10,6 +10,7 @@ import { ExecutionError, NighthawkError, describeError } from './errors.js';
 import { redactText, redactValue, secretsVersion } from './secrets.js';
 import { parseTargetPath } from './expression.js';
 import type { ModelClient, ModelMessage, ModelToolCall, ToolDefinition } from './model-client.js';
+import type { Usage } from './usage.js';
 import type { OperationKind, OperationRequest } from './operation.js';
 import { OUTPUT_TOOL_NAME, decideToolSchema, outputToolSchema, type OutputProposal } from './output-schema.js';
 import { DEFAULT_PROMPT_LIMITS, previewValue, renderSystemPrompt, renderUserPrompt, type PromptLimits } from './prompt.js';
@@ -133,9 +134,16 @@ export class AgentExecutor implements StepExecutor {
         });
       }
       if (state.requestAdmission) await state.requestAdmission.admit({ stepId: ctx.stepId, executionId: ctx.executionId, requestIndex });
-      const send = () =>
+      const send = (reportUsage?: (usage: Partial<Usage>) => void) =>
         // Registered secrets never travel back to the provider inside the conversation.
-        this.model.request({ messages: redactedMessages(), tools: definitions, outputToolName: OUTPUT_TOOL_NAME, signal: request.signal, model: state.model });
+        this.model.request({
+          messages: redactedMessages(),
+          tools: definitions,
+          outputToolName: OUTPUT_TOOL_NAME,
+          signal: request.signal,
+          model: state.model,
+          ...(reportUsage ? { reportUsage } : {}),
+        });
       const admission = state.requestAdmission;
       const response = admission?.request ? await admission.request(send) : await send();
       if (response.usage) {

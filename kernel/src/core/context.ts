@@ -21,7 +21,8 @@ import { UsageMeter, type Usage } from './usage.js';
  */
 export interface RequestAdmission {
   admit(info: { stepId: string; executionId: string; requestIndex: number }): void | Promise<void>;
-  request?<T>(send: () => Promise<T>): Promise<T>;
+  /** Sends the request; the host may pass `reportUsage` for the client (see ModelRequest.reportUsage). */
+  request?<T>(send: (reportUsage?: (usage: Partial<Usage>) => void) => Promise<T>): Promise<T>;
   observe(usage: Partial<Usage>): void;
 }
 

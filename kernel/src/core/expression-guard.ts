@@ -1,7 +1,9 @@
 /**
- * Functions a model expression defines run only while the Natural execution that evaluated them is live
- * (seed 001: model-authored expressions run only inside the executor's evaluation; issue 13: code made from
- * text never outlives its check). An expression that defines functions is rewritten so every function body,
+ * Functions a model expression defines run only while an operation of the Natural execution that evaluated them
+ * runs (seed 001: model-authored expressions run only inside the executor's evaluation; issue 13: code made from
+ * text never outlives its check). Not after the execution ended, and not between its operations either: there
+ * the host requests the model, inspects and commits, and a timer or promise job an expression left behind must
+ * not act meanwhile. An expression that defines functions is rewritten so every function body,
  * catch and finally block, parameter default, and resumption after `await` or `yield` first calls a guard
  * bound to its evaluation. Expressions without function syntax are compiled unchanged.
  */
@@ -9,16 +11,29 @@ import type TS from 'typescript';
 import { NighthawkError } from './errors.js';
 import { typescript } from './transform/typescript-module.js';
 
-/** A function a model expression defined was called after the Natural execution that evaluated it ended. */
+/** Why a function a model expression defined may not run now. */
+export type ExpressionCodeRefusal = 'execution-ended' | 'between-operations';
+
+/**
+ * A function a model expression defined was called, or resumed, outside an operation of its Natural execution:
+ * after that execution ended, or while it was between operations (the host requesting the model, inspecting,
+ * committing), when only host code may run.
+ */
 export class ExpressionCodeOutsideExecutionError extends NighthawkError {
   readonly executionId: string;
-  constructor(options: { executionId: string }) {
+  readonly refusal: ExpressionCodeRefusal;
+  constructor(options: { executionId: string; refusal?: ExpressionCodeRefusal }) {
+    const refusal = options.refusal ?? 'execution-ended';
     super(
       'expression-code-outside-execution',
-      `A function defined by a model expression of ${options.executionId} was called after that Natural execution ended; ` +
-        'code made from model text runs only inside its execution.',
+      refusal === 'execution-ended'
+        ? `A function defined by a model expression of ${options.executionId} was called after that Natural execution ended; ` +
+            'code made from model text runs only inside its execution.'
+        : `A function defined by a model expression of ${options.executionId} was called while no operation of that Natural ` +
+            'execution was running; code made from model text runs only inside an operation of its execution.',
     );
     this.executionId = options.executionId;
+    this.refusal = refusal;
   }
 }
 
@@ -29,7 +44,7 @@ export class ExpressionCodeOutsideExecutionError extends NighthawkError {
  */
 export interface LateRefusalSink {
   capture(): unknown;
-  report(captured: unknown, detail: { executionId: string; operationId: string | undefined }): void;
+  report(captured: unknown, detail: { executionId: string; operationId: string | undefined; refusal: ExpressionCodeRefusal }): void;
   refused?(error: Error): void;
 }
 let sink: LateRefusalSink | undefined;
@@ -39,8 +54,11 @@ export function setLateRefusalSink(value: LateRefusalSink): void {
   sink ??= value;
 }
 
-/** A guard pair for one evaluation: `live` refuses (and records) once `finished()` is true. */
-export function expressionGuard(ids: { executionId: string; operationId: string | undefined }, finished: () => boolean): { live: () => void; resumed: <T>(value: T) => T } {
+/** A guard pair for one evaluation: `live` refuses (and records) whenever `refusal()` names a reason. */
+export function expressionGuard(
+  ids: { executionId: string; operationId: string | undefined },
+  refusal: () => ExpressionCodeRefusal | undefined,
+): { live: () => void; resumed: <T>(value: T) => T } {
   let captured: unknown;
   try {
     captured = sink?.capture();
@@ -48,19 +66,20 @@ export function expressionGuard(ids: { executionId: string; operationId: string 
     captured = undefined;
   }
   const live = (): void => {
-    if (!finished()) return;
+    const reason = refusal();
+    if (reason === undefined) return;
     try {
-      sink?.report(captured, ids);
+      sink?.report(captured, { ...ids, refusal: reason });
     } catch {
       /* the refusal below is the outcome */
     }
-    const refusal = new ExpressionCodeOutsideExecutionError({ executionId: ids.executionId });
+    const error = new ExpressionCodeOutsideExecutionError({ executionId: ids.executionId, refusal: reason });
     try {
-      sink?.refused?.(refusal);
+      sink?.refused?.(error);
     } catch {
       /* thrown either way */
     }
-    throw refusal;
+    throw error;
   };
   return { live, resumed: (value) => (live(), value) };
 }

@@ -38,7 +38,7 @@ export { PrivateAsyncContext } from './private-context.js';
 export { isCoreRecord } from './provenance.js';
 export { insideOperationBody } from './operation-body.js';
 export { currentInterior, runInterior, runOutsideInterior, type InteriorMark } from './interior.js';
-export { ExpressionCodeOutsideExecutionError, setLateRefusalSink, type LateRefusalSink } from './expression-guard.js';
+export { ExpressionCodeOutsideExecutionError, setLateRefusalSink, type ExpressionCodeRefusal, type LateRefusalSink } from './expression-guard.js';
 export { hasRegisteredSecrets, redactionsIn, redactText, redactTextNoting, redactValue, registerEnvSecret, registerSecret, registeredSecretNames, secretsIn, secretsInText } from './secrets.js';
 export { monotonicMs, newId, wallClockMs } from './ids.js';
 export type {

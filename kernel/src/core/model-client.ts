@@ -36,6 +36,13 @@ export interface ModelRequest {
   readonly signal?: AbortSignal | undefined;
   /** A per-scope model choice; the client's default when absent. */
   readonly model?: string | undefined;
+  /**
+   * Set by a host that meters usage (a run's cost allocation). A client that reads its replies' bytes itself
+   * calls it once per reply the provider sent, with the usage those bytes state, as soon as it has them and
+   * before anything else parses the reply, so the count does not depend on code that may be tampered with
+   * meanwhile (see OpenAIModelClient). The host still counts `ModelResponse.usage` where it says more.
+   */
+  readonly reportUsage?: ((usage: Partial<Usage>) => void) | undefined;
 }
 
 export interface ModelResponse {

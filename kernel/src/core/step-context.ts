@@ -15,7 +15,7 @@ import {
   isNighthawkError,
 } from './errors.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
-import { currentOperationId, runAsOperation, runInterior } from './interior.js';
+import { currentInterior, currentOperationId, runAsOperation, runInterior } from './interior.js';
 import { hasRegisteredSecrets, secretsIn } from './secrets.js';
 import { expressionGuard } from './expression-guard.js';
 import { monotonicMs, newId, wallClockMs } from './ids.js';
@@ -102,6 +102,8 @@ export class StepContext {
   #scope: object | undefined;
   readonly #secretsRead = new Map<string, readonly string[]>();
   #finished = false;
+  /** Operation bodies and evaluations of this step running now: its expressions' functions run only then. */
+  #running = 0;
 
   constructor(init: StepContextInit) {
     this.stepId = init.stepId;
@@ -211,8 +213,13 @@ export class StepContext {
     }
     let value: T;
     try {
-      const out = runOperationBody(() => runAsOperation(request.operationId, body));
-      value = out instanceof Promise ? await out : (out as T);
+      this.#running++;
+      try {
+        const out = runOperationBody(() => runAsOperation(request.operationId, body));
+        value = out instanceof Promise ? await out : (out as T);
+      } finally {
+        this.#running--;
+      }
     } catch (error) {
       // A stop that arrived during the body (host stop, rejected perimeter effect) wins over its failure.
       this.checkHostStop();
@@ -283,14 +290,38 @@ export class StepContext {
     return record;
   }
 
+  readonly #settled = (): void => {
+    this.#running--;
+  };
+
+  /**
+   * The caller continues an expression of this step: a timer, a promise job or an async function it started
+   * (their async context keeps its interior mark). Host code that calls a built-in an expression replaced runs
+   * unmarked; the realm checks restore and record those, and the host's own call is not broken off.
+   */
+  #continuesExpression(): boolean {
+    const mark = currentInterior();
+    return mark !== undefined && mark.kind === 'expression' && mark.executionId === this.executionId;
+  }
+
   /** Evaluates an expression against this step's locals and references (the body of nh_evaluate). */
   evaluateBody(expression: string): Promise<unknown> {
     const fn = compileExpression(expression);
     this.#scope ??= createScope(this.locals, this.references);
     const scope = this.#scope;
     const operationId = currentOperationId();
-    const guard = expressionGuard({ executionId: this.executionId, operationId }, () => this.#finished);
-    const result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope, guard));
+    const guard = expressionGuard({ executionId: this.executionId, operationId }, () =>
+      this.#finished ? 'execution-ended' : this.#running === 0 && this.#continuesExpression() ? 'between-operations' : undefined,
+    );
+    this.#running++;
+    let result: Promise<unknown>;
+    try {
+      result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope, guard));
+    } catch (error) {
+      this.#running--;
+      throw error;
+    }
+    void result.then(this.#settled, this.#settled);
     if (!hasRegisteredSecrets() || operationId === undefined) return result;
     // A value carrying a registered secret back to the model is the model reading it: noted on the record.
     return result.then((value) => {

@@ -18,6 +18,10 @@ export interface AllocationLimits {
   readonly maxOperations: number;
   /** Operations admitted from one model response (executors whose steps the host observes). */
   readonly maxOperationsPerResponse: number;
+  /**
+   * Cost units of token counts (default: one unit per token). Called with each part of a request's counts as
+   * it is counted (the reply's bytes first, then whatever the response claims beyond them), so it must add up.
+   */
   readonly costOf?: (usage: Partial<Usage>) => number;
 }
 

@@ -178,8 +178,9 @@ export function installRawDynamicRuntime(): void {
   // A function a model expression defined, called after its execution, is recorded under that run.
   setLateRefusalSink({
     capture: () => currentHostFrame()?.host,
-    report: (host, ids) => {
-      (host as HostHandle | undefined)?.recordAnomaly('expression_code_outside_execution', { ...ids }, ids.operationId ?? ids.executionId);
+    report: (host, { refusal, ...ids }) => {
+      const kind = refusal === 'execution-ended' ? 'expression_code_outside_execution' : 'expression_code_outside_operation';
+      (host as HostHandle | undefined)?.recordAnomaly(kind, { ...ids }, ids.operationId ?? ids.executionId);
     },
     // Recorded by `report`: where no caller can catch it (a timer, a promise job) it is absorbed, not fatal.
     refused: (error) => markLateRefusal(error),

@@ -27,6 +27,7 @@ import {
   type StepContext,
   type StepRequest,
   type ToolSpec,
+  type Usage,
 } from '../core/index.js';
 import { admitPerimeterEffect, createPerimeterAttempt, type PerimeterAuditStore } from './audit-store.js';
 import { PerimeterAttemptNotRecordedError } from './errors.js';
@@ -508,6 +509,8 @@ export class RunHost implements HostHandle {
     }
     const meter = new UsageMeter();
     mapSet(this.#meters, ctx.executionId, meter);
+    /** The usage of the current model request: as its replies' bytes stated, as its response claimed, as counted. */
+    let current: RequestUsage | undefined;
     const admission: RequestAdmission | null =
       this.observation === 'aggregate'
         ? null
@@ -531,9 +534,13 @@ export class RunHost implements HostHandle {
               // The provider client reads its reply (usage included, which the allocation counts) and sends the
               // key through built-ins an expression of this step may have replaced: it runs on the originals.
               recordRealmChanges(this, ctx.executionId, 'provider');
-              return withAllowance('model-request', send);
+              // Counted as the reply arrives: code left running by this step's expressions may tamper with what
+              // the client parses afterwards (the ModelResponse's usage), but not with what was counted already.
+              const entry = (current = newRequestUsage());
+              return withAllowance('model-request', () => send((usage) => settleUsage(this.allocation, entry, 'metered', usage)));
             },
-            observe: (usage) => this.allocation.observe(usage),
+            // The response's own figures count where they say more than the bytes did, in whichever order both come.
+            observe: (usage) => (current ? settleUsage(this.allocation, current, 'claimed', usage) : this.allocation.observe(usage)),
           };
     const inner = () => scope({ usageMeter: meter, requestAdmission: admission }, () => this.#delegate.runStep(request));
     const nextFrame = frame ? { ...frame, allowance: undefined, submitterId: ctx.executionId } : undefined;
@@ -546,6 +553,42 @@ export class RunHost implements HostHandle {
       recordRealmChanges(this, ctx.executionId);
     }
   }
+}
+
+/** Token counts of one model request, from each source (see RunHost's request admission). */
+interface RequestUsage {
+  readonly metered: { input: number; output: number };
+  readonly claimed: { input: number; output: number };
+  readonly counted: { input: number; output: number };
+}
+
+const newRequestUsage = (): RequestUsage => ({ metered: { input: 0, output: 0 }, claimed: { input: 0, output: 0 }, counted: { input: 0, output: 0 } });
+
+/** A token count a client reported: anything but a finite non-negative number counts as none. */
+function tokens(value: unknown): number {
+  return typeof value === 'number' && value >= 0 && value < Infinity ? value : 0;
+}
+
+/**
+ * Adds `usage` to what `source` says of the request, then counts against the allocation what the larger of
+ * the two sources says beyond what was counted already: the metered bytes add up over the replies of a
+ * request (retries), the response claims once. Plain arithmetic on host-owned records, nothing a model reaches.
+ */
+function settleUsage(allocation: Allocation, entry: RequestUsage, source: 'metered' | 'claimed', usage: Partial<Usage>): void {
+  const from = entry[source];
+  if (source === 'metered') {
+    from.input += tokens(usage.inputTokens);
+    from.output += tokens(usage.outputTokens);
+  } else {
+    from.input = tokens(usage.inputTokens);
+    from.output = tokens(usage.outputTokens);
+  }
+  const input = (entry.metered.input > entry.claimed.input ? entry.metered.input : entry.claimed.input) - entry.counted.input;
+  const output = (entry.metered.output > entry.claimed.output ? entry.metered.output : entry.claimed.output) - entry.counted.output;
+  if (input <= 0 && output <= 0) return;
+  entry.counted.input += input > 0 ? input : 0;
+  entry.counted.output += output > 0 ? output : 0;
+  allocation.observe({ inputTokens: input > 0 ? input : 0, outputTokens: output > 0 ? output : 0 });
 }
 
 /** True when `error` or one of its causes is an instance of `type`. */

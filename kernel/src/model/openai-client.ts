@@ -5,10 +5,11 @@
  */
 import type OpenAI from 'openai';
 import { loadOpenAI } from './openai-module.js';
-import { registerSecret, type ModelClient, type ModelRequest, type ModelResponse, type ModelStreamEvent } from '../core/index.js';
+import { registerSecret, type ModelClient, type ModelRequest, type ModelResponse, type ModelStreamEvent, type Usage } from '../core/index.js';
 import { ModelAuthenticationError, ModelRequestAbortedError, ModelRequestError, ModelTimeoutError } from './errors.js';
 import { classifyOpenAIError, describeAbortReason, displayURL } from './openai-errors.js';
 import { fromCompletion, StreamAssembler, toChatMessages, toChatTools } from './openai-mapping.js';
+import { meteredFetch, REPORT_USAGE } from './reply-usage.js';
 import { abortableDelay, backoffDelayMs, DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
 export const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
@@ -119,7 +120,7 @@ export class OpenAIModelClient implements ModelClient {
       if (request.signal?.aborted) throw new ModelRequestAbortedError({ reason: this.#reason(request.signal.reason) });
       await this.#beforeRequest?.({ model, attempt, request });
       try {
-        return await this.#send(body, request.signal, options?.onStream);
+        return await this.#send(body, request.signal, options?.onStream, request.reportUsage);
       } catch (error) {
         if (error instanceof CallbackFailure) throw error.error;
         const failure = classifyOpenAIError(error, { baseURL: this.baseURL, apiKey: this.#apiKey, attempts: attempt + 1, timeoutMs: this.#timeoutMs });
@@ -133,9 +134,22 @@ export class OpenAIModelClient implements ModelClient {
     }
   }
 
-  async #send(body: ChatBody, signal: AbortSignal | undefined, onStream: ((event: ModelStreamEvent) => void) | undefined): Promise<ModelResponse> {
-    // Before the timeout starts: importing the package is not the provider's time.
-    const client = (this.#client ??= new (await loadOpenAI()).default({ apiKey: this.#apiKey, baseURL: this.#baseURLOption, maxRetries: 0, timeout: this.#timeoutMs }));
+  async #send(
+    body: ChatBody,
+    signal: AbortSignal | undefined,
+    onStream: ((event: ModelStreamEvent) => void) | undefined,
+    reportUsage: ((usage: Partial<Usage>) => void) | undefined,
+  ): Promise<ModelResponse> {
+    // Before the timeout starts: importing the package is not the provider's time. The package fetches with the
+    // global fetch as it is at the first request (the host has checked it then), metered (see reply-usage.ts).
+    const OpenAIClass = (await loadOpenAI()).default;
+    const client = (this.#client ??= new OpenAIClass({
+      apiKey: this.#apiKey,
+      baseURL: this.#baseURLOption,
+      maxRetries: 0,
+      timeout: this.#timeoutMs,
+      fetch: meteredFetch(globalThis.fetch as Parameters<typeof meteredFetch>[0]) as typeof fetch,
+    }));
     // One controller for the caller's signal and our timeout, which also covers a stalled stream body.
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(TIMED_OUT), this.#timeoutMs);
@@ -143,7 +157,13 @@ export class OpenAIModelClient implements ModelClient {
     signal?.addEventListener('abort', forward, { once: true });
     const callbackFailure: { error?: unknown } = {};
     try {
-      const requestOptions = { signal: controller.signal, maxRetries: 0, timeout: this.#timeoutMs };
+      const requestOptions = {
+        signal: controller.signal,
+        maxRetries: 0,
+        timeout: this.#timeoutMs,
+        // Carried to meteredFetch, which takes it out before the request is sent.
+        ...(reportUsage ? { fetchOptions: { [REPORT_USAGE]: reportUsage } as OpenAI.RequestOptions["fetchOptions"] } : {}),
+      };
       if (!onStream) {
         const completion = await client.chat.completions.create({ ...body, stream: false }, requestOptions);
         return fromCompletion(completion) ?? this.#noChoice();

@@ -1,0 +1,190 @@
+/**
+ * Code left running by a model expression cannot act while the host decides. Before each model request the
+ * host restores what the provider client reads with, but an interval an expression left behind fires again
+ * while the request is in flight and replaces `Response.prototype.json`/`text` to zero the reply's usage,
+ * which the cost allocation counts. Two forms: a callback the model wrote (its function is guarded), and one
+ * made only of built-ins (`Object.assign` bound to a fake reply), which no guard of model code sees. The
+ * usage the allocation counts is read by the host from the reply's bytes; and model expression code runs
+ * only while an operation of its step runs.
+ * Each attack comes from a model expression, from generated code and from a SessionFunction body.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgentExecutor, NaturalExecutionError, OpenAIModelClient, Runner, Session, step } from '../../kernel/src/index.js';
+import { callingGeneratedWithReference } from '../harness/support.js';
+import { completion, startOpenAIServer, toolCall, type OpenAITestServer } from '../support/openai-server.js';
+
+const KEY = 'sk-in-flight-0123456789abcdefghij';
+const big = { promptTokens: 400, completionTokens: 100 };
+const realJson = Response.prototype.json;
+const realText = Response.prototype.text;
+const intervals: ReturnType<typeof setInterval>[] = [];
+const realSetInterval = globalThis.setInterval;
+
+afterEach(() => {
+  for (const id of intervals.splice(0)) clearInterval(id);
+  Object.assign(Response.prototype, { json: realJson, text: realText });
+});
+
+/** A reply whose usage says nothing was spent, asking for another cheap operation. */
+const FAKE = {
+  id: 'fake',
+  object: 'chat.completion',
+  created: 0,
+  model: 'fake',
+  choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'nh_evaluate', arguments: '{"expression":"1"}' } }] } }],
+  usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+};
+
+/** Every 2 ms, a callback the model wrote zeroes the usage of whatever reply is read next. */
+const MODEL_INTERVAL =
+  "(setInterval(() => { const j = Response.prototype.json; if (j.zeroing) return; const z = async function () { const o = await j.call(this); if (o && o.usage) o.usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }; return o; }; z.zeroing = true; Response.prototype.json = z; }, 2), 1)";
+/** Every 2 ms, built-ins alone put a fake zero-usage reply in place of whatever is read next. */
+const BUILTIN_INTERVAL = `(setInterval(Object.assign, 2, Response.prototype, { json: Promise.resolve.bind(Promise, ${JSON.stringify(FAKE)}), text: Promise.resolve.bind(Promise, ${JSON.stringify(JSON.stringify(FAKE))}) }), 1)`;
+
+/** Replies of 500 tokens each, every one held 40 ms so an interval fires while it is in flight. */
+function slowCostlyReplies(server: OpenAITestServer, first?: string): void {
+  const evaluate = (expression: string) => ({ kind: 'delay' as const, ms: 40, reply: completion({ toolCalls: [toolCall('nh_evaluate', { expression })], usage: big }) });
+  server.enqueue(
+    ...(first ? [evaluate(first)] : []),
+    ...Array.from({ length: 7 }, () => evaluate('1')),
+    { kind: 'delay', ms: 40, reply: completion({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })], usage: big }) },
+  );
+}
+
+const model = (server: OpenAITestServer) => new OpenAIModelClient({ apiKey: KEY, baseURL: server.baseURL, env: {}, maxRetries: 0 });
+const goStep = () => step({ program: 'execute\nGo.' });
+const tracked = (id: ReturnType<typeof setInterval>) => (intervals.push(id), id);
+
+async function withServer(fn: (server: OpenAITestServer) => Promise<void>): Promise<void> {
+  const server = await startOpenAIServer();
+  try {
+    await fn(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** 500 per reply against 1,200: the third request is the last one, whatever happens to the replies. */
+function expectBounded(server: OpenAITestServer, outcome: unknown): void {
+  expect((outcome as NaturalExecutionError).failure).toBe('allocation_exhausted');
+  expect(server.requests.length).toBeLessThanOrEqual(3);
+}
+
+describe('an interval left by a model expression cannot zero the usage of a reply in flight', () => {
+  for (const [name, expression] of [
+    ['a callback the model wrote', MODEL_INTERVAL],
+    ['a callback made of built-ins', BUILTIN_INTERVAL],
+  ] as const) {
+    it(`${name}: the cost allocation still ends the step`, async () => {
+      await withServer(async (server) => {
+        slowCostlyReplies(server, expression);
+        const runner = new Runner({ executor: new AgentExecutor({ model: model(server) }) });
+        // The interval is the model's: it is cleared here only so a failing run does not leak it into others.
+        const spy = (globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval);
+        try {
+          const outcome = await runner.run(goStep, { allocation: { maxCost: 1_200 } }).then(() => 'ok', (e: unknown) => e);
+          expect(spy).toBeDefined();
+          expectBounded(server, outcome);
+        } finally {
+          globalThis.setInterval = realSetInterval;
+        }
+      });
+    });
+  }
+
+  it('a callback the model wrote is refused while no operation of its step runs, and recorded', async () => {
+    await withServer(async (server) => {
+      slowCostlyReplies(server, MODEL_INTERVAL);
+      const runner = new Runner({ executor: new AgentExecutor({ model: model(server) }) });
+      globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval;
+      try {
+        await runner.run(goStep, { allocation: { maxCost: 1_200 } }).catch(() => undefined);
+      } finally {
+        globalThis.setInterval = realSetInterval;
+      }
+      const refused = runner.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'expression_code_outside_operation');
+      expect(refused.length).toBeGreaterThan(0);
+      // A refused interval callback clears its interval: one record, not one per tick.
+      expect(refused).toHaveLength(1);
+    });
+  });
+});
+
+describe('code an expression left behind does not run between the operations of its step', () => {
+  it('a promise job that resumes during the next model request is refused, and the operations after it still run', async () => {
+    await withServer(async (server) => {
+      const late = "(Promise.resolve().then(() => new Promise((r) => setTimeout(r, 15))).then(() => { globalThis.__nhLate = 'ran'; }), 1)";
+      server.enqueue(
+        completion({ toolCalls: [toolCall('nh_evaluate', { expression: late })] }),
+        { kind: 'delay', ms: 60, reply: completion({ toolCalls: [toolCall('nh_evaluate', { expression: '2' })] }) },
+        completion({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }),
+      );
+      const runner = new Runner({ executor: new AgentExecutor({ model: model(server) }) });
+      try {
+        const outcome = await runner.run(goStep).then(() => 'ok', (e: unknown) => e);
+        expect(outcome).toBe('ok');
+        expect((globalThis as Record<string, unknown>)['__nhLate']).toBeUndefined();
+        expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toContain('expression_code_outside_operation');
+        expect(runner.ledger.select({ kind: 'operation' }).map((e) => e.status)).toEqual(['completed', 'completed', 'completed']);
+      } finally {
+        delete (globalThis as Record<string, unknown>)['__nhLate'];
+      }
+    });
+  });
+
+  it('a job that resumes while a later operation of the same step runs is not refused', async () => {
+    await withServer(async (server) => {
+      // The second expression waits 40 ms; the first one's job resumes 15 ms into it.
+      const job = "(new Promise((r) => setTimeout(r, 15)).then(() => { globalThis.__nhJob = 'ran'; }), 1)";
+      server.enqueue(
+        completion({ toolCalls: [toolCall('nh_evaluate', { expression: job }), toolCall('nh_evaluate', { expression: 'new Promise((r) => setTimeout(() => r(2), 40))' })] }),
+        completion({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }),
+      );
+      const runner = new Runner({ executor: new AgentExecutor({ model: model(server) }) });
+      try {
+        expect(await runner.run(goStep).then(() => 'ok', (e: unknown) => e)).toBe('ok');
+        expect((globalThis as Record<string, unknown>)['__nhJob']).toBe('ran');
+        expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).not.toContain('expression_code_outside_operation');
+      } finally {
+        delete (globalThis as Record<string, unknown>)['__nhJob'];
+      }
+    });
+  });
+});
+
+describe('from generated code and from a SessionFunction body', () => {
+  it('generated code that leaves a built-in interval running through its step does not lift the cost allocation', async () => {
+    await withServer(async (server) => {
+      slowCostlyReplies(server);
+      const runner = new Runner({ executor: new AgentExecutor({ model: model(server) }) });
+      const source = `export async function run() {
+        const id = ${BUILTIN_INTERVAL.slice(1, -4)};
+        try { return await goStep(); } finally { clearInterval(id); }
+      }`;
+      const outcome = await runner
+        .run(callingGeneratedWithReference(source, 'goStep'), { grant: { references: { goStep } }, allocation: { maxCost: 1_200 } })
+        .then(() => 'ok', (e: unknown) => e);
+      expectBounded(server, outcome instanceof NaturalExecutionError ? outcome : (outcome as { cause?: unknown }).cause ?? outcome);
+    });
+  });
+
+  it('a SessionFunction body that keeps replacing the reply reader around its step does not lift the cost allocation', async () => {
+    await withServer(async (server) => {
+      slowCostlyReplies(server);
+      const session = new Session({ executor: new AgentExecutor({ model: model(server) }), allocation: { maxCost: 1_200 } });
+      const { spend } = session.materialized(session.submit('async function spend() {}'), {
+        spend: async () => {
+          const fake = Promise.resolve.bind(Promise, FAKE) as () => Promise<unknown>;
+          const id = realSetInterval(() => Object.assign(Response.prototype, { json: fake }), 2);
+          try {
+            return await goStep();
+          } finally {
+            clearInterval(id);
+          }
+        },
+      });
+      const outcome = await (spend as () => Promise<unknown>)().then(() => 'ok', (e: unknown) => e);
+      expectBounded(server, outcome);
+    });
+  });
+});
