@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kernel } from '@jupyterlab/services';
+import { KernelProcess } from '../../kernel/src/server/kernel/kernel-process-handle.js';
 import { startKernelServer } from '../support/kernel-server.js';
 import { runCell } from '../support/kernel-client.js';
 
@@ -64,6 +65,37 @@ describe('a cold kernel', () => {
     } finally {
       await fx.close();
     }
+  }, 60_000);
+});
+
+describe('a kernel process a client waits for', () => {
+  /**
+   * Milliseconds until a kernel_info sent 50 ms after the process took messages is answered. A process that
+   * has begun loading answers once the load (seconds of synchronous compiler start-up) is done.
+   */
+  async function infoLatency(eager: boolean): Promise<number> {
+    const kernel = new KernelProcess({ cwd: scratch, eager });
+    try {
+      await kernel.accepting;
+      await new Promise((r) => setTimeout(r, 50));
+      const sentAt = performance.now();
+      const answered = new Promise<number>((resolve) => {
+        kernel.onMessage = (_route, msg) => {
+          if (msg.header.msg_type === 'kernel_info_reply') resolve(performance.now() - sentAt);
+        };
+      });
+      const header = { msg_id: `info-${eager}`, msg_type: 'kernel_info_request', session: 'test', username: 'test', date: new Date().toISOString(), version: '5.3' };
+      kernel.send({ kind: 'request', route: 'r', msg: { header, parent_header: {}, metadata: {}, content: {}, channel: 'shell', buffers: [] } as never });
+      return await answered;
+    } finally {
+      kernel.kill();
+    }
+  }
+
+  test('starts loading as soon as it takes messages, where a spare answers a first kernel_info before it loads', async () => {
+    const spare = await infoLatency(false);
+    const eager = await infoLatency(true);
+    expect(eager).toBeGreaterThan(spare + 150);
   }, 60_000);
 });
 

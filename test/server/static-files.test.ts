@@ -1,5 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -10,12 +10,16 @@ let server: NighthawkServer;
 
 /** Raw GET so the path reaches the server exactly as written (fetch would normalise `..`). */
 function get(rawPath: string): Promise<{ status: number; body: string }> {
+  return getWithHeaders(rawPath).then(({ status, body }) => ({ status, body }));
+}
+
+function getWithHeaders(rawPath: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.port, path: rawPath }, (res) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path: rawPath, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
     });
     req.on('error', reject);
     req.end();
@@ -28,6 +32,7 @@ beforeAll(async () => {
   mkdirSync(path.join(web, 'assets'), { recursive: true });
   writeFileSync(path.join(web, 'index.html'), '<title>notebook</title>');
   writeFileSync(path.join(web, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(path.join(web, 'assets', 'index-C6M6Cj_Z.js'), 'console.log(2)');
   writeFileSync(path.join(root, 'secret.txt'), 'outside');
   symlinkSync(path.join(root, 'secret.txt'), path.join(web, 'assets', 'leak.js'));
   server = await startServer({ notebookDir: path.join(root, 'nb'), staticDir: web, port: 0, spareKernels: 0, log: () => {} });
@@ -43,6 +48,30 @@ describe('static web notebook files', () => {
     expect(await get('/')).toEqual({ status: 200, body: '<title>notebook</title>' });
     expect((await get('/assets/app.js')).body).toBe('console.log(1)');
     expect((await get('/some/client/route')).body).toBe('<title>notebook</title>');
+  });
+
+  test('an asset named after its content is kept for a year; every other file is revalidated', async () => {
+    const hashed = await getWithHeaders('/assets/index-C6M6Cj_Z.js');
+    expect(hashed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    for (const p of ['/', '/index.html', '/assets/app.js', '/some/client/route']) {
+      expect((await getWithHeaders(p)).headers['cache-control'], p).toBe('no-cache');
+    }
+  });
+
+  test('a revalidation of an unchanged file is answered 304 without a body; a changed file is sent again', async () => {
+    const first = await getWithHeaders('/');
+    const etag = first.headers.etag!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await getWithHeaders('/', { 'If-None-Match': etag });
+    expect(again).toMatchObject({ status: 304, body: '' });
+    expect(again.headers.etag).toBe(etag);
+    const index = path.join(root, 'web-dist', 'index.html');
+    writeFileSync(index, '<title>notebook v2</title>');
+    utimesSync(index, new Date(), new Date(Date.now() + 5_000));
+    const changed = await getWithHeaders('/', { 'If-None-Match': etag });
+    expect(changed).toMatchObject({ status: 200, body: '<title>notebook v2</title>' });
+    expect(changed.headers.etag).not.toBe(etag);
+    writeFileSync(index, '<title>notebook</title>');
   });
 
   test('no path reaches a file outside the static directory', async () => {

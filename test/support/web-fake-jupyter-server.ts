@@ -12,6 +12,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { serveStatic as serveBuiltFiles } from '../../kernel/src/server/api/static-files.js';
 import { decodeFrame, encodeFrame, V1_PROTOCOL } from '../../kernel/src/server/api/ws-frames.js';
 import type { KernelMessage } from '../../shared/index.js';
 
@@ -72,11 +73,6 @@ export interface FakeJupyterServer {
   interruptCount(): number;
   close(): Promise<void>;
 }
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.woff2': 'font/woff2',
-};
 
 interface KernelState {
   id: string;
@@ -186,7 +182,7 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const p = decodeURIComponent(url.pathname);
-    if (!p.startsWith('/api/')) return serveStatic(res, p);
+    if (!p.startsWith('/api/')) return serveStatic(req, res, url.pathname);
     if (!authorised(req, url)) return send(res, 403, { message: 'bad token' });
     const parts = p.split('/').filter(Boolean); // ['api', ...]
     const [, area, id, action] = parts;
@@ -246,15 +242,10 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     send(res, 404, { message: `not found: ${p}` });
   }
 
-  async function serveStatic(res: http.ServerResponse, p: string): Promise<void> {
+  /** The product's own static files (caching included), so load-time benchmarks measure what users get. */
+  async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<void> {
     if (!options.staticDir) return send(res, 404);
-    const rel = p === '/' ? 'index.html' : p.slice(1);
-    const abs = path.join(options.staticDir, path.normalize(rel));
-    if (!abs.startsWith(options.staticDir)) return send(res, 403);
-    const data = await fs.readFile(abs).catch(() => undefined);
-    if (!data) return send(res, 404);
-    res.writeHead(200, { 'content-type': MIME[path.extname(abs)] ?? 'application/octet-stream' });
-    res.end(data);
+    await serveBuiltFiles(options.staticDir, pathname, res, req.headers);
   }
 
   const wss = new WebSocketServer({

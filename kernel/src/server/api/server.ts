@@ -152,7 +152,7 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'Method not allowed');
-    await serveStatic(options.staticDir, url.pathname, res);
+    await serveStatic(options.staticDir, url.pathname, res, req.headers);
   };
 
   const server = createServer((req, res) => {

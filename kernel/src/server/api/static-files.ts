@@ -1,9 +1,12 @@
 /**
  * Serves the built web notebook (web/dist). Paths are decoded once, dot segments refused, and the real path
  * must stay under the real static root; unknown extension-less paths fall back to index.html.
+ * Caching: a built asset named after its content (`assets/name-HASH.ext`) never changes, so browsers keep it
+ * for a year without asking again (and reuse the compiled code of its scripts); everything else (index.html,
+ * which names the current assets) is revalidated on every load and answered 304 when unchanged.
  */
 import { promises as fs } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import path from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -21,10 +24,14 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
+/** Vite's name for a built asset: its content hash (8 characters) before the extension. */
+const HASHED_ASSET = /^assets\/[^/]+-[A-Za-z0-9_-]{8}\.[a-z0-9]+$/;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Nighthawk TS</title>
 <p>The web notebook is not built (no web/dist). The Jupyter API is available under <code>/api</code>.</p>`;
 
-export async function serveStatic(root: string | undefined, pathname: string, res: ServerResponse): Promise<void> {
+export async function serveStatic(root: string | undefined, pathname: string, res: ServerResponse, requestHeaders: IncomingHttpHeaders = {}): Promise<void> {
   const notFound = (): void => {
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
   };
@@ -55,6 +62,18 @@ export async function serveStatic(root: string | undefined, pathname: string, re
   const real = await fs.realpath(file);
   if (!real.startsWith(realRoot + path.sep)) return notFound();
   const type = TYPES[path.extname(real)] ?? 'application/octet-stream';
-  res.writeHead(200, { 'Content-Type': type, 'Content-Length': stat.size, 'X-Content-Type-Options': 'nosniff' });
+  const relative = path.relative(realRoot, real).split(path.sep).join('/');
+  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  const headers = {
+    'Content-Type': type,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': HASHED_ASSET.test(relative) ? IMMUTABLE : 'no-cache',
+    ETag: etag,
+  };
+  if (requestHeaders['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) {
+    res.writeHead(304, headers).end();
+    return;
+  }
+  res.writeHead(200, { ...headers, 'Content-Length': stat.size });
   res.end(await fs.readFile(real));
 }

@@ -313,7 +313,7 @@ export class KernelManager {
   takeProcess(): KernelProcess {
     const index = this.spares.findIndex((p) => !p.exited);
     // Spares are warmed in order, so the first live one is the closest to ready.
-    const process = index >= 0 ? this.spares.splice(index, 1)[0]! : new KernelProcess(this.options);
+    const process = index >= 0 ? this.spares.splice(index, 1)[0]! : new KernelProcess({ ...this.options, eager: true });
     this.scheduleRefill();
     return process;
   }

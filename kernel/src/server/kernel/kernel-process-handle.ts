@@ -17,6 +17,8 @@ export interface KernelProcessOptions {
   cwd: string;
   hostModule?: string;
   dataDir?: string;
+  /** Someone waits for this process (not a spare): it loads its compiler at once instead of after a first request. */
+  eager?: boolean;
 }
 
 let bundledEntry: string | undefined;
@@ -86,7 +88,7 @@ export class KernelProcess {
     // cell and ~30 MB after importing the library, for about 3% more CPU in this run (bench/notebook-peers
     // prints the RSS beside tslab's). A later --max-semi-space-size in NIGHTHAWK_KERNEL_NODE_ARGS wins.
     const execArgv = ['--disable-warning=ExperimentalWarning', '--no-force-async-hooks-checks', '--max-semi-space-size=2', ...extra];
-    const config: KernelProcessConfig = { session: this.session, hostModule: options.hostModule, dataDir: options.dataDir, watchdogFd: WATCHDOG_FD };
+    const config: KernelProcessConfig = { session: this.session, hostModule: options.hostModule, dataDir: options.dataDir, watchdogFd: WATCHDOG_FD, ...(options.eager ? { eager: true } : {}) };
     this.child = fork(kernelEntry(), [JSON.stringify(config)], {
       cwd: options.cwd,
       env: withKernelEnv(process.env),

@@ -27,6 +27,11 @@ export interface KernelProcessConfig {
   dataDir?: string;
   /** File descriptor of the pipe the interrupt watchdog thread reads (see interrupt-watchdog.ts). */
   watchdogFd?: number;
+  /**
+   * A client waits for this process (a session's cold start or a restart, not a spare): loading starts as soon
+   * as it takes messages, not once the client's first kernel_info arrives (that reply then waits for the load).
+   */
+  eager?: boolean;
 }
 
 function post(message: FromKernel): void {
@@ -104,7 +109,7 @@ async function main(): Promise<void> {
     post({ kind: 'executing', msgId }),
   );
   // Loading blocks the event loop for about a second, so it starts only once the first kernel_info is
-  // answered (or any other request arrives, or a spare has idled briefly).
+  // answered (or any other request arrives, or a spare has idled briefly), unless a client is known to wait.
   let begin!: () => void;
   const opened = new Promise<void>((resolve) => (begin = resolve));
   const idle = setTimeout(() => begin(), 250);
@@ -157,6 +162,8 @@ async function main(): Promise<void> {
   };
   for (const { msg, route } of pending.splice(0)) handle(msg, route);
   post({ kind: 'accepting' });
+  // After the turn that sends 'accepting', so the server learns it before the load blocks this process.
+  if (config.eager) setImmediate(begin);
   await loaded.catch(() => {});
   // The code cache is written once the process has compiled what a first cell needs: after the warm-up, or
   // when a cell was waiting, a little after it (writing blocks for ~0.1 s, once per machine and Node version).
