@@ -4,3 +4,4 @@ export * from './protocol.js';
 export * from './nbformat.js';
 export * from './ui-types.js';
 export * from './ledger-events.js';
+export { multilineText } from './multiline.js';

@@ -3,6 +3,8 @@
  * .ipynb (nbformat 4.5, with cell ids). Outputs keep their `transient.display_id` in memory only, so
  * update_display_data can find them; it is dropped on save as nbformat requires.
  */
+import { multilineText } from '../../shared/multiline.js';
+
 export type MimeBundle = Record<string, unknown>;
 
 export type Output =
@@ -37,11 +39,6 @@ export function newCell(cellType: CellType = 'code', source = ''): CellModel {
   return { id: newCellId(), cellType, source, outputs: [], executionCount: null, metadata: {} };
 }
 
-function joinSource(source: unknown): string {
-  if (Array.isArray(source)) return source.map(String).join('');
-  return typeof source === 'string' ? source : '';
-}
-
 function asRecord(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
@@ -59,7 +56,7 @@ export function outputFromJson(raw: unknown): Output | undefined {
   const o = asRecord(raw);
   switch (o.output_type) {
     case 'stream':
-      return { output_type: 'stream', name: o.name === 'stderr' ? 'stderr' : 'stdout', text: joinSource(o.text) };
+      return { output_type: 'stream', name: o.name === 'stderr' ? 'stderr' : 'stdout', text: multilineText(o.text) };
     case 'display_data':
       return { output_type: 'display_data', data: normaliseBundle(o.data), metadata: asRecord(o.metadata) };
     case 'execute_result':
@@ -93,7 +90,7 @@ export function notebookFromJson(raw: unknown): NotebookModel {
       return {
         id: typeof cell.id === 'string' && cell.id ? cell.id : newCellId(),
         cellType,
-        source: joinSource(cell.source),
+        source: multilineText(cell.source),
         outputs,
         executionCount: typeof cell.execution_count === 'number' ? cell.execution_count : null,
         metadata: asRecord(cell.metadata),

@@ -96,7 +96,6 @@ export class Runner {
     // while the kernel works; a quick cell's result is drawn as plain text first (the chunk's ~40 ms of script,
     // evaluated at once, would hold up the very reply frames the person waits for) and redrawn once it arrives.
     const renderersSoon = setTimeout(() => void loadRenderers(), RENDERERS_DURING_RUN_MS);
-    void future.done.finally(() => clearTimeout(renderersSoon)).catch(() => {});
     this.inFlight.set(cell, future);
     this.startTicker();
     future.onIOPub = (msg) => this.onIOPub(cell, msg);
@@ -112,7 +111,10 @@ export class Runner {
       () => {
         // Restart or shutdown disposed the future before its reply.
       },
-    ).finally(() => this.settle(cell, future));
+    ).finally(() => {
+      clearTimeout(renderersSoon);
+      this.settle(cell, future);
+    });
   }
 
   private settle(cell: CellView, future: ExecuteFuture): void {

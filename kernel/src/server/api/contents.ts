@@ -8,7 +8,7 @@ import { constants, promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointModel, ContentsModel, Notebook } from '../../../../shared/index.js';
-import { NotebookSchema, emptyNotebook } from '../../../../shared/index.js';
+import { NotebookSchema, emptyNotebook, multilineText } from '../../../../shared/index.js';
 import { RequestRefusedError } from '../kernel/index.js';
 import { MAX_JSON_DEPTH, jsonDepthExceeds, parseBoundedJson } from './json-limits.js';
 import { redactValue, registerEnvSecret } from '../../core/index.js';
@@ -83,13 +83,17 @@ export class ContentsStore {
       }
       return this.model(api, stat!, children);
     }
-    if (!options.content) return this.model(api, stat!, null);
+    return this.model(api, stat!, options.content ? await this.readNotebook(api, abs) : null);
+  }
+
+  /** The notebook file at `abs`, parsed and validated (422 when it is not one). */
+  private async readNotebook(api: string, abs: string): Promise<Notebook> {
     const text = await fs.readFile(abs, 'utf8');
     const json = parseBoundedJson(text);
     if (!json.ok) refuse(422, json.reason === 'too-deep' ? `${api} is nested deeper than ${MAX_JSON_DEPTH} levels` : `${api} is not valid JSON`);
     const parsed = NotebookSchema.safeParse(json.ok ? json.value : undefined);
-    if (!parsed.success) refuse(422, `${api} is not a valid nbformat 4.5 notebook: ${parsed.error.issues[0]?.message ?? ''}`);
-    return this.model(api, stat!, parsed.data);
+    if (!parsed.success) return refuse(422, `${api} is not a valid nbformat 4.5 notebook: ${parsed.error.issues[0]?.message ?? ''}`);
+    return parsed.data;
   }
 
   /**
@@ -97,12 +101,12 @@ export class ContentsStore {
    * converts it ahead), or undefined: a notebook larger than `maxBytes`, one without code, or no notebook at all.
    */
   async firstCodeCell(apiPath: string, maxBytes: number): Promise<string | undefined> {
-    const file = await this.get(apiPath, { content: false });
-    if (file.type !== 'notebook' || (file.size ?? Infinity) > maxBytes) return undefined;
-    const notebook = (await this.get(apiPath, { content: true })).content as Notebook;
+    const { api, abs, stat } = await this.resolve(apiPath, { mustExist: true });
+    if (stat!.isDirectory() || stat!.size > maxBytes) return undefined;
+    const notebook = await this.readNotebook(api, abs);
     const cell = notebook.cells.find((c) => c.cell_type === 'code');
     if (!cell) return undefined;
-    const source = typeof cell.source === 'string' ? cell.source : cell.source.join('');
+    const source = multilineText(cell.source);
     return source.trim() === '' ? undefined : source;
   }
 

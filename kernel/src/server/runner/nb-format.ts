@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../../core/index.js';
+import { multilineText } from '../../../../shared/index.js';
 
 export type MimeBundle = Record<string, unknown>;
 
@@ -51,7 +52,7 @@ export function firstLine(cell: NotebookCell, max = 72): string {
 }
 
 const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const lines = (v: unknown): string[] => (Array.isArray(v) ? v.map(String).join('') : typeof v === 'string' ? v : '').match(/[^\n]*\n|[^\n]+$/g) ?? [];
+const lines = (v: unknown): string[] => multilineText(v).match(/[^\n]*\n|[^\n]+$/g) ?? [];
 
 /** Parses an .ipynb file; cells without an id get one (nbformat 4.5 requires them). */
 export function parseNotebook(text: string, name = 'notebook'): NotebookDocument {
