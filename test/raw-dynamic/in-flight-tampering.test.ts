@@ -5,12 +5,15 @@
  * which the cost allocation counts. Two forms: a callback the model wrote (its function is guarded), and one
  * made only of built-ins (`Object.assign` bound to a fake reply), which no guard of model code sees. The
  * usage the allocation counts is read by the host from the reply's bytes; and model expression code runs
- * only while an operation of its step runs.
+ * only while an operation of its step runs. The same kind of interval fires while an application inspector
+ * awaits (a lookup elsewhere) and makes its `Set` forget the blocked name: a decision made while built-ins
+ * changed is void.
  * Each attack comes from a model expression, from generated code and from a SessionFunction body.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentExecutor, NaturalExecutionError, OpenAIModelClient, Runner, Session, step } from '../../kernel/src/index.js';
-import { callingGeneratedWithReference } from '../harness/support.js';
+import { AgentExecutor, NaturalExecutionError, OpenAIModelClient, Runner, Session, accept, rejectOperation, step, type OperationRequest } from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall as scriptedToolCall } from '../../kernel/src/testing.js';
+import { callingGeneratedWithReference, finish, scriptedRunner } from '../harness/support.js';
 import { completion, startOpenAIServer, toolCall, type OpenAITestServer } from '../support/openai-server.js';
 
 const KEY = 'sk-in-flight-0123456789abcdefghij';
@@ -20,9 +23,12 @@ const realText = Response.prototype.text;
 const intervals: ReturnType<typeof setInterval>[] = [];
 const realSetInterval = globalThis.setInterval;
 
+const realHas = Set.prototype.has;
+
 afterEach(() => {
   for (const id of intervals.splice(0)) clearInterval(id);
   Object.assign(Response.prototype, { json: realJson, text: realText });
+  Set.prototype.has = realHas;
 });
 
 /** A reply whose usage says nothing was spent, asking for another cheap operation. */
@@ -186,5 +192,69 @@ describe('from generated code and from a SessionFunction body', () => {
       const outcome = await (spend as () => Promise<unknown>)().then(() => 'ok', (e: unknown) => e);
       expectBounded(server, outcome);
     });
+  });
+});
+
+describe('an application inspector that awaits decides on the built-ins the host loaded with', () => {
+  /** Every millisecond, built-ins alone make every Set lookup answer false. */
+  const FORGET = '(setInterval(Object.assign, 1, Set.prototype, { has: Array.prototype.includes.bind([]) }), 1)';
+  const blocked = new Set(['secret']);
+  /** Looks the name up after an await (a database, a policy service): a timer fires meanwhile. */
+  const inspectOperation = async (request: OperationRequest) => {
+    await new Promise((r) => setTimeout(r, 10));
+    return request.kind === 'assign' && blocked.has(request.targetPath ?? '') ? rejectOperation('secret is read-only', 'leave it') : accept();
+  };
+  const assignStep = () => step({ program: 'execute\nGo <secret>.', references: { secret: 'kept' } });
+  const assignStatus = (events: readonly { kind: string; status?: string; data: unknown }[]) =>
+    events.find((e) => e.kind === 'operation' && (e.data as { request: { kind: string } }).request.kind === 'assign')?.status;
+  const withTrackedIntervals = async <T>(fn: () => Promise<T>): Promise<T> => {
+    globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval;
+    try {
+      return await fn();
+    } finally {
+      globalThis.setInterval = realSetInterval;
+      for (const id of intervals.splice(0)) clearInterval(id);
+      Set.prototype.has = realHas;
+    }
+  };
+
+  it('from a model expression: an interval of built-ins that fires while the inspector awaits does not get a blocked assignment through', async () => {
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: FORGET }), scriptedToolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" }), finish()] }),
+    ]);
+    await withTrackedIntervals(() => runner.run(assignStep, { oversight: { inspectOperation } }).catch(() => undefined));
+    expect(['rejected', 'aborted']).toContain(assignStatus(runner.ledger.select({})));
+    expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toContain('builtin_modified');
+  });
+
+  it('from generated code: the same interval left running through its step does not get the assignment through', async () => {
+    const { runner } = scriptedRunner([() => ({ toolCalls: [scriptedToolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" }), finish()] })]);
+    const source = `export async function run() {
+      const id = ${FORGET.slice(1, -4)};
+      try { return await assignStep(); } finally { clearInterval(id); }
+    }`;
+    await withTrackedIntervals(() =>
+      runner.run(callingGeneratedWithReference(source, 'assignStep'), { grant: { references: { assignStep } }, oversight: { inspectOperation } }).catch(() => undefined),
+    );
+    expect(['rejected', 'aborted']).toContain(assignStatus(runner.ledger.select({})));
+  });
+
+  it('from a SessionFunction body: the same interval around its step does not get the assignment through', async () => {
+    const model = new ScriptedModel([() => ({ toolCalls: [scriptedToolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" }), finish()] })]);
+    const session = new Session({ executor: new AgentExecutor({ model }), oversight: { inspectOperation } });
+    const { forgetting } = session.materialized(session.submit('async function forgetting() {}'), {
+      forgetting: async () => {
+        const forget = Array.prototype.includes.bind([]) as (value: unknown) => boolean;
+        const id = realSetInterval(() => Object.assign(Set.prototype, { has: forget }), 1);
+        try {
+          return await assignStep();
+        } finally {
+          clearInterval(id);
+          Set.prototype.has = realHas;
+        }
+      },
+    });
+    await (forgetting as () => Promise<unknown>)().catch(() => undefined);
+    expect(['rejected', 'aborted']).toContain(assignStatus(session.ledger.select({})));
   });
 });

@@ -320,6 +320,7 @@ export class RunHost implements HostHandle {
   /**
    * Runs an application inspector under the host deadline and the run's stop: missing the deadline is
    * an inspection failure (terminal for the step, recorded), and a stop never waits for a hung inspector.
+   * An inspector that returns a promise decides on clean built-ins only if none changed until it settled.
    */
   #withinDeadline<T>(hook: 'inspectOperation' | 'inspectStepCommit', decide: () => T | Promise<T>, executionId: string): T | Promise<T | AbortStep> {
     const out = decide();
@@ -346,6 +347,10 @@ export class RunHost implements HostHandle {
       out.then(
         (value) => {
           settle();
+          // Awaiting gave timers a turn: an interval left running by an expression, generated code or the code
+          // that ran this step (even one made only of built-ins) may have replaced what the inspector decided with.
+          // A change since it was called voids its decision.
+          if (recordRealmChanges(this, executionId) > 0) return resolve(abortStep(`built-ins changed while ${hook} awaited; its decision is void`));
           resolve(value);
         },
         (error: unknown) => {
