@@ -1,7 +1,8 @@
 /**
  * Per-request overhead of OpenAIModelClient over the raw `openai` client, both against the same
  * local OpenAI-compatible server in the same run. Requests alternate between the two so drift in
- * the machine's load affects both alike. Target ratio: under 1.05.
+ * the machine's load affects both alike. Target ratio: under 1.05. The "metered" lines send what a run sends:
+ * `reportUsage`, so the reply's usage is read from its bytes before the package parses them (reply-usage.ts).
  */
 import OpenAI from 'openai';
 import type { ModelRequest } from '../kernel/src/core/index.js';
@@ -57,6 +58,9 @@ try {
     return c.choices[0]?.message.tool_calls;
   };
   const oursStream = () => ours.request(request, { onStream: () => {} });
+  const metered: ModelRequest = { ...request, reportUsage: () => {} };
+  const oursMetered = () => ours.request(metered);
+  const oursMeteredStream = () => ours.request(metered, { onStream: () => {} });
   const rawStream = async () => {
     const stream = await raw.chat.completions.create({ ...rawBody, stream: true, stream_options: { include_usage: true } });
     let n = 0;
@@ -66,7 +70,7 @@ try {
 
   await sample(200, oursOnce);
   await sample(200, rawOnce);
-  const samples = { ours: [] as number[], raw: [] as number[], oursStream: [] as number[], rawStream: [] as number[] };
+  const samples = { ours: [] as number[], raw: [] as number[], oursStream: [] as number[], rawStream: [] as number[], metered: [] as number[], meteredStream: [] as number[] };
   // Alternating request by request (and swapping who goes first) cancels drift in the machine's load.
   for (let i = 0; i < ITERATIONS; i++) {
     const pairs = [
@@ -74,12 +78,16 @@ try {
       [rawOnce, samples.raw],
       [oursStream, samples.oursStream],
       [rawStream, samples.rawStream],
+      [oursMetered, samples.metered],
+      [oursMeteredStream, samples.meteredStream],
     ] as const;
-    const order = i % 2 === 0 ? [0, 1, 2, 3] : [1, 0, 3, 2];
+    const order = i % 2 === 0 ? [0, 1, 2, 3, 4, 5] : [1, 0, 3, 2, 5, 4];
     for (const k of order) pairs[k]![1].push(...(await sample(1, pairs[k]![0], 0)));
   }
   report('model_client_request_vs_raw_openai', samples.ours, samples.raw);
   report('model_client_stream_vs_raw_openai', samples.oursStream, samples.rawStream);
+  report('model_client_metered_request_vs_raw_openai', samples.metered, samples.raw);
+  report('model_client_metered_stream_vs_raw_openai', samples.meteredStream, samples.rawStream);
 } finally {
   await server.close();
 }
