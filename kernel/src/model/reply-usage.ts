@@ -28,6 +28,8 @@ const streamTee = ReadableStream.prototype.tee;
 const streamGetReader = ReadableStream.prototype.getReader;
 const readerRead = ReadableStreamDefaultReader.prototype.read;
 const decode = TextDecoder.prototype.decode;
+/** Whole bodies decode without state, so one decoder serves them all (streams get their own). */
+const bodyDecoder = new TextDecoder();
 const jsonParse = JSON.parse;
 const indexOf = String.prototype.indexOf;
 const slice = String.prototype.slice;
@@ -148,7 +150,7 @@ export function meteredFetch(fetchImpl: FetchLike): FetchLike {
           then(
             apply(responseArrayBuffer, response, []) as Promise<ArrayBuffer>,
             guarded((bytes: ArrayBuffer) => {
-              counted(usageOf(parsed(apply(decode, new TextDecoderCtor(), [bytes]) as string)));
+              counted(usageOf(parsed(apply(decode, bodyDecoder, [bytes]) as string)));
               resolve(new ResponseCtor(bytes, fields));
             }),
             reject,
