@@ -88,6 +88,22 @@ describe('the usage of a reply, read from its bytes', () => {
     expect(reports).toEqual([]);
   });
 
+  it('a stream cut off by the timeout reports nothing it did not see, and the request fails as before', async () => {
+    server = await startOpenAIServer({ replies: [{ kind: 'stalled-stream', reply: completion({ text: 'never finished', usage }) }] });
+    const reports: Partial<Usage>[] = [];
+    const slow = new OpenAIModelClient({ apiKey: 'sk-reply-usage-0123456789', baseURL: server.baseURL, env: {}, maxRetries: 0, timeoutMs: 150 });
+    await expect(slow.request({ ...baseRequest, reportUsage: (u) => reports.push(u) }, { onStream: () => {} })).rejects.toThrow(/timed out|timeout/i);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(reports).toEqual([]);
+  });
+
+  it('a body that is not JSON reports nothing; the package refuses it as before', async () => {
+    server = await startOpenAIServer({ replies: [{ kind: 'raw', status: 200, body: '{"choices": [', contentType: 'application/json' }] });
+    const reports: Partial<Usage>[] = [];
+    await expect(client(server).request({ ...baseRequest, reportUsage: (u) => reports.push(u) })).rejects.toThrow();
+    expect(reports).toEqual([]);
+  });
+
   it('a request without reportUsage reads its reply as before', async () => {
     server = await startOpenAIServer({ replies: [completion({ text: 'plain', usage })] });
     const response = await client(server).request(baseRequest);

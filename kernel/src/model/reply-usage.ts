@@ -38,8 +38,11 @@ const hasOwn = Object.hasOwn;
 /** The key of `fetchOptions` that carries a request's report to `meteredFetch` (never sent). */
 export const REPORT_USAGE = Symbol('nighthawk.reportUsage');
 
+const ignore = (): void => {};
+/** `promise.then(onValue, onError)` on the captured method; a callback that throws is not an unhandled rejection. */
 const then = <T>(promise: Promise<T>, onValue: (value: T) => void, onError: (error: unknown) => void): void => {
-  apply(promiseThen, promise, [onValue, onError]);
+  const derived = apply(promiseThen, promise, [onValue, onError]) as Promise<void>;
+  apply(promiseThen, derived, [undefined, ignore]);
 };
 
 /** `usage` of a parsed Chat Completions body (or stream chunk), when it states token counts. */
