@@ -525,6 +525,8 @@ export class RunHost implements HostHandle {
               try {
                 this.allocation.admitExecutorStep();
                 this.allocation.startResponse(ctx.executionId);
+                // A new executor step: what is observed from now on belongs to it, not to the last request sent.
+                current = undefined;
               } catch (error) {
                 if (error instanceof AllocationExhaustedError) this.#exhausted(error, ctx.executionId);
                 throw error;
@@ -575,19 +577,14 @@ function tokens(value: unknown): number {
 }
 
 /**
- * Adds `usage` to what `source` says of the request, then counts against the allocation what the larger of
- * the two sources says beyond what was counted already: the metered bytes add up over the replies of a
- * request (retries), the response claims once. Plain arithmetic on host-owned records, nothing a model reaches.
+ * Adds `usage` to what `source` says of the request (each adds up: the replies of a request with retries, an
+ * executor observing in parts), then counts against the allocation what the larger of the two sources says
+ * beyond what was counted already. Plain arithmetic on host-owned records, nothing a model reaches.
  */
 function settleUsage(allocation: Allocation, entry: RequestUsage, source: 'metered' | 'claimed', usage: Partial<Usage>): void {
   const from = entry[source];
-  if (source === 'metered') {
-    from.input += tokens(usage.inputTokens);
-    from.output += tokens(usage.outputTokens);
-  } else {
-    from.input = tokens(usage.inputTokens);
-    from.output = tokens(usage.outputTokens);
-  }
+  from.input += tokens(usage.inputTokens);
+  from.output += tokens(usage.outputTokens);
   const input = (entry.metered.input > entry.claimed.input ? entry.metered.input : entry.claimed.input) - entry.counted.input;
   const output = (entry.metered.output > entry.claimed.output ? entry.metered.output : entry.claimed.output) - entry.counted.output;
   if (input <= 0 && output <= 0) return;
