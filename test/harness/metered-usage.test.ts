@@ -57,7 +57,12 @@ describe('the cost of a model request', () => {
 
   it('counts a report that arrives after the response was observed (and the next request was admitted), once', async () => {
     const model = client(500, 250, true);
-    expect(await requestsWithin(model)).toBe(3);
-    expect(model.reported).toBe(3);
+    // Each report lands 10 ms after its response was observed, so at most one more request is admitted before
+    // the count catches up; counted as claimed (250 each) it would take six, summed (750) two.
+    const requests = await requestsWithin(model);
+    expect(requests).toBeGreaterThanOrEqual(3);
+    expect(requests).toBeLessThanOrEqual(4);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(model.reported).toBe(requests);
   });
 });
