@@ -116,6 +116,34 @@ describe('an interval left by a model expression cannot zero the usage of a repl
   });
 });
 
+describe('an interval left by one run does not lift the allocation of another run in the same process', () => {
+  it('run A leaves the built-in interval running; run B, concurrent, still ends at its cost bound', async () => {
+    await withServer(async (serverA) => {
+      await withServer(async (serverB) => {
+        // A: one expression that leaves the interval, then it finishes; its interval keeps firing meanwhile.
+        serverA.enqueue(
+          completion({ toolCalls: [toolCall('nh_evaluate', { expression: BUILTIN_INTERVAL })] }),
+          { kind: 'delay', ms: 400, reply: completion({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }) },
+        );
+        slowCostlyReplies(serverB);
+        const runnerA = new Runner({ executor: new AgentExecutor({ model: model(serverA) }) });
+        const runnerB = new Runner({ executor: new AgentExecutor({ model: model(serverB) }) });
+        globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval;
+        try {
+          const a = runnerA.run(goStep).catch(() => undefined);
+          // B starts once A's interval is running.
+          await new Promise((r) => setTimeout(r, 30));
+          const outcome = await runnerB.run(goStep, { allocation: { maxCost: 1_200 } }).then(() => 'ok', (e: unknown) => e);
+          await a;
+          expectBounded(serverB, outcome);
+        } finally {
+          globalThis.setInterval = realSetInterval;
+        }
+      });
+    });
+  });
+});
+
 describe('code an expression left behind does not run between the operations of its step', () => {
   it('a promise job that resumes during the next model request is refused, and the operations after it still run', async () => {
     await withServer(async (server) => {
