@@ -6,13 +6,16 @@
  * made only of built-ins (`Object.assign` bound to a fake reply), which no guard of model code sees. The
  * usage the allocation counts is read by the host from the reply's bytes; and model expression code runs
  * only while an operation of its step runs. The same kind of interval fires while an application inspector
- * awaits (a lookup elsewhere) and makes its `Set` forget the blocked name: a decision made while built-ins
- * changed is void.
+ * awaits (a lookup elsewhere) and makes its `Set` forget the blocked name, or while a confinement service
+ * awaits and makes its `Set` confirm an unconfined definition: a decision made while built-ins changed is void.
+ * (A Session takes no confinement service, so that attack has no SessionFunction-body form.)
  * Each attack comes from a model expression, from generated code and from a SessionFunction body.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentExecutor, NaturalExecutionError, OpenAIModelClient, Runner, Session, accept, rejectOperation, step, type OperationRequest } from '../../kernel/src/index.js';
+import { AgentExecutor, DispatchRejectedError, NaturalExecutionError, OpenAIModelClient, Runner, Session, accept, rejectOperation, step, type OperationRequest } from '../../kernel/src/index.js';
+import type { ConfinementRequest } from '../../kernel/src/harness/index.js';
 import { ScriptedModel, toolCall as scriptedToolCall } from '../../kernel/src/testing.js';
+import { definitionIdOf } from '../../kernel/src/harness/generated/index.js';
 import { callingGeneratedWithReference, finish, scriptedRunner } from '../harness/support.js';
 import { completion, startOpenAIServer, toolCall, type OpenAITestServer } from '../support/openai-server.js';
 
@@ -284,5 +287,78 @@ describe('an application inspector that awaits decides on the built-ins the host
     });
     await (forgetting as () => Promise<unknown>)().catch(() => undefined);
     expect(['rejected', 'aborted']).toContain(assignStatus(session.ledger.select({})));
+  });
+});
+
+describe('a confinement service that awaits confirms on the built-ins the host loaded with', () => {
+  /** Every millisecond, built-ins alone make every Set lookup answer true. */
+  const ALWAYS = '(setInterval(Object.assign, 1, Set.prototype, { has: Boolean }), 1)';
+  const probe = { ran: [] as string[] };
+  const unconfined = { language: 'javascript' as const, intent: 'define' as const, source: "probe.ran.push('unconfined'); export const x = 1;", dependencies: [{ name: 'probe', kind: 'reference' as const, type: 'object' }] };
+  /** Confirms only the definitions it placed in its sandbox, after asking it (an await). */
+  const sandbox = (confined: Set<string>) => ({
+    identity: 'test-sandbox',
+    confirm: async (request: ConfinementRequest) => {
+      await new Promise((r) => setTimeout(r, 10));
+      return confined.has(request.definitionId);
+    },
+  });
+  const withTrackedIntervals = async <T>(fn: () => Promise<T>): Promise<T> => {
+    globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval;
+    try {
+      return await fn();
+    } finally {
+      globalThis.setInterval = realSetInterval;
+      for (const id of intervals.splice(0)) clearInterval(id);
+      Set.prototype.has = realHas;
+    }
+  };
+
+  it('from a model expression: an interval left in an earlier step does not get an unconfined dispatch confirmed', async () => {
+    probe.ran = [];
+    const { runner } = scriptedRunner([() => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: ALWAYS }), finish()] })], { confinement: sandbox(new Set()) });
+    const outcome = await withTrackedIntervals(() =>
+      runner
+        .run(
+          async (ctx) => {
+            await step({ program: 'execute\nGo.' });
+            return ctx.dispatch(unconfined);
+          },
+          { grant: { references: { probe } } },
+        )
+        .then(() => 'ok', (e: unknown) => e),
+    );
+    expect(outcome).toBeInstanceOf(DispatchRejectedError);
+    expect(probe.ran).toEqual([]);
+  });
+
+  it('from generated code: a confined definition that leaves the interval cannot get an unconfined one confirmed', async () => {
+    probe.ran = [];
+    const first = {
+      language: 'javascript' as const,
+      intent: 'define' as const,
+      source: 'export async function run() { setInterval(Object.assign, 1, Set.prototype, { has: Boolean }); return await dispatchNext(); }',
+      dependencies: [{ name: 'dispatchNext', kind: 'reference' as const, type: 'function' }],
+    };
+    const confined = new Set([definitionIdOf({ ...first })]);
+    const runner = new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]) }), confinement: sandbox(confined) });
+    const next: { dispatch?: () => Promise<unknown> } = {};
+    const dispatchNext = () => next.dispatch!();
+    const outcome = await withTrackedIntervals(() =>
+      runner
+        .run(
+          async (ctx) => {
+            next.dispatch = () => ctx.dispatch(unconfined);
+            const { exports } = await ctx.dispatch(first);
+            return (exports.run as () => Promise<unknown>)();
+          },
+          { grant: { references: { probe, dispatchNext } } },
+        )
+        .then(() => 'ok', (e: unknown) => e),
+    );
+    expect(outcome).toBeInstanceOf(DispatchRejectedError);
+    expect(probe.ran).toEqual([]);
+    // The confined definition itself ran: only the second dispatch was refused.
+    expect(runner.ledger.select({ kind: 'dispatch.start' }).length).toBeGreaterThan(0);
   });
 });

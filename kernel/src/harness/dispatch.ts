@@ -27,9 +27,15 @@ type ConfirmationAnswer = { readonly confirmed: boolean; readonly detail: string
 
 const UNCONFIGURED: ConfirmationAnswer = { confirmed: true, detail: 'in-process regime' };
 
-/** Asks the service; a synchronous answer stays synchronous so synchronous exports can be confirmed. */
-function confirmationNow(service: ConfinementService | undefined, request: ConfinementRequest): ConfirmationAnswer | Promise<ConfirmationAnswer> {
+/**
+ * Asks the service; a synchronous answer stays synchronous so synchronous exports can be confirmed. The service
+ * answers on the built-ins the host loaded with (`realmChanged` restores and records any change first), and an
+ * answer that took an await counts only if none changed meanwhile: an interval left running by interior code
+ * (even one made of built-ins alone, `Set.prototype.has` made to say yes) may fire while the service awaits.
+ */
+function confirmationNow(service: ConfinementService | undefined, request: ConfinementRequest, realmChanged: () => boolean): ConfirmationAnswer | Promise<ConfirmationAnswer> {
   if (!service) return UNCONFIGURED;
+  realmChanged();
   let raw: boolean | Promise<boolean>;
   try {
     raw = service.confirm(request);
@@ -38,15 +44,20 @@ function confirmationNow(service: ConfinementService | undefined, request: Confi
   }
   if (raw instanceof Promise) {
     return raw.then(
-      (value) => (value === true ? { confirmed: true, detail: 'confirmed' } : { confirmed: false, detail: 'not confirmed' }),
+      (value) =>
+        realmChanged()
+          ? { confirmed: false, detail: 'built-ins changed while confirm awaited' }
+          : value === true
+            ? { confirmed: true, detail: 'confirmed' }
+            : { confirmed: false, detail: 'not confirmed' },
       (error: unknown) => ({ confirmed: false, detail: `confirm rejected: ${String((error as Error)?.message ?? error)}` }),
     );
   }
   return raw === true ? { confirmed: true, detail: 'confirmed' } : { confirmed: false, detail: 'not confirmed' };
 }
 
-async function settleConfirmation(service: ConfinementService | undefined, request: ConfinementRequest): Promise<ConfirmationAnswer> {
-  return await confirmationNow(service, request);
+async function settleConfirmation(service: ConfinementService | undefined, request: ConfinementRequest, realmChanged: () => boolean): Promise<ConfirmationAnswer> {
+  return await confirmationNow(service, request, realmChanged);
 }
 
 /** Exports whose call contract is a promise: async functions and Natural functions. */
@@ -110,7 +121,7 @@ export class Dispatcher {
     const definitionId = definitionIdOf(proposal);
     const nodeId = newId('dsp_');
     const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId, node: 'materialization' };
-    this.#requireConfirmation(request, await settleConfirmation(this.#confinement, request), parentId);
+    this.#requireConfirmation(request, await settleConfirmation(this.#confinement, request, () => recordRealmChanges(host, parentId) > 0), parentId);
     if (host.state !== 'running') throw new DispatchRejectedError({ reason: 'run-closed', detail: 'the run is not admitting interior operations' });
     this.#admit(frame, nodeId, parentId);
     const materializationId = newId('def_');
@@ -219,7 +230,7 @@ export class Dispatcher {
       }
       const nodeId = newId('dsp_');
       const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId: ids.definitionId, node: 'invocation', exportName: name };
-      const answer = confirmationNow(dispatcher.#confinement, request);
+      const answer = confirmationNow(dispatcher.#confinement, request, () => recordRealmChanges(host, frame.submitterId) > 0);
       if (answer instanceof Promise) {
         // An asynchronous confirmation can only precede an export whose call contract is a promise.
         if (!isAsyncFunction(fn)) {
