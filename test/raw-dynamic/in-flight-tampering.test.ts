@@ -258,6 +258,21 @@ describe('an application inspector that awaits decides on the built-ins the host
     expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toContain('builtin_modified');
   });
 
+  it('from a model expression: a listener of built-ins on a timeout signal (no timer of ours) does not get the assignment through', async () => {
+    // AbortSignal.timeout fires through Node's own timer and EventTarget, which interior code's callbacks are not
+    // bound by: only the check when the inspector settles stands between this and the decision.
+    const once = "(AbortSignal.timeout(5).addEventListener('abort', Object.assign.bind(null, Set.prototype, { has: Array.prototype.includes.bind([]) })), 1)";
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: once }), scriptedToolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" }), finish()] }),
+    ]);
+    try {
+      await runner.run(assignStep, { oversight: { inspectOperation } }).catch(() => undefined);
+    } finally {
+      Set.prototype.has = realHas;
+    }
+    expect(['rejected', 'aborted']).toContain(assignStatus(runner.ledger.select({})));
+  });
+
   it('from generated code: the same interval left running through its step does not get the assignment through', async () => {
     const { runner } = scriptedRunner([() => ({ toolCalls: [scriptedToolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" }), finish()] })]);
     const source = `export async function run() {
@@ -360,5 +375,49 @@ describe('a confinement service that awaits confirms on the built-ins the host l
     expect(probe.ran).toEqual([]);
     // The confined definition itself ran: only the second dispatch was refused.
     expect(runner.ledger.select({ kind: 'dispatch.start' }).length).toBeGreaterThan(0);
+  });
+});
+
+describe('a callback of built-ins left by interior code cannot keep built-ins changed outside its window', () => {
+  /** Samples `Set.prototype.has` every 2 ms for `ms`: how often it was not the real one. */
+  const polluted = async (ms: number): Promise<number> => {
+    let seen = 0;
+    for (const end = Date.now() + ms; Date.now() < end; ) {
+      await new Promise((r) => realSetTimeout(r, 2));
+      if (Set.prototype.has !== realHas) seen++;
+    }
+    return seen;
+  };
+  const realSetTimeout = globalThis.setTimeout;
+  const ALWAYS = '(setInterval(Object.assign, 1, Set.prototype, { has: Boolean }), 1)';
+
+  it('from a model expression: while the host requests the model the interval is undone at each tick and then stopped', async () => {
+    let duringRequest = -1;
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: ALWAYS })] }),
+      async () => {
+        duringRequest = await polluted(30);
+        return { toolCalls: [finish()] };
+      },
+    ]);
+    await runner.run(() => step({ program: 'execute\nGo.' }));
+    expect(duringRequest).toBe(0);
+    const anomalies = () => runner.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'builtin_modified').length;
+    const after = anomalies();
+    expect(await polluted(20)).toBe(0);
+    // Stopped after its first tick outside the step's operations: nothing more is recorded.
+    expect(anomalies()).toBe(after);
+    expect(after).toBeGreaterThan(0);
+  });
+
+  it('from generated code: an interval its module leaves after the node ended is undone at its first tick and stopped', async () => {
+    const { runner } = scriptedRunner([]);
+    await runner.run(async (ctx) => {
+      await ctx.dispatch({ language: 'javascript', intent: 'define', source: 'setInterval(Object.assign, 1, Set.prototype, { has: Boolean }); export const x = 1;' });
+      expect(await polluted(30)).toBe(0);
+    });
+    const refused = runner.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'builtin_modified');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(Set.prototype.has).toBe(realHas);
   });
 });

@@ -37,7 +37,7 @@ export { compileExpression, parseTargetPath } from './expression.js';
 export { PrivateAsyncContext } from './private-context.js';
 export { isCoreRecord } from './provenance.js';
 export { insideOperationBody } from './operation-body.js';
-export { currentInterior, runInterior, runOutsideInterior, type InteriorMark } from './interior.js';
+export { currentInterior, interiorRefusal, runInterior, runOutsideInterior, type InteriorMark, type InteriorRefusal } from './interior.js';
 export { ExpressionCodeOutsideExecutionError, setLateRefusalSink, type ExpressionCodeRefusal, type LateRefusalSink } from './expression-guard.js';
 export { hasRegisteredSecrets, redactionsIn, redactText, redactTextNoting, redactValue, registerEnvSecret, registerSecret, registeredSecretNames, secretsIn, secretsInText } from './secrets.js';
 export { monotonicMs, newId, wallClockMs } from './ids.js';

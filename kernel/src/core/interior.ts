@@ -10,15 +10,35 @@ export type InteriorMark =
   | { readonly kind: 'expression'; readonly executionId: string; readonly operationId: string | undefined }
   | { readonly kind: 'generated'; readonly nodeId: string; readonly definitionId: string };
 
+/** Why interior code may not run now: its execution ended, it is between operations, its dispatch node ended. */
+export type InteriorRefusal = 'execution-ended' | 'between-operations' | 'dispatch-ended';
+
 const marks = new AsyncLocalStorage<InteriorMark | null>();
 const operations = new AsyncLocalStorage<string>();
+/** Each mark's liveness, asked by callbacks interior code left behind (timers, listeners) before they run. */
+const probes = new WeakMap<InteriorMark, () => InteriorRefusal | undefined>();
+const probeGet = WeakMap.prototype.get;
+const probeSet = WeakMap.prototype.set;
+const apply = Reflect.apply;
 
 export function currentInterior(): InteriorMark | undefined {
   return marks.getStore() ?? undefined;
 }
 
-export function runInterior<T>(mark: InteriorMark, fn: () => T): T {
-  return marks.run(Object.freeze({ ...mark }), fn);
+/** Runs `fn` under `mark`; `live` says when code it leaves behind may no longer run (see interiorRefusal). */
+export function runInterior<T>(mark: InteriorMark, fn: () => T, live?: () => InteriorRefusal | undefined): T {
+  const stored = Object.freeze({ ...mark });
+  if (live) apply(probeSet, probes, [stored, live]);
+  return marks.run(stored, fn);
+}
+
+/**
+ * Whether code under `mark` may run now: undefined when it may (or when its runner gave no probe), else why not.
+ * Read through captured WeakMap methods: interior code may have replaced them.
+ */
+export function interiorRefusal(mark: InteriorMark): InteriorRefusal | undefined {
+  const live = apply(probeGet, probes, [mark]) as (() => InteriorRefusal | undefined) | undefined;
+  return live?.();
 }
 
 /** Runs host infrastructure reached from interior code without the interior mark. */

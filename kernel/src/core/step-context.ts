@@ -316,7 +316,10 @@ export class StepContext {
     this.#running++;
     let result: Promise<unknown>;
     try {
-      result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope, guard));
+      // Callbacks the expression leaves behind (timers, listeners, even built-ins bound to arguments) ask the same.
+      result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope, guard), () =>
+        this.#finished ? 'execution-ended' : this.#running === 0 ? 'between-operations' : undefined,
+      );
     } catch (error) {
       this.#running--;
       throw error;

@@ -60,6 +60,10 @@ async function settleConfirmation(service: ConfinementService | undefined, reque
   return await confirmationNow(service, request, realmChanged);
 }
 
+/** The liveness of `node` for callbacks its code leaves behind (see late-callbacks.ts). */
+const nodeEnded = (node: LiveNode, host: RunHost) => (): 'dispatch-ended' | undefined =>
+  node.terminal || host.state !== 'running' ? 'dispatch-ended' : undefined;
+
 /** Exports whose call contract is a promise: async functions and Natural functions. */
 const isAsyncFunction = (fn: Function): boolean => (fn as { [Symbol.toStringTag]?: string })[Symbol.toStringTag] === 'AsyncFunction' || isNaturalFunction(fn);
 
@@ -142,7 +146,7 @@ export class Dispatcher {
             dependencies: this.#dependencies(proposal),
             granted: this.#granted(frame),
             wrapExport: (name, fn) => this.#wrap(name, fn, { definitionId, materializationId, originalDefinitionId }),
-            runInterior: (fn) => runInterior({ kind: 'generated', nodeId, definitionId }, fn),
+            runInterior: (fn) => runInterior({ kind: 'generated', nodeId, definitionId }, fn, nodeEnded(node, host)),
           }),
         ),
       );
@@ -260,7 +264,7 @@ export class Dispatcher {
       let result: unknown;
       try {
         result = liveNodes.run(node, () =>
-          runInFrame(dispatcher.#frameFor(frame, nodeId), () => runInterior({ kind: 'generated', nodeId, definitionId: ids.definitionId }, () => fn.apply(thisArg, args))),
+          runInFrame(dispatcher.#frameFor(frame, nodeId), () => runInterior({ kind: 'generated', nodeId, definitionId: ids.definitionId }, () => fn.apply(thisArg, args), nodeEnded(node, host))),
         );
       } catch (error) {
         end('failed', { error });

@@ -23,7 +23,8 @@
 import { EventEmitter } from 'node:events';
 import timers from 'node:timers';
 import { promisify } from 'node:util';
-import { currentInterior } from '../core/index.js';
+import { currentInterior, interiorRefusal, type InteriorMark } from '../core/index.js';
+import { recordRealmChanges } from './realm-integrity.js';
 import { currentHostFrame } from './host-context.js';
 import { reflectApply, weakSetAdd, weakSetHas } from './intrinsics.js';
 
@@ -89,14 +90,46 @@ function named(name: string, fn: AnyFn, original: unknown): AnyFn {
   return fn;
 }
 
+/**
+ * A callback interior code registered (a timer, a listener) that fires while its interior may not run (between
+ * the operations of a model expression's step, after its execution or its generated node ended) runs under a
+ * realm check: whatever built-in it changed is put back and recorded before anything else runs, and a repeating
+ * one that changed any, or whose interior ended, does not come back. So a callback made of built-ins alone
+ * (`setInterval(Object.assign, 1, Set.prototype, { has: Boolean })`), which no guard of model code sees, cannot
+ * change what the host decides with while it requests the model, inspects or commits. It is still called: a
+ * function the model wrote refuses itself there (its guard), and a promise's resolve must run so that the code
+ * awaiting it resumes, is refused by its own guard and ends its node, instead of hanging without an end.
+ */
+function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void): AnyFn {
+  // Taken at registration: a listener runs in the context of whoever emits, not of the code that added it.
+  const host = currentHostFrame()?.host;
+  const parentId = mark.kind === 'expression' ? (mark.operationId ?? mark.executionId) : mark.nodeId;
+  const recorder = host ?? { recordAnomaly: () => {} };
+  return function (this: unknown, ...args: unknown[]): unknown {
+    const refusal = interiorRefusal(mark);
+    if (refusal === undefined) return reflectApply(fn, this, args);
+    if (refusal !== 'between-operations') cancel?.();
+    try {
+      return reflectApply(fn, this, args);
+    } finally {
+      if (recordRealmChanges(recorder, parentId) > 0) cancel?.();
+    }
+  };
+}
+
 function scheduler(name: string, original: AnyFn, repeating: boolean): AnyFn {
   return named(
     name,
     function (this: unknown, ...args: unknown[]): unknown {
       const callback = args[0];
       if (typeof callback !== 'function' || !inRunContext()) return reflectApply(original, this, args);
+      const mark = currentInterior();
+      // A one-shot callback's refusal is absorbed by the `process.emit` backstop; only interior ones are wrapped.
+      if (!repeating && !mark) return reflectApply(original, this, args);
       let handle: unknown;
-      args[0] = absorbing(callback as AnyFn, repeating ? () => clearInterval(handle as NodeJS.Timeout) : undefined);
+      const cancel = repeating ? () => clearInterval(handle as NodeJS.Timeout) : undefined;
+      const absorbed = absorbing(callback as AnyFn, cancel);
+      args[0] = mark ? boundToInterior(mark, absorbed, cancel) : absorbed;
       handle = reflectApply(original, this, args);
       return handle;
     },
@@ -104,14 +137,15 @@ function scheduler(name: string, original: AnyFn, repeating: boolean): AnyFn {
   );
 }
 
-/** Only the repeating scheduler: a one-shot callback's refusal is absorbed by the `process.emit` backstop. */
 function patchSchedulers(): void {
   const g = globalThis as unknown as Target;
   const t = timers as unknown as Target;
-  const original = g['setInterval'] as AnyFn;
-  const patched = scheduler('setInterval', original, true);
-  g['setInterval'] = patched;
-  if (t['setInterval'] === original) t['setInterval'] = patched;
+  for (const [name, repeating] of [['setInterval', true], ['setTimeout', false], ['setImmediate', false]] as const) {
+    const original = g[name] as AnyFn;
+    const patched = scheduler(name, original, repeating);
+    g[name] = patched;
+    if (t[name] === original) t[name] = patched;
+  }
 }
 
 type Listener = AnyFn & { listener?: unknown };
@@ -126,7 +160,9 @@ function patchEmitters(): void {
       function (this: unknown, type: unknown, listener: unknown): unknown {
         if (typeof listener !== 'function' || !inRunContext()) return reflectApply(register, this, [type, listener]);
         const emitter = this as EventEmitter;
-        const wrapped: Listener = absorbing(listener as AnyFn, () => emitter.removeListener(type as string, wrapped));
+        const mark = currentInterior();
+        const remove = (): void => void emitter.removeListener(type as string, wrapped);
+        const wrapped: Listener = absorbing(mark ? boundToInterior(mark, listener as AnyFn, remove) : (listener as AnyFn), remove);
         // Removal by the original function and `listeners()` see the listener the caller registered.
         wrapped.listener = listener;
         return reflectApply(register, this, [type, wrapped]);
@@ -140,7 +176,8 @@ function patchEmitters(): void {
         if (typeof listener !== 'function' || !inRunContext()) return reflectApply(original, this, [type, listener]);
         const emitter = this as EventEmitter;
         let fired = false;
-        const inner = absorbing(listener as AnyFn);
+        const mark = currentInterior();
+        const inner = absorbing(mark ? boundToInterior(mark, listener as AnyFn) : (listener as AnyFn));
         // Node's own once wrapper, plus the absorption: removed before the call, runs at most once.
         const wrapped: Listener = function (this: unknown, ...args: unknown[]): unknown {
           emitter.removeListener(type as string, wrapped);
