@@ -13,7 +13,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentExecutor, DispatchRejectedError, NaturalExecutionError, OpenAIModelClient, Runner, Session, accept, rejectOperation, step, type OperationRequest } from '../../kernel/src/index.js';
-import type { ConfinementRequest } from '../../kernel/src/harness/index.js';
+import { ActiveBranchesError, type ConfinementRequest, type TerminationTarget } from '../../kernel/src/harness/index.js';
 import { ScriptedModel, toolCall as scriptedToolCall } from '../../kernel/src/testing.js';
 import { definitionIdOf } from '../../kernel/src/harness/generated/index.js';
 import { callingGeneratedWithReference, finish, scriptedRunner } from '../harness/support.js';
@@ -419,5 +419,40 @@ describe('a callback of built-ins left by interior code cannot keep built-ins ch
     const refused = runner.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'builtin_modified');
     expect(refused.length).toBeGreaterThan(0);
     expect(Set.prototype.has).toBe(realHas);
+  });
+});
+
+describe('a termination service that awaits establishes cessation on the built-ins the host loaded with', () => {
+  it('from generated code: a branch left running whose listener makes every Set lookup say yes does not get itself declared ceased', async () => {
+    // The service reports cessation only for branches its mechanism stopped (none here), after asking it (an await).
+    const stopped = new Set<string>();
+    const termination = {
+      terminate: async (target: TerminationTarget) => {
+        await new Promise((r) => setTimeout(r, 10));
+        return { ceased: target.branches.every((b) => stopped.has(b)) };
+      },
+    };
+    const runner = new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]) }), termination });
+    // A listener on a timeout signal fires through Node's own timer, which the branch's timers' binding does not
+    // cover: only the check when the service answers stands between it and the cessation claim.
+    const source = `export async function background() {
+      AbortSignal.timeout(5).addEventListener('abort', Object.assign.bind(null, Set.prototype, { has: Boolean }));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+    export function run() { void background(); return 'done'; }`;
+    try {
+      const outcome = await runner
+        .run(async (ctx) => {
+          const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source });
+          return (m.exports.run as () => string)();
+        })
+        .then((v) => v, (e: unknown) => e);
+      expect(outcome).toBeInstanceOf(ActiveBranchesError);
+      expect((outcome as ActiveBranchesError).ceased).toBe(false);
+      expect(runner.ledger.select({ kind: 'run.end' })).toEqual([]);
+    } finally {
+      await new Promise((r) => setTimeout(r, 200));
+      Set.prototype.has = realHas;
+    }
   });
 });

@@ -17,6 +17,7 @@ import { LedgerView } from './ledger-view.js';
 import { intersectPolicies, perimeterPolicy } from './perimeter.js';
 import { ActiveBranchesError, RunRejectedError, RunTerminatedError } from './run-errors.js';
 import { RunHost, type ExecutorStepObservation } from './run-host.js';
+import { recordRealmChanges } from './realm-integrity.js';
 import { cooperativeTermination, type ConfinementService, type TerminationService } from './termination.js';
 
 export interface RunnerOptions {
@@ -261,7 +262,7 @@ export class Runner {
         host.recordAnomaly('branches_active_at_run_end', { activeExecutions, activeDispatches });
         host.state = 'terminating';
         abortWith(host.abort, new RunTerminatedError({ runId, ceased: false, reason: 'interior branches were active at run end' }));
-        const report = await askTermination(termination, { runId, branches: host.activeBranches(), includesRoot: false });
+        const report = await askTermination(host, termination, { runId, branches: host.activeBranches(), includesRoot: false });
         const error = new ActiveBranchesError({ runId, activeExecutions, activeDispatches, ceased: report.ceased === true, cause: outcome.ok ? undefined : outcome.error });
         pendingEnd = { status: 'failed', data: { error, reason: 'interior branches were active at run end' } };
         if (report.ceased === true && host.state === 'terminating') this.#recordCessation(host, pendingEnd);
@@ -290,7 +291,7 @@ export class Runner {
           pendingEnd = { status: 'terminated', data: { reason } };
           abortWith(host.abort, new RunTerminatedError({ runId, ceased: false, reason }));
         }
-        const report = await askTermination(termination, { runId, branches: host.activeBranches(), includesRoot: !bodySettled });
+        const report = await askTermination(host, termination, { runId, branches: host.activeBranches(), includesRoot: !bodySettled });
         if (report.ceased !== true) return false;
         if (!host.ended) this.#recordCessation(host, pendingEnd);
         finishTerminated?.(new RunTerminatedError({ runId, ceased: true, reason }));
@@ -333,10 +334,16 @@ export class Runner {
   }
 }
 
-/** A mechanism that throws or answers malformed establishes nothing. */
-async function askTermination(service: TerminationService, target: { runId: string; branches: readonly string[]; includesRoot: boolean }): Promise<{ ceased: boolean }> {
+/**
+ * A mechanism that throws or answers malformed establishes nothing. It is asked on the built-ins the host loaded
+ * with, and its answer counts only if none changed while it worked: a branch it is asked about is still running
+ * and may have left a callback (a listener of built-ins on a timeout signal) that makes its lookups lie.
+ */
+async function askTermination(host: RunHost, service: TerminationService, target: { runId: string; branches: readonly string[]; includesRoot: boolean }): Promise<{ ceased: boolean }> {
+  recordRealmChanges(host, host.runId);
   try {
     const report = await service.terminate(target);
+    if (recordRealmChanges(host, host.runId) > 0) return { ceased: false };
     return { ceased: report?.ceased === true };
   } catch {
     return { ceased: false };
