@@ -258,9 +258,9 @@ describe('an application inspector that awaits decides on the built-ins the host
     expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toContain('builtin_modified');
   });
 
-  it('from a model expression: a listener of built-ins on a timeout signal (no timer of ours) does not get the assignment through', async () => {
-    // AbortSignal.timeout fires through Node's own timer and EventTarget, which interior code's callbacks are not
-    // bound by: only the check when the inspector settles stands between this and the decision.
+  it('from a model expression: a listener of built-ins on a timeout signal does not get the assignment through', async () => {
+    // AbortSignal.timeout fires through Node's own timer and an EventTarget listener: bound like a timer (undone at
+    // once), and the check when the inspector settles would void the decision anyway.
     const once = "(AbortSignal.timeout(5).addEventListener('abort', Object.assign.bind(null, Set.prototype, { has: Array.prototype.includes.bind([]) })), 1)";
     const { runner } = scriptedRunner([
       () => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: once }), scriptedToolCall('nh_assign', { target_path: 'secret', expression: "'overwritten'" }), finish()] }),
@@ -410,6 +410,45 @@ describe('a callback of built-ins left by interior code cannot keep built-ins ch
     expect(after).toBeGreaterThan(0);
   });
 
+  it('from a model expression: a promise reaction of built-ins that runs during the model request is undone at once', async () => {
+    let duringRequest = -1;
+    const later = '(new Promise((r) => setTimeout(r, 10)).then(Object.assign.bind(null, Set.prototype, { has: Boolean })), 1)';
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: later })] }),
+      async () => {
+        duringRequest = await polluted(30);
+        return { toolCalls: [finish()] };
+      },
+    ]);
+    await runner.run(() => step({ program: 'execute\nGo.' }));
+    expect(duringRequest).toBe(0);
+    expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toContain('builtin_modified');
+  });
+
+  it('from a model expression: a listener of built-ins on a timeout signal that fires during the model request is undone at once', async () => {
+    let duringRequest = -1;
+    const later = "(AbortSignal.timeout(10).addEventListener('abort', Object.assign.bind(null, Set.prototype, { has: Boolean })), 1)";
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: later })] }),
+      async () => {
+        duringRequest = await polluted(30);
+        return { toolCalls: [finish()] };
+      },
+    ]);
+    await runner.run(() => step({ program: 'execute\nGo.' }));
+    expect(duringRequest).toBe(0);
+  });
+
+  it('inside its operation an expression adds, fires and removes EventTarget listeners as usual', async () => {
+    const use =
+      "(() => { let n = 0; const f = () => { n++; }; const c = new AbortController(); c.signal.addEventListener('abort', f); c.signal.addEventListener('abort', f); " +
+      "const d = new AbortController(); d.signal.addEventListener('abort', f); d.signal.removeEventListener('abort', f); c.abort(); d.abort(); return n; })()";
+    const { runner } = scriptedRunner([() => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: use }), finish()] })]);
+    await runner.run(() => step({ program: 'execute\nGo.' }));
+    // Added twice to one signal: once (EventTarget dedupes the same listener); removed from the other: never.
+    expect((runner.ledger.select({ kind: 'operation' })[0]!.data as { valuePreview?: string }).valuePreview).toBe('1');
+  });
+
   it('from generated code: an interval its module leaves after the node ended is undone at its first tick and stopped', async () => {
     const { runner } = scriptedRunner([]);
     await runner.run(async (ctx) => {
@@ -419,6 +458,59 @@ describe('a callback of built-ins left by interior code cannot keep built-ins ch
     const refused = runner.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'builtin_modified');
     expect(refused.length).toBeGreaterThan(0);
     expect(Set.prototype.has).toBe(realHas);
+  });
+});
+
+describe('the re-checks of decisions that await, alone (the callback is the operator code\'s own, which is not bound)', () => {
+  const stopped = new Set<string>();
+  const listedTermination = {
+    terminate: async (target: TerminationTarget) => {
+      await new Promise((r) => setTimeout(r, 10));
+      return { ceased: target.branches.every((b) => stopped.has(b)) };
+    },
+  };
+
+  it('a composition that leaves a listener of built-ins behind and a branch running does not get cessation established', async () => {
+    const runner = new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]) }), termination: listedTermination });
+    const source = `export async function background() { await new Promise((resolve) => setTimeout(resolve, 100)); }
+    export function run() { void background(); return 'done'; }`;
+    try {
+      const outcome = await runner
+        .run(async (ctx) => {
+          const m = await ctx.dispatch({ language: 'javascript', intent: 'define', source });
+          AbortSignal.timeout(5).addEventListener('abort', Object.assign.bind(null, Set.prototype, { has: Boolean }) as () => void);
+          return (m.exports.run as () => string)();
+        })
+        .then((v) => v, (e: unknown) => e);
+      expect((outcome as ActiveBranchesError).ceased).toBe(false);
+      expect(runner.ledger.select({ kind: 'run.end' })).toEqual([]);
+    } finally {
+      await new Promise((r) => setTimeout(r, 150));
+      Set.prototype.has = realHas;
+    }
+  });
+
+  it('a composition whose listener fires while the confinement service awaits does not get an unconfined dispatch confirmed', async () => {
+    const probe = { ran: [] as string[] };
+    const runner = new Runner({
+      executor: new AgentExecutor({ model: new ScriptedModel([]) }),
+      confinement: { identity: 'test-sandbox', confirm: async (request: ConfinementRequest) => (await new Promise((r) => setTimeout(r, 10)), stopped.has(request.definitionId)) },
+    });
+    try {
+      const outcome = await runner
+        .run(
+          async (ctx) => {
+            AbortSignal.timeout(5).addEventListener('abort', Object.assign.bind(null, Set.prototype, { has: Boolean }) as () => void);
+            return ctx.dispatch({ language: 'javascript', intent: 'define', source: "probe.ran.push('unconfined'); export const x = 1;", dependencies: [{ name: 'probe', kind: 'reference', type: 'object' }] });
+          },
+          { grant: { references: { probe } } },
+        )
+        .then(() => 'ok', (e: unknown) => e);
+      expect(outcome).toBeInstanceOf(DispatchRejectedError);
+      expect(probe.ran).toEqual([]);
+    } finally {
+      Set.prototype.has = realHas;
+    }
   });
 });
 
@@ -433,8 +525,8 @@ describe('a termination service that awaits establishes cessation on the built-i
       },
     };
     const runner = new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]) }), termination });
-    // A listener on a timeout signal fires through Node's own timer, which the branch's timers' binding does not
-    // cover: only the check when the service answers stands between it and the cessation claim.
+    // A listener on a timeout signal fires through Node's own timer and an EventTarget: bound (undone at once), and
+    // the check when the service answers would void the claim anyway.
     const source = `export async function background() {
       AbortSignal.timeout(5).addEventListener('abort', Object.assign.bind(null, Set.prototype, { has: Boolean }));
       await new Promise((resolve) => setTimeout(resolve, 150));

@@ -26,7 +26,7 @@ import { promisify } from 'node:util';
 import { currentInterior, interiorRefusal, type InteriorMark } from '../core/index.js';
 import { recordRealmChanges } from './realm-integrity.js';
 import { currentHostFrame } from './host-context.js';
-import { reflectApply, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { mapGet, mapSet, reflectApply, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
 type Target = Record<string, unknown>;
@@ -197,6 +197,80 @@ function patchEmitters(): void {
   proto['prependOnceListener'] = oneShot('prependOnceListener', prepend, proto['prependOnceListener'] as AnyFn);
 }
 
+/**
+ * Promise reactions interior code registers (`then`, and `catch` / `finally`, which call it) are bound like
+ * timers: a reaction of built-ins on a promise that settles later (a file read, a digest, a timeout signal's
+ * promise) would otherwise change built-ins while the host decides. `await` on a native promise does not go
+ * through here (the engine's own reaction resumes the code, and model code's own guard covers that).
+ */
+function patchPromiseReactions(): void {
+  const proto = Promise.prototype as unknown as Target;
+  const then = proto['then'] as AnyFn;
+  proto['then'] = named(
+    'then',
+    function (this: unknown, onFulfilled?: unknown, onRejected?: unknown): unknown {
+      const mark = currentInterior();
+      if (!mark) return reflectApply(then, this, [onFulfilled, onRejected]);
+      return reflectApply(then, this, [
+        typeof onFulfilled === 'function' ? boundToInterior(mark, onFulfilled as AnyFn) : onFulfilled,
+        typeof onRejected === 'function' ? boundToInterior(mark, onRejected as AnyFn) : onRejected,
+      ]);
+    },
+    then,
+  );
+}
+
+/**
+ * `EventTarget` listeners interior code adds (an `AbortSignal`'s, a `MessagePort`'s) are bound like emitter
+ * listeners. Removal by the function the caller added finds the bound one (per target, type and capture).
+ * Listener objects (`handleEvent`) are left as they are.
+ */
+function patchEventTargets(): void {
+  const proto = EventTarget.prototype as unknown as Target;
+  const add = proto['addEventListener'] as AnyFn;
+  const remove = proto['removeEventListener'] as AnyFn;
+  const bound = new WeakMap<object, WeakMap<AnyFn, Map<string, AnyFn>>>();
+  const keyOf = (type: unknown, options: unknown): string =>
+    `${String(type)}:${typeof options === 'boolean' ? options : Boolean((options as { capture?: unknown } | null | undefined)?.capture)}`;
+  const find = (target: object, listener: AnyFn, key: string): AnyFn | undefined => {
+    const byListener = weakMapGet(bound, target);
+    const byKey = byListener ? weakMapGet(byListener, listener) : undefined;
+    return byKey ? mapGet(byKey, key) : undefined;
+  };
+  proto['addEventListener'] = named(
+    'addEventListener',
+    function (this: unknown, type: unknown, listener: unknown, options: unknown): unknown {
+      const mark = currentInterior();
+      if (!mark || typeof listener !== 'function' || typeof this !== 'object' || this === null) return reflectApply(add, this, [type, listener, options]);
+      const target = this;
+      const key = keyOf(type, options);
+      let wrapped = find(target, listener as AnyFn, key);
+      if (!wrapped) {
+        const made: AnyFn = boundToInterior(mark, listener as AnyFn, () => void reflectApply(remove, target, [type, made, options]));
+        wrapped = made;
+        let byListener = weakMapGet(bound, target);
+        if (!byListener) weakMapSet(bound, target, (byListener = new WeakMap()));
+        let byKey = weakMapGet(byListener, listener as AnyFn);
+        if (!byKey) weakMapSet(byListener, listener as AnyFn, (byKey = new Map()));
+        mapSet(byKey, key, made);
+      }
+      return reflectApply(add, this, [type, wrapped, options]);
+    },
+    add,
+  );
+  proto['removeEventListener'] = named(
+    'removeEventListener',
+    function (this: unknown, type: unknown, listener: unknown, options: unknown): unknown {
+      if (typeof listener === 'function' && typeof this === 'object' && this !== null) {
+        const wrapped = find(this, listener as AnyFn, keyOf(type, options));
+        if (wrapped) reflectApply(remove, this, [type, wrapped, options]);
+      }
+      return reflectApply(remove, this, [type, listener, options]);
+    },
+    remove,
+  );
+}
+
 let installed = false;
 
 /** Installs the absorption once; before the effect audit wraps `process` listener methods, so they delegate here. */
@@ -205,6 +279,8 @@ export function installLateCallbacks(): void {
   installed = true;
   patchSchedulers();
   patchEmitters();
+  patchPromiseReactions();
+  patchEventTargets();
   patchProcessEmit();
 }
 
