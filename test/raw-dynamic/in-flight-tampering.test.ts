@@ -64,6 +64,18 @@ const model = (server: OpenAITestServer) => new OpenAIModelClient({ apiKey: KEY,
 const goStep = () => step({ program: 'execute\nGo.' });
 const tracked = (id: ReturnType<typeof setInterval>) => (intervals.push(id), id);
 
+/** Runs `fn` with the intervals it starts tracked, then clears them and puts `Set.prototype.has` back. */
+async function withTrackedIntervals<T>(fn: () => Promise<T>): Promise<T> {
+  globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval;
+  try {
+    return await fn();
+  } finally {
+    globalThis.setInterval = realSetInterval;
+    for (const id of intervals.splice(0)) clearInterval(id);
+    Set.prototype.has = realHas;
+  }
+}
+
 async function withServer(fn: (server: OpenAITestServer) => Promise<void>): Promise<void> {
   const server = await startOpenAIServer();
   try {
@@ -89,14 +101,8 @@ describe('an interval left by a model expression cannot zero the usage of a repl
         slowCostlyReplies(server, expression);
         const runner = new Runner({ executor: new AgentExecutor({ model: model(server) }) });
         // The interval is the model's: it is cleared here only so a failing run does not leak it into others.
-        const spy = (globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval);
-        try {
-          const outcome = await runner.run(goStep, { allocation: { maxCost: 1_200 } }).then(() => 'ok', (e: unknown) => e);
-          expect(spy).toBeDefined();
-          expectBounded(server, outcome);
-        } finally {
-          globalThis.setInterval = realSetInterval;
-        }
+        const outcome = await withTrackedIntervals(() => runner.run(goStep, { allocation: { maxCost: 1_200 } }).then(() => 'ok', (e: unknown) => e));
+        expectBounded(server, outcome);
       });
     });
   }
@@ -105,12 +111,7 @@ describe('an interval left by a model expression cannot zero the usage of a repl
     await withServer(async (server) => {
       slowCostlyReplies(server, MODEL_INTERVAL);
       const runner = new Runner({ executor: new AgentExecutor({ model: model(server) }) });
-      globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval;
-      try {
-        await runner.run(goStep, { allocation: { maxCost: 1_200 } }).catch(() => undefined);
-      } finally {
-        globalThis.setInterval = realSetInterval;
-      }
+      await withTrackedIntervals(() => runner.run(goStep, { allocation: { maxCost: 1_200 } }).catch(() => undefined));
       const refused = runner.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'expression_code_outside_operation');
       expect(refused.length).toBeGreaterThan(0);
       // A refused interval callback clears its interval: one record, not one per tick.
@@ -131,17 +132,15 @@ describe('an interval left by one run does not lift the allocation of another ru
         slowCostlyReplies(serverB);
         const runnerA = new Runner({ executor: new AgentExecutor({ model: model(serverA) }) });
         const runnerB = new Runner({ executor: new AgentExecutor({ model: model(serverB) }) });
-        globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval;
-        try {
+        const outcome = await withTrackedIntervals(async () => {
           const a = runnerA.run(goStep).catch(() => undefined);
           // B starts once A's interval is running.
           await new Promise((r) => setTimeout(r, 30));
-          const outcome = await runnerB.run(goStep, { allocation: { maxCost: 1_200 } }).then(() => 'ok', (e: unknown) => e);
+          const b = await runnerB.run(goStep, { allocation: { maxCost: 1_200 } }).then(() => 'ok', (e: unknown) => e);
           await a;
-          expectBounded(serverB, outcome);
-        } finally {
-          globalThis.setInterval = realSetInterval;
-        }
+          return b;
+        });
+        expectBounded(serverB, outcome);
       });
     });
   });
@@ -238,16 +237,6 @@ describe('an application inspector that awaits decides on the built-ins the host
   const assignStep = () => step({ program: 'execute\nGo <secret>.', references: { secret: 'kept' } });
   const assignStatus = (events: readonly { kind: string; status?: string; data: unknown }[]) =>
     events.find((e) => e.kind === 'operation' && (e.data as { request: { kind: string } }).request.kind === 'assign')?.status;
-  const withTrackedIntervals = async <T>(fn: () => Promise<T>): Promise<T> => {
-    globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval;
-    try {
-      return await fn();
-    } finally {
-      globalThis.setInterval = realSetInterval;
-      for (const id of intervals.splice(0)) clearInterval(id);
-      Set.prototype.has = realHas;
-    }
-  };
 
   it('from a model expression: an interval of built-ins that fires while the inspector awaits does not get a blocked assignment through', async () => {
     const { runner } = scriptedRunner([
@@ -318,16 +307,6 @@ describe('a confinement service that awaits confirms on the built-ins the host l
       return confined.has(request.definitionId);
     },
   });
-  const withTrackedIntervals = async <T>(fn: () => Promise<T>): Promise<T> => {
-    globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval;
-    try {
-      return await fn();
-    } finally {
-      globalThis.setInterval = realSetInterval;
-      for (const id of intervals.splice(0)) clearInterval(id);
-      Set.prototype.has = realHas;
-    }
-  };
 
   it('from a model expression: an interval left in an earlier step does not get an unconfined dispatch confirmed', async () => {
     probe.ran = [];
@@ -391,17 +370,23 @@ describe('a callback of built-ins left by interior code cannot keep built-ins ch
   const realSetTimeout = globalThis.setTimeout;
   const ALWAYS = '(setInterval(Object.assign, 1, Set.prototype, { has: Boolean }), 1)';
 
-  it('from a model expression: while the host requests the model the interval is undone at each tick and then stopped', async () => {
-    let duringRequest = -1;
+  /** Runs a step whose first operation is `expression`; its next model request samples the built-ins for 30 ms. */
+  const sampledDuringRequest = async (expression: string) => {
+    let seen = -1;
     const { runner } = scriptedRunner([
-      () => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: ALWAYS })] }),
+      () => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression })] }),
       async () => {
-        duringRequest = await polluted(30);
+        seen = await polluted(30);
         return { toolCalls: [finish()] };
       },
     ]);
     await runner.run(() => step({ program: 'execute\nGo.' }));
-    expect(duringRequest).toBe(0);
+    return { runner, duringRequest: () => seen };
+  };
+
+  it('from a model expression: while the host requests the model the interval is undone at each tick and then stopped', async () => {
+    const { runner, duringRequest } = await sampledDuringRequest(ALWAYS);
+    expect(duringRequest()).toBe(0);
     const anomalies = () => runner.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'builtin_modified').length;
     const after = anomalies();
     expect(await polluted(20)).toBe(0);
@@ -410,33 +395,13 @@ describe('a callback of built-ins left by interior code cannot keep built-ins ch
     expect(after).toBeGreaterThan(0);
   });
 
-  it('from a model expression: a promise reaction of built-ins that runs during the model request is undone at once', async () => {
-    let duringRequest = -1;
-    const later = '(new Promise((r) => setTimeout(r, 10)).then(Object.assign.bind(null, Set.prototype, { has: Boolean })), 1)';
-    const { runner } = scriptedRunner([
-      () => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: later })] }),
-      async () => {
-        duringRequest = await polluted(30);
-        return { toolCalls: [finish()] };
-      },
-    ]);
-    await runner.run(() => step({ program: 'execute\nGo.' }));
-    expect(duringRequest).toBe(0);
+  it.each([
+    ['a promise reaction of built-ins', '(new Promise((r) => setTimeout(r, 10)).then(Object.assign.bind(null, Set.prototype, { has: Boolean })), 1)'],
+    ['a listener of built-ins on a timeout signal', "(AbortSignal.timeout(10).addEventListener('abort', Object.assign.bind(null, Set.prototype, { has: Boolean })), 1)"],
+  ])('from a model expression: %s that runs during the model request is undone at once', async (_name, later) => {
+    const { runner, duringRequest } = await sampledDuringRequest(later);
+    expect(duringRequest()).toBe(0);
     expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toContain('builtin_modified');
-  });
-
-  it('from a model expression: a listener of built-ins on a timeout signal that fires during the model request is undone at once', async () => {
-    let duringRequest = -1;
-    const later = "(AbortSignal.timeout(10).addEventListener('abort', Object.assign.bind(null, Set.prototype, { has: Boolean })), 1)";
-    const { runner } = scriptedRunner([
-      () => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: later })] }),
-      async () => {
-        duringRequest = await polluted(30);
-        return { toolCalls: [finish()] };
-      },
-    ]);
-    await runner.run(() => step({ program: 'execute\nGo.' }));
-    expect(duringRequest).toBe(0);
   });
 
   it('inside its operation an expression adds, fires and removes EventTarget listeners as usual', async () => {
