@@ -11,7 +11,11 @@
  * (A Session takes no confinement service, so that attack has no SessionFunction-body form.)
  * Each attack comes from a model expression, from generated code and from a SessionFunction body.
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../../kernel/src/server/runner/nb-build.js';
 import { AgentExecutor, DispatchRejectedError, NaturalExecutionError, OpenAIModelClient, Runner, Session, accept, rejectOperation, step, type OperationRequest } from '../../kernel/src/index.js';
 import { ActiveBranchesError, type ConfinementRequest, type TerminationTarget } from '../../kernel/src/harness/index.js';
 import { ScriptedModel, toolCall as scriptedToolCall } from '../../kernel/src/testing.js';
@@ -511,5 +515,37 @@ describe('a termination service that awaits establishes cessation on the built-i
       await new Promise((r) => setTimeout(r, 200));
       Set.prototype.has = realHas;
     }
+  });
+});
+
+describe('a finalization callback of built-ins an expression registers runs under the same check', () => {
+  it('collected after the run, its change to Set.prototype.has is undone at once and recorded in the late record', () => {
+    // In a child process with --expose-gc, so a collection can be asked for.
+    ensureBuilt(() => {});
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+    const entry = pathToFileURL(path.join(root, 'dist', 'kernel', 'src', 'index.js')).href;
+    const testing = pathToFileURL(path.join(root, 'dist', 'kernel', 'src', 'testing.js')).href;
+    const script = `
+      const { Runner, AgentExecutor, step } = await import(${JSON.stringify(entry)});
+      const { ScriptedModel, toolCall } = await import(${JSON.stringify(testing)});
+      const realHas = Set.prototype.has;
+      const leave = "((globalThis.__nhRegistry = new FinalizationRegistry(Object.assign.bind(null, Set.prototype))).register({}, { has: Boolean }), 1)";
+      const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: leave }), toolCall('nh_output', { result: { kind: 'pass' } })] })]);
+      const runner = new Runner({ executor: new AgentExecutor({ model }) });
+      await runner.run(() => step({ program: 'execute\\nGo.' }));
+      let polluted = 0;
+      for (let i = 0; i < 40; i++) {
+        globalThis.gc();
+        await new Promise((r) => setTimeout(r, 5));
+        if (Set.prototype.has !== realHas) polluted++;
+      }
+      // After the run's end: recorded in the Runner's late record.
+      const modified = runner.anomalies.filter((a) => a.anomalyKind === 'builtin_modified').length;
+      console.log(JSON.stringify({ polluted, modified }));
+    `;
+    const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const seen = JSON.parse(out.trim().split('\n').at(-1)!) as { polluted: number; modified: number };
+    expect(seen.polluted).toBe(0);
+    expect(seen.modified).toBeGreaterThan(0);
   });
 });

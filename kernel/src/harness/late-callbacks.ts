@@ -271,6 +271,26 @@ function patchEventTargets(): void {
   );
 }
 
+/**
+ * A `FinalizationRegistry` interior code creates has its cleanup callback bound like a timer (it runs after a
+ * collection, long after its interior's window). The constructor is wrapped in a proxy, so `instanceof` and the
+ * prototype stay the engine's own.
+ */
+const construct = Reflect.construct;
+
+function patchFinalizationRegistry(): void {
+  const g = globalThis as unknown as Target;
+  const Original = g['FinalizationRegistry'] as unknown as new (...args: unknown[]) => object;
+  g['FinalizationRegistry'] = new Proxy(Original, {
+    construct(target, args: unknown[], newTarget: Function) {
+      const mark = currentInterior();
+      const cleanup = args[0];
+      const bound = mark && typeof cleanup === 'function' ? boundToInterior(mark, cleanup as AnyFn) : cleanup;
+      return construct(target, [bound], newTarget);
+    },
+  });
+}
+
 let installed = false;
 
 /** Installs the absorption once; before the effect audit wraps `process` listener methods, so they delegate here. */
@@ -281,6 +301,7 @@ export function installLateCallbacks(): void {
   patchEmitters();
   patchPromiseReactions();
   patchEventTargets();
+  patchFinalizationRegistry();
   patchProcessEmit();
 }
 
