@@ -519,6 +519,18 @@ describe('a termination service that awaits establishes cessation on the built-i
 });
 
 describe('a finalization callback of built-ins an expression registers runs under the same check', () => {
+  it('the wrapped constructor is transparent: instanceof, prototype, constructor and subclasses are as before', () => {
+    const registry = new FinalizationRegistry(() => {});
+    expect(registry).toBeInstanceOf(FinalizationRegistry);
+    expect(Object.getPrototypeOf(registry)).toBe(FinalizationRegistry.prototype);
+    expect(registry.constructor).toBe(FinalizationRegistry);
+    class Named extends FinalizationRegistry<string> {}
+    const named = new Named(() => {});
+    expect(named).toBeInstanceOf(Named);
+    expect(named).toBeInstanceOf(FinalizationRegistry);
+    expect(() => (FinalizationRegistry as unknown as () => unknown)()).toThrow(TypeError);
+  });
+
   it('collected after the run, its change to Set.prototype.has is undone at once and recorded in the late record', () => {
     // In a child process with --expose-gc, so a collection can be asked for.
     ensureBuilt(() => {});

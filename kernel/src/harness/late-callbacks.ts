@@ -281,7 +281,7 @@ const construct = Reflect.construct;
 function patchFinalizationRegistry(): void {
   const g = globalThis as unknown as Target;
   const Original = g['FinalizationRegistry'] as unknown as new (...args: unknown[]) => object;
-  g['FinalizationRegistry'] = new Proxy(Original, {
+  const Bound = new Proxy(Original, {
     construct(target, args: unknown[], newTarget: Function) {
       const mark = currentInterior();
       const cleanup = args[0];
@@ -289,6 +289,9 @@ function patchFinalizationRegistry(): void {
       return construct(target, [bound], newTarget);
     },
   });
+  g['FinalizationRegistry'] = Bound;
+  // So a registry's `constructor` is the global one, as before.
+  Object.defineProperty(Original.prototype, 'constructor', { value: Bound, writable: true, configurable: true, enumerable: false });
 }
 
 let installed = false;
