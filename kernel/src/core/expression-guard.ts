@@ -9,10 +9,11 @@
  */
 import type TS from 'typescript';
 import { NighthawkError } from './errors.js';
+import type { InteriorRefusal } from './interior.js';
 import { typescript } from './transform/typescript-module.js';
 
-/** Why a function a model expression defined may not run now. */
-export type ExpressionCodeRefusal = 'execution-ended' | 'between-operations';
+/** Why a function a model expression defined may not run now (an expression has no dispatch node). */
+export type ExpressionCodeRefusal = Exclude<InteriorRefusal, 'dispatch-ended'>;
 
 /**
  * A function a model expression defined was called, or resumed, outside an operation of its Natural execution:

@@ -17,7 +17,7 @@ import {
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
 import { currentInterior, currentOperationId, runAsOperation, runInterior } from './interior.js';
 import { hasRegisteredSecrets, secretsIn } from './secrets.js';
-import { expressionGuard } from './expression-guard.js';
+import { expressionGuard, type ExpressionCodeRefusal } from './expression-guard.js';
 import { monotonicMs, newId, wallClockMs } from './ids.js';
 import { markCoreRecord } from './provenance.js';
 import { runOperationBody } from './operation-body.js';
@@ -294,15 +294,21 @@ export class StepContext {
     this.#running--;
   };
 
+  /** Whether code this step's expressions left behind may run now (see interiorRefusal). */
+  readonly #refusal = (): ExpressionCodeRefusal | undefined => (this.#finished ? 'execution-ended' : this.#running === 0 ? 'between-operations' : undefined);
+
   /**
-   * The caller continues an expression of this step: a timer, a promise job or an async function it started
-   * (their async context keeps its interior mark). Host code that calls a built-in an expression replaced runs
-   * unmarked; the realm checks restore and record those, and the host's own call is not broken off.
+   * The guard of the functions an expression defines. Between operations it refuses only a caller that continues
+   * an expression of this step (a timer, a promise job or an async function it started: their async context keeps
+   * the interior mark). Host code that calls a built-in an expression replaced runs unmarked; the realm checks
+   * restore and record those, and the host's own call is not broken off.
    */
-  #continuesExpression(): boolean {
+  readonly #guardRefusal = (): ExpressionCodeRefusal | undefined => {
+    const refusal = this.#refusal();
+    if (refusal !== 'between-operations') return refusal;
     const mark = currentInterior();
-    return mark !== undefined && mark.kind === 'expression' && mark.executionId === this.executionId;
-  }
+    return mark !== undefined && mark.kind === 'expression' && mark.executionId === this.executionId ? refusal : undefined;
+  };
 
   /** Evaluates an expression against this step's locals and references (the body of nh_evaluate). */
   evaluateBody(expression: string): Promise<unknown> {
@@ -310,16 +316,12 @@ export class StepContext {
     this.#scope ??= createScope(this.locals, this.references);
     const scope = this.#scope;
     const operationId = currentOperationId();
-    const guard = expressionGuard({ executionId: this.executionId, operationId }, () =>
-      this.#finished ? 'execution-ended' : this.#running === 0 && this.#continuesExpression() ? 'between-operations' : undefined,
-    );
+    const guard = expressionGuard({ executionId: this.executionId, operationId }, this.#guardRefusal);
     this.#running++;
     let result: Promise<unknown>;
     try {
-      // Callbacks the expression leaves behind (timers, listeners, even built-ins bound to arguments) ask the same.
-      result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope, guard), () =>
-        this.#finished ? 'execution-ended' : this.#running === 0 ? 'between-operations' : undefined,
-      );
+      // Callbacks the expression leaves behind (timers, listeners, even built-ins bound to arguments) ask #refusal.
+      result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope, guard), this.#refusal);
     } catch (error) {
       this.#running--;
       throw error;

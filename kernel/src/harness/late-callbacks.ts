@@ -68,8 +68,6 @@ function patchProcessEmit(): void {
 
 // --- callbacks registered in a run's async context -------------------------------------------------
 
-const inRunContext = (): boolean => currentHostFrame() !== undefined || currentInterior() !== undefined;
-
 /** Calls `fn`; a marked refusal ends the call quietly (after `onAbsorbed`), anything else propagates. */
 function absorbing(fn: AnyFn, onAbsorbed?: () => void): AnyFn {
   return function (this: unknown, ...args: unknown[]): unknown {
@@ -122,10 +120,10 @@ function scheduler(name: string, original: AnyFn, repeating: boolean): AnyFn {
     name,
     function (this: unknown, ...args: unknown[]): unknown {
       const callback = args[0];
-      if (typeof callback !== 'function' || !inRunContext()) return reflectApply(original, this, args);
       const mark = currentInterior();
-      // A one-shot callback's refusal is absorbed by the `process.emit` backstop; only interior ones are wrapped.
-      if (!repeating && !mark) return reflectApply(original, this, args);
+      // A one-shot callback's refusal is absorbed by the `process.emit` backstop: only interior ones are wrapped,
+      // so a host's setTimeout pays one lookup. A repeating one is wrapped anywhere in a run's context.
+      if (typeof callback !== 'function' || (!mark && (!repeating || currentHostFrame() === undefined))) return reflectApply(original, this, args);
       let handle: unknown;
       const cancel = repeating ? () => clearInterval(handle as NodeJS.Timeout) : undefined;
       const absorbed = absorbing(callback as AnyFn, cancel);
@@ -158,9 +156,9 @@ function patchEmitters(): void {
     named(
       name,
       function (this: unknown, type: unknown, listener: unknown): unknown {
-        if (typeof listener !== 'function' || !inRunContext()) return reflectApply(register, this, [type, listener]);
-        const emitter = this as EventEmitter;
         const mark = currentInterior();
+        if (typeof listener !== 'function' || !(mark || currentHostFrame())) return reflectApply(register, this, [type, listener]);
+        const emitter = this as EventEmitter;
         const remove = (): void => void emitter.removeListener(type as string, wrapped);
         const wrapped: Listener = absorbing(mark ? boundToInterior(mark, listener as AnyFn, remove) : (listener as AnyFn), remove);
         // Removal by the original function and `listeners()` see the listener the caller registered.
@@ -173,10 +171,10 @@ function patchEmitters(): void {
     named(
       name,
       function (this: unknown, type: unknown, listener: unknown): unknown {
-        if (typeof listener !== 'function' || !inRunContext()) return reflectApply(original, this, [type, listener]);
+        const mark = currentInterior();
+        if (typeof listener !== 'function' || !(mark || currentHostFrame())) return reflectApply(original, this, [type, listener]);
         const emitter = this as EventEmitter;
         let fired = false;
-        const mark = currentInterior();
         const inner = absorbing(mark ? boundToInterior(mark, listener as AnyFn) : (listener as AnyFn));
         // Node's own once wrapper, plus the absorption: removed before the call, runs at most once.
         const wrapped: Listener = function (this: unknown, ...args: unknown[]): unknown {

@@ -585,12 +585,13 @@ function settleUsage(allocation: Allocation, entry: RequestUsage, source: 'meter
   const from = entry[source];
   from.input += tokens(usage.inputTokens);
   from.output += tokens(usage.outputTokens);
+  // Both sources only grow and `counted` is their larger at the last settle, so neither difference is negative.
   const input = (entry.metered.input > entry.claimed.input ? entry.metered.input : entry.claimed.input) - entry.counted.input;
   const output = (entry.metered.output > entry.claimed.output ? entry.metered.output : entry.claimed.output) - entry.counted.output;
-  if (input <= 0 && output <= 0) return;
-  entry.counted.input += input > 0 ? input : 0;
-  entry.counted.output += output > 0 ? output : 0;
-  allocation.observe({ inputTokens: input > 0 ? input : 0, outputTokens: output > 0 ? output : 0 });
+  if (input === 0 && output === 0) return;
+  entry.counted.input += input;
+  entry.counted.output += output;
+  allocation.observe({ inputTokens: input, outputTokens: output });
 }
 
 /** True when `error` or one of its causes is an instance of `type`. */

@@ -142,8 +142,7 @@ export class OpenAIModelClient implements ModelClient {
   ): Promise<ModelResponse> {
     // Before the timeout starts: importing the package is not the provider's time. The package fetches with the
     // global fetch as it is at the first request (the host has checked it then), metered (see reply-usage.ts).
-    const OpenAIClass = (await loadOpenAI()).default;
-    const client = (this.#client ??= new OpenAIClass({
+    const client = (this.#client ??= new (await loadOpenAI()).default({
       apiKey: this.#apiKey,
       baseURL: this.#baseURLOption,
       maxRetries: 0,
