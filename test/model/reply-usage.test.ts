@@ -50,11 +50,16 @@ describe('the usage of a reply, read from its bytes', () => {
   for (const stream of [false, true]) {
     const form = stream ? 'a streamed reply' : 'a reply';
     it(`${form}: reported once, as the server stated it, and the request sent carries nothing of the report`, async () => {
-      server = await startOpenAIServer({ replies: [completion({ text: 'ok', usage })] });
+      server = await startOpenAIServer({ replies: [completion({ text: 'ok', usage }), completion({ text: 'ok', usage })] });
       const { reports, claimed } = await reported(server, stream);
       expect(reports).toEqual([{ inputTokens: 400, outputTokens: 100 }]);
       expect(claimed).toEqual({ inputTokens: 400, outputTokens: 100, requests: 1 });
       expect(server.requests[0]!.rawBody).not.toContain('reportUsage');
+      // The same request unmetered: the metered fetch forwarded body and headers unchanged.
+      await client(server).request(baseRequest, stream ? { onStream: () => {} } : undefined);
+      const [metered, plain] = server.requests;
+      expect(metered!.rawBody).toBe(plain!.rawBody);
+      expect(metered!.headers).toEqual(plain!.headers);
     });
   }
 

@@ -68,6 +68,27 @@ const model = (server: OpenAITestServer) => new OpenAIModelClient({ apiKey: KEY,
 const goStep = () => step({ program: 'execute\nGo.' });
 const tracked = (id: ReturnType<typeof setInterval>) => (intervals.push(id), id);
 
+/**
+ * A termination service that reports cessation only for branches its mechanism stopped (none here), after asking
+ * the mechanism (an await of `ms`): a lying `Set.prototype.has` would make it report them ceased.
+ */
+const listedTermination = (ms: number) => {
+  const stopped = new Set<string>();
+  return {
+    terminate: async (target: TerminationTarget) => {
+      await new Promise((r) => setTimeout(r, ms));
+      return { ceased: target.branches.every((b) => stopped.has(b)) };
+    },
+  };
+};
+
+/** The run ended with its branches active and no cessation established, so no `run.end` was recorded. */
+function expectNoCessation(runner: Runner, outcome: unknown): void {
+  expect(outcome).toBeInstanceOf(ActiveBranchesError);
+  expect((outcome as ActiveBranchesError).ceased).toBe(false);
+  expect(runner.ledger.select({ kind: 'run.end' })).toEqual([]);
+}
+
 /** Runs `fn` with the intervals it starts tracked, then clears them and puts `Set.prototype.has` back. */
 async function withTrackedIntervals<T>(fn: () => Promise<T>): Promise<T> {
   globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => tracked(realSetInterval(...args))) as typeof setInterval;
@@ -418,10 +439,14 @@ describe('a callback of built-ins left by interior code cannot keep built-ins ch
     expect((runner.ledger.select({ kind: 'operation' })[0]!.data as { valuePreview?: string }).valuePreview).toBe('1');
   });
 
-  it('from generated code: an interval its module leaves after the node ended is undone at its first tick and stopped', async () => {
+  it.each([
+    ['an interval of built-ins', 'setInterval(Object.assign, 1, Set.prototype, { has: Boolean });'],
+    ['a promise reaction of built-ins', 'new Promise((r) => setTimeout(r, 10)).then(Object.assign.bind(null, Set.prototype, { has: Boolean }));'],
+    ['a listener of built-ins on a timeout signal', "AbortSignal.timeout(10).addEventListener('abort', Object.assign.bind(null, Set.prototype, { has: Boolean }));"],
+  ])('from generated code: %s its module leaves after the node ended is undone at once', async (_name, leave) => {
     const { runner } = scriptedRunner([]);
     await runner.run(async (ctx) => {
-      await ctx.dispatch({ language: 'javascript', intent: 'define', source: 'setInterval(Object.assign, 1, Set.prototype, { has: Boolean }); export const x = 1;' });
+      await ctx.dispatch({ language: 'javascript', intent: 'define', source: `${leave} export const x = 1;` });
       expect(await polluted(30)).toBe(0);
     });
     const refused = runner.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'builtin_modified');
@@ -431,16 +456,10 @@ describe('a callback of built-ins left by interior code cannot keep built-ins ch
 });
 
 describe('the re-checks of decisions that await, alone (the callback is the operator code\'s own, which is not bound)', () => {
-  const stopped = new Set<string>();
-  const listedTermination = {
-    terminate: async (target: TerminationTarget) => {
-      await new Promise((r) => setTimeout(r, 10));
-      return { ceased: target.branches.every((b) => stopped.has(b)) };
-    },
-  };
+  const confined = new Set<string>();
 
   it('a composition that leaves a listener of built-ins behind and a branch running does not get cessation established', async () => {
-    const runner = new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]) }), termination: listedTermination });
+    const runner = new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]) }), termination: listedTermination(10) });
     const source = `export async function background() { await new Promise((resolve) => setTimeout(resolve, 100)); }
     export function run() { void background(); return 'done'; }`;
     try {
@@ -451,8 +470,7 @@ describe('the re-checks of decisions that await, alone (the callback is the oper
           return (m.exports.run as () => string)();
         })
         .then((v) => v, (e: unknown) => e);
-      expect((outcome as ActiveBranchesError).ceased).toBe(false);
-      expect(runner.ledger.select({ kind: 'run.end' })).toEqual([]);
+      expectNoCessation(runner, outcome);
     } finally {
       await new Promise((r) => setTimeout(r, 150));
       Set.prototype.has = realHas;
@@ -463,7 +481,7 @@ describe('the re-checks of decisions that await, alone (the callback is the oper
     const probe = { ran: [] as string[] };
     const runner = new Runner({
       executor: new AgentExecutor({ model: new ScriptedModel([]) }),
-      confinement: { identity: 'test-sandbox', confirm: async (request: ConfinementRequest) => (await new Promise((r) => setTimeout(r, 10)), stopped.has(request.definitionId)) },
+      confinement: { identity: 'test-sandbox', confirm: async (request: ConfinementRequest) => (await new Promise((r) => setTimeout(r, 10)), confined.has(request.definitionId)) },
     });
     try {
       const outcome = await runner
@@ -484,15 +502,32 @@ describe('the re-checks of decisions that await, alone (the callback is the oper
 });
 
 describe('a termination service that awaits establishes cessation on the built-ins the host loaded with', () => {
+  it('from a model expression: a step left running whose listener makes every Set lookup say yes does not get itself declared ceased', async () => {
+    const termination = listedTermination(100);
+    // The listener fires 50 ms in, while the service works; the step waits on its model meanwhile.
+    const leave = "(AbortSignal.timeout(50).addEventListener('abort', Object.assign.bind(null, Set.prototype, { has: Boolean })), 1)";
+    const model = new ScriptedModel([
+      () => ({ toolCalls: [scriptedToolCall('nh_evaluate', { expression: leave })] }),
+      async () => (await new Promise((r) => setTimeout(r, 300)), { toolCalls: [finish()] }),
+    ]);
+    const runner = new Runner({ executor: new AgentExecutor({ model }), termination });
+    try {
+      const outcome = await runner
+        .run(async () => {
+          void step({ program: 'execute\nGo.' }).catch(() => undefined);
+          await new Promise((r) => setTimeout(r, 20));
+          return 'done';
+        })
+        .then((v) => v, (e: unknown) => e);
+      expectNoCessation(runner, outcome);
+    } finally {
+      await new Promise((r) => setTimeout(r, 400));
+      Set.prototype.has = realHas;
+    }
+  });
+
   it('from generated code: a branch left running whose listener makes every Set lookup say yes does not get itself declared ceased', async () => {
-    // The service reports cessation only for branches its mechanism stopped (none here), after asking it (an await).
-    const stopped = new Set<string>();
-    const termination = {
-      terminate: async (target: TerminationTarget) => {
-        await new Promise((r) => setTimeout(r, 10));
-        return { ceased: target.branches.every((b) => stopped.has(b)) };
-      },
-    };
+    const termination = listedTermination(10);
     const runner = new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]) }), termination });
     // A listener on a timeout signal fires through Node's own timer and an EventTarget: bound (undone at once), and
     // the check when the service answers would void the claim anyway.
@@ -508,9 +543,7 @@ describe('a termination service that awaits establishes cessation on the built-i
           return (m.exports.run as () => string)();
         })
         .then((v) => v, (e: unknown) => e);
-      expect(outcome).toBeInstanceOf(ActiveBranchesError);
-      expect((outcome as ActiveBranchesError).ceased).toBe(false);
-      expect(runner.ledger.select({ kind: 'run.end' })).toEqual([]);
+      expectNoCessation(runner, outcome);
     } finally {
       await new Promise((r) => setTimeout(r, 200));
       Set.prototype.has = realHas;
