@@ -10,7 +10,7 @@ import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js'
 import { markGenerated } from './generated-registry.js';
 import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
-import { recordRealmChanges } from './realm-integrity.js';
+import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
 import { mapSet, objectHasOwn, put } from './intrinsics.js';
 import {
   compileGenerated,
@@ -28,36 +28,26 @@ type ConfirmationAnswer = { readonly confirmed: boolean; readonly detail: string
 const UNCONFIGURED: ConfirmationAnswer = { confirmed: true, detail: 'in-process regime' };
 
 /**
- * Asks the service; a synchronous answer stays synchronous so synchronous exports can be confirmed. The service
- * answers on the built-ins the host loaded with (`realmChanged` restores and records any change first), and an
- * answer that took an await counts only if none changed meanwhile: an interval left running by interior code
- * (even one made of built-ins alone, `Set.prototype.has` made to say yes) may fire while the service awaits.
+ * Asks the service on the built-ins the host loaded with (`decideOnLoadedBuiltins`); a synchronous answer stays
+ * synchronous so synchronous exports can be confirmed. Anything but `true` confirms nothing.
  */
-function confirmationNow(service: ConfinementService | undefined, request: ConfinementRequest, realmChanged: () => boolean): ConfirmationAnswer | Promise<ConfirmationAnswer> {
+function confirmationNow(service: ConfinementService | undefined, request: ConfinementRequest, host: RunHost, parentId: string): ConfirmationAnswer | Promise<ConfirmationAnswer> {
   if (!service) return UNCONFIGURED;
-  realmChanged();
-  let raw: boolean | Promise<boolean>;
+  const voided = { confirmed: false, detail: 'built-ins changed while confirm awaited' } as const;
+  let raw: boolean | typeof voided | Promise<boolean | typeof voided>;
   try {
-    raw = service.confirm(request);
+    raw = decideOnLoadedBuiltins(host, parentId, () => service.confirm(request), () => voided);
   } catch (error) {
     return { confirmed: false, detail: `confirm threw: ${String((error as Error)?.message ?? error)}` };
   }
-  if (raw instanceof Promise) {
-    return raw.then(
-      (value) =>
-        realmChanged()
-          ? { confirmed: false, detail: 'built-ins changed while confirm awaited' }
-          : value === true
-            ? { confirmed: true, detail: 'confirmed' }
-            : { confirmed: false, detail: 'not confirmed' },
-      (error: unknown) => ({ confirmed: false, detail: `confirm rejected: ${String((error as Error)?.message ?? error)}` }),
-    );
-  }
-  return raw === true ? { confirmed: true, detail: 'confirmed' } : { confirmed: false, detail: 'not confirmed' };
+  const answer = (value: boolean | typeof voided): ConfirmationAnswer =>
+    value === voided ? voided : value === true ? { confirmed: true, detail: 'confirmed' } : { confirmed: false, detail: 'not confirmed' };
+  if (raw instanceof Promise) return raw.then(answer, (error: unknown) => ({ confirmed: false, detail: `confirm rejected: ${String((error as Error)?.message ?? error)}` }));
+  return answer(raw);
 }
 
-async function settleConfirmation(service: ConfinementService | undefined, request: ConfinementRequest, realmChanged: () => boolean): Promise<ConfirmationAnswer> {
-  return await confirmationNow(service, request, realmChanged);
+async function settleConfirmation(service: ConfinementService | undefined, request: ConfinementRequest, host: RunHost, parentId: string): Promise<ConfirmationAnswer> {
+  return await confirmationNow(service, request, host, parentId);
 }
 
 /** The liveness of `node` for callbacks its code leaves behind (see late-callbacks.ts). */
@@ -125,7 +115,7 @@ export class Dispatcher {
     const definitionId = definitionIdOf(proposal);
     const nodeId = newId('dsp_');
     const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId, node: 'materialization' };
-    this.#requireConfirmation(request, await settleConfirmation(this.#confinement, request, () => recordRealmChanges(host, parentId) > 0), parentId);
+    this.#requireConfirmation(request, await settleConfirmation(this.#confinement, request, host, parentId), parentId);
     if (host.state !== 'running') throw new DispatchRejectedError({ reason: 'run-closed', detail: 'the run is not admitting interior operations' });
     this.#admit(frame, nodeId, parentId);
     const materializationId = newId('def_');
@@ -234,7 +224,7 @@ export class Dispatcher {
       }
       const nodeId = newId('dsp_');
       const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId: ids.definitionId, node: 'invocation', exportName: name };
-      const answer = confirmationNow(dispatcher.#confinement, request, () => recordRealmChanges(host, frame.submitterId) > 0);
+      const answer = confirmationNow(dispatcher.#confinement, request, host, frame.submitterId);
       if (answer instanceof Promise) {
         // An asynchronous confirmation can only precede an export whose call contract is a promise.
         if (!isAsyncFunction(fn)) {

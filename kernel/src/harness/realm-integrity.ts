@@ -240,8 +240,10 @@ function checkHot(w: Watched, note: (w: Watched, key: PropertyKey | undefined, c
   }
 }
 
+type AnomalyRecorder = { recordAnomaly(kind: string, detail: Record<string, unknown>, parentId?: string): void };
+
 /** Checks the realm and records each change as a `builtin_modified` trace anomaly under `parentId`. */
-export function recordRealmChanges(host: { recordAnomaly(kind: string, detail: Record<string, unknown>, parentId?: string): void }, parentId: string, scope: RealmScope = 'full'): number {
+export function recordRealmChanges(host: AnomalyRecorder, parentId: string, scope: RealmScope = 'full'): number {
   const changes = checkRealm(scope);
   for (let i = 0; i < changes.length; i++) {
     const c = changes[i]!;
@@ -252,4 +254,18 @@ export function recordRealmChanges(host: { recordAnomaly(kind: string, detail: R
     }
   }
   return changes.length;
+}
+
+/**
+ * How the host asks a decision it waits for (an application inspector, a confinement service, a termination
+ * service): on the built-ins it loaded with (a change is restored and recorded first), and when the answer took
+ * an await, it counts only if no built-in changed meanwhile. Awaiting gives timers a turn, and a callback that
+ * interior code left (even one made only of built-ins: `Set.prototype.has` made to say yes) may fire then and
+ * make the decider's lookups lie; its answer is then `voided()`. A synchronous answer stays synchronous.
+ */
+export function decideOnLoadedBuiltins<T, V>(host: AnomalyRecorder, parentId: string, decide: () => T | Promise<T>, voided: () => V): T | Promise<T | V> {
+  recordRealmChanges(host, parentId);
+  const answer = decide();
+  if (!(answer instanceof Promise)) return answer;
+  return answer.then((value: T) => (recordRealmChanges(host, parentId) > 0 ? voided() : value));
 }

@@ -40,7 +40,7 @@ import { HostIntegrityError } from './integrity-errors.js';
 import { redactionsOf, type Ledger, type LedgerAppend, type LedgerEvent } from './ledger.js';
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
-import { recordRealmChanges } from './realm-integrity.js';
+import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
 import { addListener, append, mapDelete, mapGet, mapHas, mapKeyList, mapSet, removeListener, setAdd, setHas, signalAborted } from './intrinsics.js';
 import {
   AllocationExhaustedError,
@@ -311,19 +311,18 @@ export class RunHost implements HostHandle {
     }
     const app = this.#app?.inspectOperation;
     if (!app) return { kind: 'accept' };
-    // The operator's decision is made on the built-ins the host loaded with: an earlier operation's expression
-    // may have replaced one the per-operation check does not watch (a Set lookup the inspector relies on).
-    recordRealmChanges(this, request.executionId);
+    // An earlier operation's expression may have replaced a built-in the per-operation check does not watch (a
+    // Set lookup the inspector relies on): the inspector decides on the built-ins the host loaded with.
     return this.#withinDeadline('inspectOperation', () => app(request), request.executionId);
   }
 
   /**
    * Runs an application inspector under the host deadline and the run's stop: missing the deadline is
    * an inspection failure (terminal for the step, recorded), and a stop never waits for a hung inspector.
-   * An inspector that returns a promise decides on clean built-ins only if none changed until it settled.
+   * It decides on the built-ins the host loaded with; one that awaited and saw them change meanwhile aborts the step.
    */
   #withinDeadline<T>(hook: 'inspectOperation' | 'inspectStepCommit', decide: () => T | Promise<T>, executionId: string): T | Promise<T | AbortStep> {
-    const out = decide();
+    const out = decideOnLoadedBuiltins(this, executionId, decide, () => abortStep(`built-ins changed while ${hook} awaited; its decision is void`));
     if (!(out instanceof Promise)) return out;
     return new Promise<T | AbortStep>((resolve, reject) => {
       const signal = this.abort.signal;
@@ -347,10 +346,6 @@ export class RunHost implements HostHandle {
       out.then(
         (value) => {
           settle();
-          // Awaiting gave timers a turn: an interval left running by an expression, generated code or the code
-          // that ran this step (even one made only of built-ins) may have replaced what the inspector decided with.
-          // A change since it was called voids its decision.
-          if (recordRealmChanges(this, executionId) > 0) return resolve(abortStep(`built-ins changed while ${hook} awaited; its decision is void`));
           resolve(value);
         },
         (error: unknown) => {

@@ -17,7 +17,7 @@ import { LedgerView } from './ledger-view.js';
 import { intersectPolicies, perimeterPolicy } from './perimeter.js';
 import { ActiveBranchesError, RunRejectedError, RunTerminatedError } from './run-errors.js';
 import { RunHost, type ExecutorStepObservation } from './run-host.js';
-import { recordRealmChanges } from './realm-integrity.js';
+import { decideOnLoadedBuiltins } from './realm-integrity.js';
 import { cooperativeTermination, type ConfinementService, type TerminationService } from './termination.js';
 
 export interface RunnerOptions {
@@ -340,10 +340,8 @@ export class Runner {
  * and may have left a callback (a listener of built-ins on a timeout signal) that makes its lookups lie.
  */
 async function askTermination(host: RunHost, service: TerminationService, target: { runId: string; branches: readonly string[]; includesRoot: boolean }): Promise<{ ceased: boolean }> {
-  recordRealmChanges(host, host.runId);
   try {
-    const report = await service.terminate(target);
-    if (recordRealmChanges(host, host.runId) > 0) return { ceased: false };
+    const report = await decideOnLoadedBuiltins(host, host.runId, () => service.terminate(target), () => undefined);
     return { ceased: report?.ceased === true };
   } catch {
     return { ceased: false };
