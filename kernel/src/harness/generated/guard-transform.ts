@@ -4,7 +4,7 @@
  *  - every function, method, accessor, constructor and arrow body, and class static blocks (entry);
  *    a class without a constructor is given a guarded one;
  *  - every catch and finally block (handler), so exceptional resumption cannot run handlers late;
- *  - after every `await` resumes, and at each for-await iteration and loop exit (resume);
+ *  - after every `await`, `yield` and `yield*` resumes, and at each for-await iteration and loop exit (resume);
  *  - parameter defaults, destructuring defaults and class field initializers (initializer), which run
  *    before a body's first statement.
  * Normal resumption runs through `__nh_resume(await x)`; exceptional resumption throws at the await and
@@ -86,7 +86,9 @@ export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): T
         const body = f.createBlock([guardStmt(ENTRY), f.createReturnStatement(visited.body as TS.Expression)], true);
         return f.updateArrowFunction(visited, visited.modifiers, visited.typeParameters, visited.parameters, visited.type, visited.equalsGreaterThanToken, body);
       }
-      if (ts.isAwaitExpression(node)) {
+      // `yield` (and `yield*`) also resumes the body later: from a next() queued while the node was live, and in an
+      // async generator after the implicit await of its operand. The proxy's check covers only the next() call.
+      if (ts.isAwaitExpression(node) || ts.isYieldExpression(node)) {
         const visited = ts.visitEachChild(node, visit, context);
         return f.createCallExpression(f.createIdentifier(RESUME_NAME), undefined, [visited]);
       }

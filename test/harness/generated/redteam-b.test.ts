@@ -1,0 +1,117 @@
+/**
+ * Red-team B (workspace/redteam-b): attacks on dispatch of generated code that got past its guards. Each
+ * case runs through a real Runner and checks the dispatch guarantees: generated code runs only inside a
+ * live node, every node has exactly one dispatch.end, nothing follows run.end, and every refused attempt
+ * leaves a trace.anomaly (after run.end: in the Runner's late record) without ending the process.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentExecutor, Runner, type LedgerEvent } from '../../../kernel/src/index.js';
+import { instrumentGenerated } from '../../../kernel/src/harness/generated/index.js';
+import { ScriptedModel } from '../../../kernel/src/testing.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const runnerOf = () => new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]), maxRequestsPerStep: 10 }) });
+type Dispatchable = { dispatch: (p: unknown) => Promise<{ exports: Record<string, unknown> }> };
+const sinkDep = [{ name: 'sink', kind: 'reference', type: 'array' }] as const;
+
+/** Refusals that reached the event loop: a recorded (marked) refusal is absorbed before any listener. */
+const escaped: string[] = [];
+const onEscape = (e: unknown) => void escaped.push(`${(e as Error)?.name}: ${(e as Error)?.message}`);
+beforeAll(() => {
+  process.on('unhandledRejection', onEscape);
+  process.on('uncaughtException', onEscape);
+});
+afterAll(() => {
+  process.off('unhandledRejection', onEscape);
+  process.off('uncaughtException', onEscape);
+});
+
+/** Every trace.anomaly kind of the runner's runs, in the ledger or in the late record. */
+function anomalyKinds(runner: Runner): string[] {
+  return [...runner.ledger.events().filter((e) => e.kind === 'trace.anomaly').map((e) => String(e.status)), ...runner.anomalies.map((a) => a.anomalyKind)];
+}
+
+/** Nodes without exactly one dispatch.end, nodes started under an ended parent, and events after run.end. */
+function structuralViolations(events: readonly LedgerEvent[]): string[] {
+  const out: string[] = [];
+  const ended = new Set<string>();
+  let runEnded = false;
+  for (const e of events) {
+    if (runEnded) out.push(`${e.kind} after run.end`);
+    if (e.kind === 'run.end') runEnded = true;
+    if (e.kind === 'dispatch.start' && ended.has(e.parentId!)) out.push(`${e.subjectId} started under ended ${e.parentId}`);
+    if (e.kind === 'dispatch.end') ended.add(e.subjectId);
+  }
+  for (const s of events.filter((e) => e.kind === 'dispatch.start')) {
+    const ends = events.filter((e) => e.kind === 'dispatch.end' && e.subjectId === s.subjectId).length;
+    if (ends !== 1) out.push(`${s.subjectId} has ${ends} dispatch.end`);
+  }
+  if (!runEnded) out.push('no run.end');
+  return out;
+}
+
+describe('red-team B: resumption after yield (a1)', () => {
+  const source = `
+    import { setTimeout as sleep } from 'node:timers/promises';
+    async function* g() {
+      sink.push('start');
+      yield 1;
+      sink.push('after yield');
+      yield sleep(20);
+      sink.push('after yield sleep');
+    }
+    async function* d() {
+      sink.push('start');
+      yield* [1];
+      sink.push('after delegation');
+    }
+    export function run() { const it = g(); it.next(); it.next(); it.next(); it.next(); return 'returned'; }
+    export function delegate() { const it = d(); it.next(); it.next(); it.next(); return 'returned'; }`;
+
+  for (const entry of ['run', 'delegate'] as const) {
+    it(`${entry}: a queued next() does not resume an async generator past its yield after the node ended`, async () => {
+      const sink: string[] = [];
+      const runner = runnerOf();
+      await runner.run(
+        async (ctx) => {
+          const m = await (ctx as unknown as Dispatchable).dispatch({ language: 'javascript', intent: 'define', source, dependencies: sinkDep });
+          (m.exports[entry] as () => unknown)();
+          await sleep(60);
+          return 'done';
+        },
+        { grant: { references: { sink } } },
+      );
+      expect(sink).toEqual(['start']);
+      expect(anomalyKinds(runner)).toContain('generated_code_outside_dispatch');
+      expect(structuralViolations(runner.ledger.events())).toEqual([]);
+      expect(escaped).toEqual([]);
+    });
+  }
+
+  it('after run.end the resumption is refused into the late record', async () => {
+    const sink: string[] = [];
+    const runner = runnerOf();
+    await runner.run(
+      async (ctx) => {
+        const m = await (ctx as unknown as Dispatchable).dispatch({ language: 'javascript', intent: 'define', source, dependencies: sinkDep });
+        return (m.exports.run as () => unknown)();
+      },
+      { grant: { references: { sink } } },
+    );
+    await sleep(80);
+    expect(sink).toEqual(['start']);
+    expect(anomalyKinds(runner)).toContain('generated_code_outside_dispatch');
+    expect(structuralViolations(runner.ledger.events())).toEqual([]);
+    expect(escaped).toEqual([]);
+  });
+
+  it('every yield and yield* resumption in sync and async generators passes the guard', () => {
+    const out = instrumentGenerated({
+      language: 'javascript',
+      intent: 'define',
+      source: 'function* s(x) { const a = yield 1; yield* x; yield; } async function* t(x) { yield 1; yield* x; } export function f() { return [s, t]; }',
+    });
+    expect(out.match(/__nh_resume\(yield(?!\*)/g)).toHaveLength(3);
+    expect(out.match(/__nh_resume\(yield\*/g)).toHaveLength(2);
+  });
+});
