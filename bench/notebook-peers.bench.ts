@@ -1,9 +1,10 @@
 /**
  * Time to first result and a notebook beside its peers, in one run and the same headless chromium:
- * - web-first-result-{pool,cold}: navigation to a new notebook → its first cell's result (`import * as nh from
+ * - web-first-result-{pool,cold,cold-stored}: navigation to a new notebook → its first cell's result (`import * as nh from
  *   "nighthawk-ts"`), run as soon as the kernel reads idle; with the server's warm spare and with none. Beside it,
  *   the same figure for tslab's kernel in Jupyter Notebook 6 (Debian's jupyter-notebook), whose first cell imports
- *   zod (tslab cannot resolve this package's self-reference).
+ *   zod (tslab cannot resolve this package's self-reference). "cold" starts with nothing stored; "cold-stored" is
+ *   a notebook run again: its first cell's conversion stored by an earlier kernel (conversion-store.ts).
  * - web-run-all-20: Run all of 20 small cells → every result shown; Jupyter Notebook 6 with tslab's kernel alongside.
  * - web-heap-50-cells: the page's JS heap after loading a 50-cell notebook (after a forced GC), beside Jupyter 6's;
  *   "editing": after the pointer moved, so Monaco loaded and all 50 editors mounted.
@@ -12,7 +13,8 @@
  * Jupyter Notebook 6 missing: its lines are skipped with a note (scripts/ensure-system-deps.sh installs it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, promises as fs, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, promises as fs, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,9 +72,9 @@ const ours = {
   done: (n: number) => `document.querySelectorAll('.cell .output-execute_result').length >= ${n} && document.querySelectorAll('.cell[data-run-state="queued"], .cell[data-run-state="running"]').length === 0`,
 };
 
-async function oursFirstResult(browser: Browser, server: ServerProcess, dir: string, pooled: boolean): Promise<number[]> {
+async function oursFirstResult(browser: Browser, server: ServerProcess, dir: string, pooled: boolean, loads = LOADS): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < LOADS; i++) {
+  for (let i = 0; i < loads; i++) {
     if (pooled) await server.waitForSpare();
     const name = `first-${pooled ? 'pool' : 'cold'}-${i}.ipynb`;
     writeFileSync(path.join(dir, name), notebookJson([{ source: NH_FIRST }]));
@@ -278,13 +280,22 @@ async function main(): Promise<void> {
   const dir = await tempNotebooksDir();
   // Each server in a process of its own, as Jupyter Notebook 6 is: this process also runs Playwright's client.
   const pooledServer = await startServerProcess({ notebookDir: dir, port: 0, spareKernels: 1, kernelCwd: root, hostModule: sessionHost, staticDir });
-  const coldServer = await startServerProcess({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, staticDir });
+  // Cold kernels with nothing stored, as on a first visit; and cold kernels where this notebook was run before,
+  // its first cell's conversion stored by an earlier kernel (conversion-store.ts; primed by one unmeasured load).
+  const coldServer = await startServerProcess({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, staticDir }, { NIGHTHAWK_CONVERSION_CACHE_DIR: 'off' });
+  const storedServer = await startServerProcess(
+    { notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, staticDir },
+    { NIGHTHAWK_CONVERSION_CACHE_DIR: mkdtempSync(path.join(tmpdir(), 'nh-peers-conversions-')) },
+  );
   const nb = existsSync('/usr/bin/python3') ? await startNotebook6().catch((e: unknown) => (progress(`Jupyter Notebook 6: ${String(e)}`), undefined)) : undefined;
   try {
     progress('first result: ours (pool)');
     const pool = await oursFirstResult(browser, pooledServer, dir, true);
     progress('first result: ours (cold)');
     const cold = await oursFirstResult(browser, coldServer, dir, false);
+    progress('first result: ours (cold, stored)');
+    await oursFirstResult(browser, storedServer, dir, false, 1);
+    const coldStored = await oursFirstResult(browser, storedServer, dir, false);
     const jFirst = nb ? (progress('first result: Jupyter 6 + tslab'), await jupyterFirstResult(browser, nb)) : undefined;
     progress('run all 20');
     const runAll = await oursRunAll(browser, pooledServer, dir);
@@ -295,6 +306,7 @@ async function main(): Promise<void> {
     const jHeap = nb ? await jupyterHeap(browser, nb) : undefined;
     report('web-first-result-pool-vs-jupyter6-tslab', pool, jFirst);
     report('web-first-result-cold-vs-jupyter6-tslab', cold, jFirst);
+    report('web-first-result-cold-stored-vs-jupyter6-tslab', coldStored, jFirst);
     report('web-run-all-20-cells-vs-jupyter6-tslab', runAll, jRunAll);
     // Megabytes, printed in the same format (the "_ms" fields hold MB here).
     report('web-heap-mb-50-cells-vs-jupyter6', heap, jHeap);
@@ -304,6 +316,7 @@ async function main(): Promise<void> {
     await browser.close();
     await pooledServer.close();
     await coldServer.close();
+    await storedServer.close();
     nb?.stop();
   }
   progress('kernel RSS');

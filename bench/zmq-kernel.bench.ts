@@ -7,6 +7,8 @@
  *   the two kernels' cold starts alternate, so a change in the machine's load hits both alike;
  * - resident memory of the kernel process one second after that first `1+1` and after a cell importing the library
  *   (tslab: zod, as in notebook-peers.bench.ts; tslab cannot resolve this package's self-reference), per cold start;
+ * - the same start to first result for a notebook run again: its cells' conversions stored by an earlier kernel
+ *   (conversion-store.ts); every other figure starts with nothing stored;
  * plus ipykernel's cold start as a second reference. Round trips tslab loses (no reply or idle in 2 s) are counted.
  */
 import { execFileSync } from 'node:child_process';
@@ -38,9 +40,10 @@ const prefix = path.join(dir, 'prefix');
 const kernels = path.join(prefix, 'share', 'jupyter', 'kernels');
 const env = isolatedJupyterEnv(dir);
 
-function driver(kernel: string, n: number, cold: number, importCell?: string): DriverResult {
+/** `conversions`: where the kernel keeps cell conversions (a fresh directory: nothing stored by an earlier kernel). */
+function driver(kernel: string, n: number, cold: number, importCell?: string, conversions = mkdtempSync(path.join(dir, 'conversions-'))): DriverResult {
   const args = [path.join(root, 'test', 'zmq', 'py', 'roundtrip_bench.py'), kernel, String(n), String(cold), ...(importCell ? [importCell] : [])];
-  const out = execFileSync('/usr/bin/python3', args, { env, cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
+  const out = execFileSync('/usr/bin/python3', args, { env: { ...env, NIGHTHAWK_CONVERSION_CACHE_DIR: conversions }, cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
   return JSON.parse(out.trim().split('\n').at(-1)!) as DriverResult;
 }
 
@@ -65,10 +68,15 @@ try {
   const none: DriverResult = { cold_start_ms: [], first_execute_ms: [], round_trip_ms: [], lost: 0, rss_mb: [] };
   let ours = none;
   let tslab = none;
+  // A notebook run again (Restart & Run All, papermill): its cells' conversions were stored by an earlier kernel.
+  let rerun = none;
+  const stored = mkdtempSync(path.join(dir, 'stored-'));
+  driver('nighthawk-bench', 0, 1, NH_IMPORT, stored);
   for (let i = 0; i < COLD; i++) {
-    progress(`cold start ${i + 1}/${COLD}: nighthawk, tslab`);
+    progress(`cold start ${i + 1}/${COLD}: nighthawk, tslab, nighthawk with its cells stored`);
     ours = merge(ours, driver('nighthawk-bench', 0, 1, NH_IMPORT));
     tslab = merge(tslab, driver('tslab-bench', 0, 1, ZOD_IMPORT));
+    rerun = merge(rerun, driver('nighthawk-bench', 0, 1, NH_IMPORT, stored));
   }
   progress(`${N} round trips: nighthawk, tslab`);
   ours = merge(ours, driver('nighthawk-bench', N, 0));
@@ -81,6 +89,7 @@ try {
   report('zmq-kernel-cold-start-vs-ipykernel', ours.cold_start_ms, ipykernel.cold_start_ms);
   // Our kernel answers kernel_info before its compiler and Session host load; this line shows the full start.
   report('zmq-kernel-start-to-first-execute-vs-tslab', ours.first_execute_ms, tslab.first_execute_ms);
+  report('zmq-kernel-start-to-first-execute-stored-vs-tslab', rerun.first_execute_ms, tslab.first_execute_ms);
   const rss = (r: DriverResult, key: 'after_first_cell' | 'after_import') => r.rss_mb.map((m) => m[key]);
   const mb = (r: DriverResult, key: 'after_first_cell' | 'after_import') => percentile(rss(r, key), 50).toFixed(1);
   console.log(`# kernel RSS (p50 of ${COLD} starts) after the first cell: nighthawk ${mb(ours, 'after_first_cell')} MB, tslab ${mb(tslab, 'after_first_cell')} MB; after importing the library: nighthawk ${mb(ours, 'after_import')} MB (nighthawk-ts), tslab ${mb(tslab, 'after_import')} MB (zod)`);

@@ -20,9 +20,10 @@ export interface ServerProcess {
 
 type FromChild = { kind: 'started'; url: string; baseUrl: string; token: string } | { kind: 'done'; id: number };
 
-export async function startServerProcess(options: Omit<ServerOptions, 'log'>): Promise<ServerProcess> {
+/** `env`: added to this process's environment for the server and its kernels. */
+export async function startServerProcess(options: Omit<ServerOptions, 'log'>, env: Record<string, string> = {}): Promise<ServerProcess> {
   const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-child.ts');
-  const child = fork(script, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(script, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
   process.once('exit', () => child.kill('SIGKILL'));
   const waiting = new Map<number, () => void>();
   let next = 0;

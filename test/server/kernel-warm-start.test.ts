@@ -25,10 +25,12 @@ beforeAll(() => {
   if (!existsSync(sessionHost)) execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
   // Kernel processes inherit the environment: their code cache goes where this test can look.
   process.env['NIGHTHAWK_CODE_CACHE_DIR'] = cacheDir;
+  process.env['NIGHTHAWK_CONVERSION_CACHE_DIR'] = path.join(scratch, 'conversions');
 });
 
 afterAll(() => {
   delete process.env['NIGHTHAWK_CODE_CACHE_DIR'];
+  delete process.env['NIGHTHAWK_CONVERSION_CACHE_DIR'];
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -74,7 +76,8 @@ describe('a kernel process a client waits for', () => {
    * has begun loading answers once the load (seconds of synchronous compiler start-up) is done.
    */
   async function infoLatency(eager: boolean): Promise<number> {
-    const kernel = new KernelProcess({ cwd: scratch, eager });
+    // A directory no kernel ran a cell in: nothing stored lets the eager process leave its program for later.
+    const kernel = new KernelProcess({ cwd: mkdtempSync(path.join(scratch, 'fresh-')), eager });
     try {
       await kernel.accepting;
       await new Promise((r) => setTimeout(r, 50));

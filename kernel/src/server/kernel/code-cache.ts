@@ -37,14 +37,19 @@ let installed = false;
  * temp cleaner does not empty it between starts.
  */
 export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const configured = env['NIGHTHAWK_CODE_CACHE_DIR'];
+  return userCacheDir('v8-code-cache', 'NIGHTHAWK_CODE_CACHE_DIR', env);
+}
+
+/** `<user cache>/nighthawk-ts/<name>`, or the directory `variable` names (`off`: none). */
+export function userCacheDir(name: string, variable: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const configured = env[variable];
   if (configured === 'off') return undefined;
   if (configured) return configured;
   let home: string;
   try {
     home = os.homedir();
   } catch {
-    return path.join(os.tmpdir(), `nighthawk-code-cache-${process.getuid?.() ?? 'user'}`);
+    return path.join(os.tmpdir(), `nighthawk-${name}-${process.getuid?.() ?? 'user'}`);
   }
   const base =
     process.platform === 'win32'
@@ -52,7 +57,7 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
       : process.platform === 'darwin'
         ? path.join(home, 'Library', 'Caches')
         : env['XDG_CACHE_HOME'] || path.join(home, '.cache');
-  return path.join(base, 'nighthawk-ts', 'v8-code-cache');
+  return path.join(base, 'nighthawk-ts', name);
 }
 
 function cacheFileFor(dir: string, filename: string): string {
@@ -97,7 +102,7 @@ const warn = (line: string): void => void process.stderr.write(line + '\n');
  * Cached code runs as this user's code: a directory another user owns or can write to (a squatted temp dir)
  * is not used.
  */
-function safeDir(dir: string): boolean {
+export function safeDir(dir: string): boolean {
   try {
     const stat = statSync(dir);
     const uid = process.getuid?.();

@@ -14,7 +14,7 @@ import type { KernelHostFactory } from './kernel-host.js';
 import { noopKernelHost } from './kernel-host.js';
 import type { FromKernel, ToKernel } from './kernel-messages.js';
 import { KernelRuntime } from './kernel-runtime.js';
-import { createTslabCompiler, type TslabCompiler } from './tslab-compiler.js';
+import { createTslabCompiler, warmUpWhenIdle, type TslabCompiler } from './tslab-compiler.js';
 import { startInterruptWatchdog } from './interrupt-watchdog.js';
 
 export interface KernelProcessConfig {
@@ -130,8 +130,10 @@ async function main(): Promise<void> {
     transform = hostTransform;
     rt.setHost(await factory(rt, { dataDir: config.dataDir }));
     // A pooled process (nobody waiting yet) also does the first cell's conversion now; a cold kernel with a
-    // cell waiting lets that cell do it instead of converting twice.
-    if (!asked) {
+    // cell waiting lets that cell do it instead of converting twice, and one started for a client where
+    // notebooks were run before leaves it until it is idle: their cells convert from disk meanwhile.
+    if (asked || (config.eager && compiler.holdsFirstCells)) warmUpWhenIdle(compiler, () => rt.idle);
+    else {
       compiler.warmUp();
       // A spare nobody has connected to yet keeps converting (one round per turn of the event loop, ~40 ms
       // each), so the first real cell meets an optimized checker; a connection stops it at the next round.

@@ -75,6 +75,21 @@ export class KernelRuntime implements KernelChannel {
     this.session = session;
   }
 
+  /** Requests queued or running (executions, diagnostics, replies that wait their turn). */
+  private work = 0;
+
+  private enqueue(task: () => void | Promise<void>): void {
+    this.work++;
+    this.queue = this.queue.then(task).finally(() => {
+      this.work--;
+    });
+  }
+
+  /** Nothing queued or running: background work (building the compiler's program) delays no one now. */
+  get idle(): boolean {
+    return this.work === 0;
+  }
+
   setHost(host: KernelHost): void {
     this.host = host;
   }
@@ -95,7 +110,7 @@ export class KernelRuntime implements KernelChannel {
         this.startError = Object.assign(new Error(`the kernel could not load its compiler or host: ${cause instanceof Error ? cause.message : String(cause)}`), { name: 'KernelStartError' });
       },
     );
-    this.queue = this.queue.then(() => gate);
+    this.enqueue(() => gate);
   }
 
   /** Routes process.stdout/stderr writes (including console) to `stream` messages, and cells' display calls. */
@@ -135,7 +150,7 @@ export class KernelRuntime implements KernelChannel {
       const generation = this.abortGeneration;
       const silent = content.silent === true;
       const counts = !silent && content.store_history !== false;
-      this.queue = this.queue.then(() =>
+      this.enqueue(() =>
         this.execute(parent, route, content.code, {
           generation,
           counts,
@@ -158,7 +173,7 @@ export class KernelRuntime implements KernelChannel {
       this.answer(parent, route, type, msg.content, channel);
       return;
     }
-    this.queue = this.queue.then(() => this.answer(parent, route, type, msg.content, channel));
+    this.enqueue(() => this.answer(parent, route, type, msg.content, channel));
   }
 
   /**
@@ -184,7 +199,7 @@ export class KernelRuntime implements KernelChannel {
     const code = typeof data.code === 'string' && data.code.length <= 1_000_000 ? data.code : undefined;
     if (code === undefined) return;
     // Queued with executions: the check sees the declarations of every cell submitted before it.
-    this.queue = this.queue.then(() => {
+    this.enqueue(() => {
       if (!this.started || this.startError) return;
       let diagnostics: JsonObject[] = [];
       try {

@@ -17,6 +17,7 @@ import { CellFrames, runtimeError, typeScriptError } from './cell-errors.js';
 import { findPackageSelf, installSelfReference } from './self-reference.js';
 import { bindingNames, survivingDeclarations } from './cell-declarations.js';
 import { valueToBundle } from './value-bundle.js';
+import { ConversionStore, FileSystemObservations, type ObservedSystem } from './conversion-store.js';
 
 interface TslabDiagnostic {
   start: { line: number; character: number };
@@ -51,6 +52,37 @@ export interface TslabCompiler extends CellCompiler {
    * checker's code was not optimized yet. Every round imports the library, so its files stay in the program.
    */
   warmUp(round?: number): boolean;
+  /**
+   * Whether tslab's compiler has built its program (by a warm-up, or by a cell whose conversion was not stored
+   * from an earlier kernel). Until then, cells converted before are taken from disk without building it.
+   */
+  readonly built: boolean;
+  /** A kernel before this one, here, stored a first cell's conversion (see ConversionStore.holdsFirstCells). */
+  readonly holdsFirstCells: boolean;
+}
+
+/** How long a kernel with nobody waiting on it stays idle before it builds the compiler's program. */
+export const WARM_UP_IDLE_MS = 1000;
+
+/**
+ * Builds the compiler's program once the kernel has had nothing to do for WARM_UP_IDLE_MS (a second of one
+ * synchronous step): the cells of a notebook run again convert from disk meanwhile, and the next cell typed
+ * by someone finds the program ready.
+ */
+export function warmUpWhenIdle(compiler: TslabCompiler, idle: () => boolean): void {
+  const attempt = (): void => {
+    if (compiler.built) return;
+    if (!idle()) {
+      setTimeout(attempt, WARM_UP_IDLE_MS).unref();
+      return;
+    }
+    try {
+      compiler.warmUp();
+    } catch {
+      // The next cell that needs the program meets the same failure and reports it.
+    }
+  };
+  setTimeout(attempt, WARM_UP_IDLE_MS).unref();
 }
 
 /** What a first notebook cell typically is; converting it loads everything such a cell needs. */
@@ -147,6 +179,16 @@ function interruptedOutcome(): CellOutcome {
 
 let tslabModules: { ts: typeof TS; converter: TslabConverterModule } | undefined;
 
+/** tslab's version, read from its package file once. */
+let tslabVersionRead: string | undefined;
+function tslabVersion(): string {
+  if (tslabVersionRead === undefined) {
+    const load = createRequire(import.meta.url);
+    tslabVersionRead = String((load('tslab/package.json') as { version?: unknown }).version);
+  }
+  return tslabVersionRead;
+}
+
 function loadTslabModules(): { ts: typeof TS; converter: TslabConverterModule } {
   if (tslabModules) return tslabModules;
   const load = createRequire(import.meta.url);
@@ -200,14 +242,33 @@ function countWatchEvents(sys: TS.System): void {
   }
 }
 
+type Conversion = ReturnType<TslabConverter['convert']>;
+
+const OBSERVED = Symbol.for('nighthawk.kernel.fileSystemObserved');
+
+/** Observes the compiler's file system once per process, under every other wrapper (see conversion-store.ts). */
+function observeFileSystem(sys: TS.System): FileSystemObservations {
+  const marked = sys as TS.System & { [OBSERVED]?: FileSystemObservations };
+  return (marked[OBSERVED] ??= new FileSystemObservations(sys as unknown as ObservedSystem));
+}
+
 export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCompiler {
   const rootDir = options.rootDir ?? process.cwd();
   const transform = options.transform ?? ((source: string) => ({ code: source }));
   const { ts, converter: { createConverter } } = loadTslabModules();
+  const observations = observeFileSystem(ts.sys);
   const self = findPackageSelf(rootDir);
   if (self) installSelfReference(ts.sys as Parameters<typeof installSelfReference>[0], self);
   countWatchEvents(ts.sys);
-  const converter = createConverter({ isJS: false, isBrowser: false });
+  // Everything a conversion depends on besides the two texts and the file system it observes.
+  const stored = ConversionStore.open<Conversion>(
+    JSON.stringify([process.version, ts.version, tslabVersion(), rootDir, self ? [self.name, self.root, [...self.files]] : null]),
+    observations,
+  );
+  // Built at the first need (a warm-up, a conversion not stored, a completion): about a second of one
+  // synchronous step that a cell converted before (by an earlier kernel, same texts) does not wait for.
+  let converter: TslabConverter | undefined;
+  const live = (): TslabConverter => (converter ??= createConverter({ isJS: false, isBrowser: false }));
 
   const locals: Record<string, unknown> = {};
   // What the running cell declares, which of those it has reached, and the host's binding hook.
@@ -238,8 +299,10 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   // its watchers, so an entry stands while none of them fired or closed (a closed one: its file left the program
   // and could change unseen), imports included: exactly as fresh as converting again. Keyed by a hash: the
   // declarations grow with the Session and a joined key would copy them.
-  const conversions = new Map<string, { result: ReturnType<TslabConverter['convert']>; watchEvents: number }>();
-  const convert = (decls: string, code: string): ReturnType<TslabConverter['convert']> => {
+  // Before the program is built, a conversion stored by an earlier kernel is used while what it observed holds
+  // (asked again at every use: no watcher reports changes yet). Not kept in memory: nothing would invalidate it.
+  const conversions = new Map<string, { result: Conversion; watchEvents: number }>();
+  const convert = (decls: string, code: string): Conversion => {
     const key = createHash('sha256').update(decls).update('\u0000').update(code).digest('base64');
     const hit = conversions.get(key);
     if (hit) {
@@ -249,9 +312,18 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
         return hit.result;
       }
     }
-    const result = converter.convert(decls, code);
+    if (!converter && stored) {
+      const found = stored.find(decls, code);
+      if (found) return found.result;
+    }
+    const result = live().convert(decls, code);
     conversions.set(key, { result, watchEvents });
     if (conversions.size > CONVERSION_CACHE_SIZE) conversions.delete(conversions.keys().next().value!);
+    if (stored) {
+      // The observations are taken now, as this conversion saw them; the write waits until the cell has run.
+      const manifest = observations.manifest();
+      setImmediate(() => stored.save(decls, code, result, manifest));
+    }
     return result;
   };
   let rejectInterrupt: ((error: Error) => void) | undefined;
@@ -350,7 +422,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   }
 
   function complete(source: string, cursorPos: number): CompletionResult {
-    const info = converter.complete(prevDecl, transform(source).code, cursorPos);
+    const info = live().complete(prevDecl, transform(source).code, cursorPos);
     // The editor shows an icon per kind; TypeScript's entry kinds ('local var' → 'variable').
     const kinds = new Map((info.original?.entries ?? []).map((e) => [e.name, String(e.kind)]));
     const types = info.candidates.map((c) => {
@@ -380,7 +452,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   }
 
   function inspect(source: string, cursorPos: number): InspectionResult {
-    const info = converter.inspect(prevDecl, transform(source).code, cursorPos);
+    const info = live().inspect(prevDecl, transform(source).code, cursorPos);
     if (!info) return { found: false, text: '' };
     const signature = ts.displayPartsToString(info.displayParts);
     const docs = ts.displayPartsToString(info.documentation);
@@ -404,10 +476,10 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       const cell = WARM_UP_ROUNDS[round - 1];
       if (cell === undefined) return false;
       // Against no earlier cells, as the first real cell is; prevDecl is left as it is.
-      converter.convert('', cell);
+      live().convert('', cell);
       return true;
     }
-    converter.convert(prevDecl, WARM_UP_CELL);
+    live().convert(prevDecl, WARM_UP_CELL);
     // A cell's `import` becomes this require: loading the library's module graph through it now (the host
     // imported it as ESM) takes ~15 ms off the first cell. Nothing runs as a cell, nothing is counted.
     cellRequire('nighthawk-ts');
@@ -416,6 +488,12 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
 
   return {
     warmUp,
+    get built() {
+      return converter !== undefined;
+    },
+    get holdsFirstCells() {
+      return stored?.holdsFirstCells() ?? false;
+    },
     execute,
     complete,
     inspect,
@@ -430,7 +508,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       rejectInterrupt?.(new Interrupted('interrupted'));
     },
     close() {
-      converter.close();
+      converter?.close();
     },
   };
 }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
-import { codeCacheStale, createTslabCompiler, installCodeCache, isCompleteSource, preloadTslab, saveCodeCache, type SourceTransform } from '../kernel/index.js';
+import { codeCacheStale, createTslabCompiler, installCodeCache, isCompleteSource, preloadTslab, saveCodeCache, warmUpWhenIdle, type SourceTransform } from '../kernel/index.js';
 import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
 import { readConnectionFile } from './connection-file.js';
@@ -272,12 +272,13 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     const rt = new KernelRuntime(consoleCells.compiler, deliver, session, writeCodeCache);
     rt.setHost(await factory(rt, { dataDir: options.dataDir }));
     rt.captureOutput();
-    // With nothing asked yet, the first cell's conversion is done now; a waiting cell does it itself.
+    // With nothing asked yet, the first cell's conversion is done now, unless notebooks were run here before
+    // (their cells convert from disk: the program is built once the kernel is idle); a waiting cell does it itself.
     const asked = pending.length > 0;
-    if (!asked) {
+    if (!asked && !compiler.holdsFirstCells) {
       compiler.warmUp();
       setImmediate(writeCodeCache);
-    }
+    } else warmUpWhenIdle(compiler, () => rt.idle);
     // No status of its own here: strict clients (jupyter_kernel_test) take every iopub status as an answer to
     // their requests, and the Jupyter server in front reports "starting" until its kernel_info round trip.
     runtime = rt;
