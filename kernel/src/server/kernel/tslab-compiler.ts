@@ -4,7 +4,7 @@
  * converted CommonJS runs with vm.runInThisContext (same realm and module cache as the kernel) with
  * `breakOnSigint`, awaiting cells race an interrupt promise, and values and errors come back structured.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
@@ -287,9 +287,12 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     },
   });
   const cellRequire = Module.createRequire(path.join(rootDir, '__cell__.js'));
+  // A converted cell runs as a script in the global scope and finds its `exports` and `require` on a global
+  // slot: present only from just before the script runs until its first statement takes it (and under a name
+  // drawn per process), so code a model leaves running never finds the operator's `require` or cell scope there.
   const cellSlot = { exports: exportsProxy, require: cellRequire, started: (): void => {} };
-  (globalThis as Record<symbol, unknown>)[Symbol.for(CELL_SLOT)] = cellSlot;
-  const slot = `globalThis[Symbol.for(${JSON.stringify(CELL_SLOT)})]`;
+  const slotKey = Symbol.for(`${CELL_SLOT}.${randomUUID()}`);
+  const slot = `globalThis[Symbol.for(${JSON.stringify(slotKey.description)})]`;
 
   let prevDecl = '';
   const frames = new CellFrames();
@@ -377,11 +380,12 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     const names = new Set(declaredNames(converted.output).filter((n) => n !== lastName && !imported.has(n)));
     const output = prepareOutput(ts, converted.output, names, bindHook !== undefined);
     frames.remember(executionCount, createLineMap(ts, code, output), output.split('\n').length + 1);
+    // One line before the cell's own, so its line numbers hold.
     const wrapped =
-      `${slot}.started(); ` +
+      `(function (slot) { delete ${slot}; slot.started(); return ` +
       (converted.hasToplevelAwait ? '(async function (exports, require) { ' : '(function (exports, require) { ') +
       output +
-      `\n})(${slot}.exports, ${slot}.require)`;
+      `\n})(slot.exports, slot.require); })(${slot})`;
     cellSlot.started = () => {
       if (interruptPending) throw new Interrupted('interrupted');
       onStart?.();
@@ -389,7 +393,13 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     const assigned = new Set<string>();
     cell = { names, assigned, bind: bindHook };
     try {
-      const returned: unknown = vm.runInThisContext(wrapped, { filename: `cell-${executionCount}`, breakOnSigint: true });
+      Object.defineProperty(globalThis, slotKey, { value: cellSlot, configurable: true, enumerable: false, writable: false });
+      let returned: unknown;
+      try {
+        returned = vm.runInThisContext(wrapped, { filename: `cell-${executionCount}`, breakOnSigint: true });
+      } finally {
+        delete (globalThis as Record<symbol, unknown>)[slotKey]; // a script that never started leaves it otherwise
+      }
       if (converted.hasToplevelAwait) await untilInterrupted(returned);
     } catch (error) {
       // What ran before the throw stays, as in Jupyter and Deno: later cells see the names it reached.
