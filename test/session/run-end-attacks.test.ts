@@ -70,7 +70,9 @@ describe('run end attacked from a SessionFunction body', () => {
     expect(helperRan).toBeDefined();
     expect(helperRan).not.toBe('stepped');
     expect(afterRunEnd(session.ledger.select({}), runId)).toEqual([]);
-    expect(session.anomalies.filter((a) => a.runId === runId).map((a) => a.anomalyKind)).toContain('step_after_run_end');
+    // Refused at the SessionFunction itself: called in the ended run's frame, it neither joins nor starts a run.
+    expect(session.anomalies.filter((a) => a.runId === runId).map((a) => [a.anomalyKind, a.detail['control']])).toContainEqual(['operator_control_in_run', 'SessionFunction helper after its run ended']);
+    expect(session.ledger.select({ kind: 'run.entry' })).toHaveLength(1);
   });
 
   it('a body that returns while its Natural step is still in flight gets no run.end before that step has ceased', async () => {

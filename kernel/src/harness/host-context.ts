@@ -42,6 +42,8 @@ export interface HostFrame {
 /** What the effect audit and gateways need from a run host. */
 export interface HostHandle {
   readonly runId: string;
+  /** 'running' until the run stops admitting work. */
+  readonly state?: string;
   recordAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void;
 }
 
@@ -55,6 +57,12 @@ export function currentHostFrame(): HostFrame | undefined {
 /** True while interior code of a host-established run is executing (operator controls refuse then). */
 export function insideHostFrame(): boolean {
   return frames.getStore() !== undefined;
+}
+
+/** Inside a host frame whose run no longer admits work: code a model left behind, called after its run. */
+export function insideEndedRun(): boolean {
+  const state = frames.getStore()?.host.state;
+  return state !== undefined && state !== 'running';
 }
 
 export function runInFrame<T>(frame: HostFrame, fn: () => T): T {

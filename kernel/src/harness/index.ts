@@ -48,6 +48,7 @@ export { installEffectAudit } from './effect-audit.js';
 export { FORBIDDEN_AT_RUNTIME, RawDynamicExecutionRefusedError } from './raw-dynamic-runtime.js';
 export { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
 export { insideHostFrame, refuseInteriorControl, withoutAllowance, type GatewayAllowance } from './host-context.js';
+export { refuseCallAfterRun } from './late-callbacks.js';
 export {
   Ledger,
   LedgerEventKind,

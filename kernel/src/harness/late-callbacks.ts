@@ -23,10 +23,10 @@
 import { EventEmitter } from 'node:events';
 import timers from 'node:timers';
 import { promisify } from 'node:util';
-import { currentInterior, interiorRefusal, type InteriorMark } from '../core/index.js';
+import { currentInterior, interiorRefusal, runInterior, type InteriorMark, type InteriorRefusal } from '../core/index.js';
 import { recordRealmChanges } from './realm-integrity.js';
-import { currentHostFrame } from './host-context.js';
-import { mapGet, mapSet, reflectApply, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { currentHostFrame, insideEndedRun, refuseInteriorControl, runInFrame } from './host-context.js';
+import { getOwnPropertyDescriptor, getPrototypeOf, mapGet, mapSet, reflectApply, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
 type Target = Record<string, unknown>;
@@ -38,6 +38,17 @@ const refusals = new WeakSet<object>();
 export function markLateRefusal<E extends object>(error: E): E {
   weakSetAdd(refusals, error);
   return error;
+}
+
+/**
+ * For host functions code a model reached (a SessionFunction): called in a host frame whose run has ended (code
+ * the model left behind, see boundToInterior), records the refusal and throws `refusal(control)`, marked so it
+ * is absorbed where it would reach the event loop.
+ */
+export function refuseCallAfterRun(control: string, refusal: (control: string) => Error): void {
+  if (!insideEndedRun()) return;
+  refuseInteriorControl(control);
+  throw markLateRefusal(refusal(control));
 }
 
 /** True for a refusal already recorded as evidence: absorbing it loses nothing. */
@@ -97,22 +108,53 @@ function named(name: string, fn: AnyFn, original: unknown): AnyFn {
  * change what the host decides with while it requests the model, inspects or commits. It is still called: a
  * function the model wrote refuses itself there (its guard), and a promise's resolve must run so that the code
  * awaiting it resumes, is refused by its own guard and ends its node, instead of hanging without an end.
+ *
+ * It is called where it was registered: in its run's host frame and under its interior mark, whatever context
+ * fires it (an emitter's, the event loop's). A listener is called in the emitter's context, so without this an
+ * operator function or a bound built-in the model left on `process` or an operator's emitter would run as the
+ * operator: a SessionFunction would start a fresh run with the Session's grant, `session.configure` would switch
+ * oversight off, `fs.rmSync` would erase the ledger unaudited, the kernel's message handler would take a forged
+ * approval. In the frame, operator controls refuse, the effect audit refuses and records, and a SessionFunction
+ * refuses to join a run that ended. What it throws there is recorded (refusals record themselves) and marked, so
+ * it is absorbed where it would reach the event loop or an emitter instead of ending the host's process.
  */
 function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void): AnyFn {
   // Taken at registration: a listener runs in the context of whoever emits, not of the code that added it.
-  const host = currentHostFrame()?.host;
+  const frame = currentHostFrame();
   const parentId = mark.kind === 'expression' ? (mark.operationId ?? mark.executionId) : mark.nodeId;
-  const recorder = host ?? { recordAnomaly: () => {} };
+  const recorder = frame?.host ?? { recordAnomaly: () => {} };
+  const live = (): InteriorRefusal | undefined => interiorRefusal(mark);
   return function (this: unknown, ...args: unknown[]): unknown {
     const refusal = interiorRefusal(mark);
     if (refusal === undefined) return reflectApply(fn, this, args);
     if (refusal !== 'between-operations') cancel?.();
+    const call = (): unknown => reflectApply(fn, this, args);
+    const registered = (): unknown => runInterior(mark, call, live);
     try {
-      return reflectApply(fn, this, args);
+      return frame ? runInFrame(frame, registered) : registered();
+    } catch (error) {
+      if ((typeof error === 'object' || typeof error === 'function') && error !== null && !isLateRefusal(error)) {
+        try {
+          recorder.recordAnomaly('interior_callback_failed', { refusal, error: describeThrown(error) }, parentId);
+        } catch {
+          /* the error is still absorbed below */
+        }
+        markLateRefusal(error);
+      }
+      throw error;
     } finally {
       if (recordRealmChanges(recorder, parentId) > 0) cancel?.();
     }
   };
+}
+
+/** A thrown value's name and message, read without invoking anything the thrower defined. */
+function describeThrown(error: object): string {
+  const read = (key: string): string => {
+    const d = getOwnPropertyDescriptor(error, key) ?? getOwnPropertyDescriptor(getPrototypeOf(error) ?? {}, key);
+    return d && 'value' in d && typeof d.value === 'string' ? d.value : '';
+  };
+  return `${read('name') || 'Error'}: ${read('message')}`.slice(0, 200);
 }
 
 function scheduler(name: string, original: AnyFn, repeating: boolean): AnyFn {

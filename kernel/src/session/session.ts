@@ -12,6 +12,7 @@ import {
   createRunLedger,
   insideHostFrame,
   isGeneratedCallable,
+  refuseCallAfterRun,
   refuseInteriorControl,
   type Grant,
   type LateAnomaly,
@@ -167,6 +168,14 @@ export class Session {
     return this.#closed;
   }
 
+  /**
+   * A call from code a model left behind (a listener, a timer) after its run ended runs in that run's frame
+   * (late-callbacks.ts): it may neither join the ended run nor, having a frame, pass for a cell's call.
+   */
+  #refuseAfterRun(name: string): void {
+    refuseCallAfterRun(`SessionFunction ${name} after its run ended`, (control) => new OperatorControlError({ control }));
+  }
+
   #operatorOnly(control: string): void {
     if (!insideHostFrame()) return;
     refuseInteriorControl(control);
@@ -250,7 +259,10 @@ export class Session {
     const call = async (args: unknown[]): Promise<unknown> => {
       if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: label });
       // Interior call: re-materialize in the caller's run, under the caller's authority.
-      if (insideHostFrame()) return retained.invoke(...args);
+      if (insideHostFrame()) {
+        session.#refuseAfterRun(label);
+        return retained.invoke(...args);
+      }
       return session.#runner.run(() => retained.invoke(...args), session.#runOptions(label));
     };
     const adapter = function (...args: unknown[]): Promise<unknown> {
@@ -327,7 +339,10 @@ export class Session {
     const call = async (self: unknown, args: never[]): Promise<unknown> => {
       if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: name });
       // Interior call: join the caller's run under the caller's authority.
-      if (insideHostFrame()) return fn.apply(self, args);
+      if (insideHostFrame()) {
+        session.#refuseAfterRun(name);
+        return fn.apply(self, args);
+      }
       return session.#runner.run(async () => fn.apply(self, args), session.#runOptions(name));
     };
     const adapter = function (this: unknown, ...args: never[]): Promise<unknown> {
@@ -341,3 +356,4 @@ export class Session {
     return adapter;
   }
 }
+Object.freeze(Session.prototype); // authority class: no method can be replaced, even by code that reaches it

@@ -15,6 +15,7 @@ import { noopKernelHost } from './kernel-host.js';
 import type { FromKernel, ToKernel } from './kernel-messages.js';
 import { KernelRuntime } from './kernel-runtime.js';
 import { createTslabCompiler, warmUpWhenIdle, type TslabCompiler } from './tslab-compiler.js';
+import { insideHostFrame } from '../../harness/index.js';
 import { startInterruptWatchdog } from './interrupt-watchdog.js';
 
 export interface KernelProcessConfig {
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
   let settleLoad!: () => void;
   const loadSettled = new Promise<void>((resolve) => (settleLoad = resolve));
   process.on('message', (message: ToKernel) => {
+    // From the server through the event loop only; a model reaching this listener is refused (KernelRuntime.handle).
+    if (insideHostFrame()) return;
     contacted = true;
     if (message.kind === 'interrupt') {
       runtime?.interrupt(message.msgId);

@@ -7,6 +7,7 @@ import type { ClientMessage, ErrorContent, JsonObject, KernelMessage, MessageHea
 import { RequestContentSchemas, PROTOCOL_VERSION } from '../../../../shared/index.js';
 import type { CellCompiler } from './cell-compiler.js';
 import { redactValue, registerEnvSecret } from '../../core/index.js';
+import { insideHostFrame, refuseInteriorControl } from '../../harness/index.js';
 import { InputRequestError } from './errors.js';
 import type { CellResult, CellScope, DisplayOptions, InputOptions, KernelChannel, KernelHost } from './kernel-host.js';
 import { makeMessage, replyType } from './kernel-messages.js';
@@ -133,6 +134,12 @@ export class KernelRuntime implements KernelChannel {
   }
 
   handle(msg: ClientMessage, route: string): void {
+    // Messages come from the frontend through the event loop, never from inside a run: a handler a model reached
+    // (the kernel's `message` listener left on a timer) may not answer an approval or run a cell as the operator.
+    if (insideHostFrame()) {
+      refuseInteriorControl(`kernel message ${String(msg.header?.msg_type)}`);
+      return;
+    }
     const parent = msg.header;
     const type = parent.msg_type;
     if (type === 'input_reply') {
