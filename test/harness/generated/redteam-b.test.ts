@@ -115,3 +115,26 @@ describe('red-team B: resumption after yield (a1)', () => {
     expect(out.match(/__nh_resume\(yield\*/g)).toHaveLength(2);
   });
 });
+
+describe('red-team B: host reads of exports run under the interior mark (a4)', () => {
+  const k = "const k = 'constr' + 'uctor';";
+  const raw = "const F = (function () {})[k]; F('sink', 'sink.push(\"raw text code ran\")')(sink);";
+  const cases = {
+    'a getter on exports': `export let run = 1; ${k} Object.defineProperty(exports, 'run', { enumerable: true, configurable: true, get() { ${raw} return () => 1; }, set(v) {} });`,
+    'a proxy prototype of exports': `export let run = 1; ${k} delete exports.run; Object.setPrototypeOf(exports, new Proxy({}, { get() { ${raw} return 1; } }));`,
+    "a Symbol.toStringTag getter on an export's function": `${k} function make() { const f = function () { return 1; }; Object.defineProperty(f, Symbol.toStringTag, { get() { ${raw} return 'Function'; } }); return f; } export const run = make();`,
+  };
+  for (const [name, source] of Object.entries(cases)) {
+    it(`${name}: the text-to-code intrinsic is refused and recorded`, async () => {
+      const sink: string[] = [];
+      const runner = runnerOf();
+      await runner
+        .run(async (ctx) => (await (ctx as unknown as Dispatchable).dispatch({ language: 'javascript', intent: 'define', source, dependencies: sinkDep })).exports.run, { grant: { references: { sink } } })
+        .catch(() => undefined);
+      await sleep(20);
+      expect(sink).toEqual([]);
+      expect(anomalyKinds(runner)).toContain('raw_dynamic_execution');
+      expect(structuralViolations(runner.ledger.events())).toEqual([]);
+    });
+  }
+});

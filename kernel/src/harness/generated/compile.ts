@@ -160,18 +160,23 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
   const body = `return (function () {\n${output.outputText}\n}).call(undefined);`;
   const evaluate = compileFunction(body, params, { filename: `nighthawk-generated/${definitionId.slice(7, 19)}.js` });
   const args = [...shadows, moduleExports, guard, resume, wrap, generator, ...declared.map((d) => options.dependencies[d.name])];
-  if (options.runInterior) options.runInterior(() => evaluate(...args));
-  else evaluate(...args);
+  const interior = <T>(fn: () => T): T => (options.runInterior ? options.runInterior(fn) : fn());
+  interior(() => evaluate(...args));
 
-  const exports: Record<string, unknown> = Object.create(null);
-  const exportInfo = analysis.exports.map((info) => {
-    const value = wrap(info.name, moduleExports[info.name]);
-    moduleExports[info.name] = value;
-    exports[info.name] = value;
-    return { ...info, kind: runtimeKind(info.kind, value === undefined ? undefined : unwrapFor(wrappers, value) ?? value) };
+  // Reading the exports can run generated code (a getter or setter on `exports`, a proxy prototype behind it, a
+  // Symbol.toStringTag getter on an export, a built-in the checks call replaced by the body), still inside the live
+  // node: it runs under the node's interior mark like the body itself, so the run-time raw-dynamic tier applies.
+  return interior(() => {
+    const exports: Record<string, unknown> = Object.create(null);
+    const exportInfo = analysis.exports.map((info) => {
+      const value = wrap(info.name, moduleExports[info.name]);
+      moduleExports[info.name] = value;
+      exports[info.name] = value;
+      return { ...info, kind: runtimeKind(info.kind, value === undefined ? undefined : unwrapFor(wrappers, value) ?? value) };
+    });
+    Object.freeze(moduleExports);
+    return { definitionId, exports: Object.freeze(exports), exportInfo };
   });
-  Object.freeze(moduleExports);
-  return { definitionId, exports: Object.freeze(exports), exportInfo };
 }
 
 /**
