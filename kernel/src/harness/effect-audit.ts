@@ -12,6 +12,7 @@
  */
 import childProcess from 'node:child_process';
 import dgram from 'node:dgram';
+import dns from 'node:dns';
 import fs from 'node:fs';
 import http from 'node:http';
 import http2 from 'node:http2';
@@ -123,7 +124,18 @@ function installNetwork(): void {
   wrapClass(http as unknown as Target, 'ClientRequest', () => refuseIfInterior('http.ClientRequest'));
   guard(http2 as unknown as Target, 'connect', 'http2.connect');
   if (typeof globalThis.fetch === 'function') guard(globalThis as unknown as Target, 'fetch', 'fetch');
+  // A DNS query is egress (a name can carry data to the resolver it asks); c-ares sends it from native code.
+  for (const [mod, label] of [[dns, 'dns'], [dns.promises, 'dns.promises']] as const) {
+    for (const name of DNS_QUERIES) {
+      guard(mod as unknown as Target, name, `${label}.${name}`);
+      guard(mod.Resolver.prototype as unknown as Target, name, `${label}.Resolver.${name}`);
+    }
+    guard(mod as unknown as Target, 'lookup', `${label}.lookup`);
+    guard(mod as unknown as Target, 'lookupService', `${label}.lookupService`);
+  }
 }
+
+const DNS_QUERIES = ['resolve', 'resolve4', 'resolve6', 'resolveAny', 'resolveCaa', 'resolveCname', 'resolveMx', 'resolveNaptr', 'resolveNs', 'resolvePtr', 'resolveSoa', 'resolveSrv', 'resolveTxt', 'reverse'];
 
 function installProcesses(): void {
   const cp = childProcess as unknown as Target;
