@@ -11,7 +11,7 @@ import { markGenerated } from './generated-registry.js';
 import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
-import { mapSet, objectHasOwn, put } from './intrinsics.js';
+import { isPromise, mapSet, objectHasOwn, promiseThen, put, reflectApply } from './intrinsics.js';
 import {
   compileGenerated,
   definitionIdOf,
@@ -260,17 +260,27 @@ export class Dispatcher {
         end('failed', { error });
         throw error;
       }
-      if (result instanceof Promise) {
-        const settled = result.then(
-          (value) => {
-            end('completed', { result: value });
-            return value;
-          },
-          (error: unknown) => {
-            end('failed', { error });
-            throw error;
-          },
-        );
+      // The node's one terminal event must not depend on what the result's maker chose: a real promise is observed
+      // through the `then` loaded with the host (an own `then` could drop the callbacks), anything else is a value.
+      if (isPromise(result)) {
+        let settled: unknown;
+        try {
+          settled = reflectApply(promiseThen, result, [
+            (value: unknown) => {
+              end('completed', { result: value });
+              return value;
+            },
+            (error: unknown) => {
+              end('failed', { error });
+              throw error;
+            },
+          ]);
+        } catch (error) {
+          // Even the loaded `then` reads the promise's `constructor` (its species), which can throw.
+          host.recordAnomaly('dispatch_result_unobservable', { export: name, definitionId: ids.definitionId, error }, nodeId);
+          end('failed', { error });
+          throw error;
+        }
         return { nodeId, value: settled };
       }
       end('completed', { result });

@@ -3,6 +3,8 @@
  * code can replace `RegExp.prototype.test`, `Set.prototype.has` or `Reflect.apply` in the shared realm,
  * and a check that calls the replacement would answer what the replacement says.
  */
+import { types as utilTypes } from 'node:util';
+
 const apply = Reflect.apply;
 // `call` bound to the method, as Node's own primordials do: the bound function keeps the original `call` and
 // method, and V8 calls it without the rest-array and Reflect.apply a wrapper would cost on every record.
@@ -12,6 +14,11 @@ const uncurry =
     bindCall(fn) as (self: unknown, ...args: A) => R;
 
 export const reflectApply = apply;
+/** The engine's promise check (an internal slot): it reads no property, prototype or `Symbol.hasInstance`. */
+export const isPromise: (value: unknown) => value is Promise<unknown> = utilTypes.isPromise;
+/** `Promise.prototype.then` as loaded: a promise's own or inherited `then` may be anything its maker put there. */
+export const promiseThen = Promise.prototype.then;
+export const promiseReject = Promise.reject.bind(Promise) as (reason: unknown) => Promise<never>;
 export const reflectConstruct = Reflect.construct;
 export const setHas: (set: ReadonlySet<unknown>, value: unknown) => boolean = uncurry(Set.prototype.has) as never;
 export const weakSetHas: (set: WeakSet<object>, value: object) => boolean = uncurry(WeakSet.prototype.has) as never;

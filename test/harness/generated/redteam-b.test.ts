@@ -5,9 +5,9 @@
  * leaves a trace.anomaly (after run.end: in the Runner's late record) without ending the process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentExecutor, Runner, type LedgerEvent } from '../../../kernel/src/index.js';
+import { AgentExecutor, Runner, executeCodeCapability, step, type LedgerEvent } from '../../../kernel/src/index.js';
 import { instrumentGenerated } from '../../../kernel/src/harness/generated/index.js';
-import { ScriptedModel } from '../../../kernel/src/testing.js';
+import { ScriptedModel, toolCall } from '../../../kernel/src/testing.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const runnerOf = () => new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]), maxRequestsPerStep: 10 }) });
@@ -137,4 +137,59 @@ describe('red-team B: host reads of exports run under the interior mark (a4)', (
       expect(structuralViolations(runner.ledger.events())).toEqual([]);
     });
   }
+});
+
+describe('red-team B: an async result always ends its node (a9)', () => {
+  const sources = {
+    'Object.create(Promise.prototype)': 'export function run() { return Object.create(Promise.prototype); }',
+    'a promise with an own then': 'export function run() { const p = Promise.resolve(7); p.then = Boolean; return p; }',
+    // SpeciesConstructor throws for a constructor that is neither undefined nor an object.
+    'a promise whose constructor makes then throw': "export function run() { const p = Promise.resolve(7); const k = 'constr' + 'uctor'; p[k] = 5; return p; }",
+  };
+  for (const [name, source] of Object.entries(sources)) {
+    it(`${name}: exactly one dispatch.end and a run.end`, async () => {
+      const runner = runnerOf();
+      const handle = runner.start(async (ctx) => {
+        const m = await (ctx as unknown as Dispatchable).dispatch({ language: 'javascript', intent: 'define', source });
+        try {
+          await (m.exports.run as () => unknown)();
+        } catch {
+          /* the value is not the point */
+        }
+        return 'done';
+      });
+      await handle.result.catch(() => undefined);
+      expect(structuralViolations(runner.ledger.events())).toEqual([]);
+    });
+  }
+
+  it('then throwing on the real promise fails the node with an anomaly', async () => {
+    const runner = runnerOf();
+    await runner
+      .run(async (ctx) => {
+        const m = await (ctx as unknown as Dispatchable).dispatch({ language: 'javascript', intent: 'define', source: sources['a promise whose constructor makes then throw'] });
+        return (m.exports.run as () => unknown)();
+      })
+      .catch(() => undefined);
+    const ends = runner.ledger.events().filter((e) => e.kind === 'dispatch.end');
+    expect(ends.map((e) => e.status)).toEqual(['completed', 'failed']);
+    expect(anomalyKinds(runner)).toContain('dispatch_result_unobservable');
+  });
+
+  it('from a model tool call (execute_code, define-and-invoke) the run still ends', async () => {
+    const source = 'export function run() { const p = Promise.resolve(7); p.then = Boolean; return p; }';
+    const model = new ScriptedModel([
+      () => ({ toolCalls: [toolCall('execute_code', { language: 'javascript', intent: 'define-and-invoke', entry: 'run', source }), toolCall('nh_output', { result: { kind: 'pass' } })] }),
+    ]);
+    const runner = new Runner({ executor: new AgentExecutor({ model, maxRequestsPerStep: 10 }) });
+    const handle = runner.start(
+      async () => {
+        await step({ program: 'execute\nCompute with generated code.' });
+        return 'done';
+      },
+      { grant: { capabilities: [executeCodeCapability()] } },
+    );
+    await handle.result.catch(() => undefined);
+    expect(structuralViolations(runner.ledger.events())).toEqual([]);
+  });
 });
