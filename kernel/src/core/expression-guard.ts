@@ -5,7 +5,8 @@
  * the host requests the model, inspects and commits, and a timer or promise job an expression left behind must
  * not act meanwhile. An expression that defines functions is rewritten so every function body,
  * catch and finally block, parameter default, and resumption after `await` or `yield` first calls a guard
- * bound to its evaluation. Expressions without function syntax are compiled unchanged.
+ * bound to its evaluation. Text without `{` or `=>` cannot define a function and is compiled unchanged; other text is
+ * compiled as the parser read it, and text the parser cannot read cleanly is refused (fail closed).
  */
 import type TS from 'typescript';
 import { NighthawkError } from './errors.js';
@@ -88,25 +89,89 @@ export function expressionGuard(
 export const LIVE_NAME = '__nh_live';
 export const RESUMED_NAME = '__nh_resumed';
 
-/** Cheap pre-check: only text that could define a function is parsed. */
-const MAY_DEFINE_FUNCTION = /=>|\bfunction\b|\bclass\b|\)\s*\{|\b(?:get|set|static)\b/;
+/**
+ * Cheap pre-check, conservative: every function, method, accessor, class or arrow has a `{` or a `=>` in its text,
+ * and neither punctuator can be spelled with escapes. Text with neither is compiled as it is.
+ */
+const MAY_DEFINE_FUNCTION = /[{]|=>/;
 
-/** The expression with guards inserted, or the expression itself when it defines no function. */
+/** The guard could not read an expression the way the engine will, so it cannot guard what it defines. */
+export class ExpressionNotGuardableError extends NighthawkError {
+  /** The rule name recorded with the refusal. */
+  static readonly RULE = 'expression_not_guardable';
+  readonly problem: string;
+  constructor(problem: string) {
+    super('expression-not-guardable', `${UNGUARDABLE_REASON} (${problem}). ${UNGUARDABLE_GUIDANCE}`);
+    this.problem = problem;
+  }
+}
+
+export const UNGUARDABLE_REASON = 'The expression could not be checked: it does not parse as one strict modern JavaScript expression';
+export const UNGUARDABLE_GUIDANCE =
+  'Rewrite it as a single expression in plain modern JavaScript: no legacy octal literals or escapes (write 0o10, \\x08), ' +
+  'no HTML-style comments (<!--, -->), no JSX, and no text that closes the expression early; then call again.';
+
+type GuardResult = { readonly text: string; readonly problem?: undefined } | { readonly text?: undefined; readonly problem: string };
+/** Parsed texts, bounded: the host inspection and the compiler ask about the same text. Captured methods: see interior.ts. */
+const results = new Map<string, GuardResult>();
+const resultGet = Map.prototype.get;
+const resultSet = Map.prototype.set;
+const resultClear = Map.prototype.clear;
+const sizeOf = Reflect.getOwnPropertyDescriptor(Map.prototype, 'size')!.get!;
+const apply = Reflect.apply;
+const regExpTest = RegExp.prototype.test;
+
+/**
+ * Why the guard cannot guard `expression` (it would be refused), or undefined when it can. The host asks before
+ * evaluation so the model gets a recoverable refusal that says how to fix the text.
+ */
+export function unguardableExpression(expression: string): string | undefined {
+  return guarded(expression).problem;
+}
+
+/**
+ * The expression with guards inserted, or the expression itself when it cannot define a function. Fails closed:
+ * text the parser does not read cleanly (sloppy-only syntax the engine accepts, such as legacy octal or HTML-like
+ * comments, or text that leaves the wrapper) throws ExpressionNotGuardableError instead of running unguarded.
+ */
 export function guardExpressionFunctions(expression: string): string {
-  if (!MAY_DEFINE_FUNCTION.test(expression)) return expression;
+  const result = guarded(expression);
+  if (result.problem !== undefined) throw new ExpressionNotGuardableError(result.problem);
+  return result.text;
+}
+
+function guarded(expression: string): GuardResult {
+  if (!apply(regExpTest, MAY_DEFINE_FUNCTION, [expression])) return { text: expression };
+  let result = apply(resultGet, results, [expression]) as GuardResult | undefined;
+  if (result) return result;
+  try {
+    result = rewrite(expression);
+  } catch (error) {
+    result = { problem: `the parser failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if ((apply(sizeOf, results, []) as number) > 1_000) apply(resultClear, results, []);
+  apply(resultSet, results, [expression, result]);
+  return result;
+}
+
+function rewrite(expression: string): GuardResult {
   const ts = typescript();
   // Parsed as the async arrow it is compiled into, so top-level `await` parses as it will run.
   const source = ts.createSourceFile('expression.js', `(async () => (\n${expression}\n));`, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
-  if ((source as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics?.length) return expression; // the compiler reports it
+  const diagnostics = (source as unknown as { parseDiagnostics?: readonly TS.Diagnostic[] }).parseDiagnostics;
+  const first = diagnostics?.[0];
+  if (first) return { problem: ts.flattenDiagnosticMessageText(first.messageText, ' ') };
   const outer = wrapperOf(ts, source);
-  if (!outer) return expression;
-  let changed = false;
-  const result = ts.transform(source, [(context) => (root) => ts.visitNode(root, visitorFor(ts, context, outer, () => (changed = true))) as TS.SourceFile]);
+  // More than the one wrapper: the text closed the expression and continued after it.
+  if (!outer || source.statements.length !== 1) return { problem: 'it is not a single expression' };
+  const result = ts.transform(source, [(context) => (root) => ts.visitNode(root, visitorFor(ts, context, outer)) as TS.SourceFile]);
   try {
-    if (!changed) return expression;
     const transformedOuter = wrapperOf(ts, result.transformed[0]!);
-    if (!transformedOuter) return expression;
-    return ts.createPrinter({ removeComments: false }).printNode(ts.EmitHint.Expression, transformedOuter.body as TS.Expression, result.transformed[0]!);
+    if (!transformedOuter) return { problem: 'it is not a single expression' };
+    // Always the parser's reading, printed without comments, even when nothing was inserted: the engine then
+    // compiles what was checked, and no comment is left to start an HTML-like comment the parser did not see
+    // (`x <!-- \`` hides the next lines from the engine but not from the parser).
+    return { text: ts.createPrinter({ removeComments: true }).printNode(ts.EmitHint.Expression, transformedOuter.body as TS.Expression, result.transformed[0]!) };
   } finally {
     result.dispose();
   }
@@ -119,7 +184,7 @@ function wrapperOf(ts: typeof TS, file: TS.SourceFile): TS.ArrowFunction | undef
   return ts.isArrowFunction(arrow) ? arrow : undefined;
 }
 
-function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.Node, onChange: () => void): (node: TS.Node) => TS.Node {
+function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.Node): (node: TS.Node) => TS.Node {
   const f = context.factory;
   const call = (name: string, args: TS.Expression[] = []) => f.createCallExpression(f.createIdentifier(name), undefined, args);
   const liveStatement = () => f.createExpressionStatement(call(LIVE_NAME));
@@ -131,12 +196,10 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
       const visited = ts.visitEachChild(node, visit, context);
       const isBody = parent && ((ts.isFunctionLike(parent) && (parent as TS.FunctionLikeDeclaration).body === node) || ts.isCatchClause(parent) || (ts.isTryStatement(parent) && parent.finallyBlock === node) || ts.isClassStaticBlockDeclaration(parent));
       if (!isBody) return visited;
-      onChange();
       return prepend(visited);
     }
     if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) {
       const visited = ts.visitEachChild(node, visit, context);
-      onChange();
       const body = f.createBlock([liveStatement(), f.createReturnStatement(visited.body as TS.Expression)], true);
       return f.updateArrowFunction(visited, visited.modifiers, visited.typeParameters, visited.parameters, visited.type, visited.equalsGreaterThanToken, body);
     }
@@ -144,17 +207,14 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
       // Resumption is guarded only inside a function the expression defines; the expression's own awaits run in its evaluation.
       const visited = ts.visitEachChild(node, visit, context) as TS.Expression;
       if (!insideDefinedFunction(ts, node, outer)) return visited;
-      onChange();
       return call(RESUMED_NAME, [visited]);
     }
     if (ts.isParameter(node) && node.initializer) {
       const visited = ts.visitEachChild(node, visit, context);
-      onChange();
       return f.updateParameterDeclaration(visited, visited.modifiers, visited.dotDotDotToken, visited.name, visited.questionToken, visited.type, f.createParenthesizedExpression(f.createCommaListExpression([call(LIVE_NAME), visited.initializer!])));
     }
     if ((ts.isClassDeclaration(node) || ts.isClassExpression(node)) && !node.members.some(ts.isConstructorDeclaration)) {
       const visited = ts.visitEachChild(node, visit, context) as TS.ClassExpression;
-      onChange();
       const derived = visited.heritageClauses?.some((h) => h.token === ts.SyntaxKind.ExtendsKeyword) ?? false;
       const args = f.createUniqueName('args');
       const ctor = f.createConstructorDeclaration(

@@ -38,7 +38,16 @@ export { PrivateAsyncContext } from './private-context.js';
 export { isCoreRecord } from './provenance.js';
 export { insideOperationBody } from './operation-body.js';
 export { currentInterior, interiorRefusal, runInterior, runOutsideInterior, type InteriorMark, type InteriorRefusal } from './interior.js';
-export { ExpressionCodeOutsideExecutionError, setLateRefusalSink, type ExpressionCodeRefusal, type LateRefusalSink } from './expression-guard.js';
+export {
+  ExpressionCodeOutsideExecutionError,
+  ExpressionNotGuardableError,
+  UNGUARDABLE_GUIDANCE,
+  UNGUARDABLE_REASON,
+  setLateRefusalSink,
+  unguardableExpression,
+  type ExpressionCodeRefusal,
+  type LateRefusalSink,
+} from './expression-guard.js';
 export { hasRegisteredSecrets, redactionsIn, redactText, redactTextNoting, redactValue, registerEnvSecret, registerSecret, registeredSecretNames, secretsIn, secretsInText } from './secrets.js';
 export { monotonicMs, newId, wallClockMs } from './ids.js';
 export type {

@@ -7,12 +7,16 @@ import {
   abortStep,
   currentState,
   describeError,
+  ExpressionNotGuardableError,
   StepAbortedError,
   insideOperationBody,
   isCoreRecord,
   rejectOperation,
   runOutsideInterior,
   scope,
+  UNGUARDABLE_GUIDANCE,
+  UNGUARDABLE_REASON,
+  unguardableExpression,
   UsageMeter,
   type AbortStep,
   type OperationDecision,
@@ -307,6 +311,12 @@ export class RunHost implements HostHandle {
           `Raw dynamic execution (${rule}) is not permitted in expressions.`,
           'Write the expression directly with the locals and references in scope, or call a granted capability.',
         );
+      }
+      // Functions the text defines could not be guarded (the core would refuse to compile it): refused recoverably here.
+      const problem = unguardableExpression(text);
+      if (problem !== undefined) {
+        this.recordAnomaly('expression_not_guardable', { operationId: request.operationId, rule: ExpressionNotGuardableError.RULE, problem, expression: text }, request.executionId);
+        return rejectOperation(`${UNGUARDABLE_REASON} (${problem}).`, UNGUARDABLE_GUIDANCE);
       }
     }
     const app = this.#app?.inspectOperation;
