@@ -128,6 +128,17 @@ function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void): An
     const refusal = interiorRefusal(mark);
     if (refusal === undefined) return reflectApply(fn, this, args);
     if (refusal !== 'between-operations') cancel?.();
+    if (refusal === 'execution-ended') {
+      // A model expression's execution has committed: nothing of it awaits a resolve any more, and a callback of
+      // built-ins it left (`setTimeout(Array.prototype.push.bind(steps), 20, 'delete_all')`) would change the
+      // committed value after the operator inspected it. Not called; recorded.
+      try {
+        recorder.recordAnomaly('expression_code_outside_execution', { refusal, callback: 'dropped' }, parentId);
+      } catch {
+        /* dropped either way */
+      }
+      return undefined;
+    }
     const call = (): unknown => reflectApply(fn, this, args);
     const registered = (): unknown => runInterior(mark, call, live);
     try {
