@@ -83,7 +83,8 @@ describe('the write set is validated on the built-ins the host loaded with', () 
 
   it('a write binding given a getter that replaces a built-in while the commit is validated: nothing is committed', async () => {
     // The getter sits on the bound object itself (defined through nh_evaluate after the assignment), so the
-    // core's commit validation runs it, and the key validated after it meets the replacement.
+    // core's commit validation reads it, between operations: under the expression's mark, so the getter the model
+    // wrote is refused and recorded there and never replaces anything.
     const getter = `(Object.defineProperty(pair, 'a', { get() { ${LIE}; return 'x'; }, enumerable: true, configurable: true }), pair.b = 'mallory', 1)`;
     const { runner } = scriptedRunner([
       () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'pair', expression: "({ a: 'x', b: 'alice' })" })] }),
@@ -91,6 +92,25 @@ describe('the write set is validated on the built-ins the host loaded with', () 
       () => ({ toolCalls: [finish()] }),
     ]);
     const outcome = await runner.run(pairStep).then((v) => v, (e: unknown) => e);
+    expect(outcome).toBeInstanceOf(NaturalExecutionError);
+    const end = runner.ledger.select({ kind: 'execution.end' })[0]!;
+    expect((end.data as { committed: unknown }).committed).toEqual({});
+    expect(anomalies(runner.ledger.select({}))).toContainEqual(['expression_code_outside_operation', undefined]);
+    expect(Set.prototype.has).toBe(realHas);
+  });
+
+  it('a write binding given a getter of built-ins that replaces a built-in while the commit is validated: nothing is committed', async () => {
+    // No guard sees a bound built-in: it runs, and the key validated after it meets the replacement (`Boolean`
+    // says every value is in every Set); the commit seam's realm check refuses the write set.
+    const mixed = async () =>
+      (await step({ program: 'execute\nSet <:pair>.', writes: { pair: z.object({ a: z.unknown(), b: z.enum(['alice', 'bob']) }) } })).bindings.pair;
+    const getter = "(Object.defineProperty(pair, 'a', { get: Object.assign.bind(null, Set.prototype, { has: Boolean }), enumerable: true, configurable: true }), pair.b = 'mallory', 1)";
+    const { runner } = scriptedRunner([
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'pair', expression: "({ a: 'x', b: 'alice' })" })] }),
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: getter })] }),
+      () => ({ toolCalls: [finish()] }),
+    ]);
+    const outcome = await runner.run(mixed).then((v) => v, (e: unknown) => e);
     expect(outcome).toBeInstanceOf(NaturalExecutionError);
     const end = runner.ledger.select({ kind: 'execution.end' })[0]!;
     expect((end.data as { committed: unknown }).committed).toEqual({});

@@ -206,9 +206,25 @@ export class AgentExecutor implements StepExecutor {
         continue;
       }
       const opRequest = handler.request(ctx, parsed.args);
+      // An expression's value is presented while its operation still runs, under its mark: presenting may run the
+      // model's proxy traps, which between operations would run as host code (see StepContext.readModelValue).
+      // The reaction is registered under the mark too: resolving with the value looks up its `then`.
+      let presented: { readonly payload: unknown } | undefined;
+      const body =
+        handler.kind === 'evaluate' || handler.kind === 'assign'
+          ? () => {
+              const out = handler.body(ctx, parsed.args);
+              return ctx.readModelValue(() =>
+                Promise.resolve(out).then((value) => {
+                  presented = { payload: handler.present(value, this.limits) };
+                  return value;
+                }),
+              );
+            }
+          : () => handler.body(ctx, parsed.args);
       let result;
       try {
-        result = await ctx.runOperation(opRequest, () => handler.body(ctx, parsed.args));
+        result = await ctx.runOperation(opRequest, body);
       } catch (terminal) {
         // The step ended inside this call: later siblings never run, but each gets its record.
         for (const rest of calls.slice(i + 1)) {
@@ -221,7 +237,7 @@ export class AgentExecutor implements StepExecutor {
         if (handler.kind === 'output') {
           outcome = result.value as StepOutcome;
           reply(call, { status: 'completed', operation_id: opRequest.operationId });
-        } else reply(call, { status: 'completed', operation_id: opRequest.operationId, ...(handler.present(result.value, this.limits) as object) });
+        } else reply(call, { status: 'completed', operation_id: opRequest.operationId, ...((presented ? presented.payload : handler.present(result.value, this.limits)) as object) });
       } else if (result.status === 'failed') {
         if (handler.kind === 'output') {
           outputFailed = true;
@@ -300,7 +316,8 @@ async function resolveProposal(ctx: StepContext, proposal: OutputProposal): Prom
   switch (proposal.kind) {
     case 'return': {
       const value = await ctx.evaluateBody(proposal.return_expression);
-      return Return.of(ctx.returnSchema ? validateWith(ctx.returnSchema, value, 'return value') : value);
+      const schema = ctx.returnSchema;
+      return Return.of(schema ? ctx.readModelValue(() => validateWith(schema, value, 'return value')) : value);
     }
     case 'raise': {
       if (proposal.raise_operation_id !== undefined) {

@@ -41,6 +41,14 @@ export function interiorRefusal(mark: InteriorMark): InteriorRefusal | undefined
   return live?.();
 }
 
+/**
+ * Runs host code that reads a value interior code made (a capability request) under that code's mark, as returned by
+ * currentInterior(): the same mark object, so callbacks left meanwhile keep its liveness probe.
+ */
+export function reenterInterior<T>(mark: InteriorMark, fn: () => T): T {
+  return marks.run(mark, fn);
+}
+
 /** Runs host infrastructure reached from interior code without the interior mark. */
 export function runOutsideInterior<T>(fn: () => T): T {
   return marks.getStore() ? marks.run(null, fn) : fn();

@@ -212,11 +212,14 @@ export class StepContext {
       }
     }
     let value: T;
+    let valuePreview: string | undefined;
     try {
       this.#running++;
       try {
         const out = runOperationBody(() => runAsOperation(request.operationId, body));
         value = out instanceof Promise ? await out : (out as T);
+        // Previewing runs the value's toJSON, getters and proxy traps: while the operation still runs, under its mark.
+        if (request.kind === 'evaluate') valuePreview = runAsOperation(request.operationId, () => this.readModelValue(() => safePreview(value)));
       } finally {
         this.#running--;
       }
@@ -247,7 +250,7 @@ export class StepContext {
     const secretsRead = this.#secretsRead.get(request.operationId);
     this.#secretsRead.delete(request.operationId);
     const record = this.#record(request, 'completed', startedAt, t0, {
-      ...(request.kind === 'evaluate' ? { valuePreview: previewValue(value) } : {}),
+      ...(valuePreview !== undefined ? { valuePreview } : {}),
       ...(secretsRead ? { secretsRead } : {}),
     });
     await this.#deliver(record);
@@ -310,6 +313,16 @@ export class StepContext {
     return mark !== undefined && mark.kind === 'expression' && mark.executionId === this.executionId ? refusal : undefined;
   };
 
+  /**
+   * Runs host code that reads a value this step's expressions made (validation, a preview, a field assignment)
+   * under the expression's interior mark. Getters, setters, proxy traps, `toJSON` the model wrote then run as if the
+   * expression itself read them: refused and recorded between operations (the mark makes #guardRefusal apply), and
+   * under the run-time raw-dynamic tier inside one. Unmarked, they would run as host code with the tier off.
+   */
+  readModelValue<T>(read: () => T): T {
+    return runInterior({ kind: 'expression', executionId: this.executionId, operationId: currentOperationId() }, read, this.#refusal);
+  }
+
   /** Evaluates an expression against this step's locals and references (the body of nh_evaluate). */
   evaluateBody(expression: string): Promise<unknown> {
     const fn = compileExpression(expression);
@@ -328,16 +341,26 @@ export class StepContext {
     }
     void result.then(this.#settled, this.#settled);
     if (!hasRegisteredSecrets() || operationId === undefined) return result;
-    // A value carrying a registered secret back to the model is the model reading it: noted on the record.
-    return result.then((value) => {
-      const names = secretsIn(value);
-      if (names.length > 0) this.#secretsRead.set(operationId, Object.freeze(names));
-      return value;
-    });
+    // A value carrying a registered secret back to the model is the model reading it: noted on the record. The scan
+    // may run the value's proxy traps, and resolving with it looks up its `then`: the reaction is registered under the mark.
+    return this.readModelValue(() =>
+      result.then((value) => {
+        const names = secretsIn(value);
+        if (names.length > 0) this.#secretsRead.set(operationId, Object.freeze(names));
+        return value;
+      }),
+    );
   }
 
-  /** Assigns a validated value to a path (the body of nh_assign after evaluation). */
+  /**
+   * Assigns a validated value to a path (the body of nh_assign after evaluation). Validating, walking the path and
+   * setting the field may run the model's getters and setters: under its mark (see readModelValue).
+   */
   assignValue(targetPath: string, segments: readonly string[], value: unknown): AssignResult {
+    return this.readModelValue(() => this.#assignValue(targetPath, segments, value));
+  }
+
+  #assignValue(targetPath: string, segments: readonly string[], value: unknown): AssignResult {
     const root = segments[0]!;
     if (segments.length === 1) {
       if (this.readBindingNames.has(root)) {
@@ -388,6 +411,10 @@ export class StepContext {
    * undefined when there are none. Such a step would commit a value its caller cannot use.
    */
   unassignedWriteBindingError(): UnassignedWriteBindingError | undefined {
+    return this.readModelValue(() => this.#unassignedWriteBindingError());
+  }
+
+  #unassignedWriteBindingError(): UnassignedWriteBindingError | undefined {
     const names: string[] = [];
     const details: string[] = [];
     for (const name of this.writeBindingNames) {
@@ -454,6 +481,15 @@ export class StepContext {
       this.endStep(new OperationDeliveryError({ finished: record, deliveryCause }));
       throw this.#terminalError;
     }
+  }
+}
+
+/** The record's preview; a value whose reading throws (a trap refused, say) is described, not a failed operation. */
+function safePreview(value: unknown): string {
+  try {
+    return previewValue(value);
+  } catch {
+    return '[unreadable value]';
   }
 }
 

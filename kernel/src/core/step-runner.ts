@@ -97,9 +97,11 @@ async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => 
   try {
     ctx.checkHostStop();
     if (ctx.isTerminal) throw ctx.terminalError; // seed 000: success cannot replace the stop
-    const proposed = validateCandidate(ctx, candidate);
+    // Validation reads the model's values between operations: under the expression's mark, so a getter or trap it
+    // wrote is refused and recorded (the step fails) rather than run as host code (see StepContext.readModelValue).
+    const proposed = ctx.readModelValue(() => validateCandidate(ctx, candidate));
     const decided = await inspectCommit(ctx, proposed);
-    const committed = decided.rewritten ? validateCandidate(ctx, decided.candidate) : proposed;
+    const committed = decided.rewritten ? ctx.readModelValue(() => validateCandidate(ctx, decided.candidate)) : proposed;
     if (committed.outcome.kind === 'raise') {
       await finish('raised', 'raise', proposed.bindings, {}, decided.rewritten, committed.outcome.error);
       raised = { error: translate(ctx, committed.outcome.error, finish.record) };

@@ -5,12 +5,14 @@
  */
 import {
   abortStep,
+  currentInterior,
   currentState,
   describeError,
   ExpressionNotGuardableError,
   StepAbortedError,
   insideOperationBody,
   isCoreRecord,
+  reenterInterior,
   rejectOperation,
   runOutsideInterior,
   scope,
@@ -19,6 +21,7 @@ import {
   unguardableExpression,
   UsageMeter,
   type AbortStep,
+  type InteriorMark,
   type OperationDecision,
   type OperationFinished,
   type OperationRequest,
@@ -211,11 +214,13 @@ export class RunHost implements HostHandle {
    * `requestIsData`: the request is the parsed arguments of a model's tool call, so reading it runs no code.
    */
   invokeCapability(name: string, rawArgs: unknown, executionId?: string, requestIsData = false): Promise<unknown> {
+    // Reading a request interior code made runs its getters and traps: under its mark (see #invokeCapability).
+    const caller = requestIsData ? undefined : currentInterior();
     // The gateway and the capability body are host infrastructure, not the interior code that called them.
-    return runOutsideInterior(() => this.#invokeCapability(name, rawArgs, executionId, requestIsData));
+    return runOutsideInterior(() => this.#invokeCapability(name, rawArgs, executionId, requestIsData, caller));
   }
 
-  async #invokeCapability(name: string, rawArgs: unknown, executionId: string | undefined, requestIsData: boolean): Promise<unknown> {
+  async #invokeCapability(name: string, rawArgs: unknown, executionId: string | undefined, requestIsData: boolean, caller: InteriorMark | undefined): Promise<unknown> {
     const frame = currentHostFrame();
     const authority = frame?.host === this ? frame.authority : this.rootAuthority;
     const parentId = executionId ?? frame?.submitterId ?? this.runId;
@@ -234,7 +239,8 @@ export class RunHost implements HostHandle {
     recordRealmChanges(this, parentId);
     let parsed: ReturnType<typeof cap.request.safeParse>;
     try {
-      parsed = cap.request.safeParse(rawArgs);
+      // Under the caller's mark: a getter of the request is the caller's code (guard and run-time tier apply), not the host's.
+      parsed = caller ? reenterInterior(caller, () => cap.request.safeParse(rawArgs)) : cap.request.safeParse(rawArgs);
     } catch (thrown) {
       return refuse('invalid-request', `its request validator threw ${describeError(thrown, 200)}`, thrown);
     }
