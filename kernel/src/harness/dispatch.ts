@@ -4,20 +4,21 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior } from '../core/index.js';
+import { currentInterior, interiorRefusal, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
 import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
-import { isPromise, mapSet, objectHasOwn, promiseThen, put, reflectApply } from './intrinsics.js';
+import { isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply } from './intrinsics.js';
 import {
   compileGenerated,
   definitionIdOf,
   parseCodeProposal,
   type CodeProposal,
   type GeneratedFunction,
+  GeneratedCodeOutsideDispatchError,
   type GrantedDependency,
 } from './generated/index.js';
 import type { RunHost } from './run-host.js';
@@ -65,6 +66,20 @@ interface LiveNode {
 }
 
 const liveNodes = new PrivateAsyncContext<LiveNode>();
+
+/**
+ * The id to record under when the interior calling now has outlived its window: the current dispatch node has
+ * ended, or the interior mark refuses (its node or execution ended, or it is between operations). Host functions
+ * handed to generated code (export wrappers, capability dependencies) have no guard of their own, so a timer or
+ * listener the code left behind would otherwise reach dispatch and the gateway through them. Undefined: live.
+ */
+function endedSubmitter(): string | undefined {
+  const live = liveNodes.getStore();
+  if (live?.terminal) return live.nodeId;
+  const mark = currentInterior();
+  if (mark === undefined || interiorRefusal(mark) === undefined) return undefined;
+  return mark.kind === 'generated' ? mark.nodeId : (mark.operationId ?? mark.executionId);
+}
 
 export interface Materialization {
   readonly nodeId: string;
@@ -202,10 +217,19 @@ export class Dispatcher {
     const frame = currentHostFrame();
     const authority = frame?.host === this.#host ? frame.authority : this.#host.rootAuthority;
     const dependencies = proposal.dependencies ?? [];
+    const host = this.#host;
+    const definitionId = definitionIdOf(proposal);
+    const capability = (name: string) => (request: unknown): Promise<unknown> => {
+      const ended = endedSubmitter();
+      if (ended === undefined) return host.invokeCapability(name, request);
+      // After run.end recordAnomaly goes to the late record; the mark lets a timer absorb the rejection.
+      host.recordAnomaly('capability_outside_dispatch', { capability: name, definitionId }, ended);
+      return promiseReject(markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId, site: 'entry' })));
+    };
     for (let i = 0; i < dependencies.length; i++) {
       const d = dependencies[i]!;
       // Own references only: `in` would also find `constructor`, `__proto__` or a key added to Object.prototype.
-      if (d.kind === 'capability' && authority.capabilities.has(d.name)) put(out, d.name, (request: unknown) => this.#host.invokeCapability(d.name, request));
+      if (d.kind === 'capability' && authority.capabilities.has(d.name)) put(out, d.name, capability(d.name));
       else if (d.kind === 'reference' && objectHasOwn(authority.references, d.name)) put(out, d.name, authority.references[d.name]);
     }
     return out;
@@ -221,6 +245,12 @@ export class Dispatcher {
         host.recordAnomaly('generated_export_outside_run', { export: name, definitionId: ids.definitionId }, frame?.host === host ? frame.submitterId : undefined);
         // Recorded: left in a timer or listener, the refusal is absorbed there instead of ending the process.
         throw markLateRefusal(new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` }));
+      }
+      const ended = endedSubmitter();
+      if (ended !== undefined) {
+        // Left in a timer by a node that ended: it would start a node under that ended parent.
+        host.recordAnomaly('generated_export_outside_dispatch', { export: name, definitionId: ids.definitionId }, ended);
+        throw markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId: ids.definitionId, site: 'entry' }));
       }
       const nodeId = newId('dsp_');
       const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId: ids.definitionId, node: 'invocation', exportName: name };

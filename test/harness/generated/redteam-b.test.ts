@@ -5,7 +5,8 @@
  * leaves a trace.anomaly (after run.end: in the Runner's late record) without ending the process.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentExecutor, Runner, executeCodeCapability, step, type LedgerEvent } from '../../../kernel/src/index.js';
+import { z } from 'zod';
+import { AgentExecutor, Runner, defineCapability, executeCodeCapability, step, type LedgerEvent } from '../../../kernel/src/index.js';
 import { instrumentGenerated } from '../../../kernel/src/harness/generated/index.js';
 import { ScriptedModel, toolCall } from '../../../kernel/src/testing.js';
 
@@ -191,5 +192,93 @@ describe('red-team B: an async result always ends its node (a9)', () => {
     );
     await handle.result.catch(() => undefined);
     expect(structuralViolations(runner.ledger.events())).toEqual([]);
+  });
+});
+
+describe('red-team B: an export wrapper left in a timer (a10)', () => {
+  it('does not start a node under its ended parent; the refusal is recorded', async () => {
+    const sink: string[] = [];
+    const source = `
+      let n = 0;
+      export function tick() { sink.push('tick ' + (++n)); if (n < 4) setTimeout(tick, 5); return n; }
+      export function run() { setTimeout(tick, 5); return 'returned'; }`;
+    const runner = runnerOf();
+    await runner.run(
+      async (ctx) => {
+        const m = await (ctx as unknown as Dispatchable).dispatch({ language: 'javascript', intent: 'define', source, dependencies: sinkDep });
+        (m.exports.run as () => unknown)();
+        await sleep(80);
+        return 'done';
+      },
+      { grant: { references: { sink } } },
+    );
+    expect(sink).toEqual([]);
+    expect(anomalyKinds(runner)).toContain('generated_export_outside_dispatch');
+    expect(structuralViolations(runner.ledger.events())).toEqual([]);
+    expect(escaped).toEqual([]);
+  });
+});
+
+describe('red-team B: a capability dependency left in a timer (a2, a3)', () => {
+  function tracked() {
+    const calls: unknown[] = [];
+    const capability = defineCapability({ name: 'lookup', description: 'test', request: z.object({ target: z.string() }), run: (args) => (calls.push(args), { done: args.target }) });
+    return { capability, calls };
+  }
+  const source = "export function run() { setTimeout(lookup, 10, { target: 'late' }); return 'ok'; }";
+
+  it('after its node ended (run still open): refused and recorded, no capability.call', async () => {
+    const { capability, calls } = tracked();
+    const runner = runnerOf();
+    await runner.run(
+      async (ctx) => {
+        const m = await (ctx as unknown as Dispatchable).dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'lookup', kind: 'capability', type: capability.signature }] });
+        (m.exports.run as () => unknown)();
+        await sleep(60);
+        return 'done';
+      },
+      { grant: { capabilities: [capability] } },
+    );
+    expect(calls).toEqual([]);
+    expect(runner.ledger.events().filter((e) => e.kind === 'capability.call')).toEqual([]);
+    expect(anomalyKinds(runner)).toContain('capability_outside_dispatch');
+    expect(structuralViolations(runner.ledger.events())).toEqual([]);
+    expect(escaped).toEqual([]);
+  });
+
+  it('after run.end: recorded in the late record, and the refusal does not reach the event loop', async () => {
+    const { capability, calls } = tracked();
+    const runner = runnerOf();
+    await runner.run(
+      async (ctx) => {
+        const m = await (ctx as unknown as Dispatchable).dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'lookup', kind: 'capability', type: capability.signature }] });
+        return (m.exports.run as () => unknown)();
+      },
+      { grant: { capabilities: [capability] } },
+    );
+    await sleep(60);
+    expect(calls).toEqual([]);
+    expect(runner.anomalies.map((a) => a.anomalyKind)).toContain('capability_outside_dispatch');
+    expect(structuralViolations(runner.ledger.events())).toEqual([]);
+    expect(escaped).toEqual([]);
+  });
+
+  it('called inside its live node it still runs', async () => {
+    const { capability, calls } = tracked();
+    const runner = runnerOf();
+    const value = await runner.run(
+      async (ctx) => {
+        const m = await (ctx as unknown as Dispatchable).dispatch({
+          language: 'javascript',
+          intent: 'define',
+          source: "export async function run() { return await lookup({ target: 'now' }); }",
+          dependencies: [{ name: 'lookup', kind: 'capability', type: capability.signature }],
+        });
+        return await (m.exports.run as () => Promise<unknown>)();
+      },
+      { grant: { capabilities: [capability] } },
+    );
+    expect(value).toEqual({ done: 'now' });
+    expect(calls).toEqual([{ target: 'now' }]);
   });
 });
