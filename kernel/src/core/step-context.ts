@@ -561,3 +561,6 @@ export async function assignBinding(stepContext: StepContext, targetPath: string
   if (result.status === 'rejected') throw new OperationRejectedError({ rejection: result.rejection });
   throw result.error;
 }
+
+// An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
+Object.freeze(StepContext.prototype);

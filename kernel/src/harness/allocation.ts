@@ -125,3 +125,6 @@ export class Allocation {
     if (this.#cost > this.#limits.maxCost) this.#refuse('cost');
   }
 }
+
+// An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
+Object.freeze(Allocation.prototype);

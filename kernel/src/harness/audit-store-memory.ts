@@ -94,3 +94,6 @@ function entryOf(row: Row): PerimeterAuditEntry {
     ...(row.completion ? { completion: row.completion } : {}),
   });
 }
+
+// An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
+Object.freeze(InMemoryPerimeterAuditStore.prototype);

@@ -333,3 +333,6 @@ function deepFreeze(value: unknown): Snapshot {
   }
   return value as Snapshot;
 }
+
+// An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
+Object.freeze(SqliteLedgerStore.prototype);

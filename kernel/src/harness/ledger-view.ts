@@ -62,3 +62,6 @@ export class LedgerView implements LedgerReader {
   }
 }
 Object.freeze(LedgerView.prototype);
+
+// An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
+Object.freeze(LedgerView.prototype);

@@ -358,3 +358,6 @@ export function ledgerSearchText(event: LedgerEvent): string {
 function matchesText(event: LedgerEvent, needle: string): boolean {
   return ledgerSearchText(event).includes(needle);
 }
+
+// An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
+Object.freeze(Ledger.prototype);

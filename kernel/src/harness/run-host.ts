@@ -624,3 +624,6 @@ function hostInfrastructureStore(store: PerimeterAuditStore): PerimeterAuditStor
     close: () => store.close(),
   });
 }
+
+// An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
+Object.freeze(RunHost.prototype);

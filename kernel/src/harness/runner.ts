@@ -386,3 +386,6 @@ export function currentExecutorStepAdmission(): { request<T>(send: () => Promise
 }
 
 export { describeGenerated };
+
+// An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
+Object.freeze(Runner.prototype);

@@ -237,3 +237,6 @@ function entryOf(row: EntryRow): PerimeterAuditEntry {
       : Object.freeze({ attemptId: row.attempt_id, status: row.status, summary: row.summary!, completedAt: row.completed_at! });
   return Object.freeze({ sequence: row.sequence, attempt, status, ...(completion ? { completion } : {}) });
 }
+
+// An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
+Object.freeze(SqlitePerimeterAuditStore.prototype);
