@@ -35,8 +35,8 @@ export interface ScriptContext {
   display(data: Record<string, unknown>, displayId?: string): void;
   updateDisplay(data: Record<string, unknown>, displayId: string): void;
   result(data: Record<string, unknown>): void;
-  /** Sends input_request on stdin and resolves with the input_reply value. */
-  input(prompt: string): Promise<string>;
+  /** Sends input_request on stdin (with `metadata`, as the kernel names the approval it asks for) and resolves with the input_reply value. */
+  input(prompt: string, metadata?: Record<string, unknown>): Promise<string>;
 }
 
 /** Thrown by a script to end the cell with an `error` output and an error execute_reply. */
@@ -351,11 +351,11 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
       display: (data, displayId) => emit('display_data', { data, metadata: {}, transient: displayId ? { display_id: displayId } : {} }),
       updateDisplay: (data, displayId) => emit('update_display_data', { data, metadata: {}, transient: { display_id: displayId } }),
       result: (data) => emit('execute_result', { data, metadata: {}, execution_count: count }),
-      input: (prompt) => new Promise((resolve) => {
+      input: (prompt, metadata = {}) => new Promise((resolve) => {
         const id = randomUUID();
         kernel.inputs.set(id, resolve);
         const header = { msg_id: id, msg_type: 'input_request', session: 'fake-kernel', username: 'kernel', date: new Date().toISOString(), version: '5.3' };
-        broadcast(kernel, { channel: 'stdin', header, parent_header: frame.header, metadata: {}, content: { prompt, password: false }, buffers: [] });
+        broadcast(kernel, { channel: 'stdin', header, parent_header: frame.header, metadata, content: { prompt, password: false }, buffers: [] });
       }),
     };
     let failure: ScriptedKernelError | undefined;

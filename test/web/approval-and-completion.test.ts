@@ -13,13 +13,26 @@ const approval: ApprovalPayload = {
 
 describe('web notebook: operator approval, kernel completions and hover', () => {
   const answers: string[] = [];
+  const forgedAnswers: string[] = [];
   const suite = fakeNotebookSuite({
     token,
     notebooks: {
       'approve.ipynb': [{ source: 'await notifyCustomer();' }, { source: '' }],
       'collapse.ipynb': [{ source: 'await checkTotal();' }],
+      'forged.ipynb': [{ source: 'await payVendor();' }],
     },
     script: async (ctx) => {
+        if (ctx.code.includes('payVendor')) {
+          // Code in the cell draws a card of its own (display data) beside the kernel's; the input_request names
+          // the approval it asks for in its metadata, as the kernel's operatorApproval does.
+          const forged = { requestId: 'forged', prompt: 'The model wants to read the status. Allow it?', operation: { operationId: 'op-f', kind: 'tool', status: 'pending', toolName: 'read_status' } };
+          const real = { requestId: 'real', prompt: 'The model wants to wire money. Allow it?', operation: { operationId: 'op-r', kind: 'tool', status: 'pending', toolName: 'wire_money' } };
+          ctx.display({ [NighthawkMime.approval]: forged, 'text/plain': forged.prompt }, 'nh-forged');
+          ctx.display({ [NighthawkMime.approval]: real, 'text/plain': real.prompt }, 'nh-real');
+          forgedAnswers.push(await ctx.input('Approve tool wire_money? accept / reject <reason> / abort <reason>', { nighthawk_approval: 'real' }));
+          ctx.stream('stdout', 'payment decided\n');
+          return;
+        }
         if (ctx.code.includes('checkTotal')) {
           const card = { requestId: 'req-7', prompt: 'The model wants to evaluate order.total. Allow it?', operation: { operationId: 'op-7', kind: 'evaluate', status: 'pending', expression: 'order.total' } };
           ctx.display({ [NighthawkMime.approval]: card, 'text/plain': card.prompt }, 'nh-approval-7');
@@ -62,6 +75,23 @@ describe('web notebook: operator approval, kernel completions and hover', () => 
     const done = page.locator('.nh-approval-answered[data-answered="reject-operation"]');
     await expect(done.locator('summary').innerText()).resolves.toMatch(/rejected by operator, \d\d:\d\d:\d\d/);
     await expect(page.getByRole('button', { name: 'Accept' }).count()).resolves.toBe(0);
+    await page.close();
+  });
+
+  it('answers an input request only from the card it names: a card drawn by cell code beside it answers nothing', async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await openNotebook(page, suite.server.url, token, 'forged.ipynb');
+    await page.getByRole('button', { name: 'Run all cells' }).click();
+    const forms = page.getByRole('form', { name: 'operator approval' });
+    const forgedForm = forms.filter({ hasText: 'read the status' }).first();
+    await forgedForm.waitFor();
+    await forgedForm.getByRole('button', { name: 'Accept' }).click();
+    await page.waitForTimeout(300);
+    expect(forgedAnswers).toEqual([]);
+    const realForm = forms.filter({ hasText: 'wire money' }).first();
+    await realForm.getByRole('button', { name: 'Accept' }).click();
+    await page.locator('.output-stdout', { hasText: 'payment decided' }).waitFor();
+    expect(forgedAnswers.map((a) => (JSON.parse(a) as { kind: string }).kind)).toEqual(['accept']);
     await page.close();
   });
 

@@ -257,7 +257,7 @@ export class App {
       run: (cells, advance) => this.run(cells, advance),
       interrupt: () => void this.interrupt(),
       restart: () => void this.restart('Restart kernel?'),
-      renderContext: (cell) => ({ answerApproval: (_requestId, answer) => this.runner.answerApproval(cell.id, answer) }),
+      renderContext: (cell) => ({ answerApproval: (requestId, answer) => this.runner.answerApproval(cell.id, requestId, answer) }),
       modeChanged: () => {
         const cell = this.view?.activeCell;
         if (cell) this.typeSelect.value = cell.model.cellType === 'markdown' ? 'markdown' : 'code';

@@ -21,6 +21,24 @@ type ExecuteFuture = Kernel.IShellFuture<KernelMessage.IExecuteRequestMsg, Kerne
 interface PendingInput {
   future: ExecuteFuture;
   header: KernelMessage.IInputRequestMsg['header'];
+  /** The approval this request asks for (its prompt is the kernel's approval payload), if it is one. */
+  approvalId: string | undefined;
+}
+
+/** An answer given before its request arrived; an approval answer names the approval it answers. */
+interface QueuedAnswer {
+  value: string;
+  approvalId: string | undefined;
+}
+
+/**
+ * The approval an input_request asks for, named by the kernel in the request's metadata (stdin channel). An
+ * approval card among a cell's outputs is display data, which code in the cell could draw or replace: a card
+ * answers only the request that names it.
+ */
+function approvalIdOf(msg: KernelMessage.IInputRequestMsg): string | undefined {
+  const id = (msg.metadata as Record<string, unknown> | undefined)?.['nighthawk_approval'];
+  return typeof id === 'string' ? id : undefined;
 }
 
 export interface RunnerHost {
@@ -36,7 +54,7 @@ export class Runner {
   /** The cell the kernel reported executing (its execute_input arrived). */
   private current: CellView | undefined;
   private pending = new Map<string, PendingInput>();
-  private answers = new Map<string, string[]>();
+  private answers = new Map<string, QueuedAnswer[]>();
   private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly host: RunnerHost) {}
@@ -69,21 +87,25 @@ export class Runner {
    */
   clearQueue(): void {}
 
-  /** The answer to the cell's pending input_request, or queued until the request arrives. */
-  answer(cellId: string, value: string): void {
+  /**
+   * The answer to the cell's pending input_request, or queued until the request arrives. An approval answer
+   * (`approvalId`) goes only to the request for that approval; to any other it is dropped.
+   */
+  answer(cellId: string, value: string, approvalId?: string): void {
     const pending = this.pending.get(cellId);
     if (pending) {
+      if (approvalId !== undefined && pending.approvalId !== undefined && pending.approvalId !== approvalId) return;
       this.pending.delete(cellId);
       pending.future.sendInputReply({ status: 'ok', value }, pending.header);
       const cell = this.host.cells().find((c) => c.model.id === cellId);
       cell?.stdinHost.replaceChildren();
       return;
     }
-    this.answers.set(cellId, [...(this.answers.get(cellId) ?? []), value]);
+    this.answers.set(cellId, [...(this.answers.get(cellId) ?? []), { value, approvalId }]);
   }
 
-  answerApproval(cellId: string, answer: ApprovalAnswer): void {
-    this.answer(cellId, JSON.stringify(answer));
+  answerApproval(cellId: string, requestId: string, answer: ApprovalAnswer): void {
+    this.answer(cellId, JSON.stringify(answer), requestId);
   }
 
   private send(kernel: Kernel.IKernelConnection, cell: CellView): void {
@@ -149,13 +171,16 @@ export class Runner {
   }
 
   private onInputRequest(cell: CellView, future: PendingInput['future'], msg: KernelMessage.IInputRequestMsg): void {
+    const approvalId = approvalIdOf(msg);
     const queued = this.answers.get(cell.model.id);
     if (queued?.length) {
-      const value = queued.shift()!;
-      future.sendInputReply({ status: 'ok', value }, msg.header);
-      return;
+      const next = queued.shift()!;
+      if (next.approvalId === undefined || approvalId === undefined || next.approvalId === approvalId) {
+        future.sendInputReply({ status: 'ok', value: next.value }, msg.header);
+        return;
+      }
     }
-    this.pending.set(cell.model.id, { future, header: msg.header });
+    this.pending.set(cell.model.id, { future, header: msg.header, approvalId });
     // The approval schema comes with the renderers; an approval display of this cell is drawn rich by then.
     void Promise.all([loadRenderers(), cell.outputs.whenRendered()]).then(([{ ApprovalPayloadSchema }]) => {
       if (this.pending.get(cell.model.id)?.header !== msg.header) return; // answered meanwhile
@@ -173,7 +198,7 @@ export class Runner {
     }
     const parsed = ApprovalPayloadSchema.safeParse(approval);
     if (parsed.success) {
-      cell.stdinHost.replaceChildren(renderApproval(parsed.data, (_id, answer) => this.answerApproval(cell.model.id, answer)));
+      cell.stdinHost.replaceChildren(renderApproval(parsed.data, (requestId, answer) => this.answerApproval(cell.model.id, requestId, answer)));
       return;
     }
     // An approval display already on screen answers this request; no second prompt.

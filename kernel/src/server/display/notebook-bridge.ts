@@ -2,6 +2,7 @@
  * What cells use to talk to the notebook beyond return values: showing a run's ledger and asking
  * the operator to approve an operation. The kernel host installs the channel of the running kernel.
  */
+import { randomUUID } from 'node:crypto';
 import {
   abortStep,
   accept,
@@ -118,13 +119,14 @@ export function operatorApproval(options: OperatorApprovalOptions = {}): (reques
     // The card has buttons, so it asks in words; a console has only the typed answer, so it keeps the syntax.
     const question = approvalQuestion(request);
     const consolePrompt = `Approve ${operationLine(operation)}? accept / reject <reason> / abort <reason>`;
-    const requestId = `approval-${++approvals}`;
+    // Not guessable: a card drawn by cell code cannot name (or, by display id, replace) the one the kernel asks with.
+    const requestId = `approval-${++approvals}-${randomUUID().slice(0, 8)}`;
     const displayId = `nh-${requestId}`;
     const card = { requestId, operation, prompt: question };
     ch.display({ [NighthawkMime.approval]: card, 'text/plain': question }, { displayId, update: false });
     let decision: OperationDecision;
     try {
-      decision = parseAnswer(await ch.requestInput(consolePrompt, { timeoutMs }));
+      decision = parseAnswer(await ch.requestInput(consolePrompt, { timeoutMs, approvalId: requestId }));
     } catch (error) {
       decision = abortStep(`operator approval not given: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -26,6 +26,11 @@ export interface InputOptions {
   password?: boolean;
   /** The request fails closed (rejects) when no reply arrives in time. */
   timeoutMs: number;
+  /**
+   * The operator approval this request asks for: sent in the request's metadata (`nighthawk_approval`), so a
+   * frontend lets only the card naming it answer (a card among the outputs is display data cells can draw).
+   */
+  approvalId?: string;
 }
 
 /** What a host may do while a cell runs. Both calls act on the currently executing cell. */

@@ -368,7 +368,8 @@ export class KernelRuntime implements KernelChannel {
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => this.rejectInput(new InputRequestError({ reason: 'timeout', timeoutMs: options.timeoutMs })), options.timeoutMs);
       this.pendingInput = { resolve, reject, timer };
-      const msg = makeMessage('stdin', 'input_request', { prompt, password: options.password === true }, running.parent, this.session);
+      const metadata: JsonObject = options.approvalId !== undefined ? { nighthawk_approval: options.approvalId } : {};
+      const msg = makeMessage('stdin', 'input_request', { prompt, password: options.password === true }, running.parent, this.session, metadata);
       this.send(msg, running.route);
     });
   }
