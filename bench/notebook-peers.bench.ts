@@ -239,6 +239,8 @@ async function jupyterHeap(browser: Browser, nb: Notebook6): Promise<number[]> {
 
 async function kernelRss(): Promise<void> {
   const dir = await tempNotebooksDir();
+  // Nothing stored by earlier kernels: this kernel builds its compiler's program, as a first visit's does.
+  process.env['NIGHTHAWK_CONVERSION_CACHE_DIR'] = 'off';
   const server = await startServer({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, log: () => {} });
   const { KernelManager, ServerConnection } = await import('@jupyterlab/services');
   const WebSocket = (await import('ws')).default;
