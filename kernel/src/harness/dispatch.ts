@@ -15,6 +15,7 @@ import { isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, refle
 import {
   compileGenerated,
   definitionIdOf,
+  frozenProposal,
   parseCodeProposal,
   type CodeProposal,
   type GeneratedFunction,
@@ -126,7 +127,7 @@ export class Dispatcher {
     }
     const parsed = parseCodeProposal(value);
     if (!parsed.ok) throw new DispatchRejectedError({ reason: 'invalid-proposal', detail: parsed.issues.join('; ') });
-    const proposal = Object.freeze({ ...parsed.proposal });
+    const proposal = frozenProposal(parsed.proposal);
     const definitionId = definitionIdOf(proposal);
     const nodeId = newId('dsp_');
     const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId, node: 'materialization' };
@@ -341,4 +342,3 @@ export function currentDispatcher(): Dispatcher {
   if (!dispatcher) throw new DispatchRejectedError({ reason: 'run-closed', detail: 'dispatch is only available inside a host-established run' });
   return dispatcher;
 }
-Object.freeze(Dispatcher.prototype); // authority class: no method can be replaced, even by code that reaches it

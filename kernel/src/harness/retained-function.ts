@@ -7,7 +7,7 @@
  */
 import { UsageError } from '../core/index.js';
 import { currentDispatcher, type Materialization } from './dispatch.js';
-import type { CodeProposal } from './generated/index.js';
+import { frozenProposal, type CodeProposal } from './generated/index.js';
 
 export interface RetainedEvidence {
   /** Selected ledger events (as plain data) and assessment findings that led to retention. */
@@ -26,7 +26,8 @@ export class RetainedFunction {
     this.definitionId = init.definitionId;
     this.originalMaterializationId = init.originalMaterializationId;
     this.exportName = init.exportName;
-    this.proposal = Object.freeze({ ...init.proposal, intent: 'define' as const, args: undefined, entry: undefined });
+    // Deep: a caller holding the materialization's proposal must not change what later materializations dispatch.
+    this.proposal = frozenProposal({ language: init.proposal.language, source: init.proposal.source, intent: 'define', dependencies: init.proposal.dependencies });
     this.evidence = Object.freeze({ ...init.evidence });
     Object.freeze(this);
   }

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentExecutor, Runner, defineCapability, executeCodeCapability, step, type LedgerEvent } from '../../../kernel/src/index.js';
+import { AgentExecutor, RetainedFunction, Runner, defineCapability, executeCodeCapability, step, type LedgerEvent } from '../../../kernel/src/index.js';
 import { instrumentGenerated } from '../../../kernel/src/harness/generated/index.js';
 import { ScriptedModel, toolCall } from '../../../kernel/src/testing.js';
 
@@ -280,5 +280,49 @@ describe('red-team B: a capability dependency left in a timer (a2, a3)', () => {
     );
     expect(value).toEqual({ done: 'now' });
     expect(calls).toEqual([{ target: 'now' }]);
+  });
+});
+
+describe('red-team B: a retained definition is immutable (a6)', () => {
+  it('the proposal is deep-frozen, so the next materialize dispatches the retained definition', async () => {
+    const runner = runnerOf();
+    const retained = await runner.run(
+      async (ctx) =>
+        RetainedFunction.retain(
+          (await (ctx as unknown as Dispatchable).dispatch({
+            language: 'javascript',
+            intent: 'define',
+            source: 'export function f() { return typeof extra; }',
+            dependencies: [{ name: 'extra', kind: 'reference', type: 'string' }],
+          })) as never,
+          'f',
+        ),
+      { grant: { references: { extra: 'a' } } },
+    );
+    const deps = retained.proposal.dependencies as unknown as Record<string, unknown>[];
+    expect(() => ((deps[0] as Record<string, unknown>).type = 'number')).toThrow(TypeError);
+    expect(() => (deps as unknown as unknown[]).push({ name: 'secret', kind: 'reference', type: 'object' })).toThrow(TypeError);
+    const materialization = await runnerOf().run(async () => (await retained.materialize()).materialization, { grant: { references: { extra: 'b', secret: {} } } });
+    expect(materialization.originalDefinitionId).toBe(retained.definitionId);
+    expect(materialization.definitionId).toBe(retained.definitionId);
+    expect(Object.isFrozen(materialization.proposal.dependencies)).toBe(true);
+    expect(Object.isFrozen(materialization.proposal.dependencies![0])).toBe(true);
+  });
+
+  it('retaining copies and freezes a proposal whose lists are still mutable', async () => {
+    const runner = runnerOf();
+    const dependencies = [{ name: 'extra', kind: 'reference', type: 'string' }];
+    const retained = await runner.run(
+      async (ctx) => {
+        const m = (await (ctx as unknown as Dispatchable).dispatch({ language: 'javascript', intent: 'define', source: 'export function f() { return typeof extra; }', dependencies })) as unknown as { proposal: object };
+        return RetainedFunction.retain({ ...m, proposal: { ...m.proposal, dependencies } } as never, 'f');
+      },
+      { grant: { references: { extra: 'a' } } },
+    );
+    dependencies[0]!.type = 'number';
+    dependencies.push({ name: 'secret', kind: 'reference', type: 'object' });
+    expect(retained.proposal.dependencies).toEqual([{ name: 'extra', kind: 'reference', type: 'string' }]);
+    expect(Object.isFrozen(retained.proposal.dependencies)).toBe(true);
+    expect(Object.isFrozen(retained.proposal.dependencies![0])).toBe(true);
   });
 });

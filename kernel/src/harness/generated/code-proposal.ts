@@ -41,6 +41,23 @@ export interface CodeProposal {
   readonly dependencies?: readonly DependencyDeclaration[];
 }
 
+/**
+ * A deep-frozen copy: the definition a dispatch compiled or a RetainedFunction keeps cannot be changed afterwards
+ * through a reference to its dependency list (which would change what the next materialization dispatches).
+ * Only the declared fields are copied; `args` values stay as given (they are inputs, not the definition).
+ */
+export function frozenProposal(proposal: CodeProposal): CodeProposal {
+  const dependencies = proposal.dependencies?.map((d) => Object.freeze({ name: d.name, kind: d.kind, type: d.type }));
+  return Object.freeze({
+    language: proposal.language,
+    source: proposal.source,
+    intent: proposal.intent,
+    ...(proposal.entry !== undefined ? { entry: proposal.entry } : {}),
+    ...(proposal.args !== undefined ? { args: Object.freeze([...proposal.args]) } : {}),
+    ...(dependencies !== undefined ? { dependencies: Object.freeze(dependencies) } : {}),
+  });
+}
+
 /** Parses an untrusted value (for example a committed write binding) into a CodeProposal. */
 export function parseCodeProposal(value: unknown): { ok: true; proposal: CodeProposal } | { ok: false; issues: string[] } {
   const parsed = codeProposalSchema.safeParse(value);

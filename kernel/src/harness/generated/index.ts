@@ -4,6 +4,7 @@ export {
   DispatchIntent,
   codeProposalSchema,
   dependencyDeclarationSchema,
+  frozenProposal,
   parseCodeProposal,
   type CodeProposal,
   type DependencyDeclaration,
