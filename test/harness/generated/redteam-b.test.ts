@@ -326,3 +326,20 @@ describe('red-team B: a retained definition is immutable (a6)', () => {
     expect(Object.isFrozen(retained.proposal.dependencies![0])).toBe(true);
   });
 });
+
+describe('red-team B: statically refused guard evasion is recorded (a5)', () => {
+  const bodies = {
+    'naming the reserved guard': '__nh_guard = () => {}; return 1;',
+    'arguments.callee': 'return arguments.callee;',
+    debugger: 'debugger; return 1;',
+  };
+  for (const [name, body] of Object.entries(bodies)) {
+    it(`${name}: rejected with a trace.anomaly`, async () => {
+      const runner = runnerOf();
+      const error = await runner.run((ctx) => (ctx as unknown as Dispatchable).dispatch({ language: 'javascript', intent: 'define', source: `export function f() { ${body} }` })).catch((e: unknown) => e);
+      expect((error as Error).name).toBe('GeneratedSourceRejectedError');
+      expect(runner.ledger.events().find((e) => e.kind === 'dispatch.end')?.status).toBe('rejected');
+      expect(anomalyKinds(runner)).toContain('generated_guard_evasion');
+    });
+  }
+});

@@ -25,7 +25,7 @@ import { GEN_NAME, GUARD_NAME, RESUME_NAME, SITE_CODES, WRAP_NAME, guardTransfor
 import { SHADOW_NAMES, createRuntimeShadows } from './runtime-shadows.js';
 import { analyzeProposal, type ValidateOptions } from './validate.js';
 import { diagnosticViolations, sourceFileName } from './parse-generated.js';
-import { isRawDynamicExecutionRule, sortViolations, type Violation } from './violation.js';
+import { isGuardEvasionRule, isRawDynamicExecutionRule, sortViolations, type Violation } from './violation.js';
 
 // Captured at load: the run-time tier refuses `vm.*` to interior code, and this host compiler is not interior.
 const compileFunction = vm.compileFunction;
@@ -34,6 +34,7 @@ export type GeneratedFunction = (...args: unknown[]) => unknown;
 
 export type GeneratedCodeAnomaly =
   | { readonly kind: 'raw_dynamic_execution'; readonly phase: 'validation'; readonly definitionId: string; readonly violations: readonly Violation[] }
+  | { readonly kind: 'generated_guard_evasion'; readonly phase: 'validation'; readonly definitionId: string; readonly violations: readonly Violation[] }
   | { readonly kind: 'raw_dynamic_execution'; readonly phase: 'runtime'; readonly definitionId: string; readonly spelling: RuntimeSpelling; readonly detail: string }
   | { readonly kind: 'generated_code_outside_dispatch'; readonly definitionId: string; readonly site: GuardSite };
 
@@ -104,6 +105,8 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
   if (violations.length > 0) {
     const raw = violations.filter((v) => isRawDynamicExecutionRule(v.rule));
     if (raw.length > 0) record({ kind: 'raw_dynamic_execution', phase: 'validation', definitionId, violations: raw });
+    const evasion = violations.filter((v) => isGuardEvasionRule(v.rule));
+    if (evasion.length > 0) record({ kind: 'generated_guard_evasion', phase: 'validation', definitionId, violations: evasion });
     throw new GeneratedSourceRejectedError({ definitionId, violations });
   }
 

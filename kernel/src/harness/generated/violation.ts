@@ -50,6 +50,13 @@ export function isRawDynamicExecutionRule(rule: ViolationRule): boolean {
   return RAW_DYNAMIC_RULES.has(rule);
 }
 
+/** Rules against reaching or evading the host guards (seed 001): a refused attempt, so recorded as a trace anomaly too. */
+const GUARD_EVASION_RULES: ReadonlySet<ViolationRule> = new Set<ViolationRule>(['reserved-name', 'arguments-callee', 'debugger']);
+
+export function isGuardEvasionRule(rule: ViolationRule): boolean {
+  return GUARD_EVASION_RULES.has(rule);
+}
+
 export interface Violation {
   readonly rule: ViolationRule;
   readonly message: string;
