@@ -342,3 +342,4 @@ export function currentDispatcher(): Dispatcher {
   if (!dispatcher) throw new DispatchRejectedError({ reason: 'run-closed', detail: 'dispatch is only available inside a host-established run' });
   return dispatcher;
 }
+Object.freeze(Dispatcher.prototype); // authority class: no method can be replaced, even by code that reaches it

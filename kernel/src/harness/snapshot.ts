@@ -62,7 +62,6 @@ import {
   objectFreeze,
   objectHasOwn,
   objectKeys,
-  ownKeys,
   put,
   setIteratorNext,
   setSizeOf,
@@ -272,7 +271,9 @@ function visit(walk: Walk, value: unknown, depth: number): Snapshot {
 }
 
 function container(walk: Walk, value: object, depth: number): Snapshot {
-  if (isProxy(value)) ownKeys(value); // a revoked proxy throws here, before any other probe
+  // Walking a proxy runs its traps: functions a model may have written, run by the host outside any operation and
+  // without the interior mark (so unguarded by the run-time tier). Recorded as what it is, never walked.
+  if (isProxy(value)) return frozen({ $kind: 'unrepresentable', reason: 'a Proxy (live or revoked): the host does not run its traps' });
 
   if (isArray(value)) return array(walk, value, depth);
   const proto = getPrototypeOf(value);
