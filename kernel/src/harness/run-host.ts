@@ -59,6 +59,9 @@ import {
 } from './run-errors.js';
 
 /** Default host deadline for an application inspector: generous, so only a hung one misses it. */
+/** Captured at load: interior code may replace the global. */
+const cloneStructured = structuredClone;
+
 export const DEFAULT_INSPECTOR_DEADLINE_MS = 120_000;
 
 export type ExecutorStepObservation = 'adapter' | 'custom-admission' | 'aggregate';
@@ -248,24 +251,34 @@ export class RunHost implements HostHandle {
     // generated code. A model's tool call, on every capability operation, carries parsed JSON.
     if (!requestIsData && recordRealmChanges(this, parentId) > 0) return refuse('invalid-request', 'reading the request modified built-ins');
     if (!parsed.success) return refuse('invalid-request', parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+    let request: unknown = parsed.data;
+    if (!requestIsData) {
+      // A request generated code built reaches the capability body (operator code) as plain data, copied under the
+      // caller's mark: a getter or proxy trap left in it would otherwise run in that body as host code, unmarked.
+      try {
+        request = caller ? reenterInterior(caller, () => cloneStructured(parsed.data)) : cloneStructured(parsed.data);
+      } catch (thrown) {
+        return refuse('invalid-request', `its request is not plain data (functions, proxies and symbols cannot be handed to a capability): ${describeError(thrown, 200)}`, thrown);
+      }
+    }
     const outside = outsidePolicy(cap.footprint, authority.policy);
     if (outside.length) return refuse('footprint-outside-policy', `its footprint includes ${outside.join(', ')}, which the effective perimeter policy does not permit`);
     const context = { runId: this.runId, executionId, signal: this.abort.signal };
     const record = (status: 'completed' | 'failed', extra: Record<string, unknown>) =>
-      this.append({ kind: 'capability.call', subjectId: name, parentId, status, data: { capability: name, footprint: cap.footprint, arguments: parsed.data, ...extra } });
+      this.append({ kind: 'capability.call', subjectId: name, parentId, status, data: { capability: name, footprint: cap.footprint, arguments: request, ...extra } });
     try {
       let result: unknown;
       if (cap.footprint.length > 0) {
         if (!this.#auditStore) return refuse('audit-store-failed', 'no perimeter audit store is configured');
-        const attempt = createPerimeterAttempt({ runId: this.runId, capability: name, footprint: cap.footprint, arguments: parsed.data, ...(executionId ? { executionId } : {}) });
+        const attempt = createPerimeterAttempt({ runId: this.runId, capability: name, footprint: cap.footprint, arguments: request, ...(executionId ? { executionId } : {}) });
         try {
-          result = await admitPerimeterEffect(hostInfrastructureStore(this.#auditStore), attempt, () => withAllowance(name, () => cap.run(parsed.data, context)));
+          result = await admitPerimeterEffect(hostInfrastructureStore(this.#auditStore), attempt, () => withAllowance(name, () => cap.run(request, context)));
         } catch (error) {
           if (error instanceof PerimeterAttemptNotRecordedError) return refuse('audit-store-failed', 'the attempt record could not be persisted, so the effect was not attempted', error);
           throw error;
         }
       } else {
-        result = await withoutAllowance(() => cap.run(parsed.data, context));
+        result = await withoutAllowance(() => cap.run(request, context));
       }
       record('completed', { result });
       return result;
