@@ -32,7 +32,7 @@ describe('a capability request built by generated code', () => {
   it('reaches the body as plain data: a getter ran under the caller mark, never in the body', async () => {
     const seen: unknown[] = [];
     const capability = lookup(seen);
-    const { runner } = scriptedRunner([], { grant: { capabilities: [capability] } });
+    const { runner } = scriptedRunner([]);
     const source = `export async function run() {
       const k = 'constr' + 'uctor';
       return lookup({ data: { get x() { try { Math.max[k]('return 1')(); globalThis.__nhCapEscaped = true; } catch {} return 7; } } });
@@ -46,7 +46,7 @@ describe('a capability request built by generated code', () => {
   it('is refused when it is not plain data (a proxy), recorded as an invalid request', async () => {
     const seen: unknown[] = [];
     const capability = lookup(seen);
-    const { runner } = scriptedRunner([], { grant: { capabilities: [capability] } });
+    const { runner } = scriptedRunner([]);
     const source = `export async function run() { return lookup({ data: new Proxy({ x: 1 }, {}) }); }`;
     const outcome = await runner.run(callingGenerated(source, capability), { grant: { capabilities: [capability] } }).then((v) => v, (e: unknown) => e);
     expect(outcome).toBeInstanceOf(Error);

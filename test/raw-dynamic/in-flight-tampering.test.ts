@@ -426,7 +426,10 @@ describe('a callback of built-ins left by interior code cannot keep built-ins ch
   ])('from a model expression: %s that runs during the model request is undone at once', async (_name, later) => {
     const { runner, duringRequest } = await sampledDuringRequest(later);
     expect(duringRequest()).toBe(0);
-    expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toContain('builtin_modified');
+    // Undone and recorded when it fired during the step; on a slow machine it may fire only once the execution
+    // ended, and is then not called at all (dropped, recorded in the late record).
+    const recorded = [...runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status), ...runner.anomalies.map((a) => a.anomalyKind)];
+    expect(recorded.some((k) => k === 'builtin_modified' || k === 'expression_code_outside_execution')).toBe(true);
   });
 
   it('inside its operation an expression adds, fires and removes EventTarget listeners as usual', async () => {
@@ -449,7 +452,9 @@ describe('a callback of built-ins left by interior code cannot keep built-ins ch
       await ctx.dispatch({ language: 'javascript', intent: 'define', source: `${leave} export const x = 1;` });
       expect(await polluted(30)).toBe(0);
     });
-    const refused = runner.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'builtin_modified');
+    // In the run's ledger, or (fired only after the run ended, on a slow machine) in its late record.
+    await polluted(30);
+    const refused = [...runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status), ...runner.anomalies.map((a) => a.anomalyKind)].filter((k) => k === 'builtin_modified');
     expect(refused.length).toBeGreaterThan(0);
     expect(Set.prototype.has).toBe(realHas);
   });

@@ -25,6 +25,28 @@ export function currentInterior(): InteriorMark | undefined {
   return marks.getStore() ?? undefined;
 }
 
+const scheduleMicrotask = queueMicrotask;
+let unmarked: InteriorMark | undefined;
+const clearUnmarked = (): void => {
+  unmarked = undefined;
+};
+
+/**
+ * A function a model expression made was called by code with no interior mark (an operator inspector reading a
+ * getter with `JSON.stringify`, host code calling a built-in the expression replaced). Its body cannot be put
+ * under the mark (the guard is its first statement, not a wrapper), so until the current job ends the run-time
+ * tier treats execution as interior anyway: the getter cannot reach the Function constructor, `vm` or `require`.
+ */
+export function noteUnmarkedModelCode(mark: InteriorMark): void {
+  if (unmarked === undefined) scheduleMicrotask(clearUnmarked);
+  unmarked = mark;
+}
+
+/** The mark of model code an unmarked caller ran in the current job (see noteUnmarkedModelCode), if any. */
+export function unmarkedModelCode(): InteriorMark | undefined {
+  return unmarked;
+}
+
 /** Runs `fn` under `mark`; `live` says when code it leaves behind may no longer run (see interiorRefusal). */
 export function runInterior<T>(mark: InteriorMark, fn: () => T, live?: () => InteriorRefusal | undefined): T {
   const stored = Object.freeze({ ...mark });

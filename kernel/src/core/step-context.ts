@@ -15,7 +15,7 @@ import {
   isNighthawkError,
 } from './errors.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
-import { currentInterior, currentOperationId, runAsOperation, runInterior } from './interior.js';
+import { currentInterior, currentOperationId, noteUnmarkedModelCode, runAsOperation, runInterior } from './interior.js';
 import { hasRegisteredSecrets, secretsIn } from './secrets.js';
 import { expressionGuard, type ExpressionCodeRefusal } from './expression-guard.js';
 import { monotonicMs, newId, wallClockMs } from './ids.js';
@@ -308,8 +308,10 @@ export class StepContext {
    */
   readonly #guardRefusal = (): ExpressionCodeRefusal | undefined => {
     const refusal = this.#refusal();
-    if (refusal !== 'between-operations') return refusal;
     const mark = currentInterior();
+    // Run by a caller with no mark: the run-time tier still applies to it for the rest of this job.
+    if (mark === undefined && refusal !== 'execution-ended') noteUnmarkedModelCode({ kind: 'expression', executionId: this.executionId, operationId: undefined });
+    if (refusal !== 'between-operations') return refusal;
     return mark !== undefined && mark.kind === 'expression' && mark.executionId === this.executionId ? refusal : undefined;
   };
 

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, sep } from 'node:path';
 import vm from 'node:vm';
 import { z } from 'zod';
-import { NighthawkError, currentInterior, setLateRefusalSink, type InteriorMark } from '../core/index.js';
+import { NighthawkError, currentInterior, setLateRefusalSink, unmarkedModelCode, type InteriorMark } from '../core/index.js';
 import { currentHostFrame, type HostHandle } from './host-context.js';
 import { markLateRefusal } from './late-callbacks.js';
 import { wrapClass, wrapMethod } from './checked-exports.js';
@@ -64,7 +64,7 @@ export function interiorParentId(mark: InteriorMark): string {
 /** The interior mark in force, unless the tier is off or host infrastructure holds a live allowance. */
 export function activeInterior(): InteriorMark | undefined {
   if (!active) return undefined;
-  const mark = currentInterior();
+  const mark = currentInterior() ?? unmarkedModelCode();
   if (!mark) return undefined;
   if (currentHostFrame()?.allowance?.active) return undefined;
   return mark;
