@@ -13,11 +13,34 @@ import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 const G = globalThis as Record<string, unknown>;
 afterEach(() => {
   delete G['__nhUnmarked'];
+  delete G['__nhChain'];
 });
+
+/** Registers only built-ins (no guard runs again) that build a function from text a job later. */
+const CHAIN = `Promise.resolve('globalThis.__nhChain = typeof process').then(Function).then(Function.prototype.call.bind(Function.prototype.call))`;
 
 const GETTER = `({ get y() { try { const F = Math.max.constructor; globalThis.__nhUnmarked = typeof F('return process')(); } catch (e) { globalThis.__nhUnmarked = 'refused ' + e.name; } return 1; } })`;
 
 describe('model code an operator inspector runs', () => {
+  it.each([
+    ['a thrown value the host formats into the failure record', `Promise.reject({ get message() { ${CHAIN}; return 'network down'; } })`, {}],
+    ['a Date toJSON an inspector serialises', `Object.assign(new Date(0), { toJSON() { ${CHAIN}; return 'd'; } })`, { inspect: true }],
+  ])('cannot leave built-in reactions that build a function from text later: %s', async (_label, expression, how) => {
+    const calls = (how as { inspect?: boolean }).inspect
+      ? [toolCall('nh_assign', { target_path: 'when', expression }), toolCall('nh_output', { result: { kind: 'pass' } })]
+      : [toolCall('nh_evaluate', { expression }), toolCall('nh_output', { result: { kind: 'pass' } })];
+    const model = new ScriptedModel([() => ({ toolCalls: calls }), () => ({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] })]);
+    const runner = new Runner({ executor: new AgentExecutor({ model }) });
+    const inspectStepCommit = (commit: StepCommit) => (JSON.stringify(commit.bindings), accept());
+    const writes = (how as { inspect?: boolean }).inspect ? { when: z.date() } : {};
+    const program = (how as { inspect?: boolean }).inspect ? 'execute\nPick a date into <:when>.' : 'execute\nGo.';
+    await runner.run(() => step({ program, writes }), { oversight: { inspectStepCommit } }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(G['__nhChain']).toBeUndefined();
+    const recorded = [...runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status), ...runner.anomalies.map((a) => a.anomalyKind)];
+    expect(recorded).toContain('raw_dynamic_execution');
+  });
+
   it('meets the run-time tier: a getter read by JSON.stringify in inspectStepCommit cannot build functions from text', async () => {
     const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'x', expression: GETTER }), toolCall('nh_output', { result: { kind: 'pass' } })] })]);
     const runner = new Runner({ executor: new AgentExecutor({ model }) });

@@ -54,6 +54,13 @@ export function runInterior<T>(mark: InteriorMark, fn: () => T, live?: () => Int
   return marks.run(stored, fn);
 }
 
+/** A mark (frozen) whose liveness `live` answers, for code that registers under it without running under it. */
+export function probedMark(mark: InteriorMark, live: () => InteriorRefusal | undefined): InteriorMark {
+  const stored = Object.freeze({ ...mark });
+  apply(probeSet, probes, [stored, live]);
+  return stored;
+}
+
 /**
  * Whether code under `mark` may run now: undefined when it may (or when its runner gave no probe), else why not.
  * Read through captured WeakMap methods: interior code may have replaced them.

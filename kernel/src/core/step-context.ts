@@ -15,7 +15,7 @@ import {
   isNighthawkError,
 } from './errors.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
-import { currentInterior, currentOperationId, noteUnmarkedModelCode, runAsOperation, runInterior } from './interior.js';
+import { currentInterior, currentOperationId, noteUnmarkedModelCode, probedMark, runAsOperation, runInterior, type InteriorMark } from './interior.js';
 import { hasRegisteredSecrets, secretsIn } from './secrets.js';
 import { expressionGuard, type ExpressionCodeRefusal } from './expression-guard.js';
 import { monotonicMs, newId, wallClockMs } from './ids.js';
@@ -306,11 +306,14 @@ export class StepContext {
    * the interior mark). Host code that calls a built-in an expression replaced runs unmarked; the realm checks
    * restore and record those, and the host's own call is not broken off.
    */
+  /** The mark model code of this step runs under when an unmarked caller runs it (see noteUnmarkedModelCode). */
+  #unmarked: InteriorMark | undefined;
+
   readonly #guardRefusal = (): ExpressionCodeRefusal | undefined => {
     const refusal = this.#refusal();
     const mark = currentInterior();
     // Run by a caller with no mark: the run-time tier still applies to it for the rest of this job.
-    if (mark === undefined && refusal !== 'execution-ended') noteUnmarkedModelCode({ kind: 'expression', executionId: this.executionId, operationId: undefined });
+    if (mark === undefined && refusal !== 'execution-ended') noteUnmarkedModelCode((this.#unmarked ??= probedMark({ kind: 'expression', executionId: this.executionId, operationId: undefined }, this.#refusal)));
     if (refusal !== 'between-operations') return refusal;
     return mark !== undefined && mark.kind === 'expression' && mark.executionId === this.executionId ? refusal : undefined;
   };

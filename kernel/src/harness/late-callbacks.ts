@@ -23,7 +23,7 @@
 import { EventEmitter } from 'node:events';
 import timers from 'node:timers';
 import { promisify } from 'node:util';
-import { currentInterior, interiorRefusal, runInterior, type InteriorMark, type InteriorRefusal } from '../core/index.js';
+import { currentInterior, interiorRefusal, runInterior, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from '../core/index.js';
 import { recordRealmChanges } from './realm-integrity.js';
 import { currentHostFrame, insideEndedRun, refuseInteriorControl, runInFrame } from './host-context.js';
 import { getOwnPropertyDescriptor, getPrototypeOf, mapGet, mapSet, reflectApply, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
@@ -118,6 +118,15 @@ function named(name: string, fn: AnyFn, original: unknown): AnyFn {
  * refuses to join a run that ended. What it throws there is recorded (refusals record themselves) and marked, so
  * it is absorbed where it would reach the event loop or an emitter instead of ending the host's process.
  */
+/**
+ * The interior a registration belongs to: the mark in force, or the model code an unmarked caller is running in
+ * this job (a getter the host's error formatting or an operator inspector read, see noteUnmarkedModelCode), whose
+ * reactions of built-ins (`.then(Function)`) would otherwise run later, unbound and unmarked.
+ */
+function registrationMark(): InteriorMark | undefined {
+  return currentInterior() ?? unmarkedModelCode();
+}
+
 function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void): AnyFn {
   // Taken at registration: a listener runs in the context of whoever emits, not of the code that added it.
   const frame = currentHostFrame();
@@ -126,7 +135,9 @@ function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void): An
   const live = (): InteriorRefusal | undefined => interiorRefusal(mark);
   return function (this: unknown, ...args: unknown[]): unknown {
     const refusal = interiorRefusal(mark);
-    if (refusal === undefined) return reflectApply(fn, this, args);
+    // Inside its window it runs as interior code: under its mark, whatever context fires it (an emitter's, or the
+    // unmarked host code that was running the model's getter when it registered).
+    if (refusal === undefined) return currentInterior() === mark ? reflectApply(fn, this, args) : runInterior(mark, () => reflectApply(fn, this, args), live);
     if (refusal !== 'between-operations') cancel?.();
     if (refusal === 'execution-ended') {
       // A model expression's execution has committed: nothing of it awaits a resolve any more, and a callback of
@@ -173,7 +184,7 @@ function scheduler(name: string, original: AnyFn, repeating: boolean): AnyFn {
     name,
     function (this: unknown, ...args: unknown[]): unknown {
       const callback = args[0];
-      const mark = currentInterior();
+      const mark = registrationMark();
       // A one-shot callback's refusal is absorbed by the `process.emit` backstop: only interior ones are wrapped,
       // so a host's setTimeout pays one lookup. A repeating one is wrapped anywhere in a run's context.
       if (typeof callback !== 'function' || (!mark && (!repeating || currentHostFrame() === undefined))) return reflectApply(original, this, args);
@@ -209,7 +220,7 @@ function patchEmitters(): void {
     named(
       name,
       function (this: unknown, type: unknown, listener: unknown): unknown {
-        const mark = currentInterior();
+        const mark = registrationMark();
         if (typeof listener !== 'function' || !(mark || currentHostFrame())) return reflectApply(register, this, [type, listener]);
         const emitter = this as EventEmitter;
         const remove = (): void => void emitter.removeListener(type as string, wrapped);
@@ -224,7 +235,7 @@ function patchEmitters(): void {
     named(
       name,
       function (this: unknown, type: unknown, listener: unknown): unknown {
-        const mark = currentInterior();
+        const mark = registrationMark();
         if (typeof listener !== 'function' || !(mark || currentHostFrame())) return reflectApply(original, this, [type, listener]);
         const emitter = this as EventEmitter;
         let fired = false;
@@ -260,7 +271,7 @@ function patchPromiseReactions(): void {
   proto['then'] = named(
     'then',
     function (this: unknown, onFulfilled?: unknown, onRejected?: unknown): unknown {
-      const mark = currentInterior();
+      const mark = registrationMark();
       if (!mark) return reflectApply(then, this, [onFulfilled, onRejected]);
       return reflectApply(then, this, [
         typeof onFulfilled === 'function' ? boundToInterior(mark, onFulfilled as AnyFn) : onFulfilled,
@@ -291,7 +302,7 @@ function patchEventTargets(): void {
   proto['addEventListener'] = named(
     'addEventListener',
     function (this: unknown, type: unknown, listener: unknown, options: unknown): unknown {
-      const mark = currentInterior();
+      const mark = registrationMark();
       if (!mark || typeof listener !== 'function' || typeof this !== 'object' || this === null) return reflectApply(add, this, [type, listener, options]);
       const target = this;
       const key = keyOf(type, options);
@@ -334,7 +345,7 @@ function patchFinalizationRegistry(): void {
   const Original = g['FinalizationRegistry'] as unknown as new (...args: unknown[]) => object;
   const Bound = new Proxy(Original, {
     construct(target, args: unknown[], newTarget: Function) {
-      const mark = currentInterior();
+      const mark = registrationMark();
       const cleanup = args[0];
       const bound = mark && typeof cleanup === 'function' ? boundToInterior(mark, cleanup as AnyFn) : cleanup;
       return construct(target, [bound], newTarget);

@@ -86,7 +86,8 @@ export function refuseRawDynamic(operation: string, detail: Record<string, unkno
   } catch {
     /* the refusal below is the outcome even when recording fails */
   }
-  throw new RawDynamicExecutionRefusedError({ operation, interior: mark.kind });
+  // Recorded: where nothing catches it (a promise reaction, a timer) it is absorbed instead of ending the process.
+  throw markLateRefusal(new RawDynamicExecutionRefusedError({ operation, interior: mark.kind }));
 }
 
 // --- who called the Function constructor (only consulted inside interior execution) --------------

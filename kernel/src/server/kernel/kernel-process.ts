@@ -129,13 +129,17 @@ async function main(): Promise<void> {
     host.catch(() => {});
     let transform: SourceTransform | undefined;
     compiler = createTslabCompiler({ transform: (source, context) => (transform ? transform(source, context) : { code: source }) });
+    // The program is built while the host module's files load, as before conversions were stored, unless a client
+    // waits where notebooks were run before: their cells may convert from disk, so it waits until the kernel is idle.
+    const deferProgram = (config.eager || asked) && compiler.holdsFirstCells;
+    if (!deferProgram) compiler.buildProgram();
     const { factory, transform: hostTransform } = await host;
     transform = hostTransform;
     rt.setHost(await factory(rt, { dataDir: config.dataDir }));
     // A pooled process (nobody waiting yet) also does the first cell's conversion now; a cold kernel with a
     // cell waiting lets that cell do it instead of converting twice, and one started for a client where
     // notebooks were run before leaves it until it is idle: their cells convert from disk meanwhile.
-    if (asked || (config.eager && compiler.holdsFirstCells)) warmUpWhenIdle(compiler, () => rt.idle);
+    if (asked || deferProgram) warmUpWhenIdle(compiler, () => rt.idle);
     else {
       compiler.warmUp();
       // A spare nobody has connected to yet keeps converting (one round per turn of the event loop, ~40 ms

@@ -59,6 +59,8 @@ export interface TslabCompiler extends CellCompiler {
   readonly built: boolean;
   /** A kernel before this one, here, stored a first cell's conversion (see ConversionStore.holdsFirstCells). */
   readonly holdsFirstCells: boolean;
+  /** Builds the compiler's program now (about a second of one synchronous step), if it is not built yet. */
+  buildProgram(): void;
 }
 
 /** How long a kernel with nobody waiting on it stays idle before it builds the compiler's program. */
@@ -503,6 +505,9 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     },
     get holdsFirstCells() {
       return stored?.holdsFirstCells() ?? false;
+    },
+    buildProgram() {
+      live();
     },
     execute,
     complete,

@@ -266,6 +266,9 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     host.catch(() => {});
     let transform: SourceTransform | undefined;
     const compiler = createTslabCompiler({ transform: (source, context) => (transform ? transform(source, context) : { code: source }) });
+    // Built while the host module loads, unless notebooks were run here before (their cells may convert from disk).
+    const deferProgram = compiler.holdsFirstCells;
+    if (!deferProgram) compiler.buildProgram();
     const { factory, transform: hostTransform } = await host;
     transform = hostTransform;
     consoleCells = withConsoleCells(compiler);
@@ -275,7 +278,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     // With nothing asked yet, the first cell's conversion is done now, unless notebooks were run here before
     // (their cells convert from disk: the program is built once the kernel is idle); a waiting cell does it itself.
     const asked = pending.length > 0;
-    if (!asked && !compiler.holdsFirstCells) {
+    if (!asked && !deferProgram) {
       compiler.warmUp();
       setImmediate(writeCodeCache);
     } else warmUpWhenIdle(compiler, () => rt.idle);
