@@ -20,7 +20,9 @@
  * Accepted limitation: under `--unhandled-rejections=strict` Node raises a rejection as an uncaught
  * exception first; that one is absorbed too, but as an exception, after its promise chain was dropped.
  */
+import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
 import timers from 'node:timers';
 import { promisify } from 'node:util';
 import { currentInterior, interiorRefusal, runInterior, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from '../core/index.js';
@@ -359,9 +361,46 @@ function patchFinalizationRegistry(): void {
 let installed = false;
 
 /** Installs the absorption once; before the effect audit wraps `process` listener methods, so they delegate here. */
+/**
+ * Node's callback-style APIs that complete later on the thread pool or the network: the callback interior code
+ * hands them (`fs.readFile(p, cb)`, `crypto.pbkdf2(…, cb)`, even `Array.prototype.push.bind(steps, 'x')`) is
+ * bound like a timer's, so it cannot act after its execution committed or between its operations. Wrapped: the
+ * modules' own lowercase functions (classes and `…Sync` forms take no callback); only a call that passes a
+ * function last, in an interior's context, is changed.
+ */
+const CALLBACK_MODULES: ReadonlyArray<readonly [string, Target]> = [
+  ['fs', fs as unknown as Target],
+  ['crypto', crypto as unknown as Target],
+];
+
+function patchNodeCallbacks(): void {
+  for (const [, mod] of CALLBACK_MODULES) {
+    for (const name of Object.keys(mod)) {
+      const original = mod[name];
+      if (typeof original !== 'function' || name.endsWith('Sync') || !/^[a-z]/.test(name)) continue;
+      const d = getOwnPropertyDescriptor(mod, name);
+      if (!d || !('value' in d) || !d.writable) continue;
+      mod[name] = named(
+        name,
+        function (this: unknown, ...args: unknown[]): unknown {
+          const last = args.length - 1;
+          const callback = args[last];
+          if (typeof callback === 'function') {
+            const mark = registrationMark();
+            if (mark) args[last] = absorbing(boundToInterior(mark, callback as AnyFn));
+          }
+          return reflectApply(original as AnyFn, this, args);
+        },
+        original,
+      );
+    }
+  }
+}
+
 export function installLateCallbacks(): void {
   if (installed) return;
   installed = true;
+  patchNodeCallbacks();
   patchSchedulers();
   patchEmitters();
   patchPromiseReactions();
