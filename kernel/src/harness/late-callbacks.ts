@@ -373,6 +373,31 @@ const CALLBACK_MODULES: ReadonlyArray<readonly [string, Target]> = [
   ['crypto', crypto as unknown as Target],
 ];
 
+/**
+ * Microtasks interior code queues run before the event loop moves on, usually inside its window; but one queued
+ * while an unmarked caller runs a model function (a getter the host reads, see registrationMark) runs after that
+ * job, unmarked: bound like a timer's, it runs under its step's mark and not after its execution. (`process.nextTick`
+ * is left alone: test runners and tools replace it themselves, and the realm check would fight them.)
+ */
+function patchMicrotasks(): void {
+  const g = globalThis as unknown as Target;
+  for (const [holder, name] of [[g, 'queueMicrotask']] as const) {
+    const original = holder[name] as AnyFn;
+    holder[name] = named(
+      name,
+      function (this: unknown, ...args: unknown[]): unknown {
+        const callback = args[0];
+        if (typeof callback === 'function') {
+          const mark = registrationMark();
+          if (mark) args[0] = absorbing(boundToInterior(mark, callback as AnyFn));
+        }
+        return reflectApply(original, this, args);
+      },
+      original,
+    );
+  }
+}
+
 function patchNodeCallbacks(): void {
   for (const [, mod] of CALLBACK_MODULES) {
     for (const name of Object.keys(mod)) {
@@ -401,6 +426,7 @@ export function installLateCallbacks(): void {
   if (installed) return;
   installed = true;
   patchNodeCallbacks();
+  patchMicrotasks();
   patchSchedulers();
   patchEmitters();
   patchPromiseReactions();
