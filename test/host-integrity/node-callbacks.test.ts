@@ -12,6 +12,8 @@ import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 const LATER: Record<string, string> = {
   'crypto.pbkdf2': "process.getBuiltinModule('crypto').pbkdf2('a', 'b', 200000, 8, 'sha256', Array.prototype.push.bind(steps, 'delete_all'))",
   'fs.readFile': "process.getBuiltinModule('fs').readFile(process.execPath, Array.prototype.push.bind(steps, 'delete_all'))",
+  // Not a Node callback API, the same attack: a listener object on a timeout signal the expression made.
+  'an EventTarget listener object': "AbortSignal.timeout(150).addEventListener('abort', { handleEvent: Array.prototype.push.bind(steps, 'delete_all') })",
 };
 
 describe('a built-in callback handed to a Node callback API by a model expression', () => {

@@ -41,6 +41,25 @@ describe('model code an operator inspector runs', () => {
     expect(recorded).toContain('raw_dynamic_execution');
   });
 
+  // Round 3: however the getter schedules the text later, the tier follows the async context it started.
+  const EV = "Reflect.get(globalThis, 'ev' + 'al')";
+  const SRC = "'globalThis.__nhChain = typeof process'";
+  it.each([
+    ['process.nextTick', `process.nextTick(${EV}, ${SRC})`],
+    ['a thenable adoption job', `Promise.resolve({ then: ${EV}.bind(null, ${SRC}) })`],
+    ['an EventTarget listener object', `AbortSignal.timeout(1).addEventListener('abort', { handleEvent: ${EV}.bind(null, ${SRC}) })`],
+  ])('cannot run text later through %s either', async (_label, later) => {
+    const expression = `Promise.reject({ get message() { ${later}; return 'network down'; } })`;
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression }), toolCall('nh_output', { result: { kind: 'pass' } })] }), () => ({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] })]);
+    const runner = new Runner({ executor: new AgentExecutor({ model }) });
+    await runner.run(() => step({ program: 'execute\nGo.' })).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(G['__nhChain']).toBeUndefined();
+    const recorded = [...runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status), ...runner.anomalies.map((a) => a.anomalyKind)];
+    // Refused by the tier, or (a listener object, now bound like a function) not called after the execution ended.
+    expect(recorded.some((k) => k === 'raw_dynamic_execution' || k === 'expression_code_outside_execution')).toBe(true);
+  });
+
   it('meets the run-time tier: a getter read by JSON.stringify in inspectStepCommit cannot build functions from text', async () => {
     const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'x', expression: GETTER }), toolCall('nh_output', { result: { kind: 'pass' } })] })]);
     const runner = new Runner({ executor: new AgentExecutor({ model }) });

@@ -40,11 +40,25 @@ const clearUnmarked = (): void => {
 export function noteUnmarkedModelCode(mark: InteriorMark): void {
   if (unmarked === undefined) scheduleMicrotask(clearUnmarked);
   unmarked = mark;
+  // And for everything this job starts, however it is scheduled (a tick, a thenable's adoption job, an event a
+  // timer of it dispatches, a stream's write callback): the tier follows the async context, not a list of APIs.
+  if (tainted.getStore() !== mark) tainted.enterWith(mark);
 }
+
+const tainted = new AsyncLocalStorage<InteriorMark>();
 
 /** The mark of model code an unmarked caller ran in the current job (see noteUnmarkedModelCode), if any. */
 export function unmarkedModelCode(): InteriorMark | undefined {
   return unmarked;
+}
+
+/**
+ * For the run-time tier only: model code an unmarked caller ran in this job, or in the job that started this
+ * async context. (Host work scheduled from such a job carries it too, so it is not used to bind registrations:
+ * a host timer must not become the model's.)
+ */
+export function taintedByModelCode(): InteriorMark | undefined {
+  return unmarked ?? tainted.getStore();
 }
 
 /** Runs `fn` under `mark`; `live` says when code it leaves behind may no longer run (see interiorRefusal). */

@@ -305,12 +305,21 @@ function patchEventTargets(): void {
     'addEventListener',
     function (this: unknown, type: unknown, listener: unknown, options: unknown): unknown {
       const mark = registrationMark();
-      if (!mark || typeof listener !== 'function' || typeof this !== 'object' || this === null) return reflectApply(add, this, [type, listener, options]);
+      const callable = typeof listener === 'function' || (typeof listener === 'object' && listener !== null);
+      if (!mark || !callable || typeof this !== 'object' || this === null) return reflectApply(add, this, [type, listener, options]);
       const target = this;
       const key = keyOf(type, options);
       let wrapped = find(target, listener as AnyFn, key);
       if (!wrapped) {
-        const made: AnyFn = boundToInterior(mark, listener as AnyFn, () => void reflectApply(remove, target, [type, made, options]));
+        // A listener object's handleEvent is looked up when the event fires, as EventTarget does.
+        const handler: AnyFn =
+          typeof listener === 'function'
+            ? (listener as AnyFn)
+            : function (this: unknown, ...args: unknown[]): unknown {
+                const handle = (listener as { handleEvent?: unknown }).handleEvent;
+                return typeof handle === 'function' ? reflectApply(handle as AnyFn, listener, args) : undefined;
+              };
+        const made: AnyFn = boundToInterior(mark, handler, () => void reflectApply(remove, target, [type, made, options]));
         wrapped = made;
         let byListener = weakMapGet(bound, target);
         if (!byListener) weakMapSet(bound, target, (byListener = new WeakMap()));
@@ -325,7 +334,7 @@ function patchEventTargets(): void {
   proto['removeEventListener'] = named(
     'removeEventListener',
     function (this: unknown, type: unknown, listener: unknown, options: unknown): unknown {
-      if (typeof listener === 'function' && typeof this === 'object' && this !== null) {
+      if ((typeof listener === 'function' || (typeof listener === 'object' && listener !== null)) && typeof this === 'object' && this !== null) {
         const wrapped = find(this, listener as AnyFn, keyOf(type, options));
         if (wrapped) reflectApply(remove, this, [type, wrapped, options]);
       }

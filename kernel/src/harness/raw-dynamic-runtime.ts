@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, sep } from 'node:path';
 import vm from 'node:vm';
 import { z } from 'zod';
-import { NighthawkError, currentInterior, setLateRefusalSink, unmarkedModelCode, type InteriorMark } from '../core/index.js';
+import { NighthawkError, currentInterior, setLateRefusalSink, taintedByModelCode, type InteriorMark } from '../core/index.js';
 import { currentHostFrame, type HostHandle } from './host-context.js';
 import { markLateRefusal } from './late-callbacks.js';
 import { wrapClass, wrapMethod } from './checked-exports.js';
@@ -64,7 +64,16 @@ export function interiorParentId(mark: InteriorMark): string {
 /** The interior mark in force, unless the tier is off or host infrastructure holds a live allowance. */
 export function activeInterior(): InteriorMark | undefined {
   if (!active) return undefined;
-  const mark = currentInterior() ?? unmarkedModelCode();
+  const mark = currentInterior();
+  if (!mark) return undefined;
+  if (currentHostFrame()?.allowance?.active) return undefined;
+  return mark;
+}
+
+/** As activeInterior, and also where model code an unmarked caller ran started this work (taintedByModelCode). */
+function tierInterior(): InteriorMark | undefined {
+  if (!active) return undefined;
+  const mark = currentInterior() ?? taintedByModelCode();
   if (!mark) return undefined;
   if (currentHostFrame()?.allowance?.active) return undefined;
   return mark;
@@ -77,7 +86,7 @@ export function recordAnomalyAnyState(anomalyKind: string, detail: Record<string
 
 /** Records and throws when interior execution is active; returns otherwise. */
 export function refuseRawDynamic(operation: string, detail: Record<string, unknown> = {}): void {
-  const mark = activeInterior();
+  const mark = tierInterior();
   if (!mark) return;
   try {
     const data: Record<string, unknown> = { phase: 'runtime', operation, interior: mark.kind, ...detail };
@@ -142,7 +151,7 @@ function guardedAccessor(target: object, key: string, stub: unknown): void {
     configurable: true,
     enumerable: false,
     get() {
-      return activeInterior() ? stub : outside;
+      return tierInterior() ? stub : outside;
     },
     set(this: unknown, value: unknown) {
       // `fn.constructor = x` on some other object used to create an own property; keep that meaning.
@@ -159,7 +168,7 @@ function guardedAccessor(target: object, key: string, stub: unknown): void {
 function constructorStub(name: string, Real: Ctor): Ctor {
   const holder = {
     [name]: function (this: unknown, ...args: string[]): unknown {
-      if (activeInterior() && !calledByZodCodegen(stub)) refuseRawDynamic(`${name} constructor`);
+      if (tierInterior() && !calledByZodCodegen(stub)) refuseRawDynamic(`${name} constructor`);
       return reflectConstruct(Real, args, new.target ?? Real);
     },
   };
