@@ -1,8 +1,10 @@
 /**
- * A writable stream's completion callback an expression registered (round 3: `process.stdout.write('', cb)` of a
- * built-in that changed a committed value after approval) is bound like a timer's, and so is a microtask queued while an unmarked caller runs a model function (noteUnmarkedModelCode: a getter the
- * host or an operator inspector reads) runs after that job, when the note has cleared. Bound to the step's interior,
- * it runs under its mark, so the run-time tier still refuses what it builds from text.
+ * Work that runs later without passing through a timer is bound to the interior that registered it, like a timer:
+ * - a microtask queued while an unmarked caller runs a model function (noteUnmarkedModelCode: a getter the host or
+ *   an operator inspector reads) runs after that job, when the note has cleared, still under the step's mark, so the
+ *   run-time tier refuses what it builds from text;
+ * - a writable stream's completion callback an expression registered is not called once its execution ended (round 3:
+ *   `process.stdout.write('', cb)` with a built-in that changed a committed value after approval).
  */
 import { describe, expect, it } from 'vitest';
 import { PassThrough, Writable } from 'node:stream';
