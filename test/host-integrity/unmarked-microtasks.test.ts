@@ -1,14 +1,10 @@
 /**
- * Work that runs later without passing through a timer is bound to the interior that registered it, like a timer:
- * - a microtask queued while an unmarked caller runs a model function (noteUnmarkedModelCode: a getter the host or
- *   an operator inspector reads) runs after that job, when the note has cleared, still under the step's mark, so the
- *   run-time tier refuses what it builds from text;
- * - a writable stream's completion callback an expression registered is not called once its execution ended (round 3:
- *   `process.stdout.write('', cb)` with a built-in that changed a committed value after approval).
+ * A microtask queued while an unmarked caller runs a model function (noteUnmarkedModelCode: a getter the host or an
+ * operator inspector reads) runs after that job, when the note has cleared. Bound to the step's interior like a
+ * timer, it runs under its mark, so the run-time tier still refuses what it builds from text.
  */
 import { describe, expect, it } from 'vitest';
-import { PassThrough, Writable } from 'node:stream';
-import { currentInterior, noteUnmarkedModelCode, probedMark, runInterior, type InteriorMark } from '../../kernel/src/core/index.js';
+import { currentInterior, noteUnmarkedModelCode, probedMark, type InteriorMark } from '../../kernel/src/core/index.js';
 import { installEffectAudit } from '../../kernel/src/index.js';
 
 installEffectAudit();
@@ -32,21 +28,3 @@ describe('work queued by model code an unmarked caller ran', () => {
   });
 });
 
-describe('a writable stream completion callback an expression registered', () => {
-  it.each([
-    ['a Writable', () => new Writable({ write: (_c, _e, done) => done() })],
-    ['a Duplex (a socket, a pipe, process.stdout)', () => new PassThrough()],
-  ])('%s: is not called once the execution ended (dropped)', async (_label, make) => {
-    let ended = false;
-    const live = () => (ended ? ('execution-ended' as const) : undefined);
-    const stream = make();
-    let called = 0;
-    runInterior({ kind: 'expression', executionId: 'exe_w', operationId: undefined }, () => {
-      stream.write('x', () => called++);
-      stream.end(() => called++);
-    }, live);
-    ended = true;
-    await new Promise((r) => setTimeout(r, 20));
-    expect(called).toBe(0);
-  });
-});

@@ -23,7 +23,6 @@
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
-import { Duplex, Writable } from 'node:stream';
 import timers from 'node:timers';
 import { promisify } from 'node:util';
 import { currentInterior, interiorRefusal, runInterior, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from '../core/index.js';
@@ -408,29 +407,7 @@ function patchMicrotasks(): void {
   }
 }
 
-/** A writable stream's `write(chunk, cb)` / `end(cb)` completion callbacks (a pipe's come back on a later turn). */
-function patchStreamCallbacks(): void {
-  // Duplex (sockets, pipes, process.stdout) copied Writable's methods onto its own prototype when it loaded.
-  for (const [proto, name] of [Writable.prototype, Duplex.prototype].flatMap((p) => ['write', 'end'].map((n) => [p as unknown as Target, n] as const))) {
-    const original = proto[name] as AnyFn;
-    proto[name] = named(
-      name,
-      function (this: unknown, ...args: unknown[]): unknown {
-        const last = args.length - 1;
-        const callback = args[last];
-        if (typeof callback === 'function') {
-          const mark = registrationMark();
-          if (mark) args[last] = absorbing(boundToInterior(mark, callback as AnyFn));
-        }
-        return reflectApply(original, this, args);
-      },
-      original,
-    );
-  }
-}
-
 function patchNodeCallbacks(): void {
-  patchStreamCallbacks();
   for (const [, mod] of CALLBACK_MODULES) {
     for (const name of Object.keys(mod)) {
       const original = mod[name];
