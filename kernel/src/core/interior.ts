@@ -21,6 +21,11 @@ const probeGet = WeakMap.prototype.get;
 const probeSet = WeakMap.prototype.set;
 const apply = Reflect.apply;
 
+/** The id interior work is recorded under: the operation for expressions, the dispatch node for generated code. */
+export function interiorParentId(mark: InteriorMark): string {
+  return mark.kind === 'expression' ? (mark.operationId ?? mark.executionId) : mark.nodeId;
+}
+
 export function currentInterior(): InteriorMark | undefined {
   return marks.getStore() ?? undefined;
 }

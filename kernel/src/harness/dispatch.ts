@@ -4,7 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, interiorRefusal, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior } from '../core/index.js';
+import { currentInterior, interiorParentId, interiorRefusal, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -79,7 +79,7 @@ function endedSubmitter(): string | undefined {
   if (live?.terminal) return live.nodeId;
   const mark = currentInterior();
   if (mark === undefined || interiorRefusal(mark) === undefined) return undefined;
-  return mark.kind === 'generated' ? mark.nodeId : (mark.operationId ?? mark.executionId);
+  return interiorParentId(mark);
 }
 
 export interface Materialization {

@@ -25,10 +25,11 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import timers from 'node:timers';
 import { promisify } from 'node:util';
-import { currentInterior, interiorRefusal, runInterior, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from '../core/index.js';
+import { currentInterior, interiorParentId, interiorRefusal, runInterior, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from '../core/index.js';
 import { recordRealmChanges } from './realm-integrity.js';
 import { currentHostFrame, insideEndedRun, refuseInteriorControl, runInFrame } from './host-context.js';
-import { getOwnPropertyDescriptor, getPrototypeOf, mapGet, mapSet, reflectApply, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { safeDescribe } from './snapshot-reflect.js';
+import { getOwnPropertyDescriptor, mapGet, mapSet, reflectApply, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
 type Target = Record<string, unknown>;
@@ -132,7 +133,7 @@ function registrationMark(): InteriorMark | undefined {
 function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void): AnyFn {
   // Taken at registration: a listener runs in the context of whoever emits, not of the code that added it.
   const frame = currentHostFrame();
-  const parentId = mark.kind === 'expression' ? (mark.operationId ?? mark.executionId) : mark.nodeId;
+  const parentId = interiorParentId(mark);
   const recorder = frame?.host ?? { recordAnomaly: () => {} };
   const live = (): InteriorRefusal | undefined => interiorRefusal(mark);
   return function (this: unknown, ...args: unknown[]): unknown {
@@ -159,7 +160,7 @@ function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void): An
     } catch (error) {
       if ((typeof error === 'object' || typeof error === 'function') && error !== null && !isLateRefusal(error)) {
         try {
-          recorder.recordAnomaly('interior_callback_failed', { refusal, error: describeThrown(error) }, parentId);
+          recorder.recordAnomaly('interior_callback_failed', { refusal, error: safeDescribe(error) }, parentId);
         } catch {
           /* the error is still absorbed below */
         }
@@ -170,15 +171,6 @@ function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void): An
       if (recordRealmChanges(recorder, parentId) > 0) cancel?.();
     }
   };
-}
-
-/** A thrown value's name and message, read without invoking anything the thrower defined. */
-function describeThrown(error: object): string {
-  const read = (key: string): string => {
-    const d = getOwnPropertyDescriptor(error, key) ?? getOwnPropertyDescriptor(getPrototypeOf(error) ?? {}, key);
-    return d && 'value' in d && typeof d.value === 'string' ? d.value : '';
-  };
-  return `${read('name') || 'Error'}: ${read('message')}`.slice(0, 200);
 }
 
 function scheduler(name: string, original: AnyFn, repeating: boolean): AnyFn {
@@ -377,10 +369,7 @@ let installed = false;
  * modules' own lowercase functions (classes and `…Sync` forms take no callback); only a call that passes a
  * function last, in an interior's context, is changed.
  */
-const CALLBACK_MODULES: ReadonlyArray<readonly [string, Target]> = [
-  ['fs', fs as unknown as Target],
-  ['crypto', crypto as unknown as Target],
-];
+const CALLBACK_MODULES: readonly Target[] = [fs as unknown as Target, crypto as unknown as Target];
 
 /**
  * Microtasks interior code queues run before the event loop moves on, usually inside its window; but one queued
@@ -390,43 +379,34 @@ const CALLBACK_MODULES: ReadonlyArray<readonly [string, Target]> = [
  */
 function patchMicrotasks(): void {
   const g = globalThis as unknown as Target;
-  for (const [holder, name] of [[g, 'queueMicrotask']] as const) {
-    const original = holder[name] as AnyFn;
-    holder[name] = named(
-      name,
-      function (this: unknown, ...args: unknown[]): unknown {
-        const callback = args[0];
-        if (typeof callback === 'function') {
-          const mark = registrationMark();
-          if (mark) args[0] = absorbing(boundToInterior(mark, callback as AnyFn));
-        }
-        return reflectApply(original, this, args);
-      },
-      original,
-    );
-  }
+  g['queueMicrotask'] = bindingCallbackAt(0, 'queueMicrotask', g['queueMicrotask'] as AnyFn);
+}
+
+/** `original` with the function argument at `index` (-1: the last) bound to the registering interior, if any. */
+function bindingCallbackAt(index: number, name: string, original: AnyFn): AnyFn {
+  return named(
+    name,
+    function (this: unknown, ...args: unknown[]): unknown {
+      const at = index < 0 ? args.length + index : index;
+      const callback = args[at];
+      if (typeof callback === 'function') {
+        const mark = registrationMark();
+        if (mark) args[at] = absorbing(boundToInterior(mark, callback as AnyFn));
+      }
+      return reflectApply(original, this, args);
+    },
+    original,
+  );
 }
 
 function patchNodeCallbacks(): void {
-  for (const [, mod] of CALLBACK_MODULES) {
+  for (const mod of CALLBACK_MODULES) {
     for (const name of Object.keys(mod)) {
       const original = mod[name];
       if (typeof original !== 'function' || name.endsWith('Sync') || !/^[a-z]/.test(name)) continue;
       const d = getOwnPropertyDescriptor(mod, name);
       if (!d || !('value' in d) || !d.writable) continue;
-      mod[name] = named(
-        name,
-        function (this: unknown, ...args: unknown[]): unknown {
-          const last = args.length - 1;
-          const callback = args[last];
-          if (typeof callback === 'function') {
-            const mark = registrationMark();
-            if (mark) args[last] = absorbing(boundToInterior(mark, callback as AnyFn));
-          }
-          return reflectApply(original as AnyFn, this, args);
-        },
-        original,
-      );
+      mod[name] = bindingCallbackAt(-1, name, original as AnyFn);
     }
   }
 }

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, sep } from 'node:path';
 import vm from 'node:vm';
 import { z } from 'zod';
-import { NighthawkError, currentInterior, setLateRefusalSink, taintedByModelCode, type InteriorMark } from '../core/index.js';
+import { NighthawkError, currentInterior, interiorParentId, setLateRefusalSink, taintedByModelCode, type InteriorMark } from '../core/index.js';
 import { currentHostFrame, type HostHandle } from './host-context.js';
 import { markLateRefusal } from './late-callbacks.js';
 import { wrapClass, wrapMethod } from './checked-exports.js';
@@ -56,10 +56,6 @@ export function runtimeTierActive(): boolean {
   return active;
 }
 
-/** The id interior work is recorded under: the operation for expressions, the dispatch node for generated code. */
-export function interiorParentId(mark: InteriorMark): string {
-  return mark.kind === 'expression' ? (mark.operationId ?? mark.executionId) : mark.nodeId;
-}
 
 /** The interior mark in force, unless the tier is off or host infrastructure holds a live allowance. */
 export function activeInterior(): InteriorMark | undefined {

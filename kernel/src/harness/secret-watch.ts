@@ -6,7 +6,8 @@
  * provider client are host infrastructure and are not interior.
  */
 import { registerEnvSecret, secretsInText } from '../core/index.js';
-import { activeInterior, interiorParentId, recordAnomalyAnyState } from './raw-dynamic-runtime.js';
+import { interiorParentId } from '../core/index.js';
+import { activeInterior, recordAnomalyAnyState } from './raw-dynamic-runtime.js';
 
 let installed = false;
 
