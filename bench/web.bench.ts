@@ -54,6 +54,19 @@ const filterScript = (apply: string): string => `new Promise((resolve) => {
 })`;
 
 /**
+ * In-page: resolves once `body.dataset[key]` is set. A MutationObserver, not a locator: Playwright polls a
+ * locator with its injected script on the page's main thread, and that work landed inside the measured
+ * load of the notebook (whose mark comes after script work), not the baseline's (set while parsing).
+ */
+const bodyAttributeSet = (key: 'readyAt' | 'interactiveAt'): string => `new Promise((resolve, reject) => {
+  const set = () => document.body.dataset.${key} !== undefined;
+  if (set()) return resolve();
+  const observer = new MutationObserver(() => { if (set()) { observer.disconnect(); clearTimeout(timer); resolve(); } });
+  const timer = setTimeout(() => { observer.disconnect(); reject(new Error('body[data-${key}] not set within 30 s')); }, 30000);
+  observer.observe(document.body, { attributes: true });
+})`;
+
+/**
  * Load times read from `body[data-ready-at]`, and `body[data-interactive-at]` when the page sets one. Each load
  * in a new browser context (a first visit), or with `repeat` all in one context after an unmeasured first load
  * (a visit with the browser's cache and compiled-code cache warm, as for someone who opened the notebook before).
@@ -67,9 +80,8 @@ async function loadSamples(browser: Browser, url: string, setup?: (page: Page) =
     const page = await context.newPage();
     await setup?.(page);
     await page.goto(url);
-    await page.locator('body[data-ready-at]').waitFor({ state: 'attached', timeout: 30_000 });
+    await page.evaluate(bodyAttributeSet(interactive ? 'interactiveAt' : 'readyAt'));
     const readyAt = Number(await page.locator('body').getAttribute('data-ready-at'));
-    if (interactive) await page.locator('body[data-interactive-at]').waitFor({ state: 'attached', timeout: 30_000 });
     const usableAt = interactive ? Number(await page.locator('body').getAttribute('data-interactive-at')) : 0;
     if (i >= 0) {
       ready.push(readyAt);
