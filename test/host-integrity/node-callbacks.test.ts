@@ -2,7 +2,8 @@
  * A callback a model expression hands to one of Node's callback-style APIs (the thread pool completes it later)
  * is bound to the expression like a timer's: after the execution committed it is not called (recorded as dropped).
  * Unbound, `Array.prototype.push.bind(steps, 'delete_all')` handed to `crypto.pbkdf2` or `fs.readFile` changed the
- * committed value after the operator's commit inspection approved it (red team, round 2).
+ * committed value after the operator's commit inspection approved it (red team, round 2); so did `process.nextTick`
+ * (round 3), which is also guarded against replacement by model code.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -12,6 +13,8 @@ import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 const LATER: Record<string, string> = {
   'crypto.pbkdf2': "process.getBuiltinModule('crypto').pbkdf2('a', 'b', 200000, 8, 'sha256', Array.prototype.push.bind(steps, 'delete_all'))",
   'fs.readFile': "process.getBuiltinModule('fs').readFile(process.execPath, Array.prototype.push.bind(steps, 'delete_all'))",
+  // Its queue drains after the microtasks the commit runs in (red team, round 3).
+  'process.nextTick': "process.nextTick(Array.prototype.push.bind(steps, 'delete_all'))",
   // Not a Node callback API, the same attack: a listener object on a timeout signal the expression made.
   'an EventTarget listener object': "AbortSignal.timeout(150).addEventListener('abort', { handleEvent: Array.prototype.push.bind(steps, 'delete_all') })",
 };
@@ -36,5 +39,40 @@ describe('a built-in callback handed to a Node callback API by a model expressio
     );
     expect(approved).toHaveLength(1);
     expect(acted).toBe(approved[0]);
+  });
+});
+
+describe('process.nextTick replaced', () => {
+  const assigning = (value: string) => `(() => { const f = ${value}; process.nextTick = f; return process.nextTick === f ? 'replaced' : 'kept'; })()`;
+
+  it('by a model expression: refused and recorded, and the host\'s ticks still run', async () => {
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'out', expression: assigning('Array.prototype.push.bind([])') }), toolCall('nh_output', { result: { kind: 'pass' } })] })]);
+    const runner = new Runner({ executor: new AgentExecutor({ model }) });
+    const out = await runner.run(async () => (await step({ program: 'execute\nInto <:out>.', writes: { out: z.string() } })).bindings.out);
+    expect(out).toBe('kept');
+    const anomalies = runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.data as { kind?: string; property?: string });
+    expect(anomalies).toContainEqual(expect.objectContaining({ property: 'process.nextTick' }));
+    await expect(new Promise<string>((resolve) => process.nextTick(resolve, 'ticked'))).resolves.toBe('ticked');
+  });
+
+  it('by host tooling outside runs (as test runners and fake timers do): used, and restored by assigning back what was read', async () => {
+    const before = process.nextTick;
+    const calls: unknown[] = [];
+    process.nextTick = ((fn: (...a: unknown[]) => void, ...args: unknown[]) => {
+      calls.push(args);
+      fn(...args);
+    }) as typeof process.nextTick;
+    try {
+      let ran = false;
+      process.nextTick(() => {
+        ran = true;
+      }, 'arg');
+      expect(ran).toBe(true);
+      expect(calls).toEqual([['arg']]);
+    } finally {
+      process.nextTick = before;
+    }
+    await expect(new Promise<string>((resolve) => process.nextTick(resolve, 'native'))).resolves.toBe('native');
+    expect(calls).toHaveLength(1);
   });
 });

@@ -29,7 +29,7 @@ import { currentInterior, interiorParentId, interiorRefusal, runInterior, unmark
 import { recordRealmChanges } from './realm-integrity.js';
 import { currentHostFrame, insideEndedRun, refuseInteriorControl, runInFrame } from './host-context.js';
 import { safeDescribe } from './snapshot-reflect.js';
-import { getOwnPropertyDescriptor, mapGet, mapSet, reflectApply, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { defineProperty, deleteProperty, getOwnPropertyDescriptor, mapGet, mapSet, reflectApply, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
 type Target = Record<string, unknown>;
@@ -374,12 +374,107 @@ const CALLBACK_MODULES: readonly Target[] = [fs as unknown as Target, crypto as 
 /**
  * Microtasks interior code queues run before the event loop moves on, usually inside its window; but one queued
  * while an unmarked caller runs a model function (a getter the host reads, see registrationMark) runs after that
- * job, unmarked: bound like a timer's, it runs under its step's mark and not after its execution. (`process.nextTick`
- * is left alone: test runners and tools replace it themselves, and the realm check would fight them.)
+ * job, unmarked: bound like a timer's, it runs under its step's mark and not after its execution. The same holds
+ * for `process.nextTick`, whose queue drains after the current microtasks: unbound, a tick an expression queued
+ * from a promise job ran after the commit its caller awaited (`Array.prototype.push.bind(steps, 'delete_all')`
+ * changed the value the operator's inspector had just approved).
  */
 function patchMicrotasks(): void {
   const g = globalThis as unknown as Target;
   g['queueMicrotask'] = bindingCallbackAt(0, 'queueMicrotask', g['queueMicrotask'] as AnyFn);
+  patchNextTick();
+}
+
+/**
+ * `process.nextTick` becomes an accessor whose value is always the binding one. Test runners and tools assign
+ * their own (vitest around each RPC, fake timers), and restore what they read: an assignment outside model code
+ * changes the function the binding calls (the binding itself, read back, means the original), so the realm
+ * check, which watches the property's descriptor, never sees them. An assignment from model code is refused and
+ * recorded as the realm check records a replaced built-in.
+ *
+ * Node's own modules call `process.nextTick` for their bookkeeping (a stream's write completion, an IPC
+ * channel's listener count) while model code is on the stack (its `console.log`, its `process.once`); those
+ * ticks are Node's and are not bound, or a dropped one would leave a stream waiting for good. What such a tick
+ * later calls that the model handed in is bound where the model handed it (emitters, the callback APIs).
+ */
+function patchNextTick(): void {
+  const proc = process as unknown as Target;
+  const d = getOwnPropertyDescriptor(proc, 'nextTick');
+  if (!d || !('value' in d) || typeof d.value !== 'function' || !d.configurable) return;
+  const original = d.value as AnyFn;
+  let current = original;
+  const bound: AnyFn = named(
+    'nextTick',
+    function (this: unknown, ...args: unknown[]): unknown {
+      const callback = args[0];
+      if (typeof callback === 'function') {
+        const mark = registrationMark();
+        if (mark && !calledFromNode(bound)) args[0] = absorbing(boundToInterior(mark, callback as AnyFn));
+      }
+      return reflectApply(current, this, args);
+    },
+    original,
+  );
+  Object.defineProperty(proc, 'nextTick', {
+    configurable: true,
+    enumerable: d.enumerable,
+    get: () => bound,
+    set(value: unknown) {
+      const mark = registrationMark();
+      if (mark) {
+        try {
+          currentHostFrame()?.host.recordAnomaly('builtin_modified', { property: 'process.nextTick', change: 'changed', restored: true }, interiorParentId(mark));
+        } catch {
+          /* refused either way */
+        }
+        return;
+      }
+      if (typeof value === 'function') current = value === bound ? original : (value as AnyFn);
+    },
+  });
+}
+
+// Structured call sites, read with methods taken now: model code may replace the global formatter, the frame
+// limit, or the call-site prototype's methods by the time a tick is queued.
+const ErrorCtor = Error as unknown as Record<string, unknown> & { captureStackTrace(target: object, above?: Function): void };
+const captureStackTrace = ErrorCtor.captureStackTrace;
+const toSites = (_error: unknown, sites: unknown): unknown => sites;
+const callSiteFileName: (this: unknown) => unknown = (() => {
+  const saved = ErrorCtor['prepareStackTrace'];
+  ErrorCtor['prepareStackTrace'] = toSites;
+  try {
+    const holder: { stack?: unknown } = {};
+    reflectApply(captureStackTrace, ErrorCtor, [holder]);
+    const sites = holder.stack as Array<{ getFileName(): unknown }>;
+    return sites[0]!.getFileName;
+  } finally {
+    ErrorCtor['prepareStackTrace'] = saved;
+  }
+})();
+
+/**
+ * True when the function that called `above` is one of Node's own modules (`node:…`). Fails closed: anything
+ * that keeps the call sites from being read (a formatter or frame limit made unchangeable) answers false.
+ */
+function calledFromNode(above: Function): boolean {
+  const savedFormat = getOwnPropertyDescriptor(ErrorCtor, 'prepareStackTrace');
+  const savedLimit = getOwnPropertyDescriptor(ErrorCtor, 'stackTraceLimit');
+  if (!defineProperty(ErrorCtor, 'prepareStackTrace', { __proto__: null, value: toSites, writable: true, configurable: true } as PropertyDescriptor)) return false;
+  try {
+    if (!defineProperty(ErrorCtor, 'stackTraceLimit', { __proto__: null, value: 1, writable: true, configurable: true } as PropertyDescriptor)) return false;
+    const holder: { stack?: unknown } = {};
+    reflectApply(captureStackTrace, ErrorCtor, [holder, above]);
+    const sites = holder.stack;
+    if (!Array.isArray(sites) || sites.length === 0) return false;
+    const file = reflectApply(callSiteFileName, sites[0], []);
+    return typeof file === 'string' && file.startsWith('node:');
+  } catch {
+    return false;
+  } finally {
+    if (savedFormat) defineProperty(ErrorCtor, 'prepareStackTrace', savedFormat);
+    else deleteProperty(ErrorCtor, 'prepareStackTrace');
+    if (savedLimit) defineProperty(ErrorCtor, 'stackTraceLimit', savedLimit);
+  }
 }
 
 /** `original` with the function argument at `index` (-1: the last) bound to the registering interior, if any. */
