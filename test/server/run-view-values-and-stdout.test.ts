@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentExecutor, Session, step } from '../../kernel/src/index.js';
 import { VALUE_PREVIEW_CHARS, previewValue } from '../../kernel/src/core/operation.js';
+import { installEffectAudit } from '../../kernel/src/harness/index.js';
 import { RunDisplays } from '../../kernel/src/server/display/run-displays.js';
 import type { KernelChannel } from '../../kernel/src/server/kernel/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
@@ -38,6 +39,9 @@ describe('run view: values, outcomes and printed output in time order', () => {
     const declared = { agent: async () => { print('before the step'); await step({ program: 'execute\nUse the helpers.', references: refs }); print('after the step'); } };
     const submission = session.submit('async function agent() {}');
     const { agent } = session.materialized(submission, declared);
+    // The host installs its process-wide patches (stream callbacks among them) with its first run: read what
+    // prints went through before this run once they are in place, as they are for every run after a first.
+    installEffectAudit();
     const writeBefore = process.stdout.write;
     await agent!();
     detach();

@@ -23,6 +23,7 @@
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
+import { Duplex, Writable } from 'node:stream';
 import timers from 'node:timers';
 import { promisify } from 'node:util';
 import { currentInterior, interiorParentId, interiorRefusal, runInterior, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from '../core/index.js';
@@ -494,7 +495,19 @@ function bindingCallbackAt(index: number, name: string, original: AnyFn): AnyFn 
   );
 }
 
+/**
+ * A writable stream's `write(chunk, cb)` / `end(cb)` completion callbacks, which come back on a later turn
+ * (`process.stdout.write('', Array.prototype.push.bind(steps, 'delete_all'))`). Duplex (sockets, pipes,
+ * process.stdout) copied Writable's methods onto its own prototype when it loaded, so both are wrapped.
+ */
+function patchStreamCallbacks(): void {
+  for (const proto of [Writable.prototype, Duplex.prototype] as unknown as Target[]) {
+    for (const name of ['write', 'end']) proto[name] = bindingCallbackAt(-1, name, proto[name] as AnyFn);
+  }
+}
+
 function patchNodeCallbacks(): void {
+  patchStreamCallbacks();
   for (const mod of CALLBACK_MODULES) {
     for (const name of Object.keys(mod)) {
       const original = mod[name];
