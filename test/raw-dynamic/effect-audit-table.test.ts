@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import workerThreads from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installEffectAudit, NaturalExecutionError, step } from '../../kernel/src/index.js';
-import { toolCall } from '../../kernel/src/testing.js';
+import { AgentExecutor, installEffectAudit, NaturalExecutionError, Session, step } from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 import { finish, runGenerated, scriptedRunner } from '../harness/support.js';
 
 /** [entry point recorded, expression using the granted references]; `raw:` entries are refused by the raw-dynamic tier. */
@@ -203,6 +203,25 @@ describe('effect-audit table (issue 13)', () => {
       }
       const anomalies = runner.ledger.select({ kind: 'trace.anomaly' });
       expect(anomalies).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
+      expect(listing()).toEqual(before);
+      expect(contacts).toBe(0);
+      expect(exitListeners()).toBe(listeners);
+    });
+  });
+
+  // The same attempts from a model step inside a SessionFunction a cell called: the Session's run meets the
+  // same audit, and its ledger records the same anomaly.
+  describe('from a model expression in a SessionFunction', () => {
+    it.each(EFFECT_TABLE)('%s: %s is refused and recorded', async (entry, expression) => {
+      const before = listing();
+      const listeners = exitListeners();
+      const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
+      const session = new Session({ executor: new AgentExecutor({ model }) });
+      const { act } = session.materialized(session.submit('async function act() {}'), { act: async () => step({ program: 'execute\nGo.', references }) });
+      const outcome = await act!().then((value) => ({ value }), (error: unknown) => ({ error }));
+      await settle();
+      if (!entry.startsWith('raw:')) expect((outcome as { error?: NaturalExecutionError }).error?.failure).toBe('perimeter_refused');
+      expect(session.ledger.select({ kind: 'trace.anomaly' })).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
       expect(listing()).toEqual(before);
       expect(contacts).toBe(0);
       expect(exitListeners()).toBe(listeners);
