@@ -5,6 +5,8 @@
  * committed value after the operator's commit inspection approved it (red team, round 2); so did `process.nextTick`
  * (round 3), which is also guarded against replacement by model code, and a writable stream's `write`/`end` callback.
  */
+import { Console } from 'node:console';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentExecutor, Runner, Session, accept, step, type StepCommit } from '../../kernel/src/index.js';
@@ -15,6 +17,9 @@ const LATER: Record<string, string> = {
   'fs.readFile': "process.getBuiltinModule('fs').readFile(process.execPath, Array.prototype.push.bind(steps, 'delete_all'))",
   // Its queue drains after the microtasks the commit runs in (red team, round 3).
   'process.nextTick': "process.nextTick(Array.prototype.push.bind(steps, 'delete_all'))",
+  'process.nextTick with Reflect.apply': "process.nextTick(Reflect.apply, null, Array.prototype.push, steps, ['delete_all'])",
+  // A function the model wrote is not bound there: its own guard refuses it once its execution ended.
+  'process.nextTick with an arrow': "process.nextTick(() => steps.push('delete_all'))",
   // A writable stream's completion callbacks (round 3): process.stdout, and a stream the expression made.
   'process.stdout.write': "process.stdout.write('', Array.prototype.push.bind(steps, 'delete_all'))",
   'a PassThrough write': "new (process.getBuiltinModule('stream').PassThrough)().write('x', Array.prototype.push.bind(steps, 'delete_all'))",
@@ -70,6 +75,25 @@ describe('the same callbacks from a model expression in a SessionFunction a cell
     const acted = await plan!();
     expect(approved).toHaveLength(1);
     expect(acted).toBe(approved[0]);
+  });
+});
+
+describe('callbacks that are not built-ins, queued under model code', () => {
+  // vitest replaces the global console with its own, whose batching timer is bound like any timer: a Console of
+  // Node's own on a stream the test holds shows what a plain host's console.log does.
+  it("a Console's write error handler (Node's) and a library's completion callback are neither bound nor dropped", async () => {
+    const sink = new PassThrough();
+    sink.resume();
+    const completions: string[] = [];
+    const library = { send: (text: string) => void sink.write(text, () => completions.push(text)) };
+    const expression = "(new Console(sink).log('from the model'), library.send('sent'), 'done')";
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'out', expression }), toolCall('nh_output', { result: { kind: 'pass' } })] })]);
+    const runner = new Runner({ executor: new AgentExecutor({ model }) });
+    const out = await runner.run(async () => (await step({ program: 'execute\nLog into <:out>.', references: { Console, sink, library }, writes: { out: z.string() } })).bindings.out);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(out).toBe('done');
+    expect(completions).toEqual(['sent']);
+    expect(runner.anomalies.filter((a) => a.detail['callback'] === 'dropped')).toEqual([]);
   });
 });
 

@@ -30,7 +30,7 @@ import { currentInterior, interiorParentId, interiorRefusal, runInterior, unmark
 import { recordRealmChanges } from './realm-integrity.js';
 import { currentHostFrame, insideEndedRun, refuseInteriorControl, runInFrame } from './host-context.js';
 import { safeDescribe } from './snapshot-reflect.js';
-import { defineProperty, deleteProperty, getOwnPropertyDescriptor, mapGet, mapSet, reflectApply, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { defineProperty, deleteProperty, functionToString, getOwnPropertyDescriptor, mapGet, mapSet, reflectApply, stringIndexOf, stringStartsWith, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
 type Target = Record<string, unknown>;
@@ -375,10 +375,15 @@ const CALLBACK_MODULES: readonly Target[] = [fs as unknown as Target, crypto as 
 /**
  * Microtasks interior code queues run before the event loop moves on, usually inside its window; but one queued
  * while an unmarked caller runs a model function (a getter the host reads, see registrationMark) runs after that
- * job, unmarked: bound like a timer's, it runs under its step's mark and not after its execution. The same holds
- * for `process.nextTick`, whose queue drains after the current microtasks: unbound, a tick an expression queued
- * from a promise job ran after the commit its caller awaited (`Array.prototype.push.bind(steps, 'delete_all')`
- * changed the value the operator's inspector had just approved).
+ * job, unmarked: bound like a timer's, it runs under its step's mark and not after its execution.
+ *
+ * `process.nextTick`'s queue drains after the current microtasks, so a tick an expression queued from the job in
+ * which its commit completes ran after the commit: `Array.prototype.push.bind(steps, 'delete_all')` changed the
+ * value the operator's inspector had just approved. Only such callbacks are bound there: built-ins, bound
+ * functions and proxies, which no guard of model code sees (a function the model wrote refuses itself). Library
+ * and host code that model code calls queue ticks for their own bookkeeping (vitest's console, a client's
+ * state machine, Node's streams); those are JavaScript functions, left alone, because a dropped one would
+ * leave its owner waiting for good.
  */
 function patchMicrotasks(): void {
   const g = globalThis as unknown as Target;
@@ -390,13 +395,10 @@ function patchMicrotasks(): void {
  * `process.nextTick` becomes an accessor whose value is always the binding one. Test runners and tools assign
  * their own (vitest around each RPC, fake timers), and restore what they read: an assignment outside model code
  * changes the function the binding calls (the binding itself, read back, means the original), so the realm
- * check, which watches the property's descriptor, never sees them. An assignment from model code is refused and
- * recorded as the realm check records a replaced built-in.
- *
- * Node's own modules call `process.nextTick` for their bookkeeping (a stream's write completion, an IPC
- * channel's listener count) while model code is on the stack (its `console.log`, its `process.once`); those
- * ticks are Node's and are not bound, or a dropped one would leave a stream waiting for good. What such a tick
- * later calls that the model handed in is bound where the model handed it (emitters, the callback APIs).
+ * check, which watches the property's descriptor, never sees them. Under model code only Node's own function
+ * may be assigned (vitest's RPC does that inside a model's `console.log`); anything else is refused and
+ * recorded as the realm check records a replaced built-in. A built-in callback Node's own modules queue while
+ * model code is on the stack is Node's and stays unbound too (calledFromNode).
  */
 function patchNextTick(): void {
   const proc = process as unknown as Target;
@@ -404,23 +406,20 @@ function patchNextTick(): void {
   if (!d || !('value' in d) || typeof d.value !== 'function' || !d.configurable) return;
   const original = d.value as AnyFn;
   let current = original;
-  const bound: AnyFn = named(
-    'nextTick',
-    function (this: unknown, ...args: unknown[]): unknown {
-      const callback = args[0];
-      if (typeof callback === 'function') {
-        const mark = registrationMark();
-        if (mark && !calledFromNode(bound)) args[0] = absorbing(boundToInterior(mark, callback as AnyFn));
-      }
-      return reflectApply(current, this, args);
-    },
-    original,
-  );
+  const bound = bindingCallbackAt(0, 'nextTick', function (this: unknown, ...args: unknown[]): unknown {
+    return reflectApply(current, this, args);
+  }, true);
   Object.defineProperty(proc, 'nextTick', {
     configurable: true,
     enumerable: d.enumerable,
     get: () => bound,
     set(value: unknown) {
+      // Node's own function, or the binding read back (what vitest's RPC wrapper sets and restores, even under
+      // model code's console.log): the function called stays Node's.
+      if (value === original || value === bound) {
+        current = original;
+        return;
+      }
       const mark = registrationMark();
       if (mark) {
         try {
@@ -468,7 +467,7 @@ function calledFromNode(above: Function): boolean {
     const sites = holder.stack;
     if (!Array.isArray(sites) || sites.length === 0) return false;
     const file = reflectApply(callSiteFileName, sites[0], []);
-    return typeof file === 'string' && file.startsWith('node:');
+    return typeof file === 'string' && stringStartsWith(file, 'node:');
   } catch {
     return false;
   } finally {
@@ -479,30 +478,46 @@ function calledFromNode(above: Function): boolean {
 }
 
 /** `original` with the function argument at `index` (-1: the last) bound to the registering interior, if any. */
-function bindingCallbackAt(index: number, name: string, original: AnyFn): AnyFn {
-  return named(
+function bindingCallbackAt(index: number, name: string, original: AnyFn, builtinsOnly = false): AnyFn {
+  const wrapper = named(
     name,
     function (this: unknown, ...args: unknown[]): unknown {
       const at = index < 0 ? args.length + index : index;
       const callback = args[at];
       if (typeof callback === 'function') {
         const mark = registrationMark();
-        if (mark) args[at] = absorbing(boundToInterior(mark, callback as AnyFn));
+        if (mark && (!builtinsOnly || (isBuiltinCode(callback) && !calledFromNode(wrapper)))) args[at] = absorbing(boundToInterior(mark, callback as AnyFn));
       }
       return reflectApply(original, this, args);
     },
     original,
   );
+  return wrapper;
+}
+
+/**
+ * A built-in, a bound function or a proxy: code no guard of model code sees. Read without running anything of
+ * the callback (a proxy's traps are not consulted).
+ */
+function isBuiltinCode(fn: Function): boolean {
+  try {
+    return stringIndexOf(functionToString(fn), '[native code]') >= 0;
+  } catch {
+    return true;
+  }
 }
 
 /**
  * A writable stream's `write(chunk, cb)` / `end(cb)` completion callbacks, which come back on a later turn
  * (`process.stdout.write('', Array.prototype.push.bind(steps, 'delete_all'))`). Duplex (sockets, pipes,
- * process.stdout) copied Writable's methods onto its own prototype when it loaded, so both are wrapped.
+ * process.stdout) copied Writable's methods onto its own prototype when it loaded, so both are wrapped. As for
+ * `process.nextTick`, only built-in callbacks are bound: a library's own completion callback (a logger's, a
+ * WebSocket's send) must not be dropped, nor Node's (`console.log` passes an error handler that keeps a
+ * failed write to a closed pipe from ending the process).
  */
 function patchStreamCallbacks(): void {
   for (const proto of [Writable.prototype, Duplex.prototype] as unknown as Target[]) {
-    for (const name of ['write', 'end']) proto[name] = bindingCallbackAt(-1, name, proto[name] as AnyFn);
+    for (const name of ['write', 'end']) proto[name] = bindingCallbackAt(-1, name, proto[name] as AnyFn, true);
   }
 }
 
