@@ -52,6 +52,34 @@ describe('a callback a model left on an emitter, fired after its run', () => {
     expect(dropped(session.anomalies)).toBe(2);
   });
 
+  // A tick or a stream's completion callback runs in the async context it was queued from, so a SessionFunction
+  // (a JavaScript function, not bound there) queued by the model meets its run's frame: it joins the run while
+  // the run lasts, and refuses (recorded) once the run has ended.
+  test.each([
+    ['process.nextTick', 'process.nextTick(helper), 1'],
+    ['a stream write callback', '(sink.write("x", helper), 1)'],
+  ])('handed to %s, cannot make a SessionFunction start a fresh run with the Session grant', async (_route, expression) => {
+    const { PassThrough } = await import('node:stream');
+    const sink = new PassThrough();
+    sink.resume();
+    const session = new Session({ executor: new AgentExecutor({ model: planting(expression) }) });
+    const cell = (src: string, declared: Record<string, unknown>) => session.materialized(session.submit(src), declared);
+    const runs: string[] = [];
+    const { helper } = cell('async function helper() {}', {
+      helper: async () => {
+        runs.push(currentExecutionRef().runId);
+      },
+    });
+    const { agent } = cell('async function agent() {}', { agent: async () => step({ program: 'execute\nDo the task.', references: { helper, sink } }) });
+    await agent!();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(session.ledger.select({ kind: 'run.entry' })).toHaveLength(1);
+    const [entry] = session.ledger.select({ kind: 'run.entry' });
+    expect(runs.every((id) => id === entry!.runId)).toBe(true);
+    // It fired after the run had ended: refused in the run's frame, and recorded.
+    expect(session.anomalies.map((a) => a.detail['control'])).toContain('SessionFunction helper after its run ended');
+  });
+
   test('cannot call session.configure to switch oversight off for later runs', async () => {
     const bus = new EventEmitter();
     const model = new ScriptedModel((messages) => {
