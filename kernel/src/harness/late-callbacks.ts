@@ -29,8 +29,9 @@ import { promisify } from 'node:util';
 import { currentInterior, interiorParentId, interiorRefusal, runInterior, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from '../core/index.js';
 import { recordRealmChanges } from './realm-integrity.js';
 import { currentHostFrame, insideEndedRun, refuseInteriorControl, runInFrame } from './host-context.js';
+import { callerFile } from './call-sites.js';
 import { safeDescribe } from './snapshot-reflect.js';
-import { defineProperty, deleteProperty, functionToString, getOwnPropertyDescriptor, mapGet, mapSet, reflectApply, stringIndexOf, stringStartsWith, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { functionToString, getOwnPropertyDescriptor, mapGet, mapSet, reflectApply, stringIndexOf, stringStartsWith, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
 type Target = Record<string, unknown>;
@@ -362,7 +363,6 @@ function patchFinalizationRegistry(): void {
 
 let installed = false;
 
-/** Installs the absorption once; before the effect audit wraps `process` listener methods, so they delegate here. */
 /**
  * Node's callback-style APIs that complete later on the thread pool or the network: the callback interior code
  * hands them (`fs.readFile(p, cb)`, `crypto.pbkdf2(…, cb)`, even `Array.prototype.push.bind(steps, 'x')`) is
@@ -429,52 +429,15 @@ function patchNextTick(): void {
         }
         return;
       }
-      if (typeof value === 'function') current = value === bound ? original : (value as AnyFn);
+      if (typeof value === 'function') current = value as AnyFn;
     },
   });
 }
 
-// Structured call sites, read with methods taken now: model code may replace the global formatter, the frame
-// limit, or the call-site prototype's methods by the time a tick is queued.
-const ErrorCtor = Error as unknown as Record<string, unknown> & { captureStackTrace(target: object, above?: Function): void };
-const captureStackTrace = ErrorCtor.captureStackTrace;
-const toSites = (_error: unknown, sites: unknown): unknown => sites;
-const callSiteFileName: (this: unknown) => unknown = (() => {
-  const saved = ErrorCtor['prepareStackTrace'];
-  ErrorCtor['prepareStackTrace'] = toSites;
-  try {
-    const holder: { stack?: unknown } = {};
-    reflectApply(captureStackTrace, ErrorCtor, [holder]);
-    const sites = holder.stack as Array<{ getFileName(): unknown }>;
-    return sites[0]!.getFileName;
-  } finally {
-    ErrorCtor['prepareStackTrace'] = saved;
-  }
-})();
-
-/**
- * True when the function that called `above` is one of Node's own modules (`node:…`). Fails closed: anything
- * that keeps the call sites from being read (a formatter or frame limit made unchangeable) answers false.
- */
+/** True when the function that called `above` is one of Node's own modules (`node:…`); false when unknown. */
 function calledFromNode(above: Function): boolean {
-  const savedFormat = getOwnPropertyDescriptor(ErrorCtor, 'prepareStackTrace');
-  const savedLimit = getOwnPropertyDescriptor(ErrorCtor, 'stackTraceLimit');
-  if (!defineProperty(ErrorCtor, 'prepareStackTrace', { __proto__: null, value: toSites, writable: true, configurable: true } as PropertyDescriptor)) return false;
-  try {
-    if (!defineProperty(ErrorCtor, 'stackTraceLimit', { __proto__: null, value: 1, writable: true, configurable: true } as PropertyDescriptor)) return false;
-    const holder: { stack?: unknown } = {};
-    reflectApply(captureStackTrace, ErrorCtor, [holder, above]);
-    const sites = holder.stack;
-    if (!Array.isArray(sites) || sites.length === 0) return false;
-    const file = reflectApply(callSiteFileName, sites[0], []);
-    return typeof file === 'string' && stringStartsWith(file, 'node:');
-  } catch {
-    return false;
-  } finally {
-    if (savedFormat) defineProperty(ErrorCtor, 'prepareStackTrace', savedFormat);
-    else deleteProperty(ErrorCtor, 'prepareStackTrace');
-    if (savedLimit) defineProperty(ErrorCtor, 'stackTraceLimit', savedLimit);
-  }
+  const file = callerFile(above);
+  return file !== undefined && stringStartsWith(file, 'node:');
 }
 
 /** `original` with the function argument at `index` (-1: the last) bound to the registering interior, if any. */
@@ -534,6 +497,7 @@ function patchNodeCallbacks(): void {
   }
 }
 
+/** Installs the absorption once; before the effect audit wraps `process` listener methods, so they delegate here. */
 export function installLateCallbacks(): void {
   if (installed) return;
   installed = true;

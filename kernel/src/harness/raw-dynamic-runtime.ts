@@ -19,9 +19,10 @@ import vm from 'node:vm';
 import { z } from 'zod';
 import { NighthawkError, currentInterior, interiorParentId, setLateRefusalSink, taintedByModelCode, type InteriorMark } from '../core/index.js';
 import { currentHostFrame, type HostHandle } from './host-context.js';
+import { callerFile } from './call-sites.js';
 import { markLateRefusal } from './late-callbacks.js';
 import { wrapClass, wrapMethod } from './checked-exports.js';
-import { reflectApply, reflectConstruct, setHas, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
+import { reflectConstruct, setHas, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 
 /** Built-in modules that run constructed code or reach the engine; refused to interior code at run time. */
 export const FORBIDDEN_AT_RUNTIME: ReadonlySet<string> = new Set(
@@ -56,26 +57,22 @@ export function runtimeTierActive(): boolean {
   return active;
 }
 
+/** `mark`, unless the tier is off or host infrastructure holds a live allowance. */
+function unlessAllowed(mark: InteriorMark | undefined): InteriorMark | undefined {
+  if (!active || !mark) return undefined;
+  return currentHostFrame()?.allowance?.active ? undefined : mark;
+}
 
 /** The interior mark in force, unless the tier is off or host infrastructure holds a live allowance. */
 export function activeInterior(): InteriorMark | undefined {
-  if (!active) return undefined;
-  const mark = currentInterior();
-  if (!mark) return undefined;
-  if (currentHostFrame()?.allowance?.active) return undefined;
-  return mark;
+  return unlessAllowed(currentInterior());
 }
 
 /** As activeInterior, and also where model code an unmarked caller ran started this work (taintedByModelCode). */
 function tierInterior(): InteriorMark | undefined {
-  if (!active) return undefined;
-  const mark = currentInterior() ?? taintedByModelCode();
-  if (!mark) return undefined;
-  if (currentHostFrame()?.allowance?.active) return undefined;
-  return mark;
+  return unlessAllowed(currentInterior() ?? taintedByModelCode());
 }
 
-/** Records under the current host; evidence arriving after its run ended goes to the Runner's anomaly record. */
 export function recordAnomalyAnyState(anomalyKind: string, detail: Record<string, unknown>, parentId: string): void {
   currentHostFrame()?.host.recordAnomaly(anomalyKind, detail, parentId);
 }
@@ -97,36 +94,8 @@ export function refuseRawDynamic(operation: string, detail: Record<string, unkno
 
 // --- who called the Function constructor (only consulted inside interior execution) --------------
 
-const RealError = Error;
-const captureStackTrace = Error.captureStackTrace;
-const isArray = Array.isArray;
-let callSiteFileName: ((this: unknown) => string | null) | undefined;
 const zodCore = dirname(createRequire(import.meta.url).resolve('zod/v4/core')) + sep;
 const ZOD_CODEGEN = new Set(['doc.js', 'doc.cjs', 'util.js', 'util.cjs']);
-
-/** The file of the frame that called `callee`, read from structured call sites with our own formatter. */
-function callerFile(callee: (...args: never[]) => unknown): string | undefined {
-  const prepare = Reflect.getOwnPropertyDescriptor(RealError, 'prepareStackTrace');
-  const limit = Reflect.getOwnPropertyDescriptor(RealError, 'stackTraceLimit');
-  // A formatter or limit pinned by someone else cannot be trusted to report the caller: fail closed.
-  if ((prepare && !prepare.configurable) || (limit && !limit.configurable) || !callSiteFileName) return undefined;
-  const holder: { stack?: unknown } = {};
-  try {
-    Reflect.defineProperty(RealError, 'prepareStackTrace', { value: (_e: unknown, sites: unknown) => sites, configurable: true, writable: true });
-    Reflect.defineProperty(RealError, 'stackTraceLimit', { value: 1, configurable: true, writable: true });
-    captureStackTrace(holder, callee);
-    const sites = holder.stack;
-    if (!isArray(sites) || sites.length === 0) return undefined;
-    const name = reflectApply(callSiteFileName, sites[0], []);
-    return typeof name === 'string' ? name : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    if (prepare) Reflect.defineProperty(RealError, 'prepareStackTrace', prepare);
-    else Reflect.deleteProperty(RealError, 'prepareStackTrace');
-    if (limit) Reflect.defineProperty(RealError, 'stackTraceLimit', limit);
-  }
-}
 
 /** zod compiles its parsers with `new Function` from escaped schema keys; that one caller is host infrastructure. */
 function calledByZodCodegen(callee: (...args: never[]) => unknown): boolean {
@@ -194,23 +163,6 @@ export function installRawDynamicRuntime(): void {
 
   // zod probes `new Function` once per process; let it do so now, outside any interior execution.
   z.object({ probe: z.string() }).safeParse({ probe: '' });
-  try {
-    const sites = (() => {
-      const holder: { stack?: unknown } = {};
-      const prepare = Reflect.getOwnPropertyDescriptor(RealError, 'prepareStackTrace');
-      Reflect.defineProperty(RealError, 'prepareStackTrace', { value: (_e: unknown, s: unknown) => s, configurable: true, writable: true });
-      try {
-        captureStackTrace(holder);
-        return holder.stack;
-      } finally {
-        if (prepare) Reflect.defineProperty(RealError, 'prepareStackTrace', prepare);
-        else Reflect.deleteProperty(RealError, 'prepareStackTrace');
-      }
-    })();
-    if (isArray(sites) && sites[0]) callSiteFileName = Object.getPrototypeOf(sites[0]).getFileName as (this: unknown) => string | null;
-  } catch {
-    callSiteFileName = undefined;
-  }
 
   const FunctionCtor = Function as unknown as Ctor;
   const ctors: [string, Ctor][] = [

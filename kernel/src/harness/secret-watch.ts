@@ -5,8 +5,7 @@
  * Detective: the read itself returns the value (every host sink redacts it); capability bodies and the
  * provider client are host infrastructure and are not interior.
  */
-import { registerEnvSecret, secretsInText } from '../core/index.js';
-import { interiorParentId } from '../core/index.js';
+import { interiorParentId, registerEnvSecret, secretsInText } from '../core/index.js';
 import { activeInterior, recordAnomalyAnyState } from './raw-dynamic-runtime.js';
 
 let installed = false;
