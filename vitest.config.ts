@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 // Kernels started by tests store cell conversions for this run only: a run never depends on what an earlier
 // one (or the developer's own notebooks) left in the user's cache.
 process.env['NIGHTHAWK_CONVERSION_CACHE_DIR'] ??= path.join(tmpdir(), `nighthawk-test-conversions-${process.pid}`);
+// Compiler snapshots (a ~60 MB blob per directory, built in the background by a kernel start that missed one) are
+// off for the suite; test/server/compiler-snapshot.test.ts builds its own and starts kernels from them.
+process.env['NIGHTHAWK_COMPILER_SNAPSHOT_DIR'] ??= 'off';
 
 export default defineConfig({
   test: {

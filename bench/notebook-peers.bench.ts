@@ -8,8 +8,11 @@
  * - web-run-all-20: Run all of 20 small cells → every result shown; Jupyter Notebook 6 with tslab's kernel alongside.
  * - web-heap-50-cells: the page's JS heap after loading a 50-cell notebook (after a forced GC), beside Jupyter 6's;
  *   "editing": after the pointer moved, so Monaco loaded and all 50 editors mounted.
- * - kernel-rss-*: a kernel process's resident memory after its first cell and after importing the library,
- *   beside tslab's kernel after the same first cell and an import of zod.
+ * - kernel-rss-*: a cold kernel process's resident memory after its first cell and after importing the library,
+ *   beside tslab's kernel after the same first cell and an import of zod; "-from-compiler-snapshot": the same
+ *   kernel started from its directory's compiler snapshot (the blob stays resident).
+ * "cold" kernels start from the directory's compiler snapshot (built once per Node, install and directory, by
+ * the first kernel start that misses it); "cold-no-snapshot" is the very first kernel started in a directory.
  * Jupyter Notebook 6 missing: its lines are skipped with a note (scripts/ensure-system-deps.sh installs it).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,6 +24,8 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { report } from './stats.js';
 import { startServer } from '../kernel/src/server/index.js';
+import { buildCompilerSnapshot, compilerSnapshotTarget } from '../kernel/src/server/kernel/compiler-snapshot.js';
+import { kernelNodeFlags } from '../kernel/src/server/kernel/kernel-process-handle.js';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { ensureBuilt } from '../kernel/src/server/runner/nb-build.js';
 import { freePort } from '../test/support/free-port.js';
@@ -237,10 +242,18 @@ async function jupyterHeap(browser: Browser, nb: Notebook6): Promise<number[]> {
 
 // --- kernel resident memory --------------------------------------------------------------------------------
 
-async function kernelRss(): Promise<void> {
+/** A compiler snapshot directory holding the blob kernels started here in `root` use. */
+async function primedCompilerSnapshots(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'nh-peers-snapshots-'));
+  const target = compilerSnapshotTarget(root, kernelNodeFlags(), { ...process.env, NIGHTHAWK_COMPILER_SNAPSHOT_DIR: dir });
+  if (!target || !(await buildCompilerSnapshot(target))) throw new Error('could not build the compiler snapshot');
+  return dir;
+}
+
+/** A cold kernel's resident memory after `1+1` and after importing the library (MB). */
+async function oursRss(snapshots: string): Promise<{ first: number; imported: number; fromBlob: boolean }> {
   const dir = await tempNotebooksDir();
-  // Nothing stored by earlier kernels: this kernel builds its compiler's program, as a first visit's does.
-  process.env['NIGHTHAWK_CONVERSION_CACHE_DIR'] = 'off';
+  process.env['NIGHTHAWK_COMPILER_SNAPSHOT_DIR'] = snapshots;
   const server = await startServer({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, log: () => {} });
   const { KernelManager, ServerConnection } = await import('@jupyterlab/services');
   const WebSocket = (await import('ws')).default;
@@ -249,16 +262,27 @@ async function kernelRss(): Promise<void> {
     init: { headers: { 'Content-Type': 'application/json' } } }) });
   const kernel = await manager.startNew();
   await kernel.info;
-  const pid = (server.kernels.get(kernel.id) as unknown as { process: { child: { pid: number } } }).process.child.pid;
+  const child = (server.kernels.get(kernel.id) as unknown as { process: { child: { pid: number; spawnargs: string[] } } }).process.child;
   await kernel.requestExecute({ code: '1+1' }).done;
   await new Promise((r) => setTimeout(r, 1000));
-  const oursFirst = rssMb(pid);
+  const first = rssMb(child.pid);
   await kernel.requestExecute({ code: NH_FIRST }).done;
   await new Promise((r) => setTimeout(r, 1000));
-  const oursImport = rssMb(pid);
+  const imported = rssMb(child.pid);
   await kernel.shutdown();
   manager.dispose();
   await server.close();
+  return { first, imported, fromBlob: child.spawnargs.includes('--snapshot-blob') };
+}
+
+async function kernelRss(snapshots: string): Promise<void> {
+  // Nothing stored by earlier kernels: this kernel builds its compiler's program, as a first visit's does.
+  process.env['NIGHTHAWK_CONVERSION_CACHE_DIR'] = 'off';
+  const plain = await oursRss('off');
+  const fromSnapshot = await oursRss(snapshots);
+  if (!fromSnapshot.fromBlob) throw new Error('the kernel did not start from the compiler snapshot');
+  const oursFirst = plain.first;
+  const oursImport = plain.imported;
 
   const tslab = await TslabZmqKernel.start(root);
   await tslab.request('kernel_info_request', {}, false);
@@ -273,6 +297,9 @@ async function kernelRss(): Promise<void> {
   console.log(`# kernel RSS after the first cell: nighthawk ${oursFirst.toFixed(1)} MB, tslab ${tslabFirst.toFixed(1)} MB; after importing the library: nighthawk ${oursImport.toFixed(1)} MB (nighthawk-ts), tslab ${tslabImport.toFixed(1)} MB (zod)`);
   report('kernel-rss-mb-after-first-cell', [oursFirst], [tslabFirst]);
   report('kernel-rss-mb-after-library-import', [oursImport], [tslabImport]);
+  console.log(`# started from a compiler snapshot (a cold kernel a client waits for): ${fromSnapshot.first.toFixed(1)} MB after the first cell, ${fromSnapshot.imported.toFixed(1)} MB after importing the library`);
+  report('kernel-rss-mb-after-first-cell-from-compiler-snapshot', [fromSnapshot.first], [tslabFirst]);
+  report('kernel-rss-mb-after-library-import-from-compiler-snapshot', [fromSnapshot.imported], [tslabImport]);
 }
 
 async function main(): Promise<void> {
@@ -284,10 +311,20 @@ async function main(): Promise<void> {
   const pooledServer = await startServerProcess({ notebookDir: dir, port: 0, spareKernels: 1, kernelCwd: root, hostModule: sessionHost, staticDir });
   // Cold kernels with nothing stored, as on a first visit; and cold kernels where this notebook was run before,
   // its first cell's conversion stored by an earlier kernel (conversion-store.ts; primed by one unmeasured load).
-  const coldServer = await startServerProcess({ notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, staticDir }, { NIGHTHAWK_CONVERSION_CACHE_DIR: 'off' });
+  // "cold" kernels start from the directory's compiler snapshot (compiler-snapshot.ts; built here first, as the
+  // first kernel start that misses one builds it); "cold-no-snapshot" is the first kernel ever started there.
+  const snapshotDir = await primedCompilerSnapshots();
+  const coldServer = await startServerProcess(
+    { notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, staticDir },
+    { NIGHTHAWK_CONVERSION_CACHE_DIR: 'off', NIGHTHAWK_COMPILER_SNAPSHOT_DIR: snapshotDir },
+  );
+  const firstEverServer = await startServerProcess(
+    { notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, staticDir },
+    { NIGHTHAWK_CONVERSION_CACHE_DIR: 'off', NIGHTHAWK_COMPILER_SNAPSHOT_DIR: 'off' },
+  );
   const storedServer = await startServerProcess(
     { notebookDir: dir, port: 0, spareKernels: 0, kernelCwd: root, hostModule: sessionHost, staticDir },
-    { NIGHTHAWK_CONVERSION_CACHE_DIR: mkdtempSync(path.join(tmpdir(), 'nh-peers-conversions-')) },
+    { NIGHTHAWK_CONVERSION_CACHE_DIR: mkdtempSync(path.join(tmpdir(), 'nh-peers-conversions-')), NIGHTHAWK_COMPILER_SNAPSHOT_DIR: 'off' },
   );
   const nb = existsSync('/usr/bin/python3') ? await startNotebook6().catch((e: unknown) => (progress(`Jupyter Notebook 6: ${String(e)}`), undefined)) : undefined;
   try {
@@ -295,6 +332,8 @@ async function main(): Promise<void> {
     const pool = await oursFirstResult(browser, pooledServer, dir, true);
     progress('first result: ours (cold)');
     const cold = await oursFirstResult(browser, coldServer, dir, false);
+    progress('first result: ours (cold, no compiler snapshot)');
+    const firstEver = await oursFirstResult(browser, firstEverServer, dir, false);
     progress('first result: ours (cold, stored)');
     await oursFirstResult(browser, storedServer, dir, false, 1);
     const coldStored = await oursFirstResult(browser, storedServer, dir, false);
@@ -308,6 +347,7 @@ async function main(): Promise<void> {
     const jHeap = nb ? await jupyterHeap(browser, nb) : undefined;
     report('web-first-result-pool-vs-jupyter6-tslab', pool, jFirst);
     report('web-first-result-cold-vs-jupyter6-tslab', cold, jFirst);
+    report('web-first-result-cold-no-snapshot-vs-jupyter6-tslab', firstEver, jFirst);
     report('web-first-result-cold-stored-vs-jupyter6-tslab', coldStored, jFirst);
     report('web-run-all-20-cells-vs-jupyter6-tslab', runAll, jRunAll);
     // Megabytes, printed in the same format (the "_ms" fields hold MB here).
@@ -318,11 +358,12 @@ async function main(): Promise<void> {
     await browser.close();
     await pooledServer.close();
     await coldServer.close();
+    await firstEverServer.close();
     await storedServer.close();
     nb?.stop();
   }
   progress('kernel RSS');
-  await kernelRss();
+  await kernelRss(snapshotDir);
 }
 
 main().then(

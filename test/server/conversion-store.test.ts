@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ConversionStore, FileSystemObservations, type ObservedSystem } from '../../kernel/src/server/kernel/conversion-store.js';
+import { ConversionStore } from '../../kernel/src/server/kernel/conversion-store.js';
+import { FileSystemObservations, type ObservedSystem } from '../../kernel/src/server/kernel/fs-observations.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const compilerModule = path.join(root, 'dist', 'kernel', 'src', 'server', 'kernel', 'tslab-compiler.js');

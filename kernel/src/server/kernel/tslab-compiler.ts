@@ -14,10 +14,13 @@ import { expandShorthandProperties } from './cell-shorthand.js';
 import { createLineMap } from './cell-lines.js';
 import { isCompleteSource } from './cell-complete.js';
 import { CellFrames, runtimeError, typeScriptError } from './cell-errors.js';
-import { findPackageSelf, installSelfReference } from './self-reference.js';
 import { bindingNames, survivingDeclarations } from './cell-declarations.js';
 import { valueToBundle } from './value-bundle.js';
-import { ConversionStore, FileSystemObservations, type ObservedSystem } from './conversion-store.js';
+import { ConversionStore } from './conversion-store.js';
+import { prepareCompilerSystem, WARM_UP_CELL, WARM_UP_ROUNDS } from './compiler-system.js';
+import { discardStartupBlob, takeCompilerSnapshot, tslabPaths } from './compiler-snapshot.js';
+import type { CompilerSnapshotHandoff } from './compiler-snapshot-slot.js';
+import type { FileSystemObservations, Observation } from './fs-observations.js';
 
 interface TslabDiagnostic {
   start: { line: number; character: number };
@@ -86,18 +89,6 @@ export function warmUpWhenIdle(compiler: TslabCompiler, idle: () => boolean): vo
   };
   setTimeout(attempt, WARM_UP_IDLE_MS).unref();
 }
-
-/** What a first notebook cell typically is; converting it loads everything such a cell needs. */
-const WARM_UP_CELL = 'import * as nh from "nighthawk-ts";\nnh.Session;\n';
-/** Later warm-up rounds: differing texts (an unchanged program would skip the checker), ending on an import. */
-const WARM_UP_ROUNDS = [
-  'import * as nh from "nighthawk-ts";\ntypeof nh.Session',
-  'import * as nh from "nighthawk-ts";\nconst limit = 3;\nlimit + 1',
-  'import { z } from "zod";\nimport * as nh from "nighthawk-ts";\nconst schema = z.object({ n: z.number() });\ntypeof nh.run',
-  'import * as nh from "nighthawk-ts";\nfunction twice(n: number): number {\n  return n * 2;\n}\ntwice(2)',
-  'import * as nh from "nighthawk-ts";\nconst names: string[] = ["a"];\nnames.map((n) => n.length)',
-  'import * as nh from "nighthawk-ts";\nnh.activeSession()',
-];
 
 export interface TslabCompilerOptions {
   /** Directory cells resolve imports from; defaults to process.cwd(). tslab's compiler always uses cwd. */
@@ -191,13 +182,63 @@ function tslabVersion(): string {
   return tslabVersionRead;
 }
 
+/** What a compiler snapshot handed over (compiler-snapshot.ts), when this process started from one. */
+let snapshot: CompilerSnapshotHandoff | undefined;
+
 function loadTslabModules(): { ts: typeof TS; converter: TslabConverterModule } {
   if (tslabModules) return tslabModules;
+  const { converterPath, tsPath } = tslabPaths();
+  const handoff = takeCompilerSnapshot();
+  if (handoff && handoff.converterPath === converterPath && handoff.tsPath === tsPath) {
+    snapshot = handoff;
+    tslabModules = { ts: handoff.ts, converter: handoff.converterModule as TslabConverterModule };
+    return tslabModules;
+  }
   const load = createRequire(import.meta.url);
-  const converterPath = load.resolve('tslab/dist/converter');
   const ts = createRequire(converterPath)('@tslab/typescript-for-tslab') as typeof TS;
   tslabModules = { ts, converter: load(converterPath) as TslabConverterModule };
   return tslabModules;
+}
+
+interface Prebuilt {
+  converter: TslabConverter;
+  /** Opens the program's watchers, then checks what it read once more (a change in between went unwatched). */
+  arm(): boolean;
+}
+
+/**
+ * The snapshot's converter, for the first compiler made for the directory it was built in, while everything its
+ * program read still holds; otherwise it is closed and its blob deleted (the next kernel builds a fresh one).
+ */
+function adoptSnapshotConverter(rootDir: string, observations: FileSystemObservations): Prebuilt | undefined {
+  const handoff = snapshot;
+  if (!handoff) return undefined;
+  snapshot = undefined;
+  const converter = handoff.converter as TslabConverter;
+  let observed: Observation[] = [];
+  let holds = false;
+  if (handoff.rootDir === rootDir) {
+    try {
+      observed = JSON.parse(handoff.manifest) as Observation[];
+      holds = observations.holds(observed);
+    } catch {
+      holds = false;
+    }
+    if (!holds) discardStartupBlob();
+  }
+  if (!holds) {
+    converter.close(); // its watchers were never opened
+    return undefined;
+  }
+  return {
+    converter,
+    arm: () => {
+      handoff.armWatchers();
+      if (observations.holds(observed)) return true;
+      discardStartupBlob();
+      return false;
+    },
+  };
 }
 
 /**
@@ -209,59 +250,14 @@ export function preloadTslab(): void {
   loadTslabModules();
 }
 
-/**
- * Watcher events of this process's tslab TypeScript (files and directories), and watchers closed: a file that
- * leaves the converter's program is no longer watched, so a later change to it would fire nothing. See convert.
- */
-let watchEvents = 0;
-const WATCHES_COUNTED = Symbol.for('nighthawk.kernel.watchEventsCounted');
-
-/** Counts watcher events and closes: the converter's program reads files again only on one (tslab's sys inherits these). */
-function countWatchEvents(sys: TS.System): void {
-  const marked = sys as TS.System & { [WATCHES_COUNTED]?: true };
-  if (marked[WATCHES_COUNTED]) return;
-  marked[WATCHES_COUNTED] = true;
-  const counted = (watcher: TS.FileWatcher): TS.FileWatcher => ({
-    close: () => {
-      watchEvents++;
-      watcher.close();
-    },
-  });
-  const { watchFile, watchDirectory } = sys;
-  if (watchFile) {
-    sys.watchFile = (file, callback, interval, options) =>
-      counted(watchFile.call(sys, file, (name, kind, time) => {
-        watchEvents++;
-        callback(name, kind, time);
-      }, interval, options));
-  }
-  if (watchDirectory) {
-    sys.watchDirectory = (dir, callback, recursive, options) =>
-      counted(watchDirectory.call(sys, dir, (name) => {
-        watchEvents++;
-        callback(name);
-      }, recursive, options));
-  }
-}
-
 type Conversion = ReturnType<TslabConverter['convert']>;
-
-const OBSERVED = Symbol.for('nighthawk.kernel.fileSystemObserved');
-
-/** Observes the compiler's file system once per process, under every other wrapper (see conversion-store.ts). */
-function observeFileSystem(sys: TS.System): FileSystemObservations {
-  const marked = sys as TS.System & { [OBSERVED]?: FileSystemObservations };
-  return (marked[OBSERVED] ??= new FileSystemObservations(sys as unknown as ObservedSystem));
-}
 
 export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCompiler {
   const rootDir = options.rootDir ?? process.cwd();
   const transform = options.transform ?? ((source: string) => ({ code: source }));
   const { ts, converter: { createConverter } } = loadTslabModules();
-  const observations = observeFileSystem(ts.sys);
-  const self = findPackageSelf(rootDir);
-  if (self) installSelfReference(ts.sys as Parameters<typeof installSelfReference>[0], self);
-  countWatchEvents(ts.sys);
+  const { observations, watchEvents, self } = prepareCompilerSystem(ts.sys, rootDir);
+  let prebuilt = adoptSnapshotConverter(rootDir, observations);
   // Everything a conversion depends on besides the two texts and the file system it observes.
   const stored = ConversionStore.open<Conversion>(
     JSON.stringify([process.version, ts.version, tslabVersion(), rootDir, self ? [self.name, self.root, [...self.files]] : null]),
@@ -269,8 +265,29 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   );
   // Built at the first need (a warm-up, a conversion not stored, a completion): about a second of one
   // synchronous step that a cell converted before (by an earlier kernel, same texts) does not wait for.
-  let converter: TslabConverter | undefined;
+  let converter: TslabConverter | undefined = prebuilt?.converter;
   const live = (): TslabConverter => (converter ??= createConverter({ isJS: false, isBrowser: false }));
+  // A snapshot's converter opens its watchers (~0.1 s) after the first cell, not before it: shortly after a
+  // conversion, once no cell runs, or after a few seconds with none. A file changed before then is caught by
+  // checking the observations again: the converter is dropped and the next conversion builds a fresh one.
+  let arming: ReturnType<typeof setTimeout> | undefined;
+  const armPrebuilt = (delay: number): void => {
+    if (!prebuilt) return;
+    clearTimeout(arming);
+    arming = setTimeout(() => {
+      if (executing) return armPrebuilt(delay);
+      const pending = prebuilt;
+      prebuilt = undefined;
+      if (!pending) return;
+      if (!pending.arm() && converter === pending.converter) {
+        converter = undefined;
+        conversions.clear();
+        pending.converter.close();
+      }
+    }, delay);
+    arming.unref?.();
+  };
+  armPrebuilt(3000);
 
   const locals: Record<string, unknown> = {};
   // What the running cell declares, which of those it has reached, and the host's binding hook.
@@ -312,7 +329,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     const hit = conversions.get(key);
     if (hit) {
       conversions.delete(key);
-      if (hit.watchEvents === watchEvents) {
+      if (hit.watchEvents === watchEvents.count) {
         conversions.set(key, hit);
         return hit.result;
       }
@@ -322,7 +339,8 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       if (found) return found.result;
     }
     const result = live().convert(decls, code);
-    conversions.set(key, { result, watchEvents });
+    armPrebuilt(300);
+    conversions.set(key, { result, watchEvents: watchEvents.count });
     if (conversions.size > CONVERSION_CACHE_SIZE) conversions.delete(conversions.keys().next().value!);
     if (stored) {
       // The observations are taken now, as this conversion saw them; the write waits until the cell has run.
@@ -523,6 +541,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       rejectInterrupt?.(new Interrupted('interrupted'));
     },
     close() {
+      clearTimeout(arming);
       converter?.close();
     },
   };
