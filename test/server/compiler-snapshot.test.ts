@@ -175,6 +175,11 @@ describe('the server', () => {
       const run = await runCell(second, 'import * as nh from "nighthawk-ts";\ntypeof nh.Session');
       expect(run.result?.['text/plain']).toBe("'function'");
       expect((await runCell(second, 'const bad: number = "x";')).error?.evalue ?? '').toMatch(/not assignable/);
+      // Its interrupt watchdog thread runs as in any kernel: a spinning cell is stopped.
+      const spinning = runCell(second, 'while (true) {}');
+      setTimeout(() => void second.interrupt(), 500);
+      expect((await spinning).error?.ename).toBe('KeyboardInterrupt');
+      expect((await runCell(second, '6 * 7')).result?.['text/plain']).toBe('42');
     } finally {
       await fx.close();
       if (saved === undefined) delete process.env['NIGHTHAWK_COMPILER_SNAPSHOT_DIR'];

@@ -132,7 +132,11 @@ function registrationMark(): InteriorMark | undefined {
   return currentInterior() ?? unmarkedModelCode();
 }
 
-function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void): AnyFn {
+/**
+ * `callee` names what the registration will call when that is not `fn` itself (a wrapper around the callback, or
+ * the function a listener object holds); read only when the callback may be dropped.
+ */
+function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void, callee: () => unknown = () => fn): AnyFn {
   // Taken at registration: a listener runs in the context of whoever emits, not of the code that added it.
   const frame = currentHostFrame();
   const parentId = interiorParentId(mark);
@@ -144,12 +148,16 @@ function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void): An
     // unmarked host code that was running the model's getter when it registered).
     if (refusal === undefined) return currentInterior() === mark ? reflectApply(fn, this, args) : runInterior(mark, () => reflectApply(fn, this, args), live);
     if (refusal !== 'between-operations') cancel?.();
-    if (refusal === 'execution-ended') {
-      // A model expression's execution has committed: nothing of it awaits a resolve any more, and a callback of
-      // built-ins it left (`setTimeout(Array.prototype.push.bind(steps), 20, 'delete_all')`) would change the
-      // committed value after the operator inspected it. Not called; recorded.
+    // A model expression's execution has committed: nothing of it awaits a resolve any more, and a callback of
+    // built-ins it left (`setTimeout(Array.prototype.push.bind(steps), 20, 'delete_all')`) would change the
+    // committed value after the operator inspected it. Not called; recorded. The same for a built-in, bound or
+    // proxy callback generated code left once its node ended: the host has read the node's result, and nothing
+    // of the node awaits a resolve any more. A JavaScript callback of generated code is still called: its own
+    // guard refuses it and records that.
+    const dropped = refusal === 'execution-ended' || (refusal === 'dispatch-ended' && builtinCallee(callee));
+    if (dropped) {
       try {
-        recorder.recordAnomaly('expression_code_outside_execution', { refusal, callback: 'dropped' }, parentId);
+        recorder.recordAnomaly(refusal === 'execution-ended' ? 'expression_code_outside_execution' : 'generated_code_outside_dispatch', { refusal, callback: 'dropped' }, parentId);
       } catch {
         /* dropped either way */
       }
@@ -187,7 +195,7 @@ function scheduler(name: string, original: AnyFn, repeating: boolean): AnyFn {
       let handle: unknown;
       const cancel = repeating ? () => clearInterval(handle as NodeJS.Timeout) : undefined;
       const absorbed = absorbing(callback as AnyFn, cancel);
-      args[0] = mark ? boundToInterior(mark, absorbed, cancel) : absorbed;
+      args[0] = mark ? boundToInterior(mark, absorbed, cancel, () => callback) : absorbed;
       handle = reflectApply(original, this, args);
       return handle;
     },
@@ -313,7 +321,13 @@ function patchEventTargets(): void {
                 const handle = (listener as { handleEvent?: unknown }).handleEvent;
                 return typeof handle === 'function' ? reflectApply(handle as AnyFn, listener, args) : undefined;
               };
-        const made: AnyFn = boundToInterior(mark, handler, () => void reflectApply(remove, target, [type, made, options]));
+        const made: AnyFn = boundToInterior(
+          mark,
+          handler,
+          () => void reflectApply(remove, target, [type, made, options]),
+          // A listener object's handleEvent, read without running a getter the model put there.
+          () => (typeof listener === 'function' ? listener : getOwnPropertyDescriptor(listener as object, 'handleEvent')),
+        );
         wrapped = made;
         let byListener = weakMapGet(bound, target);
         if (!byListener) weakMapSet(bound, target, (byListener = new WeakMap()));
@@ -456,6 +470,18 @@ function bindingCallbackAt(index: number, name: string, original: AnyFn, builtin
     original,
   );
   return wrapper;
+}
+
+/**
+ * Whether what a dropped-or-called callback would call is code no guard sees: a built-in, a bound function, a
+ * proxy, or (for a listener object) a property that is not a plain function value (an accessor, or inherited).
+ */
+function builtinCallee(callee: () => unknown): boolean {
+  const target = callee();
+  if (typeof target === 'function') return isBuiltinCode(target);
+  if (target === undefined) return true;
+  const descriptor = target as PropertyDescriptor;
+  return typeof descriptor.value === 'function' ? isBuiltinCode(descriptor.value as Function) : true;
 }
 
 /**

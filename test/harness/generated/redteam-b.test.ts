@@ -343,3 +343,37 @@ describe('red-team B: statically refused guard evasion is recorded (a5)', () => 
     });
   }
 });
+
+describe('red-team B: built-in callbacks generated code leaves behind (data changed after its node ended)', () => {
+  // Each `run()` returns at once; what it left fires after its node ended, when the host has read its result.
+  const cases: Array<[string, string]> = [
+    ['a timer', "setTimeout(Array.prototype.push.bind(sink, 'delete_all'), 20);"],
+    ['an interval', "setInterval(Array.prototype.push.bind(sink, 'delete_all'), 10);"],
+    ['a listener object on a timeout signal', "AbortSignal.timeout(20).addEventListener('abort', { handleEvent: Array.prototype.push.bind(sink, 'delete_all') });"],
+    ['a promise reaction on a later promise', "new Promise((resolve) => setTimeout(resolve, 20)).then(Array.prototype.push.bind(sink, 'delete_all'));"],
+  ];
+  for (const [what, left] of cases) {
+    it(`${what}: not called once the node ended, and recorded`, async () => {
+      const sink: string[] = [];
+      const source = `export function run() { ${left} return 'returned'; }`;
+      const runner = runnerOf();
+      await runner.run(
+        async (ctx) => {
+          const m = await (ctx as unknown as Dispatchable).dispatch({ language: 'javascript', intent: 'define', source, dependencies: sinkDep });
+          expect((m.exports.run as () => unknown)()).toBe('returned');
+          await sleep(80);
+          return 'done';
+        },
+        { grant: { references: { sink } } },
+      );
+      expect(sink).toEqual([]);
+      const dropped = [...runner.ledger.events(), ...runner.anomalies.map((a) => ({ kind: 'trace.anomaly', status: a.anomalyKind, data: a.detail }))].filter(
+        (e) => e.kind === 'trace.anomaly' && e.status === 'generated_code_outside_dispatch' && (e.data as { callback?: unknown } | undefined)?.callback === 'dropped',
+      );
+      // The promise case drops the timer's resolve (a built-in), so its reaction never comes.
+      expect(dropped.length).toBeGreaterThanOrEqual(1);
+      expect(structuralViolations(runner.ledger.events())).toEqual([]);
+      expect(escaped).toEqual([]);
+    });
+  }
+});
