@@ -351,6 +351,8 @@ describe('red-team B: built-in callbacks generated code leaves behind (data chan
     ['an interval', "setInterval(Array.prototype.push.bind(sink, 'delete_all'), 10);"],
     ['a listener object on a timeout signal', "AbortSignal.timeout(20).addEventListener('abort', { handleEvent: Array.prototype.push.bind(sink, 'delete_all') });"],
     ['a promise reaction on a later promise', "new Promise((resolve) => setTimeout(resolve, 20)).then(Array.prototype.push.bind(sink, 'delete_all'));"],
+    ['a tick', "process.nextTick(Array.prototype.push.bind(sink, 'delete_all'));"],
+    ['a stream write callback', "process.stdout.write('', Array.prototype.push.bind(sink, 'delete_all'));"],
   ];
   for (const [what, left] of cases) {
     it(`${what}: not called once the node ended, and recorded`, async () => {
