@@ -152,38 +152,61 @@ describe('a kernel process started from a compiler snapshot', () => {
 });
 
 describe('the server', () => {
-  test('starts a kernel a client waits for from its directory\'s blob, and a missed blob is built for the next one', async () => {
+  const spawnArgs = (fx: Awaited<ReturnType<typeof startKernelServer>>, id: string): string[] =>
+    (fx.server.kernels.get(id) as unknown as { process: { child: { spawnargs: string[] } } }).process.child.spawnargs;
+  async function untilReady(target: CompilerSnapshotTarget): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (!readyCompilerSnapshot(target) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    expect(readyCompilerSnapshot(target)).toBe(target.blob);
+  }
+  async function withSnapshotDir<T>(dir: string, body: () => Promise<T>): Promise<T> {
     const saved = process.env['NIGHTHAWK_COMPILER_SNAPSHOT_DIR'];
-    const dir = path.join(scratch, 'server-snapshots');
     process.env['NIGHTHAWK_COMPILER_SNAPSHOT_DIR'] = dir;
-    const fx = await startKernelServer({ spareKernels: 0, kernelCwd: root, hostModule: sessionHost });
-    const spawnArgs = (id: string): string[] =>
-      (fx.server.kernels.get(id) as unknown as { process: { child: { spawnargs: string[] } } }).process.child.spawnargs;
     try {
-      const first = await fx.kernels.startNew();
-      expect(spawnArgs(first.id)).not.toContain('--snapshot-blob');
-      expect((await runCell(first, '1 + 1')).result?.['text/plain']).toBe('2');
-      // The miss schedules a build a few seconds after that kernel started.
-      const target = compilerSnapshotTarget(root, kernelNodeFlags())!;
-      const deadline = Date.now() + 60_000;
-      while (!readyCompilerSnapshot(target) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
-      expect(readyCompilerSnapshot(target)).toBe(target.blob);
-
-      const second = await fx.kernels.startNew();
-      const args = spawnArgs(second.id);
-      expect(args[args.indexOf('--snapshot-blob') + 1]).toBe(target.blob);
-      const run = await runCell(second, 'import * as nh from "nighthawk-ts";\ntypeof nh.Session');
-      expect(run.result?.['text/plain']).toBe("'function'");
-      expect((await runCell(second, 'const bad: number = "x";')).error?.evalue ?? '').toMatch(/not assignable/);
-      // Its interrupt watchdog thread runs as in any kernel: a spinning cell is stopped.
-      const spinning = runCell(second, 'while (true) {}');
-      setTimeout(() => void second.interrupt(), 500);
-      expect((await spinning).error?.ename).toBe('KeyboardInterrupt');
-      expect((await runCell(second, '6 * 7')).result?.['text/plain']).toBe('42');
+      return await body();
     } finally {
-      await fx.close();
       if (saved === undefined) delete process.env['NIGHTHAWK_COMPILER_SNAPSHOT_DIR'];
       else process.env['NIGHTHAWK_COMPILER_SNAPSHOT_DIR'] = saved;
     }
+  }
+
+  test('without a pool, builds the snapshot ahead, and a kernel a client waits for starts from it', async () => {
+    await withSnapshotDir(path.join(scratch, 'no-pool'), async () => {
+      const fx = await startKernelServer({ spareKernels: 0, kernelCwd: root, hostModule: sessionHost });
+      try {
+        await untilReady(compilerSnapshotTarget(root, kernelNodeFlags())!);
+        const kernel = await fx.kernels.startNew();
+        const args = spawnArgs(fx, kernel.id);
+        expect(args[args.indexOf('--snapshot-blob') + 1]).toBe(compilerSnapshotTarget(root, kernelNodeFlags())!.blob);
+        const run = await runCell(kernel, 'import * as nh from "nighthawk-ts";\ntypeof nh.Session');
+        expect(run.result?.['text/plain']).toBe("'function'");
+        expect((await runCell(kernel, 'const bad: number = "x";')).error?.evalue ?? '').toMatch(/not assignable/);
+        // Its interrupt watchdog thread runs as in any kernel: a spinning cell is stopped.
+        const spinning = runCell(kernel, 'while (true) {}');
+        setTimeout(() => void kernel.interrupt(), 500);
+        expect((await spinning).error?.ename).toBe('KeyboardInterrupt');
+        expect((await runCell(kernel, '6 * 7')).result?.['text/plain']).toBe('42');
+      } finally {
+        await fx.close();
+      }
+    });
+  }, 180_000);
+
+  test('with a pool, spares never start from a snapshot; a kernel that found no spare and no blob has one built for the next', async () => {
+    await withSnapshotDir(path.join(scratch, 'pool'), async () => {
+      const fx = await startKernelServer({ spareKernels: 1, kernelCwd: root, hostModule: sessionHost });
+      const target = compilerSnapshotTarget(root, kernelNodeFlags())!;
+      try {
+        const spare = await fx.kernels.startNew();
+        const cold = await fx.kernels.startNew();
+        expect(spawnArgs(fx, spare.id)).not.toContain('--snapshot-blob');
+        expect(spawnArgs(fx, cold.id)).not.toContain('--snapshot-blob');
+        expect(readyCompilerSnapshot(target)).toBeUndefined();
+        expect((await runCell(cold, '1 + 1')).result?.['text/plain']).toBe('2');
+        await untilReady(target);
+      } finally {
+        await fx.close();
+      }
+    });
   }, 180_000);
 });

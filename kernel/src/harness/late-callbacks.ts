@@ -484,16 +484,24 @@ function builtinCallee(callee: () => unknown): boolean {
   return typeof descriptor.value === 'function' ? isBuiltinCode(descriptor.value as Function) : true;
 }
 
+/** What isBuiltinCode found per function: the source text of a JavaScript callback is copied once, not per call. */
+const builtinCode = new WeakMap<Function, boolean>();
+
 /**
  * A built-in, a bound function or a proxy: code no guard of model code sees. Read without running anything of
  * the callback (a proxy's traps are not consulted).
  */
 function isBuiltinCode(fn: Function): boolean {
+  const known = weakMapGet(builtinCode, fn);
+  if (known !== undefined) return known;
+  let builtin: boolean;
   try {
-    return stringIndexOf(functionToString(fn), '[native code]') >= 0;
+    builtin = stringIndexOf(functionToString(fn), '[native code]') >= 0;
   } catch {
-    return true;
+    builtin = true;
   }
+  weakMapSet(builtinCode, fn, builtin);
+  return builtin;
 }
 
 /**

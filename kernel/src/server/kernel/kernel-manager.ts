@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, ExecutionState, KernelMessage, KernelModel, MessageHeader } from '../../../../shared/index.js';
 import { makeMessage, replyType } from './kernel-messages.js';
-import { KernelProcess } from './kernel-process-handle.js';
+import { KernelProcess, prepareCompilerSnapshot } from './kernel-process-handle.js';
 import { InterruptEscalation } from './interrupt-escalation.js';
 
 export const KERNEL_NAME = 'nighthawk';
@@ -15,6 +15,8 @@ export const KERNEL_NAME = 'nighthawk';
 const SIGINT_GRACE_MS = 50;
 /** How long after handing out a spare its replacement starts loading (see scheduleRefill). */
 const SPARE_REFILL_DELAY_MS = 2000;
+/** How long after a server without a pool starts it builds its kernels' compiler snapshot. */
+const SNAPSHOT_AHEAD_DELAY_MS = 1000;
 
 export interface KernelManagerOptions {
   /** Working directory of kernel processes: cells resolve imports (and `nighthawk-ts`) from here. */
@@ -271,6 +273,9 @@ export class KernelManager {
 
   constructor(private readonly options: KernelManagerOptions) {
     this.fillSpares();
+    // Without a pool every kernel starts cold with someone waiting: the compiler snapshot they start from is
+    // built now (in the background, after the server's own start), not by the first kernel that misses it.
+    if ((options.spareKernels ?? 1) === 0) setTimeout(() => void prepareCompilerSnapshot(options.cwd), SNAPSHOT_AHEAD_DELAY_MS).unref();
   }
 
   list(): Kernel[] {

@@ -66,6 +66,15 @@ function kernelEntry(): string {
   return outfile;
 }
 
+/**
+ * Builds the compiler snapshot kernel processes in `cwd` would start from, unless it is there, snapshots are off,
+ * or another process is building it (see compiler-snapshot.ts). Never rejects.
+ */
+export function prepareCompilerSnapshot(cwd: string): Promise<boolean> {
+  const target = compilerSnapshotTarget(cwd, kernelNodeFlags());
+  return target ? buildCompilerSnapshot(target) : Promise.resolve(false);
+}
+
 /** The Node flags kernel processes run with (a compiler snapshot is built under the same ones). */
 export function kernelNodeFlags(): string[] {
   // NIGHTHAWK_KERNEL_NODE_ARGS adds Node flags to kernel processes only (e.g. `--cpu-prof` to profile a start).
