@@ -16,7 +16,7 @@ import {
   readyCompilerSnapshot,
   type CompilerSnapshotTarget,
 } from '../../kernel/src/server/kernel/compiler-snapshot.js';
-import { kernelNodeFlags } from '../../kernel/src/server/kernel/kernel-process-handle.js';
+import { KernelProcess, kernelNodeFlags } from '../../kernel/src/server/kernel/kernel-process-handle.js';
 import { startKernelServer } from '../support/kernel-server.js';
 import { runCell } from '../support/kernel-client.js';
 
@@ -66,6 +66,17 @@ async function built(cwd: string): Promise<CompilerSnapshotTarget & { path: stri
   return { ...target, path: blob! };
 }
 
+/** A project whose @types package declares a global (`probeGlobal: number`): its program reads that file. */
+function projectWithGlobal(): { project: string; declarations: string } {
+  const project = mkdtempSync(path.join(scratch, 'project-'));
+  const types = path.join(project, 'node_modules', '@types', 'probe-global');
+  mkdirSync(types, { recursive: true });
+  writeFileSync(path.join(types, 'package.json'), JSON.stringify({ name: '@types/probe-global', types: 'index.d.ts' }));
+  const declarations = path.join(types, 'index.d.ts');
+  writeFileSync(declarations, 'declare const probeGlobal: number;\n');
+  return { project, declarations };
+}
+
 beforeAll(() => {
   // `npm test` builds first; a lone run of this file builds what is missing (the snapshot's builder is bundled then).
   if (!existsSync(path.join(root, 'dist', 'kernel', 'src', 'server', 'kernel', 'compiler-snapshot-entry.cjs'))) {
@@ -95,19 +106,14 @@ describe('a kernel process started from a compiler snapshot', () => {
   }, 120_000);
 
   test('a blob whose program read a file changed since is not used, and is deleted', async () => {
-    // A project whose @types package declares a global: the program reads its declaration file.
-    const project = mkdtempSync(path.join(scratch, 'project-'));
-    const types = path.join(project, 'node_modules', '@types', 'probe-global');
-    mkdirSync(types, { recursive: true });
-    writeFileSync(path.join(types, 'package.json'), JSON.stringify({ name: '@types/probe-global', types: 'index.d.ts' }));
-    writeFileSync(path.join(types, 'index.d.ts'), 'declare const probeGlobal: number;\n');
+    const { project, declarations } = projectWithGlobal();
     const target = await built(project);
     const cells = ['const n: number = 1 as unknown as typeof probeGlobal;\ntypeof n'];
     const before = probe(project, target.path, cells);
     expect(before.built).toBe(true);
     expect(before.outcomes[0]).toEqual({ kind: 'ok', text: "'number'" });
 
-    writeFileSync(path.join(types, 'index.d.ts'), 'declare const probeGlobal: { changed: true };\n');
+    writeFileSync(declarations, 'declare const probeGlobal: { changed: true };\n');
     const after = probe(project, target.path, cells);
     expect(after.built).toBe(false);
     expect(after.outcomes[0]!.kind).toBe('error');
@@ -117,12 +123,7 @@ describe('a kernel process started from a compiler snapshot', () => {
   }, 120_000);
 
   test('a file its program read that changes before the watchers open is still seen', async () => {
-    const project = mkdtempSync(path.join(scratch, 'project-'));
-    const types = path.join(project, 'node_modules', '@types', 'probe-global');
-    mkdirSync(types, { recursive: true });
-    writeFileSync(path.join(types, 'package.json'), JSON.stringify({ name: '@types/probe-global', types: 'index.d.ts' }));
-    const declarations = path.join(types, 'index.d.ts');
-    writeFileSync(declarations, 'declare const probeGlobal: number;\n');
+    const { project, declarations } = projectWithGlobal();
     const target = await built(project);
     // The watchers open a little after the first conversion; the second cell changes the file before that.
     const run = probe(project, target.path, [
@@ -136,6 +137,24 @@ describe('a kernel process started from a compiler snapshot', () => {
     expect(run.outcomes[2]!.kind).toBe('error');
     expect(run.outcomes[2]!.text).toMatch(/Type '\{ changed: true; \}' is not assignable to type 'number'/);
   }, 120_000);
+
+  test('a kernel process that dies on its blob before taking messages deletes it, so the next starts without', async () => {
+    const dir = path.join(scratch, 'damaged');
+    const target = compilerSnapshotTarget(root, kernelNodeFlags(), { ...env, NIGHTHAWK_COMPILER_SNAPSHOT_DIR: dir })!;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(target.blob, Buffer.alloc(4096, 7), { mode: 0o600 });
+    const saved = process.env['NIGHTHAWK_COMPILER_SNAPSHOT_DIR'];
+    process.env['NIGHTHAWK_COMPILER_SNAPSHOT_DIR'] = dir;
+    try {
+      const kernel = new KernelProcess({ cwd: root, eager: true });
+      expect(kernel.child.spawnargs).toContain(target.blob);
+      await expect(kernel.accepting).rejects.toThrow(/exited/);
+      expect(existsSync(target.blob)).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env['NIGHTHAWK_COMPILER_SNAPSHOT_DIR'];
+      else process.env['NIGHTHAWK_COMPILER_SNAPSHOT_DIR'] = saved;
+    }
+  }, 60_000);
 
   test('a blob or a directory other users can write is never used', async () => {
     const target = await built(root);

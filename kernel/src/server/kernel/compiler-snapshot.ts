@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { safeDir, userCacheDir } from './code-cache.js';
+import { withKernelEnv } from './kernel-env.js';
 import { COMPILER_SNAPSHOT_SLOT, type CompilerSnapshotConfig, type CompilerSnapshotHandoff } from './compiler-snapshot-slot.js';
 
 /** Bumped when what a snapshot holds, or how it is handed over, changes. */
@@ -79,7 +80,8 @@ export function compilerSnapshotTarget(cwd: string, flags: readonly string[], en
     rootDir = path.resolve(cwd);
     paths = tslabPaths();
     key = createHash('sha256')
-      .update([SCHEMA, process.version, process.arch, stamp(process.execPath), flags.join(' '), stamp(entry), stamp(paths.converterPath), stamp(paths.tsPath), rootDir].join('\n'))
+      // NODE_OPTIONS may carry V8 flags too: a blob built under others would make Node exit instead of starting.
+      .update([SCHEMA, process.version, process.arch, stamp(process.execPath), flags.join(' '), env['NODE_OPTIONS'] ?? '', stamp(entry), stamp(paths.converterPath), stamp(paths.tsPath), rootDir].join('\n'))
       .digest('hex')
       .slice(0, 32);
   } catch {
@@ -130,7 +132,8 @@ async function build(target: CompilerSnapshotTarget): Promise<boolean> {
     const ok = await new Promise<boolean>((resolve) => {
       const child = spawn(process.execPath, [...target.flags, '--snapshot-blob', temp, '--build-snapshot', target.entry], {
         cwd: target.config.rootDir,
-        env: { ...process.env, NIGHTHAWK_COMPILER_SNAPSHOT: JSON.stringify(target.config) },
+        // The kernel's own environment (withKernelEnv), as the processes that start from the blob have.
+        env: { ...withKernelEnv(process.env), NIGHTHAWK_COMPILER_SNAPSHOT: JSON.stringify(target.config) },
         stdio: 'ignore',
       });
       try {

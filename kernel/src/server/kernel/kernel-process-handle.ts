@@ -3,7 +3,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,9 +109,10 @@ export class KernelProcess {
     // (compiler-snapshot.ts): ~1.4 s less to a first result, for ~115 MB more resident memory (the blob stays in memory).
     // A spare has time to build its program before anyone asks, so it keeps the smaller footprint. The first miss
     // builds the blob in the background for the next one.
+    let blob: string | undefined;
     if (options.eager) {
       const target = compilerSnapshotTarget(options.cwd, execArgv);
-      const blob = readyCompilerSnapshot(target);
+      blob = readyCompilerSnapshot(target);
       if (blob) execArgv.push('--snapshot-blob', blob);
       else if (target) setTimeout(() => void buildCompilerSnapshot(target), SNAPSHOT_BUILD_DELAY_MS).unref();
     }
@@ -122,10 +123,14 @@ export class KernelProcess {
       execArgv,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc', 'pipe'],
     });
+    let accepted = false;
     let accept!: () => void;
     let refuse!: (error: Error) => void;
     this.accepting = new Promise<void>((resolve, reject) => {
-      accept = resolve;
+      accept = () => {
+        accepted = true;
+        resolve();
+      };
       refuse = reject;
     });
     this.ready = new Promise<void>((resolve, reject) => {
@@ -146,6 +151,9 @@ export class KernelProcess {
       });
       this.child.on('exit', (code) => {
         this.exited = true;
+        // A process that died before taking messages may not have started from its blob at all (V8 refuses a blob
+        // built under other flags, a damaged file): it is deleted, and the next kernel starts without it.
+        if (blob && !accepted) rmSync(blob, { force: true });
         const error = new KernelProcessError({ message: `Kernel process exited with code ${code} before it was ready` });
         refuse(error);
         reject(error);
