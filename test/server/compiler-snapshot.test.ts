@@ -33,11 +33,12 @@ const SLOT = 'nighthawk.kernel.compilerSnapshot';
  * and reports whether its program was built before the first conversion, what cell code saw in the registry
  * slot, and each cell's outcome.
  */
-function probe(cwd: string, blob: string | undefined, cells: string[], pauseBefore = -1): { built: boolean; slot: string; outcomes: Array<{ kind: string; text: string }> } {
+function probe(cwd: string, blob: string | undefined, cells: string[], pauseBefore = -1, before = ''): { built: boolean; slot: string; outcomes: Array<{ kind: string; text: string }> } {
   const script = path.join(scratch, `probe-${Math.random().toString(36).slice(2)}.mjs`);
   writeFileSync(
     script,
     `const { createTslabCompiler } = await import(${JSON.stringify(pathToFileURL(compilerModule).href)});
+${before}
 const compiler = createTslabCompiler({});
 const built = compiler.built;
 const slot = await compiler.execute('typeof (globalThis as any)[Symbol.for(${JSON.stringify(SLOT)})]', { executionCount: 1 });
@@ -114,7 +115,11 @@ describe('a kernel process started from a compiler snapshot', () => {
     expect(before.outcomes[0]).toEqual({ kind: 'ok', text: "'number'" });
 
     writeFileSync(declarations, 'declare const probeGlobal: { changed: true };\n');
-    const after = probe(project, target.path, cells);
+    // Code that runs before the check and names another blob in process.execArgv does not get that file deleted.
+    const decoy = path.join(scratch, `${'0'.repeat(32)}.blob`);
+    writeFileSync(decoy, 'not a blob');
+    const after = probe(project, target.path, cells, -1, `process.execArgv.splice(0, Infinity, '--snapshot-blob', ${JSON.stringify(decoy)});`);
+    expect(existsSync(decoy)).toBe(true);
     expect(after.built).toBe(false);
     expect(after.outcomes[0]!.kind).toBe('error');
     expect(after.outcomes[0]!.text).toMatch(/Type '\{ changed: true; \}' is not assignable to type 'number'/);

@@ -133,10 +133,10 @@ function registrationMark(): InteriorMark | undefined {
 }
 
 /**
- * `callee` names what the registration will call when that is not `fn` itself (a wrapper around the callback, or
- * the function a listener object holds); read only when the callback may be dropped.
+ * `subject` is what the caller registered when `fn` wraps it (a function, or a listener object whose
+ * `handleEvent` is called); looked at only when the callback may be dropped.
  */
-function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void, callee: () => unknown = () => fn): AnyFn {
+function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void, subject: unknown = fn): AnyFn {
   // Taken at registration: a listener runs in the context of whoever emits, not of the code that added it.
   const frame = currentHostFrame();
   const parentId = interiorParentId(mark);
@@ -154,7 +154,7 @@ function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void, cal
     // proxy callback generated code left once its node ended: the host has read the node's result, and nothing
     // of the node awaits a resolve any more. A JavaScript callback of generated code is still called: its own
     // guard refuses it and records that.
-    const dropped = refusal === 'execution-ended' || (refusal === 'dispatch-ended' && builtinCallee(callee));
+    const dropped = refusal === 'execution-ended' || (refusal === 'dispatch-ended' && builtinCallee(subject));
     if (dropped) {
       try {
         recorder.recordAnomaly(refusal === 'execution-ended' ? 'expression_code_outside_execution' : 'generated_code_outside_dispatch', { refusal, callback: 'dropped' }, parentId);
@@ -195,7 +195,7 @@ function scheduler(name: string, original: AnyFn, repeating: boolean): AnyFn {
       let handle: unknown;
       const cancel = repeating ? () => clearInterval(handle as NodeJS.Timeout) : undefined;
       const absorbed = absorbing(callback as AnyFn, cancel);
-      args[0] = mark ? boundToInterior(mark, absorbed, cancel, () => callback) : absorbed;
+      args[0] = mark ? boundToInterior(mark, absorbed, cancel, callback) : absorbed;
       handle = reflectApply(original, this, args);
       return handle;
     },
@@ -325,8 +325,7 @@ function patchEventTargets(): void {
           mark,
           handler,
           () => void reflectApply(remove, target, [type, made, options]),
-          // A listener object's handleEvent, read without running a getter the model put there.
-          () => (typeof listener === 'function' ? listener : getOwnPropertyDescriptor(listener as object, 'handleEvent')),
+          listener,
         );
         wrapped = made;
         let byListener = weakMapGet(bound, target);
@@ -476,12 +475,11 @@ function bindingCallbackAt(index: number, name: string, original: AnyFn, builtin
  * Whether what a dropped-or-called callback would call is code no guard sees: a built-in, a bound function, a
  * proxy, or (for a listener object) a property that is not a plain function value (an accessor, or inherited).
  */
-function builtinCallee(callee: () => unknown): boolean {
-  const target = callee();
-  if (typeof target === 'function') return isBuiltinCode(target);
-  if (target === undefined) return true;
-  const descriptor = target as PropertyDescriptor;
-  return typeof descriptor.value === 'function' ? isBuiltinCode(descriptor.value as Function) : true;
+function builtinCallee(registered: unknown): boolean {
+  if (typeof registered === 'function') return isBuiltinCode(registered);
+  // A listener object's handleEvent, read by descriptor: a getter the model put there does not run.
+  const descriptor = typeof registered === 'object' && registered !== null ? getOwnPropertyDescriptor(registered, 'handleEvent') : undefined;
+  return typeof descriptor?.value === 'function' ? isBuiltinCode(descriptor.value as Function) : true;
 }
 
 /** What isBuiltinCode found per function: the source text of a JavaScript callback is copied once, not per call. */

@@ -102,11 +102,16 @@ const warn = (line: string): void => void process.stderr.write(line + '\n');
  * Cached code runs as this user's code: a directory another user owns or can write to (a squatted temp dir)
  * is not used.
  */
+/** Owned by this user and writable by nobody else (what a cache whose contents run as code requires). */
+export function ownedAlone(stat: { uid: number; mode: number }): boolean {
+  const uid = process.getuid?.();
+  return (uid === undefined || stat.uid === uid) && (process.platform === 'win32' || (stat.mode & 0o022) === 0);
+}
+
 export function safeDir(dir: string): boolean {
   try {
     const stat = statSync(dir);
-    const uid = process.getuid?.();
-    return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (process.platform === 'win32' || (stat.mode & 0o022) === 0);
+    return stat.isDirectory() && ownedAlone(stat);
   } catch {
     return true; // created by saveCodeCache with mode 0700
   }

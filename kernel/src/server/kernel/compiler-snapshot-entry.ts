@@ -155,7 +155,6 @@ function seedModuleCache(): void {
 
 v8.startupSnapshot.setDeserializeMainFunction(() => {
   const handoff: CompilerSnapshotHandoff = {
-    key: config.key,
     rootDir: config.rootDir,
     tsPath: config.tsPath,
     converterPath: config.converterPath,
@@ -164,7 +163,6 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
     converter,
     manifest: manifest.json,
     armWatchers,
-    modules: [...loaded.values()],
   };
   seedModuleCache();
   Object.defineProperty(globalThis, Symbol.for(COMPILER_SNAPSHOT_SLOT), { value: handoff, configurable: true, enumerable: false, writable: false });

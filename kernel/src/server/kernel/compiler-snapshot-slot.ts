@@ -8,15 +8,12 @@ export const COMPILER_SNAPSHOT_SLOT = 'nighthawk.kernel.compilerSnapshot';
 
 /** Passed to the snapshot builder in NIGHTHAWK_COMPILER_SNAPSHOT. */
 export interface CompilerSnapshotConfig {
-  /** Names the blob: Node, its flags, the compiler, the entry script and the working directory. */
-  key: string;
   rootDir: string;
   tsPath: string;
   converterPath: string;
 }
 
 export interface CompilerSnapshotHandoff {
-  key: string;
   rootDir: string;
   tsPath: string;
   converterPath: string;
@@ -28,6 +25,4 @@ export interface CompilerSnapshotHandoff {
   manifest: string;
   /** Opens the program's file and directory watchers, deferred while the snapshot was built. Once. */
   armWatchers: () => void;
-  /** Every CommonJS module the builder loaded, for Node's module cache (one TypeScript per process). */
-  modules: ReadonlyArray<{ exports: unknown; filename: string }>;
 }

@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { safeDir, userCacheDir } from './code-cache.js';
+import { ownedAlone, safeDir, userCacheDir } from './code-cache.js';
 import { withKernelEnv } from './kernel-env.js';
 import { COMPILER_SNAPSHOT_SLOT, type CompilerSnapshotConfig, type CompilerSnapshotHandoff } from './compiler-snapshot-slot.js';
 
@@ -87,7 +87,8 @@ export function compilerSnapshotTarget(cwd: string, flags: readonly string[], en
   } catch {
     return undefined;
   }
-  return { dir, entry, flags, blob: path.join(dir, `${key}.blob`), config: { key, rootDir, ...paths } };
+  // Named by everything V8 and the compiler depend on: Node, its flags, the compiler, the entry script, the directory.
+  return { dir, entry, flags, blob: path.join(dir, `${key}.blob`), config: { rootDir, ...paths } };
 }
 
 /** The blob kernels with `flags` in `cwd` can start from now, if one was built and is this user's alone. */
@@ -95,9 +96,7 @@ export function readyCompilerSnapshot(target: CompilerSnapshotTarget | undefined
   if (!target) return undefined;
   try {
     const stat = statSync(target.blob);
-    const uid = process.getuid?.();
-    if (!stat.isFile() || (uid !== undefined && stat.uid !== uid) || (process.platform !== 'win32' && (stat.mode & 0o022) !== 0)) return undefined;
-    return target.blob;
+    return stat.isFile() && ownedAlone(stat) ? target.blob : undefined;
   } catch {
     return undefined;
   }
@@ -185,9 +184,8 @@ function prune(dir: string, keep: string): void {
   }
 }
 
-/** The blob this process started from (`--snapshot-blob`), if any. */
-export function startedFromBlob(): string | undefined {
-  const args = process.execArgv;
+/** The blob a process started from (`--snapshot-blob`), if any. */
+function blobIn(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--snapshot-blob') return args[i + 1];
@@ -195,6 +193,12 @@ export function startedFromBlob(): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * Read once, when the kernel loads this module and before any cell: `process.execArgv` is an ordinary array that
+ * code running later could rewrite to name another file for discardStartupBlob.
+ */
+const STARTUP_BLOB = blobIn([...process.execArgv]);
 
 let taken = false;
 /** The compiler a snapshot handed over, once per process (the slot is removed before any cell can run). */
@@ -210,6 +214,5 @@ export function takeCompilerSnapshot(): CompilerSnapshotHandoff | undefined {
 
 /** Deletes the blob this process started from, when what its program read has changed: the next kernel builds a new one. */
 export function discardStartupBlob(): void {
-  const blob = startedFromBlob();
-  if (blob && BLOB.test(path.basename(blob))) rmSync(blob, { force: true });
+  if (STARTUP_BLOB && BLOB.test(path.basename(STARTUP_BLOB))) rmSync(STARTUP_BLOB, { force: true });
 }

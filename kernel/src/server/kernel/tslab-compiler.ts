@@ -258,8 +258,8 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   const { ts, converter: { createConverter } } = loadTslabModules();
   const { observations, watchEvents, self } = prepareCompilerSystem(ts.sys, rootDir);
   let prebuilt = adoptSnapshotConverter(rootDir, observations);
-  const startedPrebuilt = prebuilt !== undefined;
-  let conversionsDone = 0;
+  // The snapshot's converter, as the snapshot left it: its last conversion was the warm-up cell.
+  let snapshotWarm = prebuilt !== undefined;
   // Everything a conversion depends on besides the two texts and the file system it observes.
   const stored = ConversionStore.open<Conversion>(
     JSON.stringify([process.version, ts.version, tslabVersion(), rootDir, self ? [self.name, self.root, [...self.files]] : null]),
@@ -283,6 +283,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       if (!pending) return;
       if (!pending.arm() && converter === pending.converter) {
         converter = undefined;
+        snapshotWarm = false;
         conversions.clear();
         pending.converter.close();
       }
@@ -341,7 +342,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       if (found) return found.result;
     }
     const result = live().convert(decls, code);
-    conversionsDone++;
+    snapshotWarm = false;
     armPrebuilt(300);
     conversions.set(key, { result, watchEvents: watchEvents.count });
     if (conversions.size > CONVERSION_CACHE_SIZE) conversions.delete(conversions.keys().next().value!);
@@ -514,7 +515,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     }
     // A snapshot's converter has converted this cell already; converting it again costs a first, unoptimized
     // rebuild (~0.3 s) that the first real cell then pays instead, once.
-    if (!startedPrebuilt || conversionsDone > 0) live().convert(prevDecl, WARM_UP_CELL);
+    if (!snapshotWarm) live().convert(prevDecl, WARM_UP_CELL);
     // A cell's `import` becomes this require: loading the library's module graph through it now (the host
     // imported it as ESM) takes ~15 ms off the first cell. Nothing runs as a cell, nothing is counted.
     cellRequire('nighthawk-ts');
