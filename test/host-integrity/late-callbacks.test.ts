@@ -49,7 +49,17 @@ beforeAll(() => {
 interface ChildResult {
   readonly code: number | null;
   readonly stderr: string;
-  readonly result?: { outcome: string; runId: string; effects: string[]; anomalies: { runId: string; anomalyKind: string }[]; afterRunEnd: number; listeners: number };
+  readonly result?: {
+    outcome: string;
+    runId: string;
+    effects: string[];
+    /** The Session's late record (after the run ended). */
+    anomalies: { runId: string; anomalyKind: string; error?: string }[];
+    /** trace.anomaly events in the run's ledger. */
+    recorded: { runId: string; anomalyKind: string; error?: string }[];
+    afterRunEnd: number;
+    listeners: number;
+  };
 }
 
 function runChild(place: string, mechanism: string): Promise<ChildResult> {
@@ -94,6 +104,47 @@ describe.concurrent('a model-made function left in an event-loop callback after 
       const { code, stderr, result } = await runChild('session-function', mechanism);
       expect(code).toBe(1);
       expect(stderr).toContain(`Error: ${message}`);
+      expect(result, 'the process ended before reporting').toBeUndefined();
+    }, 60_000);
+  }
+});
+
+/**
+ * A model must not be able to end the host process with an error nobody catches: a rejected promise it leaves
+ * unhandled, an unawaited async function that throws, a throw in its own microtask or timer while its code still
+ * runs. Each is recorded once as `interior_error_uncaught` (in the run's ledger while it runs, in the late record
+ * after) and the process keeps running; the same from operator code keeps Node's default.
+ */
+describe.concurrent('an error model code lets go with no catcher', () => {
+  const CASES = [
+    ['unhandledRejection', 'Error: model rejection', ['expression', 'generated']],
+    ['primitiveRejection', '7', ['expression', 'generated']],
+    ['asyncFunctionThrow', 'Error: model async failure', ['expression', 'generated']],
+    ['liveMicrotaskThrow', 'Error: model microtask failure', ['expression', 'generated']],
+    // A model expression's timers do not run between its operations, so a live timer is generated code's.
+    ['liveTimerThrow', 'Error: model timer failure', ['generated']],
+    ['livePrimitiveThrow', 'model primitive failure', ['generated']],
+  ] as const;
+  for (const [mechanism, described, places] of CASES) {
+    for (const place of places) {
+      it(`${mechanism}, from ${place}: the process keeps running and the error is recorded once`, async () => {
+        const { code, stderr, result } = await runChild(place, mechanism);
+        expect(stderr, 'nothing reached the event loop').not.toMatch(/Error|model/);
+        expect(code, 'the library process exited normally').toBe(0);
+        expect(result!.outcome).toBe('returned:done');
+        const all = [...result!.recorded, ...result!.anomalies].filter((a) => a.anomalyKind === 'interior_error_uncaught');
+        expect(all, `recorded once (ledger: ${JSON.stringify(result!.recorded)}, late: ${JSON.stringify(result!.anomalies)})`).toEqual([
+          { runId: result!.runId, anomalyKind: 'interior_error_uncaught', error: described },
+        ]);
+      }, 60_000);
+    }
+  }
+
+  for (const [mechanism, message] of [['unhandledRejection', 'Error: model rejection'], ['asyncFunctionThrow', 'Error: model async failure'], ['liveMicrotaskThrow', 'Error: model microtask failure']] as const) {
+    it(`${mechanism} written by the operator (a SessionFunction body) still ends the process as Node would`, async () => {
+      const { code, stderr, result } = await runChild('session-function', mechanism);
+      expect(code).toBe(1);
+      expect(stderr).toContain(message);
       expect(result, 'the process ended before reporting').toBeUndefined();
     }, 60_000);
   }

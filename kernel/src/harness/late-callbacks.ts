@@ -17,6 +17,10 @@
  *   and does not cut short the emit (the listeners after it still run), so the callback is inert
  *   afterwards and leaves one anomaly, not one per tick or event.
  *
+ * - an error model code lets go itself with no catcher (a rejection it leaves unhandled, a throw in its own
+ *   callback while its code still runs) is recorded as `interior_error_uncaught` and reported as handled too
+ *   (absorbInteriorError): a model must not end the host with an error any more than with a late callback.
+ *
  * Accepted limitation: under `--unhandled-rejections=strict` Node raises a rejection as an uncaught
  * exception first; that one is absorbed too, but as an exception, after its promise chain was dropped.
  */
@@ -28,7 +32,7 @@ import timers from 'node:timers';
 import { promisify } from 'node:util';
 import { currentInterior, interiorParentId, interiorRefusal, runInterior, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from '../core/index.js';
 import { recordRealmChanges } from './realm-integrity.js';
-import { currentHostFrame, insideEndedRun, refuseInteriorControl, runInFrame } from './host-context.js';
+import { currentHostFrame, insideEndedRun, refuseInteriorControl, runInFrame, type HostHandle } from './host-context.js';
 import { callerFile } from './call-sites.js';
 import { safeDescribe } from './snapshot-reflect.js';
 import { functionToString, getOwnPropertyDescriptor, mapGet, mapSet, reflectApply, stringIndexOf, stringStartsWith, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
@@ -75,11 +79,79 @@ function patchProcessEmit(): void {
     'emit',
     function (this: unknown, ...args: unknown[]): unknown {
       const event = args[0];
-      if ((event === 'uncaughtException' || event === 'uncaughtExceptionMonitor' || event === 'unhandledRejection') && isLateRefusal(args[1])) return true;
+      if (event === 'uncaughtException' || event === 'uncaughtExceptionMonitor' || event === 'unhandledRejection') {
+        if (isLateRefusal(args[1])) return true;
+        // The monitor comes first and only observes: the error is recorded once, at the event that decides.
+        if (event === 'uncaughtExceptionMonitor' ? interiorOrigin(args[1], false) !== undefined : absorbInteriorError(event, args[1])) return true;
+      }
       return reflectApply(emit, this, args);
     },
     emit,
   );
+}
+
+// --- model code's own errors with no catcher --------------------------------------------------------
+
+/** Where an error interior code let go came from: its interior, and the run host to record it in. */
+interface InteriorOrigin {
+  readonly mark: InteriorMark;
+  readonly recorder: Pick<HostHandle, 'recordAnomaly'> | undefined;
+}
+
+const liveThrows = new WeakMap<object, InteriorOrigin>();
+// A thrown primitive cannot key a WeakMap. Node reports a callback's uncaught error synchronously, before the
+// next callback or microtask, so one slot cleared at the next microtask is enough and cannot go stale.
+let livePrimitive: { readonly value: unknown; readonly origin: InteriorOrigin } | undefined;
+const clearLivePrimitive = (): void => {
+  livePrimitive = undefined;
+};
+const scheduleClear = queueMicrotask;
+
+/** A callback of interior code threw in its live window: noted, so the error is absorbed if nothing catches it. */
+function noteLiveThrow(error: unknown, origin: InteriorOrigin): void {
+  if ((typeof error === 'object' || typeof error === 'function') && error !== null) {
+    if (weakMapGet(liveThrows, error) === undefined) weakMapSet(liveThrows, error, origin);
+    return;
+  }
+  livePrimitive = { value: error, origin };
+  scheduleClear(clearLivePrimitive);
+}
+
+/**
+ * The interior an error reaching the event loop belongs to, if any: one a live callback of interior code threw
+ * (noted above, where the context is gone, as for a microtask), or the context Node restores for the event: a
+ * promise's own for an unhandled rejection (`Promise.reject()` or an unawaited async function of model code), a
+ * timer's or tick's for an exception.
+ */
+function interiorOrigin(error: unknown, consume: boolean): InteriorOrigin | undefined {
+  if ((typeof error === 'object' || typeof error === 'function') && error !== null) {
+    const noted = weakMapGet(liveThrows, error) as InteriorOrigin | undefined;
+    if (noted) return noted;
+  } else if (livePrimitive !== undefined && livePrimitive.value === error) {
+    const { origin } = livePrimitive;
+    if (consume) livePrimitive = undefined;
+    return origin;
+  }
+  const mark = registrationMark();
+  return mark ? { mark, recorder: currentHostFrame()?.host } : undefined;
+}
+
+/**
+ * An error model code let go with no catcher (a rejection nobody handles, a throw in its own callback) would end
+ * a plain library process: a model must not be able to end the host. It is recorded as a trace anomaly under
+ * the operation or dispatch node it came from and reported to Node as handled. Errors of operator and host code
+ * keep Node's default.
+ */
+function absorbInteriorError(event: 'uncaughtException' | 'unhandledRejection', error: unknown): boolean {
+  const origin = interiorOrigin(error, true);
+  if (!origin) return false;
+  try {
+    origin.recorder?.recordAnomaly('interior_error_uncaught', { event, error: safeDescribe(error) }, interiorParentId(origin.mark));
+  } catch {
+    /* absorbed either way: the model must not end the process through a failing record */
+  }
+  if ((typeof error === 'object' || typeof error === 'function') && error !== null) markLateRefusal(error);
+  return true;
 }
 
 // --- callbacks registered in a run's async context -------------------------------------------------
@@ -146,7 +218,14 @@ function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void, sub
     const refusal = interiorRefusal(mark);
     // Inside its window it runs as interior code: under its mark, whatever context fires it (an emitter's, or the
     // unmarked host code that was running the model's getter when it registered).
-    if (refusal === undefined) return currentInterior() === mark ? reflectApply(fn, this, args) : runInterior(mark, () => reflectApply(fn, this, args), live);
+    if (refusal === undefined) {
+      try {
+        return currentInterior() === mark ? reflectApply(fn, this, args) : runInterior(mark, () => reflectApply(fn, this, args), live);
+      } catch (error) {
+        noteLiveThrow(error, { mark, recorder: frame?.host });
+        throw error;
+      }
+    }
     if (refusal !== 'between-operations') cancel?.();
     // A model expression's execution has committed: nothing of it awaits a resolve any more, and a callback of
     // built-ins it left (`setTimeout(Array.prototype.push.bind(steps), 20, 'delete_all')`) would change the
