@@ -106,6 +106,10 @@ export const EFFECT_TABLE: readonly [string, string][] = [
   ['process.prependListener(exit)', "process.prependListener('beforeExit', () => {})"],
   ['process.prependOnceListener(exit)', "process.prependOnceListener('exit', () => {})"],
   ['process.kill', 'process.kill(process.pid, 0)'],
+  // Not refused, any of these would end the test process itself.
+  ['process.exit', 'process.exit(3)'],
+  ['process.reallyExit', 'process.reallyExit(4)'],
+  ['process.abort', 'process.abort()'],
 ];
 
 const dir = fs.mkdtempSync(join(tmpdir(), 'nh-effects-'));

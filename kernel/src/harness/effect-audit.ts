@@ -1,8 +1,9 @@
 /**
  * Detective in-process audit of direct perimeter effects. While a run host is active and no gateway
  * allowance is live, file mutations, sockets, datagrams, HTTP(S/2) requests, fetch, listening servers,
- * child processes (also through the native bindings), worker threads and process exit hooks started by
- * interior code are refused and recorded as `unmediated_perimeter_effect` trace anomalies.
+ * child processes (also through the native bindings), worker threads, process exit hooks and ending the
+ * process (`process.exit`, `reallyExit`, `abort`, `kill`) started by interior code are refused and recorded
+ * as `unmediated_perimeter_effect` trace anomalies.
  * `docs/effect-audit.md` lists every audited entry point and the accepted limitations.
  *
  * This is detective, not confinement: it patches the Node APIs that a host context can observe.
@@ -147,6 +148,8 @@ function installProcesses(): void {
   }
   guard(proc, 'dlopen', 'process.dlopen');
   guard(proc, 'kill', 'process.kill');
+  // Ending the host process is a signal to it like process.kill: a model must not stop the Session it runs in.
+  for (const name of ['exit', 'reallyExit', 'abort']) guard(proc, name, `process.${name}`);
   for (const name of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']) {
     guard(proc, name, `process.${name}(exit)`, (args) => typeof args[0] === 'string' && setHas(EXIT_EVENTS, args[0]));
   }
