@@ -110,6 +110,20 @@ export const EFFECT_TABLE: readonly [string, string][] = [
   ['process.exit', 'process.exit(3)'],
   ['process.reallyExit', 'process.reallyExit(4)'],
   ['process.abort', 'process.abort()'],
+  // Process-wide state the host's later effects inherit (each harmless here if it were not refused).
+  ['process.chdir', 'process.chdir(dir)'],
+  ['process.umask', 'process.umask(0)'],
+  ['process.setuid', 'process.setuid(process.getuid())'],
+  ['process.setgid', 'process.setgid(process.getgid())'],
+  ['process.setgroups', 'process.setgroups(process.getgroups())'],
+  ['process.setUncaughtExceptionCaptureCallback', 'process.setUncaughtExceptionCaptureCallback(null)'],
+  ['process.loadEnvFile', 'process.loadEnvFile(existing)'],
+  // The environment is what the host's next child process starts with: NODE_OPTIONS=--import=data:… would run
+  // model-chosen code there.
+  ['process.env', "process.env.NODE_OPTIONS = '--import=data:text/javascript,0'"],
+  ['process.env', 'delete process.env.PATH'],
+  ['process.env', "Object.defineProperty(process.env, 'NH_MODEL_SET', { value: '1' })"],
+  ['process.env', "process.env = { NODE_OPTIONS: '--import=data:text/javascript,0' }"],
 ];
 
 const dir = fs.mkdtempSync(join(tmpdir(), 'nh-effects-'));
@@ -124,6 +138,8 @@ let udpPort = 0;
 let contacts = 0;
 let references: Record<string, unknown>;
 const exitListeners = () => process.listenerCount('exit') + process.listenerCount('beforeExit');
+/** What a refused process-state change would have changed; `env` compared by identity too. */
+const processState = () => ({ cwd: process.cwd(), umask: process.umask(), env: process.env, nodeOptions: process.env.NODE_OPTIONS, path: process.env.PATH, marker: process.env.NH_MODEL_SET });
 
 beforeAll(async () => {
   installEffectAudit();
@@ -175,6 +191,7 @@ describe('effect-audit table (issue 13)', () => {
     it.each(EFFECT_TABLE)('%s: %s is refused and recorded', async (entry, expression) => {
       const before = listing();
       const listeners = exitListeners();
+      const state = processState();
       const { runner, outcome } = await runGenerated(`export function run() { return ${expression}; }`, references);
       await settle();
       expect(outcome).toHaveProperty('error');
@@ -182,6 +199,9 @@ describe('effect-audit table (issue 13)', () => {
       expect(listing()).toEqual(before);
       expect(contacts).toBe(0);
       expect(exitListeners()).toBe(listeners);
+      const after = processState();
+      expect(after).toEqual(state);
+      expect(after.env).toBe(state.env);
     });
   });
 
@@ -189,6 +209,7 @@ describe('effect-audit table (issue 13)', () => {
     it.each(EFFECT_TABLE)('%s: %s is refused and recorded', async (entry, expression) => {
       const before = listing();
       const listeners = exitListeners();
+      const state = processState();
       const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
       const outcome = await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { references } }).then((value) => ({ value }), (error: unknown) => ({ error }));
       await settle();
@@ -210,6 +231,9 @@ describe('effect-audit table (issue 13)', () => {
       expect(listing()).toEqual(before);
       expect(contacts).toBe(0);
       expect(exitListeners()).toBe(listeners);
+      const after = processState();
+      expect(after).toEqual(state);
+      expect(after.env).toBe(state.env);
     });
   });
 
@@ -219,6 +243,7 @@ describe('effect-audit table (issue 13)', () => {
     it.each(EFFECT_TABLE)('%s: %s is refused and recorded', async (entry, expression) => {
       const before = listing();
       const listeners = exitListeners();
+      const state = processState();
       const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
       const session = new Session({ executor: new AgentExecutor({ model }) });
       const { act } = session.materialized(session.submit('async function act() {}'), { act: async () => step({ program: 'execute\nGo.', references }) });
@@ -229,6 +254,9 @@ describe('effect-audit table (issue 13)', () => {
       expect(listing()).toEqual(before);
       expect(contacts).toBe(0);
       expect(exitListeners()).toBe(listeners);
+      const after = processState();
+      expect(after).toEqual(state);
+      expect(after.env).toBe(state.env);
     });
   });
 });

@@ -150,6 +150,13 @@ function installProcesses(): void {
   guard(proc, 'kill', 'process.kill');
   // Ending the host process is a signal to it like process.kill: a model must not stop the Session it runs in.
   for (const name of ['exit', 'reallyExit', 'abort']) guard(proc, name, `process.${name}`);
+  // Process-wide state every later effect of the host inherits: its working directory (relative paths of
+  // stores), its file mode mask (a store created after umask(0) is writable by everyone), its identity, and
+  // where its uncaught errors go. Reading the mask (umask() without an argument) is not a change.
+  for (const name of ['chdir', 'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'setUncaughtExceptionCaptureCallback', 'loadEnvFile']) {
+    guard(proc, name, `process.${name}`);
+  }
+  guard(proc, 'umask', 'process.umask', (args) => args.length > 0 && args[0] !== undefined);
   for (const name of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']) {
     guard(proc, name, `process.${name}(exit)`, (args) => typeof args[0] === 'string' && setHas(EXIT_EVENTS, args[0]));
   }
@@ -174,7 +181,7 @@ export function installEffectAudit(): void {
   installNetwork();
   installProcesses();
   installRawDynamicRuntime();
-  installSecretWatch();
+  installSecretWatch(refuseIfInterior);
   syncBuiltinESMExports();
   // Last, so the record of the built-ins includes the host's own patches.
   installRealmIntegrity();

@@ -10,7 +10,13 @@ import { activeInterior, recordAnomalyAnyState } from './raw-dynamic-runtime.js'
 
 let installed = false;
 
-export function installSecretWatch(): void {
+/**
+ * `refuseWrite(effect)` is called before every write to the environment (set, define, delete, and replacing
+ * `process.env` itself) and throws to refuse it: the effect audit refuses writes by interior code, since the
+ * environment is what the host's later child processes start with (`NODE_OPTIONS=--import=data:…` would run
+ * model-chosen code in the next one, outside any dispatch).
+ */
+export function installSecretWatch(refuseWrite: (effect: string) => void = () => {}): void {
   if (installed) return;
   installed = true;
   registerEnvSecret('OPENAI_API_KEY');
@@ -33,9 +39,32 @@ export function installSecretWatch(): void {
       }
       return value;
     },
+    set(target, key, value, receiver) {
+      refuseWrite('process.env');
+      return Reflect.set(target, key, value, receiver);
+    },
+    defineProperty(target, key, descriptor) {
+      refuseWrite('process.env');
+      return Reflect.defineProperty(target, key, descriptor);
+    },
+    deleteProperty(target, key) {
+      refuseWrite('process.env');
+      return Reflect.deleteProperty(target, key);
+    },
   });
+  // An accessor, so that replacing the whole object (`process.env = { NODE_OPTIONS: … }`) is a write too. Tools
+  // outside runs may still assign their own; the watch then applies only to reads of the watched object.
+  let current: NodeJS.ProcessEnv = watched;
   try {
-    process.env = watched;
+    Object.defineProperty(process, 'env', {
+      configurable: true,
+      enumerable: true,
+      get: () => current,
+      set(value: NodeJS.ProcessEnv) {
+        refuseWrite('process.env');
+        current = value;
+      },
+    });
   } catch {
     /* a pinned process.env stays unwatched; the sinks still redact */
   }
