@@ -105,6 +105,22 @@ export const EFFECT_TABLE: readonly [string, string][] = [
   ['process.addListener(exit)', "process.addListener('exit', () => {})"],
   ['process.prependListener(exit)', "process.prependListener('beforeExit', () => {})"],
   ['process.prependOnceListener(exit)', "process.prependOnceListener('exit', () => {})"],
+  // A signal listener replaces Node's default action (the host would ignore SIGTERM); Math.abs: a built-in,
+  // which no guard of model code sees.
+  ['process.on(signal)', "process.on('SIGTERM', Math.abs)"],
+  ['process.once(signal)', "process.once('SIGINT', () => {})"],
+  ['process.addListener(signal)', "process.addListener('SIGHUP', () => {})"],
+  ['process.prependListener(signal)', "process.prependListener('SIGUSR2', () => {})"],
+  ['process.prependOnceListener(signal)', "process.prependOnceListener('SIGQUIT', () => {})"],
+  ['process.on(error)', "process.on('uncaughtException', () => {})"],
+  ['process.once(error)', "process.once('unhandledRejection', () => {})"],
+  // Removing the host's own handlers: no reference is needed for all of them, listeners() hands out the rest.
+  ['process.removeAllListeners()', 'process.removeAllListeners()'],
+  ['process.removeAllListeners(signal)', "process.removeAllListeners('SIGINT')"],
+  ['process.removeAllListeners(error)', "process.removeAllListeners('uncaughtException')"],
+  ['process.removeAllListeners(exit)', "process.removeAllListeners('exit')"],
+  ['process.removeListener(signal)', "process.removeListener('SIGINT', process.listeners('SIGINT')[0])"],
+  ['process.off(error)', "process.off('unhandledRejection', process.listeners('unhandledRejection')[0])"],
   ['process.kill', 'process.kill(process.pid, 0)'],
   // Not refused, any of these would end the test process itself.
   ['process.exit', 'process.exit(3)'],
@@ -137,12 +153,16 @@ let tcpPort = 0;
 let udpPort = 0;
 let contacts = 0;
 let references: Record<string, unknown>;
-const exitListeners = () => process.listenerCount('exit') + process.listenerCount('beforeExit');
+const exitListeners = () => ['exit', 'beforeExit', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGUSR2', 'SIGQUIT', 'uncaughtException', 'unhandledRejection'].reduce((n, event) => n + process.listenerCount(event), 0);
+// The host's own handlers, which a refused removal leaves in place.
+const hostSignalHandler = (): void => {};
+const hostRejectionHandler = (): void => {};
 /** What a refused process-state change would have changed; `env` compared by identity too. */
 const processState = () => ({ cwd: process.cwd(), umask: process.umask(), env: process.env, nodeOptions: process.env.NODE_OPTIONS, path: process.env.PATH, marker: process.env.NH_MODEL_SET });
 
 beforeAll(async () => {
   installEffectAudit();
+  process.on('SIGINT', hostSignalHandler).on('unhandledRejection', hostRejectionHandler);
   fs.writeFileSync(existing, 'keep');
   fs.writeFileSync(workerFile, '');
   fd = fs.openSync(existing, 'r');
@@ -161,6 +181,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  process.off('SIGINT', hostSignalHandler).off('unhandledRejection', hostRejectionHandler);
   fs.closeSync(fd);
   await fh.close();
   tcp.close();

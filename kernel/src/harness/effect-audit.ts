@@ -20,6 +20,7 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import tls from 'node:tls';
 import workerThreads from 'node:worker_threads';
 import { interiorWithoutAllowance } from './host-context.js';
@@ -75,6 +76,15 @@ const FILE_HANDLE_WRITES = ['write', 'writev', 'writeFile', 'appendFile', 'trunc
 /** Native bindings that reach processes, sockets or the file system directly. */
 const EFFECT_BINDINGS = new Set(['spawn_sync', 'process_wrap', 'tcp_wrap', 'udp_wrap', 'pipe_wrap', 'stream_wrap', 'tty_wrap', 'fs', 'fs_dir', 'fs_event_wrap', 'cares_wrap', 'js_stream', 'worker']);
 const EXIT_EVENTS = new Set(['exit', 'beforeExit']);
+const SIGNAL_EVENTS = new Set(Object.keys(os.constants.signals));
+const ERROR_EVENTS = new Set(['uncaughtException', 'uncaughtExceptionMonitor', 'unhandledRejection']);
+
+/** Which of the process's lifecycle events `event` is, if any; `removeAllListeners()` with none removes them all. */
+function lifecycleEvent(event: unknown, allWhenMissing: boolean): string | undefined {
+  if (event === undefined) return allWhenMissing ? '' : undefined;
+  if (typeof event !== 'string') return undefined;
+  return setHas(EXIT_EVENTS, event) ? 'exit' : setHas(SIGNAL_EVENTS, event) ? 'signal' : setHas(ERROR_EVENTS, event) ? 'error' : undefined;
+}
 
 let fileHandlePatched = false;
 function patchFileHandle(handle: unknown): void {
@@ -157,8 +167,15 @@ function installProcesses(): void {
     guard(proc, name, `process.${name}`);
   }
   guard(proc, 'umask', 'process.umask', (args) => args.length > 0 && args[0] !== undefined);
-  for (const name of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']) {
-    guard(proc, name, `process.${name}(exit)`, (args) => typeof args[0] === 'string' && setHas(EXIT_EVENTS, args[0]));
+  // The process's lifecycle events. A listener on a signal replaces Node's default action: one the model left
+  // would make the host ignore SIGTERM or Ctrl-C, during its run and after it. One on an uncaught error keeps a
+  // failed host running. Removing the host's own (`removeAllListeners()` needs no reference) undoes its
+  // handling: the kernel's interrupt, its error reports, an operator's exit hook.
+  for (const name of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'removeListener', 'off', 'removeAllListeners']) {
+    wrapMethod(proc, name, (args) => {
+      const kind = lifecycleEvent(args[0], name === 'removeAllListeners');
+      if (kind !== undefined) refuseIfInterior(`process.${name}(${kind})`);
+    });
   }
   wrapClass(workerThreads as unknown as Target, 'Worker', (args) => {
     const [specifier, options] = args;
