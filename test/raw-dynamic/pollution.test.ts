@@ -21,6 +21,12 @@ const POLLUTIONS: readonly [string, string, string, 'operation' | 'execution'][]
   ['Headers.prototype.append replaced', 'Headers.prototype.append = function () {}', 'Headers.prototype.append', 'operation'],
   ['Date.now replaced (host record times, ids)', 'Date.now = function () { return 0; }', 'Date.now', 'execution'],
   ['the Map iterator replaced (host record walk)', 'Object.getPrototypeOf(new Map().entries()).next = function () { return { done: true }; }', 'MapIterator.prototype.next', 'execution'],
+  // The host's own logging: replaced, it would hand the model what the host logs, and throw after the run.
+  ['console.log replaced (the host logs through it)', 'console.log = function () {}', 'console.log', 'execution'],
+  ['console.error replaced', 'console.error = function () {}', 'console.error', 'execution'],
+  ['process.emitWarning replaced', 'process.emitWarning = function () {}', 'process.emitWarning', 'execution'],
+  // A guarded process control replaced by an unguarded stand-in.
+  ['process.removeAllListeners replaced', 'process.removeAllListeners = function () { return process; }', 'process.removeAllListeners', 'execution'],
 ];
 
 const listen = EventTarget.prototype.addEventListener;

@@ -78,6 +78,7 @@ function watchList(): [string, object][] {
   add('ArrayIterator.prototype', getPrototypeOf([][Symbol.iterator]()));
   add('Iterator.prototype', getPrototypeOf(getPrototypeOf([][Symbol.iterator]()) as object));
   add('process', process);
+  add('console', console);
   add('globalThis', globalThis);
   return list;
 }
@@ -111,9 +112,19 @@ const PROVIDER: ReadonlySet<string> = new Set([
 const GLOBAL_NAMES: readonly PropertyKey[] = [
   'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'RegExp', 'Date', 'Error', 'TypeError', 'Map', 'Set',
   'WeakMap', 'WeakSet', 'Promise', 'Proxy', 'Reflect', 'JSON', 'Math', 'eval', 'fetch', 'Headers', 'Request', 'Response', 'URL', 'Buffer',
-  'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'WebAssembly', 'process', 'globalThis',
+  'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'WebAssembly', 'process', 'console', 'globalThis',
 ];
-const PROCESS_NAMES: readonly PropertyKey[] = ['binding', '_linkedBinding', 'dlopen', 'getBuiltinModule', 'kill', 'on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'emit', 'nextTick', 'exit', 'cwd', 'chdir'];
+const PROCESS_NAMES: readonly PropertyKey[] = [
+  'binding', '_linkedBinding', 'dlopen', 'getBuiltinModule', 'kill', 'on', 'once', 'addListener', 'prependListener', 'prependOnceListener',
+  'removeListener', 'off', 'removeAllListeners', 'emit', 'emitWarning', 'nextTick', 'exit', 'reallyExit', 'abort', 'cwd', 'chdir', 'umask',
+  'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'setUncaughtExceptionCaptureCallback', 'loadEnvFile',
+];
+/**
+ * The console's output methods: replaced by model code, the host's later logging would run the model's function
+ * (which sees what the host logs, and throws its refusal after the run). `clear` is left to the kernel, which
+ * routes it to the cell's output.
+ */
+const CONSOLE_NAMES: readonly PropertyKey[] = ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'dirxml', 'table', 'assert', 'count', 'group', 'groupEnd', 'time', 'timeEnd', 'timeLog'];
 
 /** Properties other code changes in the ordinary course (stack formatting, emitter bookkeeping, exit codes). */
 const VOLATILE: Record<PropertyKey, true> = { __proto__: null, prepareStackTrace: true, stackTraceLimit: true, _events: true, _eventsCount: true, _maxListeners: true, exitCode: true, title: true, domain: true, _exiting: true, mainModule: true, env: true, argv: true, execArgv: true, debugPort: true } as never;
@@ -122,8 +133,8 @@ const createNull = (): object => Object.create(null) as object;
 const hasOwn = Object.hasOwn;
 
 function capture(name: string, target: object): Watched {
-  // Of the global object and process, the names the host and the audit depend on; the rest is theirs to extend.
-  const all = target === globalThis ? GLOBAL_NAMES : target === process ? PROCESS_NAMES : ownKeys(target);
+  // Of the global object, process and console, the names the host and the audit depend on; the rest is theirs to extend.
+  const all = target === globalThis ? GLOBAL_NAMES : target === process ? PROCESS_NAMES : target === console ? CONSOLE_NAMES : ownKeys(target);
   const keys: PropertyKey[] = [];
   const descriptors = createNull() as Record<PropertyKey, PropertyDescriptor>;
   for (let i = 0; i < all.length; i++) {
@@ -136,7 +147,7 @@ function capture(name: string, target: object): Watched {
   }
   const ordered: PropertyDescriptor[] = [];
   for (let i = 0; i < keys.length; i++) ordered[i] = descriptors[keys[i]!]!;
-  return { name, target, hotAdditions: setHas(HOT_ADDITIONS, name), hotKeys: hasOwn(HOT_KEYS, name) ? HOT_KEYS[name]! : [], provider: setHas(PROVIDER, name), originalOnly: target === globalThis || target === process, extensible: isExtensible(target), proto: getPrototypeOf(target), keys, descriptors, ordered };
+  return { name, target, hotAdditions: setHas(HOT_ADDITIONS, name), hotKeys: hasOwn(HOT_KEYS, name) ? HOT_KEYS[name]! : [], provider: setHas(PROVIDER, name), originalOnly: target === globalThis || target === process || target === console, extensible: isExtensible(target), proto: getPrototypeOf(target), keys, descriptors, ordered };
 }
 
 function same(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
