@@ -27,6 +27,15 @@ const POLLUTIONS: readonly [string, string, string, 'operation' | 'execution'][]
   ['process.emitWarning replaced', 'process.emitWarning = function () {}', 'process.emitWarning', 'execution'],
   // A guarded process control replaced by an unguarded stand-in.
   ['process.removeAllListeners replaced', 'process.removeAllListeners = function () { return process; }', 'process.removeAllListeners', 'execution'],
+  // Host prototypes every model reaches through process: each of the host's emitters and streams would run it.
+  ['EventEmitter.prototype.emit replaced (through process)', 'Object.getPrototypeOf(Object.getPrototypeOf(process)).emit = function () { return true; }', 'EventEmitter.prototype.emit', 'execution'],
+  [
+    // A pipe, a socket or a TTY: each standard stream is a Duplex.
+    'Duplex.prototype.write replaced (through process.stdout)',
+    "(() => { let p = process.stdout; while (p.constructor.name !== 'Duplex') p = Object.getPrototypeOf(p); p.write = function () { return true; }; })()",
+    'Duplex.prototype.write',
+    'execution',
+  ],
 ];
 
 const listen = EventTarget.prototype.addEventListener;

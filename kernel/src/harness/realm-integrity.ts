@@ -9,6 +9,9 @@
  * be restored (made non-configurable by the modifier) are recorded as such.
  */
 
+import { EventEmitter } from 'node:events';
+import { Socket } from 'node:net';
+import { Duplex, Readable, Stream, Transform, Writable } from 'node:stream';
 import { defineProperty, deleteProperty, getOwnPropertyDescriptor, getPrototypeOf, isExtensible, objectIs, ownKeys, setHas, setPrototypeOf, symbolDescription } from './intrinsics.js';
 
 interface Watched {
@@ -80,6 +83,25 @@ function watchList(): [string, object][] {
   add('process', process);
   add('console', console);
   add('globalThis', globalThis);
+  // Host objects every model reaches through `process`: the emitter behind it and every stream (servers,
+  // sockets, the kernel's channels), and the standard streams' own classes (tty, file or socket, by how the
+  // process was started). A method replaced there would run for every emitter or stream of the host.
+  const seen = new Set<object>(list.map(([, target]) => target));
+  const addProto = (name: string, proto: unknown): void => {
+    if ((typeof proto !== 'object' && typeof proto !== 'function') || proto === null || seen.has(proto)) return;
+    seen.add(proto);
+    add(name, proto);
+  };
+  addProto('EventEmitter.prototype', EventEmitter.prototype);
+  for (const [name, ctor] of [['Stream', Stream], ['Readable', Readable], ['Writable', Writable], ['Duplex', Duplex], ['Transform', Transform], ['net.Socket', Socket]] as const) {
+    addProto(`${name}.prototype`, ctor.prototype);
+  }
+  for (const [name, stream] of [['process.stdout', process.stdout], ['process.stderr', process.stderr]] as const) {
+    for (let proto: unknown = getPrototypeOf(stream); proto !== null && proto !== Object.prototype; proto = getPrototypeOf(proto as object)) {
+      const ctor = getOwnPropertyDescriptor(proto as object, 'constructor')?.value as { name?: unknown } | undefined;
+      addProto(`${name}:${typeof ctor?.name === 'string' ? ctor.name : 'anonymous'}.prototype`, proto);
+    }
+  }
   return list;
 }
 
