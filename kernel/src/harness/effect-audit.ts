@@ -158,6 +158,8 @@ function installProcesses(): void {
   }
   guard(proc, 'dlopen', 'process.dlopen');
   guard(proc, 'kill', 'process.kill');
+  // The IPC channel to a parent process (a web kernel's to the server): egress, and a way to end the child.
+  for (const name of ['send', 'disconnect']) guard(proc, name, `process.${name}`);
   // Ending the host process is a signal to it like process.kill: a model must not stop the Session it runs in.
   for (const name of ['exit', 'reallyExit', 'abort']) guard(proc, name, `process.${name}`);
   // Process-wide state every later effect of the host inherits: its working directory (relative paths of

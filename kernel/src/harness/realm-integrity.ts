@@ -139,7 +139,7 @@ const GLOBAL_NAMES: readonly PropertyKey[] = [
 const PROCESS_NAMES: readonly PropertyKey[] = [
   'binding', '_linkedBinding', 'dlopen', 'getBuiltinModule', 'kill', 'on', 'once', 'addListener', 'prependListener', 'prependOnceListener',
   'removeListener', 'off', 'removeAllListeners', 'emit', 'emitWarning', 'nextTick', 'exit', 'reallyExit', 'abort', 'cwd', 'chdir', 'umask',
-  'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'setUncaughtExceptionCaptureCallback', 'loadEnvFile',
+  'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'setUncaughtExceptionCaptureCallback', 'loadEnvFile', 'send', 'disconnect',
 ];
 /**
  * The console's output methods: replaced by model code, the host's later logging would run the model's function

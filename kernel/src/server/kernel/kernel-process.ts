@@ -35,8 +35,13 @@ export interface KernelProcessConfig {
   eager?: boolean;
 }
 
+// Taken before the library loads: its effect audit then refuses `process.send` to model code (a forged message
+// would reach the server as this kernel's), while the kernel's own messages, sent from within runs too (a
+// cell's output while its SessionFunction runs), go through this reference.
+const send = process.send?.bind(process);
+
 function post(message: FromKernel): void {
-  process.send?.(message);
+  send?.(message);
 }
 
 async function loadHostModule(specifier: string | undefined): Promise<{ factory: KernelHostFactory; transform?: SourceTransform }> {
@@ -48,7 +53,7 @@ async function loadHostModule(specifier: string | undefined): Promise<{ factory:
 
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as KernelProcessConfig;
-  if (!process.send) throw new Error('kernel-process must be forked with an IPC channel');
+  if (!send) throw new Error('kernel-process must be forked with an IPC channel');
   // Before anything can load TypeScript, so every compiler this process loads comes from (or fills) the cache.
   installCodeCache();
   if (config.watchdogFd !== undefined) startInterruptWatchdog(config.watchdogFd);

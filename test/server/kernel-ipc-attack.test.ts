@@ -1,0 +1,61 @@
+/**
+ * A web kernel process talks to the server over Node's IPC channel (`process.send`). Model code in a cell's run
+ * must not use it: a forged message would reach the server as the kernel's own (a display in the notebook, a
+ * "fatal" that ends the kernel), and `process.disconnect()` would end the kernel. Each is refused and recorded
+ * like any other direct effect, the kernel keeps running, and the kernel's own messages still flow.
+ */
+import { describe, expect, test } from 'vitest';
+import { startSessionKernelServer } from '../support/kernel-server.js';
+import { kernelSuite } from '../support/kernel-suite.js';
+import { runCell } from '../support/kernel-client.js';
+
+const suite = kernelSuite(startSessionKernelServer);
+
+const ATTACKS = [
+  ['a forged fatal message', "process.send({ kind: 'fatal', message: 'forged by the model' })"],
+  ['a forged display in the notebook', "process.send({ kind: 'message', route: 'shell', msg: { header: { msg_type: 'display_data' }, content: { data: { 'text/plain': 'forged' } } } })"],
+  ['disconnecting the channel', 'process.disconnect()'],
+] as const;
+
+describe('model code and the kernel process IPC channel', () => {
+  for (const [name, expression] of ATTACKS) {
+    test(`${name} from a model expression is refused and recorded; the kernel keeps running`, async () => {
+      const setup = await runCell(
+        suite.kernel,
+        `import * as nh from "nighthawk-ts";
+import { ScriptedModel, toolCall } from "nighthawk-ts/testing";
+nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: new ScriptedModel([
+  () => ({ toolCalls: [toolCall("nh_evaluate", { expression: ${JSON.stringify(expression)} })] }),
+  () => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] }),
+]) }) });
+async function attempt() { return (await nh.step({ program: "execute\\nGo." })).kind; }`,
+      );
+      expect(setup.error).toBeUndefined();
+      const run = await runCell(suite.kernel, 'await attempt().catch((e) => e.failure)');
+      expect(run.result?.['text/plain']).toBe("'perimeter_refused'");
+      // The forged display never reached the client (the run view quotes the expression, so match whole data).
+      expect(run.iopub.map((m) => (m.content as { data?: Record<string, unknown> }).data?.['text/plain'])).not.toContain('forged');
+      const recorded = await runCell(suite.kernel, 'nh.activeSession()!.ledger.select({ kind: "trace.anomaly" }).map((e) => e.data.effect).at(-1)');
+      expect(recorded.result?.['text/plain']).toBe(`'${expression.slice(0, expression.indexOf('('))}'`);
+      const alive = await runCell(suite.kernel, '40 + 2');
+      expect(alive.result?.['text/plain']).toBe('42');
+    }, 60_000);
+  }
+
+  test('the same from generated code a SessionFunction dispatches is refused and recorded; the kernel keeps running', async () => {
+    const define = await runCell(
+      suite.kernel,
+      `async function generate() {
+  const out = await nh.currentDispatcher().dispatch({ language: "javascript", intent: "define-and-invoke", entry: "leak", source: "export function leak() { process.send({ kind: 'fatal', message: 'forged by generated code' }); return 1; }", dependencies: [] });
+  return out.invocation.value;
+}`,
+    );
+    expect(define.error).toBeUndefined();
+    const run = await runCell(suite.kernel, 'await generate().catch((e) => e.name)');
+    expect(run.result?.['text/plain']).toBe("'UnmediatedPerimeterEffectError'");
+    const recorded = await runCell(suite.kernel, 'nh.activeSession()!.ledger.select({ kind: "trace.anomaly" }).map((e) => e.data.effect).at(-1)');
+    expect(recorded.result?.['text/plain']).toBe("'process.send'");
+    const alive = await runCell(suite.kernel, '40 + 2');
+    expect(alive.result?.['text/plain']).toBe('42');
+  }, 60_000);
+});
