@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import {
   AgentExecutor,
@@ -61,6 +62,31 @@ describe('Session and SessionFunction', () => {
     await expect(f!()).rejects.toBeInstanceOf(SessionClosedError);
     expect(session.isApproved(f)).toBe(false);
     expect(session.isApproved(raw)).toBe(false);
+  });
+
+  it('a function a model made that claims to be a SessionFunction (the public marker, copied) has no approval', async () => {
+    const expression = "(() => { const f = () => 'mine'; Object.defineProperty(f, Symbol.for('nighthawk.session-function'), { value: { sessionId, target: helper } }); return f; })()";
+    const session = newSession((_m, info) =>
+      info.requestNumber === 1 ? { toolCalls: [toolCall('nh_assign', { target_path: 'made', expression }), finish()] } : { toolCalls: [finish()] },
+    );
+    const raw = async () => 1;
+    const { helper } = cell(session, 'const helper = async () => 1', { helper: raw });
+    const { agent } = cell(session, 'async function agent() {}', {
+      agent: async () => {
+        const { bindings } = await step({
+          program: 'execute\nSet <:made>.',
+          references: { helper: raw, sessionId: session.sessionId },
+          writes: { made: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function') },
+        });
+        return bindings.made;
+      },
+    });
+    const made = await agent!();
+    expect(typeof made).toBe('function');
+    // The marker names an approved target, but approval follows the Session's own adapters, not a public symbol.
+    expect(session.isApproved(helper)).toBe(true);
+    expect(session.isApproved(made)).toBe(false);
+    expect(session.evidenceFor(made)).toBeUndefined();
   });
 
   it('approval in one Session does not carry to another', () => {

@@ -114,6 +114,11 @@ export class Session {
   readonly #anomalies: SessionAnomaly[] = [];
   readonly #approvals = new WeakMap<object, ApprovalEvidence>();
   readonly #adapters = new WeakMap<object, SessionFunction>();
+  /**
+   * Each adapter this Session made → what it calls. The marker on an adapter is public (any code can copy it onto
+   * a function of its own), so approval is looked up through this map, never through the marker.
+   */
+  readonly #targets = new WeakMap<object, object>();
   readonly #retained = new WeakMap<RetainedFunction, SessionFunction>();
   readonly #submissions = new Map<string, Submission>();
   readonly #owners = new Set<BackgroundOwner>();
@@ -272,6 +277,7 @@ export class Session {
     Object.defineProperty(adapter, 'sessionFunctionName', { value: label });
     // The target is the retained definition, which is never approved.
     Object.defineProperty(adapter, SESSION_FUNCTION, { value: Object.freeze({ sessionId: this.sessionId, target: retained, provenance: 'generated' }) });
+    this.#targets.set(adapter, retained);
     this.#retained.set(retained, adapter);
     this.#adapters.set(adapter, adapter);
     return adapter as SessionFunction<F>;
@@ -289,8 +295,7 @@ export class Session {
   /** Approval evidence for a callable in this Session (undefined once closed). */
   evidenceFor(fn: unknown): ApprovalEvidence | undefined {
     if (this.#closed || typeof fn !== 'function') return undefined;
-    const target = ((fn as unknown as Record<symbol, { target: object } | undefined>)[SESSION_FUNCTION]?.target ?? fn) as object;
-    return this.#approvals.get(target);
+    return this.#approvals.get(this.#targets.get(fn) ?? fn);
   }
 
   isApproved(fn: unknown): boolean {
@@ -351,6 +356,7 @@ export class Session {
     Object.defineProperty(adapter, 'name', { value: name });
     Object.defineProperty(adapter, 'sessionFunctionName', { value: name });
     Object.defineProperty(adapter, SESSION_FUNCTION, { value: Object.freeze({ sessionId: this.sessionId, target: fn }) });
+    this.#targets.set(adapter, fn);
     this.#adapters.set(fn, adapter);
     this.#adapters.set(adapter, adapter);
     return adapter;
