@@ -121,6 +121,10 @@ export const EFFECT_TABLE: readonly [string, string][] = [
   ['process.removeAllListeners(exit)', "process.removeAllListeners('exit')"],
   ['process.removeListener(signal)', "process.removeListener('SIGINT', process.listeners('SIGINT')[0])"],
   ['process.off(error)', "process.off('unhandledRejection', process.listeners('unhandledRejection')[0])"],
+  // Emitted by hand, the host's own handlers would run as if it had happened (the kernel's interrupt, its exit).
+  ['process.emit(signal)', "process.emit('SIGINT')"],
+  ['process.emit(exit)', "process.emit('beforeExit', 0)"],
+  ['process.emit(ipc)', "process.emit('disconnect')"],
   ['process.kill', 'process.kill(process.pid, 0)'],
   // Not refused, any of these would end the test process itself.
   ['process.exit', 'process.exit(3)'],
@@ -155,7 +159,10 @@ let contacts = 0;
 let references: Record<string, unknown>;
 const exitListeners = () => ['exit', 'beforeExit', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGUSR2', 'SIGQUIT', 'uncaughtException', 'unhandledRejection'].reduce((n, event) => n + process.listenerCount(event), 0);
 // The host's own handlers, which a refused removal leaves in place.
-const hostSignalHandler = (): void => {};
+let hostSignalCalls = 0;
+const hostSignalHandler = (): void => {
+  hostSignalCalls++;
+};
 const hostRejectionHandler = (): void => {};
 /** What a refused process-state change would have changed; `env` compared by identity too. */
 const processState = () => ({ cwd: process.cwd(), umask: process.umask(), env: process.env, nodeOptions: process.env.NODE_OPTIONS, path: process.env.PATH, marker: process.env.NH_MODEL_SET });
@@ -219,6 +226,7 @@ describe('effect-audit table (issue 13)', () => {
       expect(runner.ledger.select({ kind: 'trace.anomaly' })).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
       expect(listing()).toEqual(before);
       expect(contacts).toBe(0);
+      expect(hostSignalCalls, 'the host handler did not run').toBe(0);
       expect(exitListeners()).toBe(listeners);
       const after = processState();
       expect(after).toEqual(state);
@@ -251,6 +259,7 @@ describe('effect-audit table (issue 13)', () => {
       expect(anomalies).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
       expect(listing()).toEqual(before);
       expect(contacts).toBe(0);
+      expect(hostSignalCalls, 'the host handler did not run').toBe(0);
       expect(exitListeners()).toBe(listeners);
       const after = processState();
       expect(after).toEqual(state);
@@ -274,6 +283,7 @@ describe('effect-audit table (issue 13)', () => {
       expect(session.ledger.select({ kind: 'trace.anomaly' })).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
       expect(listing()).toEqual(before);
       expect(contacts).toBe(0);
+      expect(hostSignalCalls, 'the host handler did not run').toBe(0);
       expect(exitListeners()).toBe(listeners);
       const after = processState();
       expect(after).toEqual(state);

@@ -78,6 +78,7 @@ const EFFECT_BINDINGS = new Set(['spawn_sync', 'process_wrap', 'tcp_wrap', 'udp_
 const EXIT_EVENTS = new Set(['exit', 'beforeExit']);
 const SIGNAL_EVENTS = new Set(Object.keys(os.constants.signals));
 const ERROR_EVENTS = new Set(['uncaughtException', 'uncaughtExceptionMonitor', 'unhandledRejection']);
+const IPC_EVENTS = new Set(['message', 'disconnect', 'internalMessage']);
 
 /** Which of the process's lifecycle events `event` is, if any; `removeAllListeners()` with none removes them all. */
 function lifecycleEvent(event: unknown, allWhenMissing: boolean): string | undefined {
@@ -173,6 +174,15 @@ function installProcesses(): void {
   // would make the host ignore SIGTERM or Ctrl-C, during its run and after it. One on an uncaught error keeps a
   // failed host running. Removing the host's own (`removeAllListeners()` needs no reference) undoes its
   // handling: the kernel's interrupt, its error reports, an operator's exit hook.
+  // Emitting them by hand runs the host's own handlers as if the event had happened: the kernel's interrupt on
+  // a forged SIGINT, its exit on a forged 'disconnect', its message handler on a forged 'message'. (Uncaught
+  // errors are left alone: Node emits those in the failing code's own context.)
+  wrapMethod(proc, 'emit', (args) => {
+    const event = args[0];
+    if (typeof event !== 'string') return;
+    const kind = setHas(SIGNAL_EVENTS, event) ? 'signal' : setHas(EXIT_EVENTS, event) ? 'exit' : setHas(IPC_EVENTS, event) ? 'ipc' : undefined;
+    if (kind !== undefined) refuseIfInterior(`process.emit(${kind})`);
+  });
   for (const name of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'removeListener', 'off', 'removeAllListeners']) {
     wrapMethod(proc, name, (args) => {
       const kind = lifecycleEvent(args[0], name === 'removeAllListeners');
