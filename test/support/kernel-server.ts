@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { KernelManager, ServerConnection, SessionManager, ContentsManager, KernelSpecManager } from '@jupyterlab/services';
 import WebSocket from 'ws';
 import { startServer, type NighthawkServer, type ServerOptions } from '../../kernel/src/server/index.js';
@@ -31,10 +31,10 @@ export function clientSettings(server: NighthawkServer, token = server.token): S
   });
 }
 
-export async function startKernelServer(options: Partial<ServerOptions> = {}): Promise<KernelServerFixture> {
+export async function startKernelServer(options: Partial<ServerOptions> = {}, start: typeof startServer = startServer): Promise<KernelServerFixture> {
   const sandbox = mkdtempSync(path.join(tmpdir(), 'nighthawk-server-'));
   const notebookDir = path.join(sandbox, 'notebooks');
-  const server = await startServer({ notebookDir, port: 0, spareKernels: 1, log: () => {}, ...options });
+  const server = await start({ notebookDir, port: 0, spareKernels: 1, log: () => {}, ...options });
   const settings = clientSettings(server);
   const kernels = new KernelManager({ serverSettings: settings });
   return {
@@ -66,6 +66,18 @@ export function ensureBuilt(): void {
 export async function startSessionKernelServer(options: Partial<ServerOptions> = {}): Promise<KernelServerFixture> {
   ensureBuilt();
   return startKernelServer({ spareKernels: 0, kernelCwd: repoRoot, hostModule: sessionHostModule, ...options });
+}
+
+/**
+ * The same, with the server itself loaded from dist/ as `npm start` runs it: its kernel processes then run the
+ * built kernel script, whose harness is the one instance cells import as `nighthawk-ts` (from TypeScript
+ * sources the kernel script is a bundle with its own copy, so host checks of the kernel's own code, such as
+ * "inside a run?", would not see the library's runs).
+ */
+export async function startBuiltSessionKernelServer(options: Partial<ServerOptions> = {}): Promise<KernelServerFixture> {
+  ensureBuilt();
+  const built = (await import(pathToFileURL(path.join(repoRoot, 'dist', 'kernel', 'src', 'server', 'index.js')).href)) as { startServer: typeof startServer };
+  return startKernelServer({ spareKernels: 0, kernelCwd: repoRoot, hostModule: sessionHostModule, ...options }, built.startServer);
 }
 
 export { SessionManager, ContentsManager, KernelSpecManager };

@@ -3,11 +3,13 @@
  * "tslab"`; `tslab.display.html(…)`, `tslab.newDisplay()`) and `console.clear()`, which clears the cell's
  * output (a `clear_output` message) instead of printing terminal escapes into it. tslab's `display` writes
  * through a hook its own ZeroMQ kernel sets; we set that hook to the running kernel's channel, so existing
- * tslab notebooks run unchanged.
+ * tslab notebooks run unchanged. Code inside a run may not clear the cell (it would erase the run's inline view).
  */
 import { createRequire } from 'node:module';
 import type { MimeBundle } from '../../../../shared/index.js';
 import type { DisplayOptions } from './kernel-host.js';
+import { insideHostFrame, refuseInteriorControl } from '../../harness/index.js';
+import { OperatorControlError } from '../../session/index.js';
 
 export interface CellOutputTarget {
   display(bundle: MimeBundle, options?: DisplayOptions): void;
@@ -32,5 +34,13 @@ export function installCellOutputBridge(target: CellOutputTarget): void {
     const displayId = displayData.transient?.display_id;
     target.display(displayData.data, displayId === undefined ? {} : { displayId, update });
   };
-  console.clear = () => target.clearOutput(false);
+  console.clear = () => {
+    // The cell's output holds its runs' inline views (refusals, terminal status): code inside a run (a model's
+    // expression, generated code) may not erase them. Recorded, and refused like any operator control.
+    if (insideHostFrame()) {
+      refuseInteriorControl('console.clear');
+      throw new OperatorControlError({ control: 'console.clear' });
+    }
+    target.clearOutput(false);
+  };
 }

@@ -1,15 +1,17 @@
 /**
- * A web kernel process talks to the server over Node's IPC channel (`process.send`). Model code in a cell's run
- * must not use it: a forged message would reach the server as the kernel's own (a display in the notebook, a
- * "fatal" that ends the kernel), and `process.disconnect()` would end the kernel. Each is refused and recorded
- * like any other direct effect, the kernel keeps running, and the kernel's own messages still flow.
+ * Model code in a web kernel's runs and the kernel process itself. The kernel talks to the server over Node's
+ * IPC channel (`process.send`): a forged message would reach the server as the kernel's own (a display in the
+ * notebook, a "fatal" that ends the kernel), and `process.disconnect()` would end the kernel. `console.clear()`
+ * clears the cell's output, which holds its runs' inline views. Each is refused and recorded, the kernel keeps
+ * running, and the kernel's own messages (and the operator's own clear) still work.
  */
 import { describe, expect, test } from 'vitest';
-import { startSessionKernelServer } from '../support/kernel-server.js';
+import { startBuiltSessionKernelServer } from '../support/kernel-server.js';
 import { kernelSuite } from '../support/kernel-suite.js';
 import { runCell } from '../support/kernel-client.js';
 
-const suite = kernelSuite(startSessionKernelServer);
+// The kernel runs from dist/, as `npm start` runs it (see startBuiltSessionKernelServer).
+const suite = kernelSuite(startBuiltSessionKernelServer);
 
 const ATTACKS = [
   ['a forged fatal message', "process.send({ kind: 'fatal', message: 'forged by the model' })"],
@@ -17,7 +19,7 @@ const ATTACKS = [
   ['disconnecting the channel', 'process.disconnect()'],
 ] as const;
 
-describe('model code and the kernel process IPC channel', () => {
+describe('model code and the kernel process (its IPC channel, its cell output)', () => {
   for (const [name, expression] of ATTACKS) {
     test(`${name} from a model expression is refused and recorded; the kernel keeps running`, async () => {
       const setup = await runCell(
@@ -57,5 +59,29 @@ async function attempt() { return (await nh.step({ program: "execute\\nGo." })).
     expect(recorded.result?.['text/plain']).toBe("'process.send'");
     const alive = await runCell(suite.kernel, '40 + 2');
     expect(alive.result?.['text/plain']).toBe('42');
+  }, 60_000);
+
+  // console.clear() in a cell clears its output; from model code it would erase the run's inline view (its
+  // refusals and terminal status) from the notebook.
+  test("console.clear() from a model expression is refused and recorded; the cell's run view stays", async () => {
+    const setup = await runCell(
+      suite.kernel,
+      `import * as nh from "nighthawk-ts";
+import { ScriptedModel, toolCall } from "nighthawk-ts/testing";
+nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: new ScriptedModel([
+  () => ({ toolCalls: [toolCall("nh_evaluate", { expression: "console.clear()" })] }),
+  () => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] }),
+]) }) });
+async function attempt() { return (await nh.step({ program: "execute\\nGo." })).kind; }`,
+    );
+    expect(setup.error).toBeUndefined();
+    const run = await runCell(suite.kernel, 'await attempt()');
+    expect(run.result?.['text/plain']).toBe("'pass'");
+    expect(run.iopub.map((m) => m.header.msg_type)).not.toContain('clear_output');
+    const recorded = await runCell(suite.kernel, 'nh.activeSession()!.ledger.select({ kind: "trace.anomaly" }).map((e) => [e.status, e.data.control]).at(-1)');
+    expect(recorded.result?.['text/plain']).toBe("[ 'operator_control_in_run', 'console.clear' ]");
+    // The operator's own cell still clears.
+    const cleared = await runCell(suite.kernel, 'console.clear()');
+    expect(cleared.iopub.map((m) => m.header.msg_type)).toContain('clear_output');
   }, 60_000);
 });
