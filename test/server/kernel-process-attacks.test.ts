@@ -19,6 +19,14 @@ const ATTACKS = [
   ['disconnecting the channel', 'process.disconnect()'],
 ] as const;
 
+/** The newest anomaly in the Session's ledger names `effect`, and the kernel still answers a cell. */
+async function expectRecordedAndAlive(effect: string): Promise<void> {
+  const recorded = await runCell(suite.kernel, 'nh.activeSession()!.ledger.select({ kind: "trace.anomaly" }).map((e) => e.data.effect).at(-1)');
+  expect(recorded.result?.['text/plain']).toBe(`'${effect}'`);
+  const alive = await runCell(suite.kernel, '40 + 2');
+  expect(alive.result?.['text/plain']).toBe('42');
+}
+
 describe('model code and the kernel process (its IPC channel, its cell output)', () => {
   for (const [name, expression] of ATTACKS) {
     test(`${name} from a model expression is refused and recorded; the kernel keeps running`, async () => {
@@ -37,10 +45,7 @@ async function attempt() { return (await nh.step({ program: "execute\\nGo." })).
       expect(run.result?.['text/plain']).toBe("'perimeter_refused'");
       // The forged display never reached the client (the run view quotes the expression, so match whole data).
       expect(run.iopub.map((m) => (m.content as { data?: Record<string, unknown> }).data?.['text/plain'])).not.toContain('forged');
-      const recorded = await runCell(suite.kernel, 'nh.activeSession()!.ledger.select({ kind: "trace.anomaly" }).map((e) => e.data.effect).at(-1)');
-      expect(recorded.result?.['text/plain']).toBe(`'${expression.slice(0, expression.indexOf('('))}'`);
-      const alive = await runCell(suite.kernel, '40 + 2');
-      expect(alive.result?.['text/plain']).toBe('42');
+      await expectRecordedAndAlive(expression.slice(0, expression.indexOf('(')));
     }, 60_000);
   }
 
@@ -55,10 +60,7 @@ async function attempt() { return (await nh.step({ program: "execute\\nGo." })).
     expect(define.error).toBeUndefined();
     const run = await runCell(suite.kernel, 'await generate().catch((e) => e.name)');
     expect(run.result?.['text/plain']).toBe("'UnmediatedPerimeterEffectError'");
-    const recorded = await runCell(suite.kernel, 'nh.activeSession()!.ledger.select({ kind: "trace.anomaly" }).map((e) => e.data.effect).at(-1)');
-    expect(recorded.result?.['text/plain']).toBe("'process.send'");
-    const alive = await runCell(suite.kernel, '40 + 2');
-    expect(alive.result?.['text/plain']).toBe('42');
+    await expectRecordedAndAlive('process.send');
   }, 60_000);
 
   // console.clear() in a cell clears its output; from model code it would erase the run's inline view (its
