@@ -16,7 +16,7 @@ let installed = false;
  * environment is what the host's later child processes start with (`NODE_OPTIONS=--import=data:…` would run
  * model-chosen code in the next one, outside any dispatch).
  */
-export function installSecretWatch(refuseWrite: (effect: string) => void = () => {}): void {
+export function installSecretWatch(refuseWrite: (effect: string) => void): void {
   if (installed) return;
   installed = true;
   registerEnvSecret('OPENAI_API_KEY');
