@@ -80,11 +80,18 @@ const SIGNAL_EVENTS = new Set(Object.keys(os.constants.signals));
 const ERROR_EVENTS = new Set(['uncaughtException', 'uncaughtExceptionMonitor', 'unhandledRejection']);
 const IPC_EVENTS = new Set(['message', 'disconnect', 'internalMessage']);
 
-/** Which of the process's lifecycle events `event` is, if any; `removeAllListeners()` with none removes them all. */
-function lifecycleEvent(event: unknown, allWhenMissing: boolean): string | undefined {
-  if (event === undefined) return allWhenMissing ? '' : undefined;
+/** Which of the process's lifecycle events `event` names, if any. */
+function processEvent(event: unknown): 'exit' | 'signal' | 'error' | 'ipc' | undefined {
   if (typeof event !== 'string') return undefined;
-  return setHas(EXIT_EVENTS, event) ? 'exit' : setHas(SIGNAL_EVENTS, event) ? 'signal' : setHas(ERROR_EVENTS, event) ? 'error' : undefined;
+  return setHas(EXIT_EVENTS, event) ? 'exit' : setHas(SIGNAL_EVENTS, event) ? 'signal' : setHas(ERROR_EVENTS, event) ? 'error' : setHas(IPC_EVENTS, event) ? 'ipc' : undefined;
+}
+
+/** Every `process` method the audit wraps: the realm check watches each, so a stand-in put there is undone. */
+const guardedProcessMethods: string[] = [];
+
+function guardProcess(name: string, check: (args: unknown[]) => void): void {
+  wrapMethod(process as unknown as Target, name, check);
+  guardedProcessMethods.push(name);
 }
 
 let fileHandlePatched = false;
@@ -153,42 +160,41 @@ function installProcesses(): void {
   const cp = childProcess as unknown as Target;
   for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) guard(cp, name, `child_process.${name}`);
   guard(childProcess.ChildProcess.prototype as unknown as Target, 'spawn', 'child_process.ChildProcess.spawn');
-  const proc = process as unknown as Target;
   for (const name of ['binding', '_linkedBinding']) {
-    guard(proc, name, `process.${name}`, (args) => setHas(EFFECT_BINDINGS, StringCtor(args[0])));
+    guardProcess(name, (args) => {
+      if (setHas(EFFECT_BINDINGS, StringCtor(args[0]))) refuseIfInterior(`process.${name}`);
+    });
   }
-  guard(proc, 'dlopen', 'process.dlopen');
-  guard(proc, 'kill', 'process.kill');
-  // The IPC channel to a parent process (a web kernel's to the server): egress, and a way to end the child.
-  for (const name of ['send', 'disconnect']) guard(proc, name, `process.${name}`);
-  // Ending the host process is a signal to it like process.kill: a model must not stop the Session it runs in.
-  for (const name of ['exit', 'reallyExit', 'abort']) guard(proc, name, `process.${name}`);
-  // Process-wide state every later effect of the host inherits: its working directory (relative paths of
-  // stores), its file mode mask (a store created after umask(0) is writable by everyone), its identity, and
-  // where its uncaught errors go. Reading the mask (umask() without an argument) is not a change.
-  for (const name of ['chdir', 'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'setUncaughtExceptionCaptureCallback', 'loadEnvFile']) {
-    guard(proc, name, `process.${name}`);
+  const refused = (name: string) => (): void => refuseIfInterior(`process.${name}`);
+  // dlopen loads native code; kill signals a process. The IPC channel to a parent process (a web kernel's to the
+  // server) is egress and a way to end the child. Ending the host process: a model must not stop the Session it
+  // runs in. Then process-wide state every later effect of the host inherits: its working directory (relative
+  // paths of stores), its identity, and where its uncaught errors go.
+  for (const name of ['dlopen', 'kill', 'send', 'disconnect', 'exit', 'reallyExit', 'abort', 'chdir', 'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'setUncaughtExceptionCaptureCallback', 'loadEnvFile']) {
+    guardProcess(name, refused(name));
   }
-  guard(proc, 'umask', 'process.umask', (args) => args.length > 0 && args[0] !== undefined);
+  // Its file mode mask (a store created after umask(0) is writable by everyone); umask() alone only reads it.
+  guardProcess('umask', (args) => {
+    if (args.length > 0 && args[0] !== undefined) refuseIfInterior('process.umask');
+  });
   // The process's lifecycle events. A listener on a signal replaces Node's default action: one the model left
   // would make the host ignore SIGTERM or Ctrl-C, during its run and after it. One on an uncaught error keeps a
-  // failed host running. Removing the host's own (`removeAllListeners()` needs no reference) undoes its
-  // handling: the kernel's interrupt, its error reports, an operator's exit hook.
-  // Emitting them by hand runs the host's own handlers as if the event had happened: the kernel's interrupt on
-  // a forged SIGINT, its exit on a forged 'disconnect', its message handler on a forged 'message'. (Uncaught
-  // errors are left alone: Node emits those in the failing code's own context.)
-  wrapMethod(proc, 'emit', (args) => {
-    const event = args[0];
-    if (typeof event !== 'string') return;
-    const kind = setHas(SIGNAL_EVENTS, event) ? 'signal' : setHas(EXIT_EVENTS, event) ? 'exit' : setHas(IPC_EVENTS, event) ? 'ipc' : undefined;
-    if (kind !== undefined) refuseIfInterior(`process.emit(${kind})`);
-  });
+  // failed host running; one on an IPC event reads what the server sends a kernel. Removing the host's own
+  // (`removeAllListeners()` needs no reference) undoes its handling: the kernel's interrupt, its error reports,
+  // an operator's exit hook.
   for (const name of ['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'removeListener', 'off', 'removeAllListeners']) {
-    wrapMethod(proc, name, (args) => {
-      const kind = lifecycleEvent(args[0], name === 'removeAllListeners');
+    guardProcess(name, (args) => {
+      const kind = args[0] === undefined && name === 'removeAllListeners' ? '' : processEvent(args[0]);
       if (kind !== undefined) refuseIfInterior(`process.${name}(${kind})`);
     });
   }
+  // Emitted by hand, they run the host's own handlers as if the event had happened: the kernel's interrupt on a
+  // forged SIGINT, its exit on a forged 'disconnect', its message handler on a forged 'message'. Uncaught errors
+  // are left alone: Node emits those itself, in the failing code's own context.
+  guardProcess('emit', (args) => {
+    const kind = processEvent(args[0]);
+    if (kind !== undefined && kind !== 'error') refuseIfInterior(`process.emit(${kind})`);
+  });
   wrapClass(workerThreads as unknown as Target, 'Worker', (args) => {
     const [specifier, options] = args;
     const evaluates = typeof options === 'object' && options !== null && Boolean((options as { eval?: unknown }).eval);
@@ -213,5 +219,5 @@ export function installEffectAudit(): void {
   installSecretWatch(refuseIfInterior);
   syncBuiltinESMExports();
   // Last, so the record of the built-ins includes the host's own patches.
-  installRealmIntegrity();
+  installRealmIntegrity(guardedProcessMethods);
 }

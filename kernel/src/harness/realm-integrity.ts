@@ -136,11 +136,8 @@ const GLOBAL_NAMES: readonly PropertyKey[] = [
   'WeakMap', 'WeakSet', 'Promise', 'Proxy', 'Reflect', 'JSON', 'Math', 'eval', 'fetch', 'Headers', 'Request', 'Response', 'URL', 'Buffer',
   'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'WebAssembly', 'process', 'console', 'globalThis',
 ];
-const PROCESS_NAMES: readonly PropertyKey[] = [
-  'binding', '_linkedBinding', 'dlopen', 'getBuiltinModule', 'kill', 'on', 'once', 'addListener', 'prependListener', 'prependOnceListener',
-  'removeListener', 'off', 'removeAllListeners', 'emit', 'emitWarning', 'nextTick', 'exit', 'reallyExit', 'abort', 'cwd', 'chdir', 'umask',
-  'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'setUncaughtExceptionCaptureCallback', 'loadEnvFile', 'send', 'disconnect',
-];
+/** Of `process`, besides every method the effect audit guards (installRealmIntegrity's argument). */
+const PROCESS_NAMES: readonly PropertyKey[] = ['getBuiltinModule', 'emitWarning', 'nextTick', 'cwd'];
 /**
  * The console's output methods: replaced by model code, the host's later logging would run the model's function
  * (which sees what the host logs, and throws its refusal after the run). `clear` is left to the kernel, which
@@ -154,9 +151,9 @@ const isVolatile = (key: PropertyKey): boolean => hasOwn(VOLATILE, key);
 const createNull = (): object => Object.create(null) as object;
 const hasOwn = Object.hasOwn;
 
-function capture(name: string, target: object): Watched {
+function capture(name: string, target: object, processNames: readonly PropertyKey[]): Watched {
   // Of the global object, process and console, the names the host and the audit depend on; the rest is theirs to extend.
-  const all = target === globalThis ? GLOBAL_NAMES : target === process ? PROCESS_NAMES : target === console ? CONSOLE_NAMES : ownKeys(target);
+  const all = target === globalThis ? GLOBAL_NAMES : target === process ? processNames : target === console ? CONSOLE_NAMES : ownKeys(target);
   const keys: PropertyKey[] = [];
   const descriptors = createNull() as Record<PropertyKey, PropertyDescriptor>;
   for (let i = 0; i < all.length; i++) {
@@ -176,8 +173,11 @@ function same(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
   return objectIs(a.value, b.value) && a.get === b.get && a.set === b.set && a.enumerable === b.enumerable && a.writable === b.writable && a.configurable === b.configurable;
 }
 
-/** Records the built-ins as they are now. Idempotent; call after every host patch is installed. */
-export function installRealmIntegrity(): void {
+/**
+ * Records the built-ins as they are now. Idempotent; call after every host patch is installed. `guardedOnProcess`:
+ * the `process` methods the effect audit wrapped, watched so that a stand-in put there is undone.
+ */
+export function installRealmIntegrity(guardedOnProcess: readonly string[]): void {
   if (watched) return;
   // Lazily materialised globals (Node defines some as self-replacing accessors) are touched first.
   for (const key of ownKeys(globalThis)) {
@@ -189,7 +189,8 @@ export function installRealmIntegrity(): void {
   }
   const list = watchList();
   const out: Watched[] = [];
-  for (let i = 0; i < list.length; i++) out[i] = capture(list[i]![0], list[i]![1]);
+  const processNames = [...PROCESS_NAMES, ...guardedOnProcess];
+  for (let i = 0; i < list.length; i++) out[i] = capture(list[i]![0], list[i]![1], processNames);
   watched = out;
 }
 
