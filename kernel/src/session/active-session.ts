@@ -2,8 +2,7 @@
  * The Session a notebook kernel hosts. The kernel sets it once at start-up; cells read it through
  * the library (`activeSession()`), which is the same live instance the kernel holds.
  */
-import { insideHostFrame, refuseInteriorControl } from '../harness/index.js';
-import { OperatorControlError } from './errors.js';
+import { operatorOnly } from './operator-only.js';
 import type { Session } from './session.js';
 
 let active: Session | undefined;
@@ -15,9 +14,6 @@ export function activeSession(): Session | undefined {
 
 /** Host-only: installs the Session the kernel hosts. Refused from inside a run. */
 export function setActiveSession(session: Session | undefined): void {
-  if (insideHostFrame()) {
-    refuseInteriorControl('setActiveSession');
-    throw new OperatorControlError({ control: 'setActiveSession' });
-  }
+  operatorOnly('setActiveSession');
   active = session;
 }

@@ -13,7 +13,6 @@ import {
   insideHostFrame,
   isGeneratedCallable,
   refuseCallAfterRun,
-  refuseInteriorControl,
   type Grant,
   type LateAnomaly,
   type Ledger,
@@ -25,6 +24,7 @@ import { hashSource, type ApprovalEvidence, type ApprovalRoute, type Submission 
 import { observeOwner, type BackgroundOwner, type OwnerObservation } from './background-owner.js';
 import { definedCallableNames, neverOperatorDefined } from './observed-definitions.js';
 import { OperatorControlError, SessionClosedError, SessionExitBlockedError, SubmissionRefusedError } from './errors.js';
+import { operatorOnly } from './operator-only.js';
 
 const SESSION_FUNCTION = Symbol.for('nighthawk.session-function');
 
@@ -142,7 +142,7 @@ export class Session {
    * keeps the ledger). Refused from inside a run, where it would admit authority from the interior.
    */
   get runner(): Runner {
-    this.#operatorOnly('runner');
+    operatorOnly('runner');
     return this.#runner;
   }
 
@@ -162,7 +162,7 @@ export class Session {
    * from now on. Runs already in progress keep the authority they were admitted with.
    */
   configure(options: Partial<SessionOptions>): void {
-    this.#operatorOnly('configure');
+    operatorOnly('configure');
     if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
     this.#options = optionsByValue({ ...this.#options, ...options });
     this.#runner = this.#newRunner();
@@ -181,18 +181,12 @@ export class Session {
     refuseCallAfterRun(`SessionFunction ${name} after its run ended`, (control) => new OperatorControlError({ control }));
   }
 
-  #operatorOnly(control: string): void {
-    if (!insideHostFrame()) return;
-    refuseInteriorControl(control);
-    throw new OperatorControlError({ control });
-  }
-
   /**
    * Operator submission of one cell's source, before it runs. Approves that exact source for this
    * Session only. Refused from inside a run: model output and run-interior text never count.
    */
   submit(source: string): Submission {
-    this.#operatorOnly('submit');
+    operatorOnly('submit');
     if (this.#closed) throw new SubmissionRefusedError({ reason: 'session-closed', detail: 'the Session is closed' });
     if (typeof source !== 'string') throw new SubmissionRefusedError({ reason: 'not-source-text', detail: 'operator source must be the submitted text itself' });
     const submission: Submission = Object.freeze({ submissionId: newId('sub_'), sourceHash: hashSource(source), source, submittedAt: wallClockMs() });
@@ -206,7 +200,7 @@ export class Session {
    * with the submission's evidence. Returns the SessionFunction adapters to rebind those names to.
    */
   materialized(submission: Submission, declared: Readonly<Record<string, unknown>>): Record<string, SessionFunction> {
-    this.#operatorOnly('materialized');
+    operatorOnly('materialized');
     if (this.#submissions.get(submission.submissionId) !== submission) {
       throw new SubmissionRefusedError({ reason: 'not-materialized-by-submission', detail: 'unknown submission: only the object submit() returned is accepted' });
     }
@@ -236,7 +230,7 @@ export class Session {
 
   /** Trusted imported-function registration: exact callable identity plus a reviewed-source hash. */
   registerImported<F extends AnyFunction>(fn: F, options: { name?: string; reviewedSourceHash: string }): SessionFunction<F> {
-    this.#operatorOnly('registerImported');
+    operatorOnly('registerImported');
     if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
     if (isGeneratedCallable(fn) || neverOperatorDefined(fn) || isRetainedAdapter(fn)) {
       throw new SubmissionRefusedError({ reason: 'not-source-text', detail: 'generated, bound or native callables are never approved by registration' });
@@ -254,7 +248,7 @@ export class Session {
    * the RetainedFunction itself stays usable by other host-established runs.
    */
   retain<F extends AnyFunction = (...args: unknown[]) => unknown>(retained: RetainedFunction, name?: string): SessionFunction<F> {
-    this.#operatorOnly('retain');
+    operatorOnly('retain');
     if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
     if (!(retained instanceof RetainedFunction)) throw new TypeError('Session.retain() takes a RetainedFunction (RetainedFunction.retain(materialization, exportName)).');
     const existing = this.#retained.get(retained);
@@ -304,7 +298,7 @@ export class Session {
 
   /** Registers the owner of background work a cell started. */
   registerOwner(owner: BackgroundOwner): () => void {
-    this.#operatorOnly('registerOwner');
+    operatorOnly('registerOwner');
     this.#owners.add(owner);
     return () => this.#owners.delete(owner);
   }
@@ -319,7 +313,7 @@ export class Session {
    * cessation; otherwise throws SessionExitBlockedError naming the owners and stays open.
    */
   async close(): Promise<void> {
-    this.#operatorOnly('close');
+    operatorOnly('close');
     if (this.#closed) return;
     for (const owner of this.#owners) {
       try {

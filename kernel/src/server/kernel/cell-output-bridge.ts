@@ -8,8 +8,7 @@
 import { createRequire } from 'node:module';
 import type { MimeBundle } from '../../../../shared/index.js';
 import type { DisplayOptions } from './kernel-host.js';
-import { insideHostFrame, refuseInteriorControl } from '../../harness/index.js';
-import { OperatorControlError } from '../../session/index.js';
+import { operatorOnly } from '../../session/operator-only.js';
 
 export interface CellOutputTarget {
   display(bundle: MimeBundle, options?: DisplayOptions): void;
@@ -37,10 +36,7 @@ export function installCellOutputBridge(target: CellOutputTarget): void {
   console.clear = () => {
     // The cell's output holds its runs' inline views (refusals, terminal status): code inside a run (a model's
     // expression, generated code) may not erase them. Recorded, and refused like any operator control.
-    if (insideHostFrame()) {
-      refuseInteriorControl('console.clear');
-      throw new OperatorControlError({ control: 'console.clear' });
-    }
+    operatorOnly('console.clear');
     target.clearOutput(false);
   };
 }
