@@ -60,9 +60,14 @@ export function refuseCallAfterRun(control: string, refusal: (control: string) =
   throw markLateRefusal(refusal(control));
 }
 
+/** A value that can key a WeakMap or WeakSet (what can be thrown besides primitives). */
+function isObjectLike(value: unknown): value is object {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null;
+}
+
 /** True for a refusal already recorded as evidence: absorbing it loses nothing. */
 export function isLateRefusal(value: unknown): boolean {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && weakSetHas(refusals, value);
+  return isObjectLike(value) && weakSetHas(refusals, value);
 }
 
 // --- the event loop's last resort -------------------------------------------------------------------
@@ -109,7 +114,7 @@ const scheduleClear = queueMicrotask;
 
 /** A callback of interior code threw in its live window: noted, so the error is absorbed if nothing catches it. */
 function noteLiveThrow(error: unknown, origin: InteriorOrigin): void {
-  if ((typeof error === 'object' || typeof error === 'function') && error !== null) {
+  if (isObjectLike(error)) {
     if (weakMapGet(liveThrows, error) === undefined) weakMapSet(liveThrows, error, origin);
     return;
   }
@@ -124,7 +129,7 @@ function noteLiveThrow(error: unknown, origin: InteriorOrigin): void {
  * timer's or tick's for an exception.
  */
 function interiorOrigin(error: unknown, consume: boolean): InteriorOrigin | undefined {
-  if ((typeof error === 'object' || typeof error === 'function') && error !== null) {
+  if (isObjectLike(error)) {
     const noted = weakMapGet(liveThrows, error) as InteriorOrigin | undefined;
     if (noted) return noted;
   } else if (livePrimitive !== undefined && livePrimitive.value === error) {
@@ -150,7 +155,7 @@ function absorbInteriorError(event: 'uncaughtException' | 'unhandledRejection', 
   } catch {
     /* absorbed either way: the model must not end the process through a failing record */
   }
-  if ((typeof error === 'object' || typeof error === 'function') && error !== null) markLateRefusal(error);
+  if (isObjectLike(error)) markLateRefusal(error);
   return true;
 }
 
@@ -247,7 +252,7 @@ function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void, sub
     try {
       return frame ? runInFrame(frame, registered) : registered();
     } catch (error) {
-      if ((typeof error === 'object' || typeof error === 'function') && error !== null && !isLateRefusal(error)) {
+      if (isObjectLike(error) && !isLateRefusal(error)) {
         try {
           recorder.recordAnomaly('interior_callback_failed', { refusal, error: safeDescribe(error) }, parentId);
         } catch {
