@@ -3,7 +3,9 @@
  * environment is registered at installation, and reads of `process.env` entries holding a registered
  * secret during interior execution are recorded as `secret_read` under the operation or dispatch node.
  * Detective: the read itself returns the value (every host sink redacts it); capability bodies and the
- * provider client are host infrastructure and are not interior.
+ * provider client are host infrastructure and are not interior. The same watch is where the effect audit
+ * refuses interior writes to the environment (installSecretWatch's argument), including an environment a tool
+ * assigned in its place.
  */
 import { interiorParentId, registerEnvSecret, secretsInText } from '../core/index.js';
 import { activeInterior, recordAnomalyAnyState } from './raw-dynamic-runtime.js';
@@ -20,8 +22,7 @@ export function installSecretWatch(refuseWrite: (effect: string) => void): void 
   if (installed) return;
   installed = true;
   registerEnvSecret('OPENAI_API_KEY');
-  const env = process.env;
-  const watched = new Proxy(env, {
+  const handler: ProxyHandler<NodeJS.ProcessEnv> = {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
       if (typeof value === 'string' && typeof key === 'string') {
@@ -51,10 +52,17 @@ export function installSecretWatch(refuseWrite: (effect: string) => void): void 
       refuseWrite('process.env');
       return Reflect.deleteProperty(target, key);
     },
-  });
+  };
+  const ours = new WeakSet<object>();
+  const watch = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
+    if ((typeof env !== 'object' && typeof env !== 'function') || env === null || ours.has(env)) return env;
+    const watched = new Proxy(env, handler);
+    ours.add(watched);
+    return watched;
+  };
   // An accessor, so that replacing the whole object (`process.env = { NODE_OPTIONS: … }`) is a write too. Tools
-  // outside runs may still assign their own; the watch then applies only to reads of the watched object.
-  let current: NodeJS.ProcessEnv = watched;
+  // outside runs may still assign their own, which is watched the same way (reads and writes).
+  let current = watch(process.env);
   try {
     Object.defineProperty(process, 'env', {
       configurable: true,
@@ -62,7 +70,7 @@ export function installSecretWatch(refuseWrite: (effect: string) => void): void 
       get: () => current,
       set(value: NodeJS.ProcessEnv) {
         refuseWrite('process.env');
-        current = value;
+        current = watch(value);
       },
     });
   } catch {
