@@ -125,6 +125,8 @@ export const EFFECT_TABLE: readonly [string, string][] = [
   ['process.emit(signal)', "process.emit('SIGINT')"],
   ['process.emit(exit)', "process.emit('beforeExit', 0)"],
   ['process.emit(ipc)', "process.emit('disconnect')"],
+  // A kernel's server sends it cells and the operator's answers on 'message'.
+  ['process.on(ipc)', "process.on('message', () => {})"],
   ['process.kill', 'process.kill(process.pid, 0)'],
   // Not refused, any of these would end the test process itself.
   ['process.exit', 'process.exit(3)'],
@@ -157,7 +159,7 @@ let tcpPort = 0;
 let udpPort = 0;
 let contacts = 0;
 let references: Record<string, unknown>;
-const exitListeners = () => ['exit', 'beforeExit', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGUSR2', 'SIGQUIT', 'uncaughtException', 'unhandledRejection'].reduce((n, event) => n + process.listenerCount(event), 0);
+const exitListeners = () => ['exit', 'beforeExit', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGUSR2', 'SIGQUIT', 'uncaughtException', 'unhandledRejection', 'message'].reduce((n, event) => n + process.listenerCount(event), 0);
 // The host's own handlers, which a refused removal leaves in place.
 let hostSignalCalls = 0;
 const hostSignalHandler = (): void => {
@@ -200,6 +202,21 @@ const listing = () => fs.readdirSync(dir).sort();
 const expectedAnomaly = (entry: string) =>
   entry.startsWith('raw:') ? { status: 'raw_dynamic_execution' } : { status: 'unmediated_perimeter_effect', data: expect.objectContaining({ effect: entry }) };
 
+/** What any refused entry would have changed: files, the listeners' targets, process state. */
+function observe() {
+  return { files: listing(), listeners: exitListeners(), state: processState() };
+}
+
+function expectNothingChanged(before: ReturnType<typeof observe>): void {
+  expect(listing()).toEqual(before.files);
+  expect(contacts).toBe(0);
+  expect(hostSignalCalls, 'the host handler did not run').toBe(0);
+  expect(exitListeners()).toBe(before.listeners);
+  const after = processState();
+  expect(after).toEqual(before.state);
+  expect(after.env).toBe(before.state.env);
+}
+
 async function settle(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 20));
 }
@@ -217,28 +234,18 @@ describe('effect-audit table (issue 13)', () => {
 
   describe('from generated code', () => {
     it.each(EFFECT_TABLE)('%s: %s is refused and recorded', async (entry, expression) => {
-      const before = listing();
-      const listeners = exitListeners();
-      const state = processState();
+      const before = observe();
       const { runner, outcome } = await runGenerated(`export function run() { return ${expression}; }`, references);
       await settle();
       expect(outcome).toHaveProperty('error');
       expect(runner.ledger.select({ kind: 'trace.anomaly' })).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
-      expect(listing()).toEqual(before);
-      expect(contacts).toBe(0);
-      expect(hostSignalCalls, 'the host handler did not run').toBe(0);
-      expect(exitListeners()).toBe(listeners);
-      const after = processState();
-      expect(after).toEqual(state);
-      expect(after.env).toBe(state.env);
+      expectNothingChanged(before);
     });
   });
 
   describe('from a model expression', () => {
     it.each(EFFECT_TABLE)('%s: %s is refused and recorded', async (entry, expression) => {
-      const before = listing();
-      const listeners = exitListeners();
-      const state = processState();
+      const before = observe();
       const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
       const outcome = await runner.run(async () => step({ program: 'execute\nGo.' }), { grant: { references } }).then((value) => ({ value }), (error: unknown) => ({ error }));
       await settle();
@@ -257,13 +264,7 @@ describe('effect-audit table (issue 13)', () => {
       }
       const anomalies = runner.ledger.select({ kind: 'trace.anomaly' });
       expect(anomalies).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
-      expect(listing()).toEqual(before);
-      expect(contacts).toBe(0);
-      expect(hostSignalCalls, 'the host handler did not run').toBe(0);
-      expect(exitListeners()).toBe(listeners);
-      const after = processState();
-      expect(after).toEqual(state);
-      expect(after.env).toBe(state.env);
+      expectNothingChanged(before);
     });
   });
 
@@ -271,9 +272,7 @@ describe('effect-audit table (issue 13)', () => {
   // same audit, and its ledger records the same anomaly.
   describe('from a model expression in a SessionFunction', () => {
     it.each(EFFECT_TABLE)('%s: %s is refused and recorded', async (entry, expression) => {
-      const before = listing();
-      const listeners = exitListeners();
-      const state = processState();
+      const before = observe();
       const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
       const session = new Session({ executor: new AgentExecutor({ model }) });
       const { act } = session.materialized(session.submit('async function act() {}'), { act: async () => step({ program: 'execute\nGo.', references }) });
@@ -281,13 +280,40 @@ describe('effect-audit table (issue 13)', () => {
       await settle();
       if (!entry.startsWith('raw:')) expect((outcome as { error?: NaturalExecutionError }).error?.failure).toBe('perimeter_refused');
       expect(session.ledger.select({ kind: 'trace.anomaly' })).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
-      expect(listing()).toEqual(before);
-      expect(contacts).toBe(0);
-      expect(hostSignalCalls, 'the host handler did not run').toBe(0);
-      expect(exitListeners()).toBe(listeners);
-      const after = processState();
-      expect(after).toEqual(state);
-      expect(after.env).toBe(state.env);
+      expectNothingChanged(before);
+    });
+  });
+
+  it('an environment a tool assigned in place of process.env (outside any run) is guarded the same way', async () => {
+    const saved = process.env;
+    process.env = { ...saved };
+    try {
+      const replaced = process.env;
+      const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: "process.env.NODE_OPTIONS = '--import=data:text/javascript,0'" })] }), () => ({ toolCalls: [finish()] })]);
+      const outcome = await runner.run(async () => step({ program: 'execute\nGo.' })).then((value) => ({ value }), (error: unknown) => ({ error }));
+      expect((outcome as { error?: NaturalExecutionError }).error?.failure).toBe('perimeter_refused');
+      expect(runner.ledger.select({ kind: 'trace.anomaly' })).toEqual([expect.objectContaining(expectedAnomaly('process.env'))]);
+      expect(process.env).toBe(replaced);
+      expect(process.env.NODE_OPTIONS).toBe(saved.NODE_OPTIONS);
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  // The same attempts written by the operator in a SessionFunction body: a run's composition meets the same
+  // audit (effects go through granted capabilities), so each is refused there too and recorded in its run.
+  describe('from a SessionFunction body', () => {
+    it.each(EFFECT_TABLE.filter(([entry]) => !entry.startsWith('raw:')))('%s: %s is refused and recorded', async (entry, expression) => {
+      const before = observe();
+      const names = Object.keys(references);
+      const session = new Session({ executor: new AgentExecutor({ model: new ScriptedModel([() => ({ toolCalls: [finish()] })]) }) });
+      const body = new Function(...names, 'process', `return (async () => ${expression})();`) as (...args: unknown[]) => Promise<unknown>;
+      const { act } = session.materialized(session.submit('async function act() {}'), { act: async () => body(...names.map((n) => references[n]), process) });
+      const outcome = await act!().then((value) => ({ value }), (error: unknown) => ({ error }));
+      await settle();
+      expect((outcome as { error?: Error }).error?.name).toBe('UnmediatedPerimeterEffectError');
+      expect(session.ledger.select({ kind: 'trace.anomaly' })).toEqual([expect.objectContaining(expectedAnomaly(entry))]);
+      expectNothingChanged(before);
     });
   });
 });

@@ -86,4 +86,25 @@ async function attempt() { return (await nh.step({ program: "execute\\nGo." })).
     const cleared = await runCell(suite.kernel, 'console.clear()');
     expect(cleared.iopub.map((m) => m.header.msg_type)).toContain('clear_output');
   }, 60_000);
+
+  // The same two controls from the other places code runs inside a run: generated code a SessionFunction
+  // dispatches, and the SessionFunction's own body (operator code, but inside the run it started).
+  const INSIDE_RUN = [
+    ['generated code', 'console.clear', 'const out = await nh.currentDispatcher().dispatch({ language: "javascript", intent: "define-and-invoke", entry: "wipe", source: "export function wipe() { console.clear(); return 1; }", dependencies: [] }); return out.invocation.value;'],
+    ['a SessionFunction body', 'console.clear', 'console.clear(); return 1;'],
+    ['a SessionFunction body', 'process.send', "process.send({ kind: 'fatal', message: 'forged by the body' }); return 1;"],
+  ] as const;
+  for (const [place, control, body] of INSIDE_RUN) {
+    test(`${control} from ${place} is refused and recorded; nothing reaches the client and the kernel keeps running`, async () => {
+      const define = await runCell(suite.kernel, `import * as nh from "nighthawk-ts";\nasync function inside() { ${body} }`);
+      expect(define.error).toBeUndefined();
+      const run = await runCell(suite.kernel, 'await inside().catch((e) => e.name)');
+      expect(run.result?.['text/plain']).toBe(control === 'console.clear' ? "'OperatorControlError'" : "'UnmediatedPerimeterEffectError'");
+      expect(run.iopub.map((m) => m.header.msg_type)).not.toContain('clear_output');
+      const recorded = await runCell(suite.kernel, 'nh.activeSession()!.ledger.select({ kind: "trace.anomaly" }).map((e) => e.data.control ?? e.data.effect).at(-1)');
+      expect(recorded.result?.['text/plain']).toBe(`'${control}'`);
+      const alive = await runCell(suite.kernel, '40 + 2');
+      expect(alive.result?.['text/plain']).toBe('42');
+    }, 60_000);
+  }
 });
