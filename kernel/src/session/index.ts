@@ -3,3 +3,4 @@ export { observeOwner, taskOwner, type BackgroundOwner, type OwnerObservation } 
 export { OperatorControlError, SessionClosedError, SessionExitBlockedError, SubmissionRefusedError } from './errors.js';
 export { Session, isSessionCallResult, type SessionAnomaly, type SessionFunction, type SessionOptions } from './session.js';
 export { activeSession, setActiveSession } from './active-session.js';
+export { operatorOnly } from './operator-only.js';

@@ -1,4 +1,7 @@
-/** The one check every operator control makes before it acts. */
+/**
+ * The one check every operator control makes before it acts: the Session's, the kernel's `console.clear`, and
+ * any a host adds of its own (a control that must never be an Agent capability).
+ */
 import { insideHostFrame, refuseInteriorControl } from '../harness/index.js';
 import { OperatorControlError } from './errors.js';
 

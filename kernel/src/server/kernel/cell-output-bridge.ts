@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import type { MimeBundle } from '../../../../shared/index.js';
 import type { DisplayOptions } from './kernel-host.js';
-import { operatorOnly } from '../../session/operator-only.js';
+import { operatorOnly } from '../../session/index.js';
 
 export interface CellOutputTarget {
   display(bundle: MimeBundle, options?: DisplayOptions): void;
