@@ -13,6 +13,9 @@ interface LoopReport {
   promise_resolve_kept: string | null;
   timer: { reply: { status: string; ename: string | null } | null; alive: boolean };
   timer_kept: string | null;
+  prompt_await: { replies: string[]; alive: boolean };
+  prompt_sync: { replies: string[]; alive: boolean } | null;
+  prompt_kept: string | null;
 }
 
 let jupyter: JupyterEnv;
@@ -40,4 +43,12 @@ test('for (;;) { await Promise.resolve(); } is interrupted with KeyboardInterrup
 test('a loop in a timer callback is stopped: the cell waiting behind it runs, with the state kept', () => {
   expect(report.timer).toEqual({ reply: { status: 'ok', ename: null }, alive: true });
   expect(report.timer_kept).toBe('42');
+});
+
+// Node's breakOnSigint left SIGINT fatal for a moment around every cell's synchronous part, and a client that
+// interrupts on a cell's first output lands there often: about one kernel in three died (sigint-hold.ts).
+test('an interrupt sent the moment a cell prints never ends the kernel: awaiting and synchronous cells, round after round', () => {
+  expect(report.prompt_await).toEqual({ replies: Array(12).fill('KeyboardInterrupt'), alive: true });
+  expect(report.prompt_sync).toEqual({ replies: Array(6).fill('KeyboardInterrupt'), alive: true });
+  expect(report.prompt_kept).toBe('42');
 });

@@ -44,6 +44,22 @@ def spin(km, kc, code):
     return {"started": started, "reply": reply_for(kc, msg_id), "alive": km.is_alive()}
 
 
+def prompt(km, kc, code, rounds):
+    """Interrupts as soon as the cell's first output arrives, as a client reacting to it does: round by round."""
+    replies = []
+    for _ in range(rounds):
+        msg_id = kc.execute('console.log("started"); ' + code)
+        if not wait_for_stream(kc, msg_id, "started"):
+            replies.append("no output")
+            break
+        km.interrupt_kernel()
+        reply = reply_for(kc, msg_id, timeout=15)
+        replies.append(reply["ename"] if reply else "no reply")
+        if not km.is_alive():
+            break
+    return {"replies": replies, "alive": km.is_alive()}
+
+
 def main():
     km, kc = start_new_kernel(kernel_name=sys.argv[1], startup_timeout=60)
     report = {}
@@ -60,6 +76,12 @@ def main():
         km.interrupt_kernel()
         report["timer"] = {"reply": reply_for(kc, msg_id), "alive": km.is_alive()}
         report["timer_kept"] = value_of(kc, "kept + 1") if km.is_alive() else None
+        report["prompt_await"] = prompt(km, kc, "await new Promise(() => {});", 12)
+        report["prompt_sync"] = prompt(km, kc, "for (;;) {}", 6) if km.is_alive() else None
+        try:
+            report["prompt_kept"] = value_of(kc, "kept + 1") if km.is_alive() else None
+        except TimeoutError:
+            report["prompt_kept"] = "no answer"
     finally:
         kc.stop_channels()
         if km.is_alive():

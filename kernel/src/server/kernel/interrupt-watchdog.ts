@@ -13,17 +13,17 @@
  * enabled (a fresh kernel whose cell just used AsyncLocalStorage) unwinding aborts Node instead; the server
  * then restarts the kernel and the waiting cells' KernelRestarted error says so (interrupt-escalation.ts).
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { holdSigint } from './sigint-hold.js';
 
 // CommonJS source evaluated in the worker (a file next to this one would not exist in the bundled entry).
-// Two triggers: a pipe from the server (forked kernels), or SIGINT to the process group (the ZeroMQ kernel,
-// which jupyter_client interrupts with killpg): a helper process in the group reports it, and the main
-// thread is stopped only if, STALL_MS later, neither its SIGINT listener nor its heartbeat has run.
+// Two triggers: a pipe from the server (forked kernels), or a SIGINT no cell script took (the ZeroMQ kernel,
+// which jupyter_client interrupts with killpg), reported by the SIGINT hold (sigint-hold.ts): the main thread
+// is stopped only if, STALL_MS later, neither its handling of that report nor its heartbeat has run.
 const WATCHDOG_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const inspector = require('node:inspector');
 const net = require('node:net');
-const { spawn } = require('node:child_process');
 const terminate = () => {
   const session = new inspector.Session();
   try {
@@ -39,24 +39,15 @@ if (workerData.fd !== undefined) {
   line.on('error', () => {});
 } else {
   const beat = new Float64Array(workerData.heartbeat);
-  const helper = spawn(process.execPath, ['-e', workerData.helper], { stdio: ['ignore', 'pipe', 'ignore'] });
-  helper.stdout.on('data', () => {
+  workerData.signals.on('message', () => {
     const seen = beat[0];
     const handled = beat[2];
     setTimeout(() => {
-      // Stuck: loaded, its SIGINT listener has not run, and its event loop has not turned since the signal.
+      // Stuck: loaded, the SIGINT report has not run, and its event loop has not turned since the signal.
       if (beat[1] === 1 && beat[2] === handled && beat[0] === seen) terminate();
     }, workerData.stallMs);
   });
-  helper.on('error', () => {});
 }
-`;
-
-// Runs in the helper process: reports each SIGINT on stdout and exits with its parent.
-const SIGNAL_HELPER = `
-process.on('SIGINT', () => process.stdout.write('I'));
-const parent = process.ppid;
-setInterval(() => { try { process.kill(parent, 0); } catch { process.exit(0); } if (process.ppid !== parent) process.exit(0); }, 1000);
 `;
 
 /**
@@ -73,10 +64,11 @@ export function startInterruptWatchdog(fd: number): void {
 }
 
 /**
- * Starts the SIGINT-triggered watchdog (for a kernel interrupted by signal). Returns `ready()`, to call once
- * the compiler has loaded: before that a still heartbeat is the load itself, not a stuck cell.
+ * Holds SIGINT for this process (sigint-hold.ts) and starts the watchdog for a kernel interrupted by signal.
+ * `onSignal` runs for each SIGINT no cell's synchronous code took. Returns `ready()`, to call once the compiler
+ * has loaded: before that a still heartbeat is the load itself, not a stuck cell.
  */
-export function startSignalWatchdog(): { ready(): void } {
+export function startSignalWatchdog(onSignal: () => void): { ready(): void } {
   const heartbeat = new SharedArrayBuffer(24);
   const beat = new Float64Array(heartbeat);
   const tick = (): void => {
@@ -84,11 +76,13 @@ export function startSignalWatchdog(): { ready(): void } {
   };
   tick();
   setInterval(tick, 100).unref();
-  // A main thread that runs its SIGINT listeners is not stuck, however slow its timers are under load.
-  process.on('SIGINT', () => {
+  const { port1, port2 } = new MessageChannel();
+  // A main thread that handles the report is not stuck, however slow its timers are under load.
+  holdSigint(() => {
     beat[2] = (beat[2] ?? 0) + 1;
-  });
-  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { heartbeat, helper: SIGNAL_HELPER, stallMs: STALL_MS }, stdout: false, stderr: false });
+    onSignal();
+  }, [port1]);
+  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { heartbeat, signals: port2, stallMs: STALL_MS }, transferList: [port2], stdout: false, stderr: false });
   worker.on('error', (error) => process.stderr.write(`interrupt watchdog stopped: ${error.message}\n`));
   worker.unref();
   return {

@@ -17,6 +17,7 @@ import { KernelRuntime } from './kernel-runtime.js';
 import { createTslabCompiler, warmUpWhenIdle, type TslabCompiler } from './tslab-compiler.js';
 import { insideHostFrame } from '../../harness/index.js';
 import { startInterruptWatchdog } from './interrupt-watchdog.js';
+import { holdSigint } from './sigint-hold.js';
 
 export interface KernelProcessConfig {
   session: string;
@@ -59,9 +60,9 @@ async function main(): Promise<void> {
   if (config.watchdogFd !== undefined) startInterruptWatchdog(config.watchdogFd);
   // The 'interrupt' message (naming its cell) stops awaiting cells. SIGINT only breaks synchronous cell code
   // (vm breakOnSigint): the server sends it when this process reported the cell executing but did not handle
-  // the message, i.e. it is busy in synchronous code. Elsewhere this listener keeps SIGINT from killing us.
+  // the message, i.e. it is busy in synchronous code. Elsewhere the hold keeps SIGINT from ending us.
   let runtime: KernelRuntime | undefined;
-  process.on('SIGINT', () => {});
+  holdSigint();
   process.on('disconnect', () => process.exit(0));
   const pending: Array<{ msg: ClientMessage; route: string }> = [];
   /** Someone sent this process a message: it is in use, so further warm-up rounds would only delay them. */

@@ -21,6 +21,7 @@ import { prepareCompilerSystem, WARM_UP_CELL, WARM_UP_ROUNDS } from './compiler-
 import { discardStartupBlob, takeCompilerSnapshot, tslabPaths } from './compiler-snapshot.js';
 import type { CompilerSnapshotHandoff } from './compiler-snapshot-slot.js';
 import type { FileSystemObservations, Observation } from './fs-observations.js';
+import { sigintTakenOver } from './sigint-hold.js';
 
 interface TslabDiagnostic {
   start: { line: number; character: number };
@@ -420,7 +421,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       Object.defineProperty(globalThis, slotKey, { value: cellSlot, configurable: true, enumerable: false, writable: false });
       let returned: unknown;
       try {
-        returned = vm.runInThisContext(wrapped, { filename: `cell-${executionCount}`, breakOnSigint: true });
+        returned = vm.runInThisContext(wrapped, { filename: `cell-${executionCount}`, breakOnSigint: !sigintTakenOver() });
       } finally {
         delete (globalThis as Record<symbol, unknown>)[slotKey]; // a script that never started leaves it otherwise
       }

@@ -125,12 +125,13 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     return transmit(makeMessage('iopub', 'status', { execution_state: 'idle' }, parent, session), null);
   };
 
+  let closed = false;
   const interruptRunning = (): void => {
     if (running) runtime?.interrupt(running.msg_id);
   };
 
   const close = async (): Promise<void> => {
-    process.removeListener('SIGINT', interruptRunning);
+    closed = true;
     await sockets.close();
   };
 
@@ -214,11 +215,13 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     }
     dispatch(admission.message, routeOf(m.identities));
   });
-  // interrupt_mode "signal": Jupyter sends SIGINT. Synchronous cell code is broken by vm's breakOnSigint;
-  // this listener stops awaiting cells and keeps the signal from killing the process between cells.
-  process.on('SIGINT', interruptRunning);
-  // Code that never yields (a microtask spin, a loop in a timer callback) never lets that listener run.
-  const watchdog = startSignalWatchdog();
+  // interrupt_mode "signal": Jupyter sends SIGINT. Synchronous cell code is broken by vm's breakOnSigint; a
+  // signal no cell script took stops an awaiting cell. The SIGINT hold (kernel/sigint-hold.ts) keeps the signal
+  // from ever ending the process, and code that never yields (a microtask spin, a loop in a timer callback),
+  // which never lets that report run, is stopped by the watchdog.
+  const watchdog = startSignalWatchdog(() => {
+    if (!closed) interruptRunning();
+  });
 
   // Loading the compiler and the Session host blocks the event loop for a second or more (tslab's language
   // service starts synchronously; many seconds on a loaded machine). It starts on the first request that needs
