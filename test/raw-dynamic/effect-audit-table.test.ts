@@ -119,6 +119,10 @@ export const EFFECT_TABLE: readonly [string, string][] = [
   ['process.removeAllListeners(signal)', "process.removeAllListeners('SIGINT')"],
   ['process.removeAllListeners(error)', "process.removeAllListeners('uncaughtException')"],
   ['process.removeAllListeners(exit)', "process.removeAllListeners('exit')"],
+  // Node arms each signal listener from its own 'newListener' listener; a model's listener there is handed the
+  // host's later listeners.
+  ['process.removeAllListeners(listener)', "process.removeAllListeners('newListener')"],
+  ['process.on(listener)', "process.on('newListener', () => {})"],
   ['process.removeListener(signal)', "process.removeListener('SIGINT', process.listeners('SIGINT')[0])"],
   ['process.off(error)', "process.off('unhandledRejection', process.listeners('unhandledRejection')[0])"],
   // Emitted by hand, the host's own handlers would run as if it had happened (the kernel's interrupt, its exit).
@@ -159,7 +163,7 @@ let tcpPort = 0;
 let udpPort = 0;
 let contacts = 0;
 let references: Record<string, unknown>;
-const exitListeners = () => ['exit', 'beforeExit', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGUSR2', 'SIGQUIT', 'uncaughtException', 'unhandledRejection', 'message'].reduce((n, event) => n + process.listenerCount(event), 0);
+const exitListeners = () => ['exit', 'beforeExit', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGUSR2', 'SIGQUIT', 'uncaughtException', 'unhandledRejection', 'message', 'newListener', 'removeListener'].reduce((n, event) => n + process.listenerCount(event), 0);
 // The host's own handlers, which a refused removal leaves in place.
 let hostSignalCalls = 0;
 const hostSignalHandler = (): void => {
@@ -298,6 +302,18 @@ describe('effect-audit table (issue 13)', () => {
     } finally {
       process.env = saved;
     }
+  });
+
+  // Adding a listener emits 'newListener' on the process: refusing that emit would refuse every listener.
+  it("a model's listener for an event that is no lifecycle event ('warning') is still added and removed", async () => {
+    const before = process.listenerCount('warning');
+    const expression = "(() => { const f = () => {}; process.on('warning', f); const added = process.listenerCount('warning'); process.off('warning', f); return added; })()";
+    const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
+    await runner.run(async () => step({ program: 'execute\nGo.' }));
+    const [operation] = runner.ledger.select({ kind: 'operation' });
+    expect(operation!.status).toBe('completed');
+    expect(runner.ledger.select({ kind: 'trace.anomaly' })).toEqual([]);
+    expect(process.listenerCount('warning')).toBe(before);
   });
 
   // The same attempts written by the operator in a SessionFunction body: a run's composition meets the same

@@ -79,11 +79,18 @@ const EXIT_EVENTS = new Set(['exit', 'beforeExit']);
 const SIGNAL_EVENTS = new Set(Object.keys(os.constants.signals));
 const ERROR_EVENTS = new Set(['uncaughtException', 'uncaughtExceptionMonitor', 'unhandledRejection']);
 const IPC_EVENTS = new Set(['message', 'disconnect', 'internalMessage']);
+// Node arms a signal listener from its own 'newListener' listener: without it, a signal listener the host adds
+// later never hears its signal. A model's listener there would also be handed every listener the host adds.
+const LISTENER_EVENTS = new Set(['newListener', 'removeListener']);
 
 /** Which of the process's lifecycle events `event` names, if any. */
-function processEvent(event: unknown): 'exit' | 'signal' | 'error' | 'ipc' | undefined {
+function processEvent(event: unknown): 'exit' | 'signal' | 'error' | 'ipc' | 'listener' | undefined {
   if (typeof event !== 'string') return undefined;
-  return setHas(EXIT_EVENTS, event) ? 'exit' : setHas(SIGNAL_EVENTS, event) ? 'signal' : setHas(ERROR_EVENTS, event) ? 'error' : setHas(IPC_EVENTS, event) ? 'ipc' : undefined;
+  if (setHas(EXIT_EVENTS, event)) return 'exit';
+  if (setHas(SIGNAL_EVENTS, event)) return 'signal';
+  if (setHas(ERROR_EVENTS, event)) return 'error';
+  if (setHas(IPC_EVENTS, event)) return 'ipc';
+  return setHas(LISTENER_EVENTS, event) ? 'listener' : undefined;
 }
 
 /** Every `process` method the audit wraps: the realm check watches each, so a stand-in put there is undone. */
@@ -190,10 +197,11 @@ function installProcesses(): void {
   }
   // Emitted by hand, they run the host's own handlers as if the event had happened: the kernel's interrupt on a
   // forged SIGINT, its exit on a forged 'disconnect', its message handler on a forged 'message'. Uncaught errors
-  // are left alone: Node emits those itself, in the failing code's own context.
+  // are left alone: Node emits those itself, in the failing code's own context; so are 'newListener' and
+  // 'removeListener', which every listener added or removed (for any event, allowed or not) emits.
   guardProcess('emit', (args) => {
     const kind = processEvent(args[0]);
-    if (kind !== undefined && kind !== 'error') refuseIfInterior(`process.emit(${kind})`);
+    if (kind !== undefined && kind !== 'error' && kind !== 'listener') refuseIfInterior(`process.emit(${kind})`);
   });
   wrapClass(workerThreads as unknown as Target, 'Worker', (args) => {
     const [specifier, options] = args;
