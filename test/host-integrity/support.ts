@@ -132,10 +132,13 @@ export function expectContained(result: AttackResult & { baseline: AttackResult 
  * - functions a model expression defines run only while its Natural execution is live, so a timer
  *   callback it left behind is refused (`expression_code_outside_execution`, in the Session's late
  *   record) before its body can reach the kept ledger view or dispatcher; the refusal stays out of the
- *   event loop.
+ *   event loop;
+ * - model code may not set `Error.prepareStackTrace` (recorded as a replaced built-in), so an attack that
+ *   needs its own stack formatter meets a plain string stack and throws before the seam it targets.
  */
 function earlierTier(outcome: string, anomalies: readonly string[]): string | undefined {
   if (outcome.startsWith('threw:RawDynamicExecutionRefusedError') && anomalies.includes('raw_dynamic_execution')) return 'raw_dynamic_execution';
+  if (outcome.startsWith('threw:TypeError') && anomalies.includes('builtin_modified')) return 'builtin_modified';
   if (anomalies.includes('expression_code_outside_execution')) return 'expression_code_outside_execution';
   return undefined;
 }

@@ -27,6 +27,9 @@ const POLLUTIONS: readonly [string, string, string, 'operation' | 'execution'][]
   ['process.emitWarning replaced', 'process.emitWarning = function () {}', 'process.emitWarning', 'execution'],
   // A guarded process control replaced by an unguarded stand-in.
   ['process.removeAllListeners replaced', 'process.removeAllListeners = function () { return process; }', 'process.removeAllListeners', 'execution'],
+  // The host formats every stack trace with it: a model's formatter would run (and, after its run, throw) there.
+  ['Error.prepareStackTrace set', "Error.prepareStackTrace = function () { return 'forged stack'; }", 'Error.prepareStackTrace', 'operation'],
+  ['Error.prepareStackTrace redefined', "Object.defineProperty(Error, 'prepareStackTrace', { value: function () { return 'forged stack'; }, configurable: true, writable: true })", 'Error.prepareStackTrace', 'execution'],
   // Host prototypes every model reaches through process: each of the host's emitters and streams would run it.
   ['EventEmitter.prototype.emit replaced (through process)', 'Object.getPrototypeOf(Object.getPrototypeOf(process)).emit = function () { return true; }', 'EventEmitter.prototype.emit', 'execution'],
   [
@@ -82,6 +85,7 @@ describe('pollution of the shared realm', () => {
     expect(await normalRun(runner)).toBe('Done');
     expect(JSON.parse(JSON.stringify({ a: [1].map((x) => x + 1) }))).toEqual({ a: [2] });
     expect(/x/.test('x')).toBe(true);
+    expect(new Error('after').stack).toMatch(/^Error: after\n/);
   });
 
   it.each(POLLUTIONS)('%s from generated code is recorded under its dispatch node and undone; the next run completes', async (_name, expression, property) => {

@@ -531,6 +531,36 @@ function patchNextTick(): void {
   });
 }
 
+/**
+ * `Error.prepareStackTrace` becomes an accessor: V8 and Node read it for every stack the host formats, so a
+ * function model code put there would run each time the host reads an error's stack (and, once its run ended,
+ * throw its refusal there, or never return). Tools outside model code assign their own formatter as before;
+ * an assignment under model code is refused and recorded as a replaced built-in. Redefining the property is
+ * caught by the realm check, which watches this descriptor.
+ */
+function patchStackFormatter(): void {
+  const d = getOwnPropertyDescriptor(Error, 'prepareStackTrace');
+  if (d && (!d.configurable || !('value' in d))) return;
+  let current: unknown = d?.value;
+  Object.defineProperty(Error, 'prepareStackTrace', {
+    configurable: true,
+    enumerable: d?.enumerable ?? false,
+    get: () => current,
+    set(value: unknown) {
+      const mark = registrationMark();
+      if (mark) {
+        try {
+          currentHostFrame()?.host.recordAnomaly('builtin_modified', { property: 'Error.prepareStackTrace', change: 'changed', restored: true }, interiorParentId(mark));
+        } catch {
+          /* refused either way */
+        }
+        return;
+      }
+      current = value;
+    },
+  });
+}
+
 /** True when the function that called `above` is one of Node's own modules (`node:…`); false when unknown. */
 function calledFromNode(above: Function): boolean {
   const file = callerFile(above);
@@ -619,6 +649,7 @@ export function installLateCallbacks(): void {
   installed = true;
   patchNodeCallbacks();
   patchMicrotasks();
+  patchStackFormatter();
   patchSchedulers();
   patchEmitters();
   patchPromiseReactions();

@@ -158,7 +158,9 @@ function capture(name: string, target: object, processNames: readonly PropertyKe
   const descriptors = createNull() as Record<PropertyKey, PropertyDescriptor>;
   for (let i = 0; i < all.length; i++) {
     const key = all[i]!;
-    if ((target === process || target === Error) && isVolatile(key)) continue;
+    // Error.prepareStackTrace is an accessor whose setter refuses model code (late-callbacks.ts): its descriptor
+    // is stable, so a redefinition is a modification.
+    if ((target === process || target === Error) && isVolatile(key) && !(target === Error && key === 'prepareStackTrace')) continue;
     const d = getOwnPropertyDescriptor(target, key);
     if (!d) continue;
     keys[keys.length] = key;
