@@ -517,18 +517,25 @@ function patchNextTick(): void {
         current = original;
         return;
       }
-      const mark = registrationMark();
-      if (mark) {
-        try {
-          currentHostFrame()?.host.recordAnomaly('builtin_modified', { property: 'process.nextTick', change: 'changed', restored: true }, interiorParentId(mark));
-        } catch {
-          /* refused either way */
-        }
-        return;
-      }
+      if (refusedModelAssignment('process.nextTick')) return;
       if (typeof value === 'function') current = value as AnyFn;
     },
   });
+}
+
+/**
+ * For a guarded built-in's setter: true (and recorded as `builtin_modified`, the value kept) when model code is
+ * assigning; false when the host may assign.
+ */
+function refusedModelAssignment(property: string): boolean {
+  const mark = registrationMark();
+  if (!mark) return false;
+  try {
+    currentHostFrame()?.host.recordAnomaly('builtin_modified', { property, change: 'changed', restored: true }, interiorParentId(mark));
+  } catch {
+    /* refused either way */
+  }
+  return true;
 }
 
 /**
@@ -547,15 +554,7 @@ function patchStackFormatter(): void {
     enumerable: d?.enumerable ?? false,
     get: () => current,
     set(value: unknown) {
-      const mark = registrationMark();
-      if (mark) {
-        try {
-          currentHostFrame()?.host.recordAnomaly('builtin_modified', { property: 'Error.prepareStackTrace', change: 'changed', restored: true }, interiorParentId(mark));
-        } catch {
-          /* refused either way */
-        }
-        return;
-      }
+      if (refusedModelAssignment('Error.prepareStackTrace')) return;
       current = value;
     },
   });
