@@ -47,7 +47,7 @@ test('a loop in a timer callback is stopped: the cell waiting behind it runs, wi
 
 // Node's breakOnSigint left SIGINT fatal for a moment around every cell's synchronous part, and a client that
 // interrupts on a cell's first output lands there often: about one kernel in three died (sigint-hold.ts).
-test('an interrupt sent the moment a cell prints never ends the kernel: awaiting and synchronous cells, round after round', () => {
+test('an interrupt sent the moment a cell prints never ends the kernel: awaiting and looping cells, round after round', () => {
   expect(report.prompt_await).toEqual({ replies: Array(12).fill('KeyboardInterrupt'), alive: true });
   expect(report.prompt_sync).toEqual({ replies: Array(6).fill('KeyboardInterrupt'), alive: true });
   expect(report.prompt_kept).toBe('42');

@@ -21,7 +21,7 @@ const IOPUB_HIGH_WATER_MARK = 100_000;
  * but after 512 such sends it defers one and refuses (EBUSY) any other until that one completes. A refused
  * message waits for the deferred send's promise and is retried, never dropped.
  */
-class SendQueue {
+export class SendQueue {
   private readonly backlog: Array<{ frames: Buffer[]; done: () => void }> = [];
   private last: Promise<void> = Promise.resolve();
   private waiting = false;
@@ -35,11 +35,14 @@ class SendQueue {
     });
   }
 
+  // An interrupted synchronous cell is stopped wherever its JavaScript is (vm breakOnSigint), and output it
+  // prints runs this code: so the item leaves the backlog before it is handed over (stopped in between, a
+  // message is lost, never sent twice: a repeated signature makes jupyter_client refuse the channel), and the
+  // resume is scheduled before `waiting` says so (stopped in between, the next send pumps; never a dead queue).
   private pump(): void {
     while (this.backlog.length > 0) {
-      const item = this.backlog[0]!;
+      const item = this.backlog.shift()!;
       if (this.failed) {
-        this.backlog.shift();
         item.done();
         continue;
       }
@@ -48,17 +51,18 @@ class SendQueue {
         sent = this.socket.send(item.frames);
       } catch (error) {
         if ((error as { code?: unknown }).code === 'EBUSY') {
-          this.waiting = true;
+          this.backlog.unshift(item);
           void this.last.then(() => {
             this.waiting = false;
             this.pump();
           });
+          this.waiting = true;
           return;
         }
         this.fail(error as Error);
+        item.done();
         continue;
       }
-      this.backlog.shift();
       this.last = sent.then(item.done, (error: unknown) => {
         this.fail(error as Error);
         item.done();
