@@ -5,6 +5,7 @@
  *                               [--with-lab-extension [--lab-extension-dir D]]
  *   nighthawk-ts kernel uninstall [--user | --prefix P | --sys-prefix | --system] [--name N]
  *   nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M]
+ *   nighthawk-ts kernel pool status | stop
  * Imports are dynamic so `kernel run` loads only what the kernel needs before it binds its sockets.
  */
 import path from 'node:path';
@@ -15,6 +16,8 @@ const USAGE = `usage:
                               [--with-lab-extension [--lab-extension-dir D]]
   nighthawk-ts kernel uninstall [--user | --prefix P | --sys-prefix | --system] [--name N]
   nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M]
+  nighthawk-ts kernel pool status | stop
+install --no-pool writes a kernelspec whose kernels always start cold (NIGHTHAWK_KERNEL_POOL=off);
 --with-lab-extension also copies the prebuilt JupyterLab renderer to <data dir>/labextensions/nighthawk-ts-renderer;
 uninstall removes it once no Nighthawk kernelspec is left in that location.`;
 
@@ -26,6 +29,7 @@ function fail(message: string): never {
 async function main(argv: string[]): Promise<void> {
   const [group, action, ...rest] = argv;
   if (group !== 'kernel' || !action) fail('unknown command');
+  if (action === 'pool') return pool(rest);
   const { values } = parseArgs({
     args: rest,
     options: {
@@ -40,12 +44,17 @@ async function main(argv: string[]): Promise<void> {
       'data-dir': { type: 'string' },
       'connection-file': { type: 'string' },
       'host-module': { type: 'string' },
+      'no-pool': { type: 'boolean' },
     },
     strict: true,
   });
   if (action === 'run') {
     const file = values['connection-file'];
     if (!file) fail('kernel run needs --connection-file');
+    // A warm process from the pool, when one is there for this launch, is handed the connection file; the
+    // launcher loads only node built-ins to find out (./server/zmq/pool-launch.js is light on purpose).
+    const { launchFromPool } = await import('./server/zmq/pool-launch.js');
+    if (await launchFromPool({ connectionFile: file, dataDir: values['data-dir'], hostModule: values['host-module'] })) return;
     const { runKernelProcess } = await import('./server/zmq/index.js');
     await runKernelProcess({ connectionFile: file, dataDir: values['data-dir'], hostModule: values['host-module'] });
     return;
@@ -53,6 +62,7 @@ async function main(argv: string[]): Promise<void> {
   const spec = await import('./server/zmq/index.js');
   const chosen = [values.user, values.system, values.prefix !== undefined, values['sys-prefix']].filter(Boolean).length;
   if (chosen > 1) fail('choose one of --user, --prefix, --sys-prefix and --system');
+  if (action !== 'install' && values['no-pool']) fail('--no-pool is an install option');
   if (action !== 'install' && (values['with-lab-extension'] || values['lab-extension-dir'] !== undefined)) fail(`--with-lab-extension is an install option (uninstall removes the extension by itself)`);
   if (values['lab-extension-dir'] !== undefined && !values['with-lab-extension']) fail('--lab-extension-dir needs --with-lab-extension');
   const location: import('./server/zmq/index.js').SpecLocation =
@@ -67,7 +77,7 @@ async function main(argv: string[]): Promise<void> {
     // Checked before anything is written: a missing build leaves no half-installed kernel.
     const labSource = values['with-lab-extension'] ? path.resolve(values['lab-extension-dir'] ?? spec.prebuiltLabExtension()) : undefined;
     if (labSource) spec.checkLabExtensionBuild(labSource);
-    const dir = spec.installKernelspec({ location, name: values.name, displayName: values['display-name'], dataDir: values['data-dir'] });
+    const dir = spec.installKernelspec({ location, name: values.name, displayName: values['display-name'], dataDir: values['data-dir'], pool: !values['no-pool'] });
     process.stdout.write(`Installed kernelspec ${values.name ?? spec.DEFAULT_KERNEL_NAME} in ${dir}\n`);
     if (labSource) process.stdout.write(`Installed JupyterLab extension ${spec.LAB_EXTENSION_NAME} in ${spec.installLabExtension(location, labSource)}\n`);
   } else if (action === 'uninstall') {
@@ -79,6 +89,28 @@ async function main(argv: string[]): Promise<void> {
   } else {
     fail(`unknown kernel action '${action}'`);
   }
+}
+
+/** `kernel pool status|stop` for people; `serve` and `spare` are what launchers and daemons start. */
+async function pool(args: string[]): Promise<void> {
+  const [what, ...rest] = args;
+  if (what === 'serve') {
+    const { values } = parseArgs({ args: rest, options: { 'data-dir': { type: 'string' } }, strict: true });
+    const { servePool } = await import('./server/zmq/pool-daemon.js');
+    return servePool({ dataDir: values['data-dir'] });
+  }
+  if (what === 'spare') {
+    const { runPoolSpare } = await import('./server/zmq/pool-spare.js');
+    return runPoolSpare();
+  }
+  if ((what === 'status' || what === 'stop') && rest.length === 0) {
+    const { askPools, describePools } = await import('./server/zmq/pool-control.js');
+    const answers = await askPools({ kind: what });
+    if (what === 'status') process.stdout.write(describePools(answers));
+    else process.stdout.write(answers.length === 0 ? 'no kernel pool daemon to stop\n' : answers.map((a) => `${a.socket}: ${a.reply?.kind === 'stopping' ? 'stopping' : 'no answer'}\n`).join(''));
+    return;
+  }
+  fail(`unknown kernel pool action '${what ?? ''}'`);
 }
 
 main(process.argv.slice(2)).catch(async (error: unknown) => {

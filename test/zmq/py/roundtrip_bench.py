@@ -6,6 +6,8 @@ request sent as soon as the channels are up), first_execute_ms (start to the rep
 that kernel_info_reply), round_trip_ms (execute_request to its execute_reply and idle),
 lost (round trips whose reply or idle never arrived within 2 s), and with an import cell, rss_mb: per cold start,
 the kernel process's resident memory one second after the first `1+1` and one second after the import cell ran.
+The kernel process is the one that ran the cells (a cell asks its pid): a kernel from the kernel pool is not the
+process Jupyter started, which stands in for it; that launcher's private memory is added to the kernel's.
 With 0 round trips no kernel is started for them.
 """
 import json
@@ -21,6 +23,24 @@ WAIT_S = 2.0
 def rss_mb(pid):
     with open(f"/proc/{pid}/status") as f:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+
+
+def private_mb(pid):
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        return sum(int(line.split()[1]) for line in f if line.startswith(("Private_Clean:", "Private_Dirty:"))) / 1024
+
+
+def cell_text(kc, code):
+    msg_id = kc.execute(code)
+    text = None
+    while True:
+        msg = kc.get_iopub_msg(timeout=60)
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "execute_result":
+            text = msg["content"]["data"]["text/plain"]
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            return text
 
 
 def wait_reply(kc, msg_id):
@@ -50,14 +70,16 @@ def cold_start(kernel, import_cell=None):
     first_execute = (time.perf_counter() - t0) * 1000
     rss = None
     if import_cell:
-        pid = km.provisioner.process.pid
+        launcher = km.provisioner.process.pid
+        pid = int(cell_text(kc, "String(process.pid)").strip("'\""))
+        memory = lambda: rss_mb(pid) + (private_mb(launcher) if launcher != pid else 0)
         time.sleep(1)
-        after_first = rss_mb(pid)
+        after_first = memory()
         reply = wait_reply(kc, kc.execute(import_cell))
         if reply["content"]["status"] != "ok":
             raise RuntimeError(f"import cell failed: {reply['content']}")
         time.sleep(1)
-        rss = {"after_first_cell": after_first, "after_import": rss_mb(pid)}
+        rss = {"after_first_cell": after_first, "after_import": memory(), "pooled": launcher != pid}
     kc.stop_channels()
     km.shutdown_kernel(now=True)
     return elapsed, first_execute, rss

@@ -1,6 +1,12 @@
 /** Public names of the ZeroMQ Jupyter kernel: the kernel itself, its process entry and the kernelspec installer. */
-export { startZmqKernel, type ZmqKernel, type ZmqKernelOptions } from './zmq-kernel.js';
+export { prepareCells, startZmqKernel, type PreparedCells, type ZmqKernel, type ZmqKernelOptions } from './zmq-kernel.js';
 export { runKernelProcess } from './kernel-main.js';
+export { cellsRoot } from './cells-root.js';
+export { ensurePoolDir, kernelPoolDir, kernelPoolEnabled, KernelPoolUnavailable, launchIdentity, PER_LAUNCH, type PoolReply, type PoolRequest } from './kernel-pool.js';
+export { launchFromPool, type PoolLaunch } from './pool-launch.js';
+export { servePool, type PoolDaemonOptions } from './pool-daemon.js';
+export { runPoolSpare } from './pool-spare.js';
+export { askPools, describePools, type PoolAnswer } from './pool-control.js';
 export {
   DEFAULT_KERNEL_NAME,
   DISPLAY_NAME,

@@ -12,6 +12,8 @@ import { NighthawkError } from '../../core/index.js';
 import { logoPng } from './logo-png.js';
 import { KERNEL_ENV } from '../kernel/index.js';
 
+export { expandHome } from './cells-root.js';
+
 export const DEFAULT_KERNEL_NAME = 'nighthawk';
 export const DISPLAY_NAME = 'Nighthawk TS';
 
@@ -26,6 +28,8 @@ export interface InstallOptions {
   dataDir?: string;
   /** The CLI the kernel runs; defaults to the built `cli.js` of this package. */
   cliPath?: string;
+  /** false: kernels always start cold, never from the kernel pool (`NIGHTHAWK_KERNEL_POOL=off` in the spec's env). */
+  pool?: boolean;
 }
 
 export interface KernelJson {
@@ -96,15 +100,11 @@ export function kernelJson(options: Omit<InstallOptions, 'location'>): KernelJso
     // Synchronous cell code can only be stopped by a signal (the event loop that would read an
     // interrupt_request is the one the cell occupies); interrupt_request is answered too.
     interrupt_mode: 'signal',
-    env: { ...KERNEL_ENV },
+    env: { ...KERNEL_ENV, ...(options.pool === false ? { NIGHTHAWK_KERNEL_POOL: 'off' } : {}) },
     metadata: { nighthawk: { cli } },
   };
 }
 
-/** `~` and `~/…` under the running user's home directory; other paths unchanged. */
-export function expandHome(dir: string): string {
-  return dir === '~' ? os.homedir() : dir.startsWith('~/') ? path.join(os.homedir(), dir.slice(2)) : dir;
-}
 
 /** Writes the kernelspec directory and returns its path. */
 export function installKernelspec(options: InstallOptions): string {

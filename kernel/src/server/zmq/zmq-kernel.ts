@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../shared/index.js';
-import { codeCacheStale, createTslabCompiler, installCodeCache, isCompleteSource, preloadTslab, saveCodeCache, warmUpWhenIdle, type SourceTransform } from '../kernel/index.js';
+import { codeCacheStale, createTslabCompiler, installCodeCache, isCompleteSource, preloadTslab, saveCodeCache, warmUpWhenIdle, type SourceTransform, type TslabCompiler } from '../kernel/index.js';
+import type { KernelHostFactory } from '../kernel/index.js';
 import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
 import { readConnectionFile } from './connection-file.js';
@@ -17,6 +18,7 @@ import { loadHostModule, preloadHostDependencies } from './host-module.js';
 import { admitMessage, ReplayGuard } from './message-guard.js';
 import { decode, encode, Signer } from './wire.js';
 import { rateLimitedLog, startSignalWatchdog } from '../kernel/index.js';
+import { collectGarbage } from './full-collection.js';
 import { bindSockets, type KernelSockets, type RouterName } from './zmq-sockets.js';
 
 export interface ZmqKernelOptions {
@@ -27,6 +29,34 @@ export interface ZmqKernelOptions {
   dataDir?: string;
   /** Called when the kernel is asked to shut down, after the reply left; defaults to `process.exit(0)`. */
   onShutdown?: (restart: boolean) => void;
+  /** The compiler and host module, loaded and warmed before this kernel was asked for (a pooled process). */
+  prepared?: PreparedCells;
+}
+
+/** What a kernel needs before it can run cells, apart from its sockets: the compiler and the host module. */
+export interface PreparedCells {
+  readonly compiler: TslabCompiler;
+  readonly factory: KernelHostFactory;
+  /** Notebooks were run here before: the program waits for an idle kernel, their cells may convert from disk. */
+  readonly deferProgram: boolean;
+}
+
+/**
+ * Loads the compiler and the host module (the host module's files are read while the compiler starts), with
+ * the host's transform bound before any cell converts. The program is built meanwhile, unless notebooks were
+ * run here before (see `deferProgram`).
+ */
+export async function prepareCells(hostModule: string | undefined): Promise<PreparedCells> {
+  installCodeCache();
+  const host = loadHostModule(hostModule);
+  host.catch(() => {});
+  let transform: SourceTransform | undefined;
+  const compiler = createTslabCompiler({ transform: (source, context) => (transform ? transform(source, context) : { code: source }) });
+  const deferProgram = compiler.holdsFirstCells;
+  if (!deferProgram) compiler.buildProgram();
+  const { factory, transform: hostTransform } = await host;
+  transform = hostTransform;
+  return { compiler, factory, deferProgram };
 }
 
 export interface ZmqKernel {
@@ -98,6 +128,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
       }
     } else if (type === 'execute_reply' && parentId) {
       executes.delete(parentId);
+      if (options.prepared && !collected) collectWhenIdle();
       if (abandoned.delete(parentId)) {
         finalDisplays.delete(parentId);
         return;
@@ -126,6 +157,19 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   };
 
   let closed = false;
+  // A prepared kernel's warm-up conversions left garbage (tens of MB) that the first cell's conversion adds to,
+  // and nothing a kernel waiting for its next cell allocates would collect it. One full collection once the
+  // first cell is done and the kernel idle (~30 ms) brings its resident memory to a cold kernel's.
+  let collected = false;
+  const collectWhenIdle = (): void => {
+    collected = true;
+    const attempt = (): void => {
+      if (closed) return;
+      if (runtime?.idle) collectGarbage();
+      else setTimeout(attempt, 500).unref();
+    };
+    setTimeout(attempt, 200).unref();
+  };
   const interruptRunning = (): void => {
     if (running) runtime?.interrupt(running.msg_id);
   };
@@ -263,25 +307,17 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
       );
   }
   async function load(): Promise<void> {
-    installCodeCache();
-    // The host module's files are read while the compiler starts; its transform is bound before any cell.
-    const host = loadHostModule(options.hostModule);
-    host.catch(() => {});
-    let transform: SourceTransform | undefined;
-    const compiler = createTslabCompiler({ transform: (source, context) => (transform ? transform(source, context) : { code: source }) });
-    // Built while the host module loads, unless notebooks were run here before (their cells may convert from disk).
-    const deferProgram = compiler.holdsFirstCells;
-    if (!deferProgram) compiler.buildProgram();
-    const { factory, transform: hostTransform } = await host;
-    transform = hostTransform;
+    const { compiler, factory, deferProgram } = options.prepared ?? (await prepareCells(options.hostModule));
     consoleCells = withConsoleCells(compiler);
     const rt = new KernelRuntime(consoleCells.compiler, deliver, session, writeCodeCache);
     rt.setHost(await factory(rt, { dataDir: options.dataDir }));
     rt.captureOutput();
     // With nothing asked yet, the first cell's conversion is done now, unless notebooks were run here before
     // (their cells convert from disk: the program is built once the kernel is idle); a waiting cell does it itself.
+    // A prepared kernel did it before it was handed out.
     const asked = pending.length > 0;
-    if (!asked && !deferProgram) {
+    if (options.prepared) writeCodeCache();
+    else if (!asked && !deferProgram) {
       compiler.warmUp();
       setImmediate(writeCodeCache);
     } else warmUpWhenIdle(compiler, () => rt.idle);
@@ -303,5 +339,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     cacheWritten = true;
     if (codeCacheStale()) saveCodeCache();
   }
+  // A prepared kernel has nothing slow left to load: its runtime starts now, before the first request.
+  if (options.prepared) startLoading();
   return { ready, close };
 }

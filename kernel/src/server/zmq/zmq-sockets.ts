@@ -14,6 +14,13 @@ const zmq = createRequire(import.meta.url)('zeromq') as typeof Zmq;
 export type RouterName = 'shell' | 'control' | 'stdin';
 
 const IOPUB_HIGH_WATER_MARK = 100_000;
+/**
+ * Longest a kernel holds iopub messages while no client has subscribed yet. A publisher drops what it sends
+ * before the subscription arrives (ZeroMQ's slow joiner), and a warm kernel (the pool's) can answer a client's
+ * first execute_request before that client's SUB socket finished its handshake: its busy, result and idle
+ * would be lost and the client would wait for them forever.
+ */
+const IOPUB_HOLD_MS = 5000;
 
 /**
  * Hands each message to the socket as soon as the socket takes it, in call order: zeromq.js sends
@@ -98,13 +105,14 @@ export interface KernelSockets {
   close(): Promise<void>;
 }
 
-export async function bindSockets(info: ConnectionInfo): Promise<KernelSockets> {
+export async function bindSockets(info: ConnectionInfo, options: { iopubHoldMs?: number } = {}): Promise<KernelSockets> {
   const routers: Record<RouterName, Zmq.Router> = {
     shell: new zmq.Router({ linger: 1000 }),
     control: new zmq.Router({ linger: 1000 }),
     stdin: new zmq.Router({ linger: 1000 }),
   };
-  const iopub = new zmq.Publisher({ linger: 1000, noDrop: true, sendHighWaterMark: IOPUB_HIGH_WATER_MARK });
+  // XPUB: the same publisher, which also tells the kernel when a subscription arrives (see IOPUB_HOLD_MS).
+  const iopub = new zmq.XPublisher({ linger: 1000, noDrop: true, sendHighWaterMark: IOPUB_HIGH_WATER_MARK });
   const hb = new zmq.Reply({ linger: 0 });
   await Promise.all([
     routers.shell.bind(endpoint(info, 'shell')),
@@ -121,6 +129,30 @@ export async function bindSockets(info: ConnectionInfo): Promise<KernelSockets> 
   };
   let closed = false;
 
+  // iopub messages wait (in order) until the first subscription, or IOPUB_HOLD_MS: then they go to the queue.
+  let held: Array<{ frames: Buffer[]; done: () => void }> | undefined = [];
+  const release = (): void => {
+    const waiting = held;
+    held = undefined;
+    clearTimeout(holdTimer);
+    for (const { frames, done } of waiting ?? []) void queues.iopub.send(frames).then(done);
+  };
+  const holdTimer = setTimeout(release, options.iopubHoldMs ?? IOPUB_HOLD_MS);
+  holdTimer.unref();
+  void (async () => {
+    try {
+      // A subscription message starts with 1 (an unsubscription with 0).
+      for await (const [frame] of iopub) if (frame?.[0] === 1) release();
+    } catch {
+      // closed
+    }
+  })();
+  const sendIopub = (frames: Buffer[]): Promise<void> => {
+    if (!held) return queues.iopub.send(frames);
+    const waiting = held;
+    return new Promise<void>((done) => waiting.push({ frames, done }));
+  };
+
   void (async () => {
     // Heartbeat: echo every ping. Runs on the event loop, so a busy synchronous cell delays it (as in ipykernel).
     try {
@@ -131,7 +163,7 @@ export async function bindSockets(info: ConnectionInfo): Promise<KernelSockets> 
   })();
 
   return {
-    send: (name, frames) => queues[name].send(frames),
+    send: (name, frames) => (name === 'iopub' ? sendIopub(frames) : queues[name].send(frames)),
     receive(onFrames) {
       for (const name of ['shell', 'control', 'stdin'] as const) {
         void (async () => {
@@ -144,6 +176,7 @@ export async function bindSockets(info: ConnectionInfo): Promise<KernelSockets> 
       }
     },
     async close() {
+      release();
       await Promise.all(Object.values(queues).map((q) => q.drained()));
       closed = true;
       for (const socket of [...Object.values(routers), iopub, hb]) socket.close();

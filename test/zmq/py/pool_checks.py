@@ -1,0 +1,179 @@
+"""Kernel pool checks through jupyter_client (test/zmq/kernel-pool.test.ts).
+
+Usage: pool_checks.py <kernel_name> <cli.js> <scenario> [<dir>]
+Prints one JSON object of observations. The pool is on in the environment this runs with
+(NIGHTHAWK_KERNEL_POOL, NIGHTHAWK_KERNEL_POOL_DIR); `kernel pool status` is asked through the CLI.
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+from jupyter_client.manager import KernelManager
+
+KERNEL, CLI, SCENARIO = sys.argv[1], sys.argv[2], sys.argv[3]
+DIR = sys.argv[4] if len(sys.argv) > 4 else None
+
+
+def pool_status():
+    return subprocess.run(["node", CLI, "kernel", "pool", "status"], capture_output=True, text=True, timeout=30).stdout
+
+
+def wait_spare(root=None, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        out = pool_status()
+        for line in out.splitlines():
+            if " ready in " in line and (root is None or line.endswith(" in " + root)):
+                return True
+        time.sleep(0.3)
+    return False
+
+
+def ensure_spare():
+    """A warm spare here, starting (and stopping) a kernel first if no daemon runs yet."""
+    if "no kernel pool daemon" in pool_status():
+        km, kc = start()
+        run(kc, "1+1", 120)
+        stop(km, kc)
+    return wait_spare()
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+
+
+def wait_gone(pid, timeout=10):
+    end = time.time() + timeout
+    while time.time() < end:
+        if not alive(pid):
+            return True
+        time.sleep(0.1)
+    return not alive(pid)
+
+
+def start(cwd=None):
+    km = KernelManager(kernel_name=KERNEL)
+    km.start_kernel(**({"cwd": cwd} if cwd else {}))
+    kc = km.client()
+    kc.start_channels()
+    return km, kc
+
+
+def run(kc, code, timeout=30):
+    """Sends `code` at once (no kernel_info first) and collects its iopub until idle: (status, text, outputs seen)."""
+    msg_id = kc.execute(code)
+    text, seen, status = None, [], None
+    end = time.time() + timeout
+    idle = False
+    while not idle and time.time() < end:
+        try:
+            msg = kc.get_iopub_msg(timeout=max(0.01, end - time.time()))
+        except Exception:
+            break
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        seen.append(msg["msg_type"])
+        if msg["msg_type"] == "execute_result":
+            text = msg["content"]["data"].get("text/plain")
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            idle = True
+    while time.time() < end:
+        try:
+            reply = kc.get_shell_msg(timeout=max(0.01, end - time.time()))
+        except Exception:
+            break
+        if reply["parent_header"].get("msg_id") == msg_id:
+            status = reply["content"]["status"]
+            break
+    return status, text, seen
+
+
+def stop(km, kc, now=True):
+    kc.stop_channels()
+    km.shutdown_kernel(now=now)
+
+
+def value(text):
+    return None if text is None else text.strip("'\"")
+
+
+def handoff():
+    out = {}
+    km, kc = start()
+    out["cold"] = run(kc, "1+1", 120)[1]
+    out["cold_pid_is_launcher"] = value(run(kc, "String(process.pid)")[1]) == str(km.provisioner.process.pid)
+    stop(km, kc, now=False)
+    out["spare"] = wait_spare()
+    km, kc = start()
+    launcher = km.provisioner.process.pid
+    # Sent before any kernel_info, the moment the channels are up: its busy, result and idle must all arrive.
+    out["first"] = run(kc, "1+1")
+    kernel = int(value(run(kc, "String(process.pid)")[1]))
+    out["pooled_pid_differs"] = kernel != launcher
+    out["jpy_parent_pid"] = value(run(kc, "String(process.env.JPY_PARENT_PID)")[1]) == str(os.getpid())
+    out["cwd"] = value(run(kc, "process.cwd()")[1])
+    kc.execute("for (;;) {}")
+    time.sleep(0.5)
+    km.interrupt_kernel()
+    deadline = time.time() + 20
+    out["interrupted"] = None
+    while time.time() < deadline:
+        reply = kc.get_shell_msg(timeout=20)
+        if reply["msg_type"] == "execute_reply" and reply["content"]["status"] != "ok":
+            out["interrupted"] = reply["content"].get("ename")
+            break
+    out["after_interrupt"] = run(kc, "40 + 2")[1]
+    stop(km, kc, now=False)
+    out["kernel_gone_after_shutdown"] = wait_gone(kernel)
+    return out
+
+
+def killed():
+    out = {"spare": ensure_spare()}
+    km, kc = start()
+    kernel = int(value(run(kc, "String(process.pid)")[1]))
+    out["pooled"] = kernel != km.provisioner.process.pid
+    # SIGKILL to the launcher's process group: nothing can be relayed, the kernel must notice on its own.
+    stop(km, kc, now=True)
+    out["kernel_gone"] = wait_gone(kernel)
+    return out
+
+
+def restart():
+    out = {"spare": ensure_spare()}
+    km, kc = start()
+    out["defined"] = run(kc, "const kept = 41; kept + 1")[1]
+    out["spare_again"] = wait_spare()
+    km.restart_kernel(now=False)
+    kc.stop_channels()
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=120)
+    status, _, seen = run(kc, "kept", 120)
+    out["after_restart"] = [status, "error" in seen]
+    out["restart_pooled"] = int(value(run(kc, "String(process.pid)")[1])) != km.provisioner.process.pid
+    stop(km, kc, now=False)
+    return out
+
+
+def other_root():
+    out = {"spare_here": ensure_spare()}
+    km, kc = start(cwd=DIR)
+    out["first_cwd"] = value(run(kc, "process.cwd()", 120)[1])
+    out["first_pooled"] = int(value(run(kc, "String(process.pid)")[1])) != km.provisioner.process.pid
+    stop(km, kc)
+    out["spare_there"] = wait_spare(DIR)
+    km, kc = start(cwd=DIR)
+    out["second_cwd"] = value(run(kc, "process.cwd()", 120)[1])
+    out["second_pooled"] = int(value(run(kc, "String(process.pid)")[1])) != km.provisioner.process.pid
+    stop(km, kc)
+    return out
+
+
+print(json.dumps({"handoff": handoff, "killed": killed, "restart": restart, "other_root": other_root}[SCENARIO]()))
