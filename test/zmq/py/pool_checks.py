@@ -103,6 +103,15 @@ def value(text):
     return None if text is None else text.strip("'\"")
 
 
+def kernel_pid(kc):
+    return int(value(run(kc, "String(process.pid)")[1]))
+
+
+def pooled(km, kc):
+    """True when the kernel answering is not the process Jupyter started (a spare stands behind the launcher)."""
+    return kernel_pid(kc) != km.provisioner.process.pid
+
+
 def handoff():
     out = {}
     km, kc = start()
@@ -114,7 +123,7 @@ def handoff():
     launcher = km.provisioner.process.pid
     # Sent before any kernel_info, the moment the channels are up: its busy, result and idle must all arrive.
     out["first"] = run(kc, "1+1")
-    kernel = int(value(run(kc, "String(process.pid)")[1]))
+    kernel = kernel_pid(kc)
     out["pooled_pid_differs"] = kernel != launcher
     out["jpy_parent_pid"] = value(run(kc, "String(process.env.JPY_PARENT_PID)")[1]) == str(os.getpid())
     out["cwd"] = value(run(kc, "process.cwd()")[1])
@@ -137,8 +146,8 @@ def handoff():
 def killed():
     out = {"spare": ensure_spare()}
     km, kc = start()
-    kernel = int(value(run(kc, "String(process.pid)")[1]))
-    out["pooled"] = kernel != km.provisioner.process.pid
+    kernel = kernel_pid(kc)
+    out["pooled"] = kernel != km.provisioner.process.pid  # one pid read: it is also the process watched below
     # SIGKILL to the launcher's process group: nothing can be relayed, the kernel must notice on its own.
     stop(km, kc, now=True)
     out["kernel_gone"] = wait_gone(kernel)
@@ -157,7 +166,7 @@ def restart():
     kc.wait_for_ready(timeout=120)
     status, _, seen = run(kc, "kept", 120)
     out["after_restart"] = [status, "error" in seen]
-    out["restart_pooled"] = int(value(run(kc, "String(process.pid)")[1])) != km.provisioner.process.pid
+    out["restart_pooled"] = pooled(km, kc)
     stop(km, kc, now=False)
     return out
 
@@ -166,12 +175,12 @@ def other_root():
     out = {"spare_here": ensure_spare()}
     km, kc = start(cwd=DIR)
     out["first_cwd"] = value(run(kc, "process.cwd()", 120)[1])
-    out["first_pooled"] = int(value(run(kc, "String(process.pid)")[1])) != km.provisioner.process.pid
+    out["first_pooled"] = pooled(km, kc)
     stop(km, kc)
     out["spare_there"] = wait_spare(DIR)
     km, kc = start(cwd=DIR)
     out["second_cwd"] = value(run(kc, "process.cwd()", 120)[1])
-    out["second_pooled"] = int(value(run(kc, "String(process.pid)")[1])) != km.provisioner.process.pid
+    out["second_pooled"] = pooled(km, kc)
     stop(km, kc)
     return out
 
