@@ -39,6 +39,9 @@ def cell_text(kc, code):
             continue
         if msg["msg_type"] == "execute_result":
             text = msg["content"]["data"]["text/plain"]
+        # tslab prints what console.log writes; its idle can come before a late execute_result, so print instead.
+        if msg["msg_type"] == "stream" and text is None:
+            text = msg["content"]["text"]
         if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
             return text
 
@@ -71,7 +74,7 @@ def cold_start(kernel, import_cell=None):
     rss = None
     if import_cell:
         launcher = km.provisioner.process.pid
-        pid = int(cell_text(kc, "String(process.pid)").strip("'\""))
+        pid = int(cell_text(kc, "console.log(process.pid)").strip())
         memory = lambda: rss_mb(pid) + (private_mb(launcher) if launcher != pid else 0)
         time.sleep(1)
         after_first = memory()
