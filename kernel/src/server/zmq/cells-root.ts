@@ -30,6 +30,11 @@ export function cellsRoot(cwd: string = process.cwd()): string {
   return canImportLibrary(cwd) ? cwd : packageRootOfBuild();
 }
 
+/** Said on stderr when the notebook's directory cannot import the library and cells run from the package root. */
+export function reportCellsRoot(root: string, cwd: string = process.cwd()): void {
+  if (root !== cwd) process.stderr.write(`kernel: ${cwd} cannot import nighthawk-ts; running cells from ${root}\n`);
+}
+
 /** `~` and `~/…` (a kernelspec's `--data-dir`, written for every user) in this user's home. */
 export function expandHome(dir: string): string {
   return dir === '~' ? os.homedir() : dir.startsWith('~/') ? path.join(os.homedir(), dir.slice(2)) : dir;

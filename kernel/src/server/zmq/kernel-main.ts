@@ -2,7 +2,7 @@
  * The process side of `nighthawk-ts kernel run`: the working directory cells resolve imports from, process-wide
  * error handlers (an escaped rejection must not end the Session), and the kernel itself.
  */
-import { cellsRoot, expandHome } from './cells-root.js';
+import { cellsRoot, expandHome, reportCellsRoot } from './cells-root.js';
 import { watchParent } from './parent-poll.js';
 import { startZmqKernel, type ZmqKernelOptions } from './zmq-kernel.js';
 
@@ -18,10 +18,8 @@ export function keepProcessAlive(): void {
 
 export async function runKernelProcess(options: ZmqKernelOptions): Promise<void> {
   const root = cellsRoot();
-  if (root !== process.cwd()) {
-    process.stderr.write(`kernel: ${process.cwd()} cannot import nighthawk-ts; running cells from ${root}\n`);
-    process.chdir(root);
-  }
+  reportCellsRoot(root);
+  if (root !== process.cwd()) process.chdir(root);
   keepProcessAlive();
   const kernel = await startZmqKernel({ ...options, dataDir: options.dataDir === undefined ? undefined : expandHome(options.dataDir) });
   // A kernel whose client died (jupyter console killed, a Python client gone) exits too, as ipykernel does.

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, statSync, truncateSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { cellsRoot, expandHome } from './cells-root.js';
+import { cellsRoot, expandHome, reportCellsRoot } from './cells-root.js';
 import {
   CLI_PATH,
   ensurePoolDir,
@@ -147,7 +147,7 @@ export async function launchFromPool(options: PoolLaunch): Promise<boolean> {
   });
   const reply = await readLine(socket, REPLY_TIMEOUT_MS);
   if (isReply(reply) && reply.kind === 'kernel') {
-    if (root !== process.cwd()) process.stderr.write(`kernel: ${process.cwd()} cannot import nighthawk-ts; running cells from ${root}\n`);
+    reportCellsRoot(root);
     standIn(socket, reply.pid);
     return true;
   }

@@ -314,13 +314,13 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
     rt.captureOutput();
     // With nothing asked yet, the first cell's conversion is done now, unless notebooks were run here before
     // (their cells convert from disk: the program is built once the kernel is idle); a waiting cell does it itself.
-    // A prepared kernel did it before it was handed out.
-    const asked = pending.length > 0;
-    if (options.prepared) writeCodeCache();
-    else if (!asked && !deferProgram) {
-      compiler.warmUp();
-      setImmediate(writeCodeCache);
-    } else warmUpWhenIdle(compiler, () => rt.idle);
+    // A prepared kernel did it (and saved the code cache) before it was handed out.
+    if (!options.prepared) {
+      if (pending.length === 0 && !deferProgram) {
+        compiler.warmUp();
+        setImmediate(writeCodeCache);
+      } else warmUpWhenIdle(compiler, () => rt.idle);
+    }
     // No status of its own here: strict clients (jupyter_kernel_test) take every iopub status as an answer to
     // their requests, and the Jupyter server in front reports "starting" until its kernel_info round trip.
     runtime = rt;
