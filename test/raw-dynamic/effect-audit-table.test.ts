@@ -74,6 +74,10 @@ export const EFFECT_TABLE: readonly [string, string][] = [
   ['net.Socket.connect', 'net.connect(tcpPort, "127.0.0.1")'],
   ['net.Socket.connect', 'net.createConnection({ port: tcpPort, host: "127.0.0.1" })'],
   ['net.Socket.connect', 'new net.Socket().connect(tcpPort, "127.0.0.1")'],
+  // A Unix socket reaches local daemons (the kernel pool's, a Docker socket) with no network at all.
+  ['net.Socket.connect', 'net.connect(unixPath)'],
+  ['net.Socket.connect', 'net.createConnection({ path: unixPath })'],
+  ['net.Socket.connect', 'new net.Socket().connect({ path: unixPath })'],
   ['net.Server.listen', 'net.createServer().listen(0)'],
   ['tls.connect', 'tls.connect(tcpPort, "127.0.0.1")'],
   ['dgram.Socket.send', 'dgram.createSocket("udp4").send(JSON.stringify(process.env), udpPort, "127.0.0.1")'],
@@ -92,6 +96,7 @@ export const EFFECT_TABLE: readonly [string, string][] = [
   ['net.Server.listen', 'http.createServer().listen(0)'],
   ['https.request', 'https.request(`https://127.0.0.1:${tcpPort}/`).end()'],
   ['https.get', 'https.get(`https://127.0.0.1:${tcpPort}/`)'],
+  ['http.request', "http.request({ socketPath: unixPath, path: '/' }).end()"],
   ['http2.connect', 'http2.connect(`http://127.0.0.1:${tcpPort}`)'],
   ['fetch', 'fetch(`http://127.0.0.1:${tcpPort}/`)'],
   ...['spawn', 'exec', 'execFile', 'fork'].flatMap((n) => [[`child_process.${n}`, `cp.${n}('true')`]] as [string, string][]),
@@ -159,6 +164,10 @@ let fd = -1;
 let fh: fs.promises.FileHandle;
 let tcp: net.Server;
 let udp: dgram.Socket;
+let unix: net.Server;
+// Outside `dir`, whose listing each test compares.
+const socketDir = fs.mkdtempSync(join(tmpdir(), 'nh-effects-sock-'));
+const unixPath = join(socketDir, 'daemon.sock');
 let tcpPort = 0;
 let udpPort = 0;
 let contacts = 0;
@@ -190,7 +199,12 @@ beforeAll(async () => {
   udp.on('message', () => contacts++);
   await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
   udpPort = udp.address().port;
-  references = { fs, fsp: fs.promises, fd, fh, dir, existing, workerFile, net, tls, dgram, dns, http, https, http2, cp: childProcess, wt: workerThreads, tcpPort, udpPort };
+  unix = net.createServer((s) => {
+    contacts++;
+    s.destroy();
+  });
+  await new Promise<void>((resolve) => unix.listen(unixPath, resolve));
+  references = { fs, fsp: fs.promises, fd, fh, dir, existing, workerFile, net, tls, dgram, dns, http, https, http2, cp: childProcess, wt: workerThreads, tcpPort, udpPort, unixPath };
 });
 
 afterAll(async () => {
@@ -199,7 +213,9 @@ afterAll(async () => {
   await fh.close();
   tcp.close();
   udp.close();
+  unix.close();
   fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(socketDir, { recursive: true, force: true });
 });
 
 const listing = () => fs.readdirSync(dir).sort();
