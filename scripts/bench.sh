@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] || npm install --no-audit --no-fund
+bash scripts/ensure-system-deps.sh --bench
 status=0
 for f in bench/*.bench.ts; do
   [ -e "$f" ] || continue

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Debian packages the tests drive: chromium (UI tests) and the Jupyter tools (interoperability tests).
+# Debian packages the tests drive: chromium (UI tests) and the Jupyter tools (interoperability tests);
+# with --bench also the peers the benchmarks compare against.
 set -euo pipefail
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
@@ -7,6 +8,10 @@ missing=()
 /usr/bin/python3 -c 'import jupyter_kernel_test' 2>/dev/null || missing+=(python3-jupyter-kernel-test)
 /usr/bin/python3 -c 'import pexpect' 2>/dev/null || missing+=(python3-pexpect)
 /usr/bin/python3 -c 'import jupyterlab_server' 2>/dev/null || missing+=(python3-jupyterlab-server)
+# --bench: the peers the benchmarks measure against (Jupyter Notebook 6 runs tslab's kernel beside ours).
+if [ "${1:-}" = "--bench" ]; then
+  [ -x /usr/bin/jupyter-notebook ] || missing+=(jupyter-notebook)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
     echo "Installing system packages: ${missing[*]}"
