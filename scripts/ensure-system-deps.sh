@@ -8,9 +8,10 @@ missing=()
 /usr/bin/python3 -c 'import jupyter_kernel_test' 2>/dev/null || missing+=(python3-jupyter-kernel-test)
 /usr/bin/python3 -c 'import pexpect' 2>/dev/null || missing+=(python3-pexpect)
 /usr/bin/python3 -c 'import jupyterlab_server' 2>/dev/null || missing+=(python3-jupyterlab-server)
-# --bench: the peers the benchmarks measure against (Jupyter Notebook 6 runs tslab's kernel beside ours).
+# --bench: the peers the benchmarks measure against (Jupyter Notebook 6 runs tslab's kernel beside ours),
+# probed as bench/notebook-peers.bench.ts does.
 if [ "${1:-}" = "--bench" ]; then
-  [ -x /usr/bin/jupyter-notebook ] || missing+=(jupyter-notebook)
+  /usr/bin/python3 -c 'import notebook' 2>/dev/null || missing+=(jupyter-notebook)
 fi
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
@@ -18,6 +19,6 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   else
-    echo "warning: missing system packages (${missing[*]}); tests that need them will fail" >&2
+    echo "warning: missing system packages (${missing[*]}); tests and benchmarks that need them will fail or print no baseline" >&2
   fi
 fi

@@ -30,18 +30,16 @@ def private_mb(pid):
         return sum(int(line.split()[1]) for line in f if line.startswith(("Private_Clean:", "Private_Dirty:"))) / 1024
 
 
-def cell_text(kc, code):
+def printed(kc, code):
+    """What the cell writes with console.log (tslab's idle can come before a late execute_result)."""
     msg_id = kc.execute(code)
-    text = None
+    text = ""
     while True:
         msg = kc.get_iopub_msg(timeout=60)
         if msg["parent_header"].get("msg_id") != msg_id:
             continue
-        if msg["msg_type"] == "execute_result":
-            text = msg["content"]["data"]["text/plain"]
-        # tslab prints what console.log writes; its idle can come before a late execute_result, so print instead.
-        if msg["msg_type"] == "stream" and text is None:
-            text = msg["content"]["text"]
+        if msg["msg_type"] == "stream":
+            text += msg["content"]["text"]
         if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
             return text
 
@@ -74,7 +72,7 @@ def cold_start(kernel, import_cell=None):
     rss = None
     if import_cell:
         launcher = km.provisioner.process.pid
-        pid = int(cell_text(kc, "console.log(process.pid)").strip())
+        pid = int(printed(kc, "console.log(process.pid)").strip())
         memory = lambda: rss_mb(pid) + (private_mb(launcher) if launcher != pid else 0)
         time.sleep(1)
         after_first = memory()
