@@ -157,6 +157,39 @@ describe('approval only of observed definitions', () => {
     expect(session.registerImported(function reviewed() { return 1; }, { reviewedSourceHash: hash }).sessionFunctionName).toBe('reviewed');
   });
 
+  it('a helper call with a spec object literal defines nothing: a function it built from stored model text is not approved', () => {
+    const session = newSession();
+    // Text from model output or storage, never submitted by the operator; the cell only passes it to a helper.
+    const storedText = 'return "from stored model output: " + a';
+    const build = (spec: { body: string }) => new Function('a', spec.body) as (a: string) => string;
+    const f = build({ body: storedText });
+    const adapters = session.materialized(session.submit('const f = build({ body: storedText });'), { f });
+    expect(adapters.f).toBeUndefined();
+    expect(session.isApproved(f)).toBe(false);
+    expect(session.anomalies.map((a) => [a.anomalyKind, a.detail.name])).toContainEqual(['unobserved_definition', 'f']);
+  });
+
+  it('a runtime naturalFunction spec is approved only when the core made the function and its `then` is written in the cell', () => {
+    const session = newSession();
+    const spec = { name: 'tally', program: 'execute\nCount.', input: z.object({}), returns: z.number() };
+    const tally = nh.naturalFunction(spec);
+    const generatedTail = new Function('return 1') as () => number;
+    const withTail = nh.naturalFunction({ ...spec, then: generatedTail });
+    const spread = nh.naturalFunction({ ...spec, then: () => 2 });
+    const imitation = async () => 3;
+    Object.defineProperty(imitation, Symbol.for('nighthawk.natural-function'), { value: true });
+    const source = [
+      "const tally = nh.naturalFunction({ name: 'tally', program: 'execute\\nCount.', input: z.object({}), returns: z.number() });",
+      "const withTail = nh.naturalFunction({ name: 'tally', program: 'execute\\nCount.', input: z.object({}), returns: z.number(), then: generatedTail });",
+      'const spread = nh.naturalFunction({ ...stored, then: () => 2 });',
+      "const imitation = nh.naturalFunction({ name: 'tally', program: 'execute\\nCount.', input: z.object({}), returns: z.number() });",
+    ].join('\n');
+    const adapters = session.materialized(session.submit(source), { tally, withTail, spread, imitation });
+    expect(Object.keys(adapters)).toEqual(['tally']);
+    expect(session.evidenceFor(adapters.tally)?.route).toBe('operator-submission');
+    expect(session.anomalies.filter((a) => a.anomalyKind === 'unobserved_definition').map((a) => a.detail.name)).toEqual(['withTail', 'spread', 'imitation']);
+  });
+
   it('a function the cell source defines is approved as operator submission', () => {
     const session = newSession();
     const adapters = session.materialized(session.submit('const triage = async (t: string) => t;\nfunction plain() {}'), { triage: async (t: string) => t, plain: () => undefined });

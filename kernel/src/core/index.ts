@@ -62,6 +62,7 @@ export type {
 } from './model-client.js';
 export {
   isNaturalFunction,
+  isSpecNaturalFunction,
   isTransformedNaturalFunction,
   naturalFunction,
   naturalFunction as function,

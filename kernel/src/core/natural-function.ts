@@ -100,7 +100,19 @@ function defineRuntimeFunction(options: NaturalFunctionOptions<z.ZodObject, ZodT
   Object.defineProperty(fn, 'name', { value: name });
   Object.defineProperty(fn, 'naturalName', { value: name });
   Object.defineProperty(fn, NATURAL, { value: true });
+  madeFromSpec.add(fn);
   return fn;
+}
+
+// Identity-keyed and module-private, like transformedByCore: a marker written onto a function cannot forge it.
+const madeFromSpec = new WeakSet<object>();
+
+/**
+ * True for a function naturalFunction(options) built from a spec (the runtime form). The Session approves a
+ * cell's `const f = x({ ... })` only when the value is one of these (observed-definitions.ts).
+ */
+export function isSpecNaturalFunction(value: unknown): boolean {
+  return typeof value === 'function' && madeFromSpec.has(value);
 }
 
 // A statement-level string or template literal that starts with a sentinel: the transform's input.

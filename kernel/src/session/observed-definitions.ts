@@ -26,31 +26,51 @@ function isLiteralDefinition(n: ts.Expression): boolean {
 }
 
 /**
- * True when the initializer creates the callable from text in this cell: a function or class literal,
- * or a call that wraps one (a core transformation such as `nh.function(async function f() {...})`,
- * or `nh.naturalFunction({...})` over a spec literal written here).
+ * How a cell's initializer creates its callable, if it does:
+ * - `literal`: from a function or class literal written here, or a call wrapping one (a core transformation
+ *   such as `nh.function(async function f() {...})`);
+ * - `spec`: a call over an object literal written here (`nh.naturalFunction({...})`). That shape alone proves
+ *   nothing (any helper can build a function from text it is handed), so the Session approves the value only
+ *   when the core built it from a spec; and the spec's deterministic `then`, if any, must be a literal here,
+ *   with no spread that could bring one in from elsewhere.
  */
-function defines(initializer: ts.Expression): boolean {
+export type DefinitionKind = 'literal' | 'spec';
+
+function definitionKind(initializer: ts.Expression): DefinitionKind | undefined {
   const ts = typescript();
   const n = unwrap(initializer);
-  if (isLiteralDefinition(n)) return true;
-  if (ts.isCallExpression(n)) return n.arguments.some((a) => isLiteralDefinition(unwrap(a)) || ts.isObjectLiteralExpression(unwrap(a)));
-  return false;
+  if (isLiteralDefinition(n)) return 'literal';
+  if (!ts.isCallExpression(n)) return undefined;
+  if (n.arguments.some((a) => isLiteralDefinition(unwrap(a)))) return 'literal';
+  return n.arguments.some((a) => isSpecLiteral(unwrap(a))) ? 'spec' : undefined;
 }
 
-/** Names of the callables a cell's source defines at its top level. */
-export function definedCallableNames(source: string): ReadonlySet<string> {
+function isSpecLiteral(n: ts.Expression): boolean {
+  const ts = typescript();
+  if (!ts.isObjectLiteralExpression(n)) return false;
+  return n.properties.every((p) => {
+    // A spread or a computed name could carry a `then` written elsewhere.
+    if (ts.isSpreadAssignment(p) || !p.name || ts.isComputedPropertyName(p.name)) return false;
+    // Identifiers, string and numeric literals (every name left once computed ones are refused) carry `text`.
+    if ((p.name as ts.Identifier).text !== 'then') return true;
+    return ts.isMethodDeclaration(p) || (ts.isPropertyAssignment(p) && isLiteralDefinition(unwrap(p.initializer)));
+  });
+}
+
+/** The callables a cell's source defines at its top level, by name, with how each is defined. */
+export function definedCallables(source: string): ReadonlyMap<string, DefinitionKind> {
   // Every function, class and object literal has a `{`, and an arrow function its `=>`: without either, the
   // cell defines nothing and the compiler need not load (`1 + 1`, `import * as nh from "nighthawk-ts"`).
-  if (!source.includes('{') && !source.includes('=>')) return new Set();
+  const names = new Map<string, DefinitionKind>();
+  if (!source.includes('{') && !source.includes('=>')) return names;
   const ts = typescript();
   const file = ts.createSourceFile('cell.ts', source, ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
-  const names = new Set<string>();
   for (const statement of file.statements) {
-    if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name) names.add(statement.name.text);
+    if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name) names.set(statement.name.text, 'literal');
     if (ts.isVariableStatement(statement)) {
       for (const d of statement.declarationList.declarations) {
-        if (ts.isIdentifier(d.name) && d.initializer && defines(d.initializer)) names.add(d.name.text);
+        const kind = ts.isIdentifier(d.name) && d.initializer ? definitionKind(d.initializer) : undefined;
+        if (kind) names.set((d.name as ts.Identifier).text, kind);
       }
     }
   }

@@ -5,7 +5,7 @@
  * operator code starts a fresh run with the Session's run-entry grant; a call from inside a run
  * joins that run under the caller's authority.
  */
-import { isTransformedNaturalFunction, newId, wallClockMs } from '../core/index.js';
+import { isSpecNaturalFunction, isTransformedNaturalFunction, newId, wallClockMs } from '../core/index.js';
 import {
   RetainedFunction,
   Runner,
@@ -22,7 +22,7 @@ import {
 } from '../harness/index.js';
 import { hashSource, type ApprovalEvidence, type ApprovalRoute, type Submission } from './approval.js';
 import { observeOwner, type BackgroundOwner, type OwnerObservation } from './background-owner.js';
-import { definedCallableNames, neverOperatorDefined } from './observed-definitions.js';
+import { definedCallables, neverOperatorDefined } from './observed-definitions.js';
 import { OperatorControlError, SessionClosedError, SessionExitBlockedError, SubmissionRefusedError } from './errors.js';
 import { operatorOnly } from './operator-only.js';
 
@@ -205,7 +205,7 @@ export class Session {
       throw new SubmissionRefusedError({ reason: 'not-materialized-by-submission', detail: 'unknown submission: only the object submit() returned is accepted' });
     }
     const out: Record<string, SessionFunction> = {};
-    const defined = definedCallableNames(submission.source);
+    const defined = definedCallables(submission.source);
     for (const [name, value] of Object.entries(declared)) {
       if (typeof value !== 'function') continue;
       const existing = this.#adapters.get(value);
@@ -214,7 +214,8 @@ export class Session {
         continue;
       }
       if ((value as unknown as Record<symbol, unknown>)[SESSION_FUNCTION] || isClass(value)) continue;
-      if (isGeneratedCallable(value) || !defined.has(name) || neverOperatorDefined(value)) {
+      const kind = defined.get(name);
+      if (isGeneratedCallable(value) || kind === undefined || (kind === 'spec' && !isSpecNaturalFunction(value)) || neverOperatorDefined(value)) {
         // Binding an existing value is not a definition: nothing is approved, and the attempt is evidence.
         this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind: 'unobserved_definition', detail: Object.freeze({ name, submissionId: submission.submissionId, generated: isGeneratedCallable(value) }), at: wallClockMs() }));
         continue;
