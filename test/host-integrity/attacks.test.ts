@@ -4,7 +4,7 @@
  * and leave a trace anomaly naming the attempt (in the run, or in the Session's record after run end).
  */
 import { describe, expect, it } from 'vitest';
-import { approvalCases, asyncContextCases, auditCases, authorityCases, lateCallbackCases, ledgerCases, reachCases, reopenCases, type AttackCase } from './cases.js';
+import { approvalCases, asyncContextCases, auditCases, authorityCases, lateCallbackCases, ledgerCases, operatorLedgerCases, reachCases, reopenCases, type AttackCase } from './cases.js';
 import { PLACES, attack, expectContained, expectTerminalContained, stoppedBaseline } from './support.js';
 
 function suite(name: string, cases: readonly AttackCase[]): void {
@@ -12,8 +12,8 @@ function suite(name: string, cases: readonly AttackCase[]): void {
     for (const c of cases) {
       for (const place of c.places ?? PLACES) {
         it(`${c.id} — from ${place}`, async () => {
-          const result = await attack(place, c.body);
-          if (c.terminalFrom?.includes(place)) expectTerminalContained(result, await stoppedBaseline(place), c.anomaly, expect);
+          const result = await attack(place, c.body, c.options);
+          if (c.terminalFrom?.includes(place)) expectTerminalContained(result, await stoppedBaseline(place, c.options), c.anomaly, expect);
           else expectContained(result, c.anomaly, expect);
         });
       }
@@ -26,6 +26,7 @@ suite('reaching host state through globals, symbols, prototypes, getters, closur
 suite('appending, mutating or deleting ledger events', ledgerCases);
 suite('widening authority, forging seams and the gateway allowance, replacing oversight', authorityCases);
 suite('reaching or damaging the perimeter audit store', auditCases);
+suite('writing through the operator-held Ledger and SQLite ledger store, opening another store', operatorLedgerCases);
 suite('reopening a finished run', reopenCases);
 suite('getting a generated closure approved, operator controls', approvalCases);
 suite('leaving a model-made function in an event-loop callback after the run', lateCallbackCases);

@@ -3,7 +3,7 @@
  * with `nh` and `probe` in scope; it returns `BREACH…` only if it reached host state it must not.
  * Bodies avoid the textual raw-dynamic rule on purpose: these are attempts that rule does not stop.
  */
-import type { Place } from './support.js';
+import type { AttackOptions, Place } from './support.js';
 
 export interface AttackCase {
   readonly id: string;
@@ -18,6 +18,8 @@ export interface AttackCase {
    * so the run stops there instead of finishing like the baseline.
    */
   readonly terminalFrom?: readonly Place[];
+  /** How the operator set the Session up (support.ts AttackOptions). */
+  readonly options?: AttackOptions;
 }
 
 /** After a reach attempt found nothing, the attacker falls back to the public ledger handle. */
@@ -439,6 +441,51 @@ export const auditCases: AttackCase[] = [
       store.recordAttempt(nh.createPerimeterAttempt({ runId: 'run_forged', capability: 'send_report', footprint: ['egress'], arguments: { target: 'x' } }));
       return 'BREACH: wrote an audit record from the interior';`,
     anomaly: 'audit_store_in_run',
+  },
+];
+
+/**
+ * The operator built the Session on its own Ledger over a SQLite ledger store, in variables a SessionFunction
+ * body can reach (and a model or generated code reaches when they are handed on): the real Ledger and store
+ * are host-written only while a run's interior executes, and a new store may not be opened there at all.
+ */
+const FORGED_EVENT = `const runId = probe.ledger.select({ kind: 'run.entry' }).at(-1).runId;
+  const forged = (kind, subjectId) => ({ sequence: 999, eventId: 'ev_forged_' + kind, runId, kind, subjectId, status: 'completed', at: Date.now(), data: null });`;
+
+export const operatorLedgerCases: AttackCase[] = [
+  {
+    id: 'the operator-held Ledger: append a forged capability call and run end',
+    body: `
+      const runId = probe.ledger.select({ kind: 'run.entry' }).at(-1).runId;
+      const done = [];
+      for (const [kind, subjectId] of [['capability.call', 'forged'], ['run.end', runId]]) {
+        try { probe.ledger.append(runId, { kind, subjectId, status: 'completed' }); done.push(kind); } catch {}
+      }
+      return done.length ? 'BREACH: appended ' + done.join(', ') : 'refused';`,
+    anomaly: 'ledger_append_refused',
+    options: { operatorLedger: true },
+  },
+  {
+    id: 'the operator-held SqliteLedgerStore: append and write a forged run end, then close it',
+    body: `${FORGED_EVENT}
+      const store = probe.ledgerStore;
+      const done = [];
+      const tries = { append: () => store.append(probe.ledger.ledgerId, forged('run.end', runId)), write: () => store.write(forged('capability.call', 'forged')), attach: () => store.attach(nh.Ledger.fromEvents([forged('run.end', runId)])), close: () => store.close() };
+      for (const [name, fn] of Object.entries(tries)) { try { fn(); done.push(name); } catch {} }
+      return done.length ? 'BREACH: ' + done.join(', ') : 'refused';`,
+    anomaly: 'ledger_store_in_run',
+    options: { operatorLedger: true },
+  },
+  {
+    id: 'a new SqliteLedgerStore on the ledger file or the audit database, to forge a run end or add tables',
+    body: `${FORGED_EVENT}
+      const opened = [];
+      for (const path of [probe.ledgerPath, probe.auditPath, probe.scratchPath + '.db']) {
+        try { const s = new nh.SqliteLedgerStore(path); s.append(probe.ledger.ledgerId, forged('run.end', runId)); s.close(); opened.push(path); } catch {}
+      }
+      return opened.length ? 'BREACH: opened ' + opened.join(', ') : 'refused';`,
+    anomaly: 'ledger_store_in_run',
+    options: { operatorLedger: true },
   },
 ];
 

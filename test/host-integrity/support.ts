@@ -31,6 +31,11 @@ export interface AttackOptions {
   readonly policy?: readonly nh.PerimeterClass[];
   /** Extra facts for the attacker. */
   readonly probe?: Record<string, unknown>;
+  /**
+   * The operator builds the Session on a Ledger of its own over a SQLite ledger store (as a notebook cell
+   * can): the attacker finds both in `probe.ledger` / `probe.ledgerStore` and the file at `probe.ledgerPath`.
+   */
+  readonly operatorLedger?: boolean;
 }
 
 export interface AttackResult {
@@ -53,6 +58,8 @@ export interface AttackResult {
   readonly auditPath: string;
   /** Executions or dispatch nodes without exactly one terminal event. */
   readonly badTerminals: readonly string[];
+  /** Tables and triggers of the audit database file. */
+  readonly auditSchema: readonly string[];
   /**
    * Refusals of model-made code that reached the event loop. A refused late callback has no caller to
    * throw to; the host records it and leaves the callback inert, so this must stay empty.
@@ -68,7 +75,7 @@ const baselines = new Map<string, Promise<AttackResult>>();
 
 /** Runs the attack and (once per place and options) the same run with a harmless body. */
 export async function attack(place: Place, body: string, options: AttackOptions = {}): Promise<AttackResult & { baseline: AttackResult }> {
-  const key = `${place}:${JSON.stringify(options.policy ?? null)}`;
+  const key = `${place}:${JSON.stringify(options.policy ?? null)}:${options.operatorLedger === true}`;
   if (!baselines.has(key)) baselines.set(key, runCase(place, 'return "baseline";', options));
   const baseline = await baselines.get(key)!;
   const result = await runCase(place, body, options);
@@ -83,7 +90,7 @@ const stoppedBaselines = new Map<string, Promise<AttackResult>>();
  * it came from, so this is what the real run produces when the attack is refused there.
  */
 export async function stoppedBaseline(place: Place, options: AttackOptions = {}): Promise<AttackResult> {
-  const key = `${place}:${JSON.stringify(options.policy ?? null)}`;
+  const key = `${place}:${JSON.stringify(options.policy ?? null)}:${options.operatorLedger === true}`;
   if (!stoppedBaselines.has(key)) stoppedBaselines.set(key, runCase(place, STOPPING_BODY, options));
   return stoppedBaselines.get(key)!;
 }
@@ -101,6 +108,7 @@ export function expectContained(result: AttackResult & { baseline: AttackResult 
   expectFn(result.baseline.escaped).toEqual([]);
   expectFn(result.projection, 'ledger governance projection').toEqual(result.baseline.projection);
   expectFn(result.auditRows, 'SQLite audit rows').toEqual(result.baseline.auditRows);
+  expectFn(result.auditSchema, 'SQLite audit tables').toEqual(result.baseline.auditSchema);
   expectFn(result.egressCalls).toEqual([{ target: 'real' }]);
   expectFn(result.runOutcome).toBe(result.baseline.runOutcome);
   expectFn(result.badTerminals, 'subjects without exactly one terminal event').toEqual([]);
@@ -158,6 +166,7 @@ export function expectTerminalContained(result: AttackResult & { baseline: Attac
   expectFn(result.projection, 'ledger governance projection').toEqual(stopped.projection);
   expectFn(withoutAnomalies(result.events), 'ledger records other than anomalies').toEqual(withoutAnomalies(stopped.events));
   expectFn(result.auditRows, 'SQLite audit rows').toEqual(stopped.auditRows);
+  expectFn(result.auditSchema, 'SQLite audit tables').toEqual(stopped.auditSchema);
   expectFn(result.egressCalls).toEqual([]);
   expectFn(result.runOutcome).toBe(stopped.runOutcome);
   expectFn(result.badTerminals, 'subjects without exactly one terminal event').toEqual([]);
@@ -205,7 +214,12 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
     if (info.requestNumber === attackTurn + 1) return { toolCalls: [toolCall('send_report', { target: 'real' })] };
     return { toolCalls: [finish()] };
   });
+  const ledgerPath = join(dir, 'ledger.db');
+  const ledgerStore = options.operatorLedger ? new nh.SqliteLedgerStore(ledgerPath) : undefined;
+  const ledger = ledgerStore ? new nh.Ledger({ store: ledgerStore, window: 4 }) : undefined;
+  if (ledger) Object.assign(probe, { ledger, ledgerStore, ledgerPath });
   const session = new nh.Session({
+    ...(ledger ? { ledger } : {}),
     executor: new nh.AgentExecutor({ model, maxRequestsPerStep: 10 }),
     platformPolicy,
     perimeterAuditStore: store,
@@ -303,10 +317,12 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
     for (const e of events) if (e.kind === 'execution.start' || e.kind === 'dispatch.start') terminals.set(e.subjectId, terminals.get(e.subjectId) ?? 0);
     const badTerminals = [...terminals].filter(([, n]) => n !== 1).map(([id]) => id);
     store.close();
+    ledgerStore?.close();
     const db = new Database(auditPath, { readonly: true });
+    const auditSchema = (db.prepare("SELECT type || ':' || name AS item FROM sqlite_master ORDER BY name").all() as { item: string }[]).map((r) => r.item);
     const auditRows = (db.prepare('SELECT a.capability, a.arguments, c.status FROM perimeter_attempt a LEFT JOIN perimeter_completion c ON c.attempt_id = a.attempt_id ORDER BY a.sequence').all() as Record<string, unknown>[]).map((r) => `${String(r.capability)}:${String(r.arguments)}:${String(r.status)}`);
     db.close();
-    return { outcome, session, runId, events, anomalies, projection, auditRows, egressCalls, runOutcome, auditPath, badTerminals, escaped };
+    return { outcome, session, runId, events, anomalies, projection, auditRows, auditSchema, egressCalls, runOutcome, auditPath, badTerminals, escaped };
   }
 }
 

@@ -109,6 +109,18 @@ export function refuseAuditStoreInRun(operation: string): void {
   throw new HostIntegrityError({ attempt: 'audit-store-in-run', detail: `${operation} is host infrastructure; a run's interior may not open or write a perimeter audit store` });
 }
 
+/**
+ * Interior code (no live allowance) may not open, write or close a SQLite ledger store: that file is the
+ * host's record of runs (the Ledger reads terminal events back from it), and a native addon writes it out
+ * of the effect audit's sight.
+ */
+export function refuseLedgerStoreInRun(operation: string): void {
+  const frame = interiorWithoutAllowance();
+  if (!frame) return;
+  frame.host.recordAnomaly('ledger_store_in_run', { operation }, frame.submitterId);
+  throw new HostIntegrityError({ attempt: 'ledger-store-in-run', detail: `${operation} is host infrastructure; a run's interior may not open or write a ledger store` });
+}
+
 /** Runs `fn` with no gateway allowance (every Natural execution starts this way). */
 export function withoutAllowance<T>(fn: () => T): T {
   const frame = frames.getStore();

@@ -8,8 +8,10 @@ export type IntegrityAttempt =
   | 'audit-store-in-run'
   /** Host-infrastructure admission used from inside an operation body. */
   | 'admission-from-operation'
-  /** An append through a read-only ledger view. */
+  /** An append through a read-only ledger view, or through a Ledger while a run's interior executes. */
   | 'ledger-append'
+  /** Interior code opened, wrote or closed a SQLite ledger store. */
+  | 'ledger-store-in-run'
   /** A ledger subscription from inside a run. */
   | 'ledger-subscribe'
   /** A ledger append for a run whose run.end is already recorded. */

@@ -13,6 +13,7 @@ import { ledgerSearchText } from './ledger.js';
 import type { Snapshot } from './snapshot.js';
 import type { LedgerReader } from './ledger-view.js';
 import { fromJSONSafe, toJSONSafe } from './snapshot-json.js';
+import { refuseLedgerStoreInRun } from './host-context.js';
 
 /** What a store-backed Ledger needs from its store. */
 export interface LedgerStore {
@@ -55,7 +56,6 @@ let exitHook = false;
 function flushOnExit(store: SqliteLedgerStore): void {
   open.add(store);
   if (exitHook) return;
-  exitHook = true;
   process.once('exit', () => {
     for (const s of open) {
       try {
@@ -65,8 +65,26 @@ function flushOnExit(store: SqliteLedgerStore): void {
       }
     }
   });
+  // Only once the hook is in place: a refused registration leaves the next store to try again.
+  exitHook = true;
 }
 
+// Set by SqliteLedgerStore's static block: the write path a Ledger uses (appendToStoreAsHost).
+let hostQueue: (store: SqliteLedgerStore, ledgerId: string, event: LedgerEvent) => void;
+
+/**
+ * How a Ledger writes to its store. A SqliteLedgerStore's public writers refuse a run's interior (the file is
+ * the host's record of runs), so the Ledger, which the run host drives from inside runs, writes past them.
+ */
+export function appendToStoreAsHost(store: LedgerStore, ledgerId: string, event: LedgerEvent): void {
+  if (store instanceof SqliteLedgerStore) hostQueue(store, ledgerId, event);
+  else store.append(ledgerId, event);
+}
+
+/**
+ * Opening, writing (append, write, attach) and closing are host or operator acts: from a run's interior they
+ * are refused and recorded (`ledger_store_in_run`). Reads stay open to the Ledger's views.
+ */
 export class SqliteLedgerStore implements LedgerStore {
   readonly #db: Database.Database;
   readonly #insert: Database.Statement;
@@ -76,7 +94,12 @@ export class SqliteLedgerStore implements LedgerStore {
   #closed = false;
   readonly #statements = new Map<string, Database.Statement>();
 
+  static {
+    hostQueue = (store, ledgerId, event) => store.#queue(ledgerId, event);
+  }
+
   constructor(path: string) {
+    refuseLedgerStoreInRun('SqliteLedgerStore(open)');
     this.#db = new (sqliteDatabase())(path);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
@@ -132,11 +155,13 @@ export class SqliteLedgerStore implements LedgerStore {
   }
 
   append(ledgerId: string, event: LedgerEvent): void {
+    refuseLedgerStoreInRun('SqliteLedgerStore.append');
     this.#queue(ledgerId, event);
   }
 
   /** Appends one event of no particular ledger (idempotent by event id). */
   write(event: LedgerEvent): void {
+    refuseLedgerStoreInRun('SqliteLedgerStore.write');
     this.#queue(null, event);
   }
 
@@ -162,8 +187,10 @@ export class SqliteLedgerStore implements LedgerStore {
 
   /** Persists every event the ledger appends from now on (for a ledger not created with this store). */
   attach(ledger: LedgerReader): () => void {
-    for (const e of ledger.events()) this.append(ledger.ledgerId, e);
-    return ledger.subscribe((e) => this.append(ledger.ledgerId, e));
+    refuseLedgerStoreInRun('SqliteLedgerStore.attach');
+    for (const e of ledger.events()) this.#queue(ledger.ledgerId, e);
+    // The ledger's later events arrive while runs execute: written past the interior check, as the Ledger's own.
+    return ledger.subscribe((e) => this.#queue(ledger.ledgerId, e));
   }
 
   select(filter: LedgerFilter, ledgerId?: string): readonly LedgerEvent[] {
@@ -278,6 +305,7 @@ export class SqliteLedgerStore implements LedgerStore {
   }
 
   close(): void {
+    refuseLedgerStoreInRun('SqliteLedgerStore.close');
     if (this.#closed) return;
     this.flush();
     this.#closed = true;

@@ -10,9 +10,10 @@
  */
 import { newId, UsageError, wallClockMs } from '../core/index.js';
 import { HostIntegrityError } from './integrity-errors.js';
+import { interiorWithoutAllowance, refuseInteriorControl } from './host-context.js';
 import type { LedgerEventData, LedgerEventKind as SharedKind, LedgerEventOf, LedgerEventStatus } from '../../../shared/ledger-events.js';
 import { generatedIdentityOf } from './generated-registry.js';
-import type { LedgerStore } from './ledger-store.js';
+import { appendToStoreAsHost, type LedgerStore } from './ledger-store.js';
 import { snapshotRedacted, type Snapshot, type SnapshotOptions } from './snapshot.js';
 import { append, mapDelete, mapEntries, mapGet, mapHas, mapIteratorNext, mapSet, objectFreeze, setAdd, setDelete, setHas, setIteratorNext, setValues, weakMapGet, weakMapSet } from './intrinsics.js';
 
@@ -118,6 +119,9 @@ export function describeGenerated(fn: Function): { definitionId: string; name?: 
   return identity ? { definitionId: identity.definitionId, name: identity.exportName } : undefined;
 }
 
+// Set by Ledger's static block: the write path appendAsHost hands the run host.
+let hostWriter: <K extends LedgerEventKind>(ledger: Ledger, runId: string, entry: LedgerAppend<K>) => LedgerEvent<K>;
+
 export class Ledger {
   /** Identifies this ledger's events in a shared store. */
   readonly ledgerId: string;
@@ -165,8 +169,24 @@ export class Ledger {
     return ledger;
   }
 
-  /** Appends one event for `runId`. A second terminal event for the same subject is refused. */
+  /**
+   * Appends one event for `runId`. A second terminal event for the same subject is refused. Operator code
+   * appends here; while a run's interior executes only the run host writes (through appendAsHost), so the
+   * run's own code, model expressions and generated code that reach this Ledger are refused and recorded.
+   */
   append<K extends LedgerEventKind>(runId: string, entry: LedgerAppend<K>): LedgerEvent<K> {
+    if (interiorWithoutAllowance()) {
+      refuseInteriorControl('Ledger.append', 'ledger_append_refused');
+      throw new HostIntegrityError({ attempt: 'ledger-append', detail: 'while a run executes only its run host appends to the ledger' });
+    }
+    return this.#append(runId, entry);
+  }
+
+  static {
+    hostWriter = (ledger, runId, entry) => ledger.#append(runId, entry);
+  }
+
+  #append<K extends LedgerEventKind>(runId: string, entry: LedgerAppend<K>): LedgerEvent<K> {
     if (this.readOnly) throw new UsageError('This ledger is read-only (an imported export): nothing can be appended to it.');
     // A finished run's record is closed: nothing, not even a host seam, adds to it after run.end.
     if (entry.kind !== 'run.end' && setHas(this.#terminated, `run.end:${runId}`)) {
@@ -195,7 +215,7 @@ export class Ledger {
       // A run id this ledger already holds (a resumed ledger) has events the window may not.
       if (event.kind === 'run.entry' && !mapHas(this.#windowRuns, runId) && !this.#store.hasRun(this.ledgerId, runId)) mapSet(this.#windowRuns, runId, event.sequence);
       // The store owns durability; the window is a cache of what was just written.
-      this.#store.append(this.ledgerId, event);
+      appendToStoreAsHost(this.#store, this.ledgerId, event);
       append(this.#events, event);
       if (setHas(TERMINAL, event.kind)) setAdd(this.#terminated, `${event.kind}:${event.subjectId}`);
       this.#evict();
@@ -361,3 +381,9 @@ function matchesText(event: LedgerEvent, needle: string): boolean {
 
 // An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
 Object.freeze(Ledger.prototype);
+
+
+/** The run host's (and Runner's) write path: not exported from the harness index, so only host modules hold it. */
+export function appendAsHost<K extends LedgerEventKind>(ledger: Ledger, runId: string, entry: LedgerAppend<K>): LedgerEvent<K> {
+  return hostWriter(ledger, runId, entry);
+}

@@ -44,7 +44,7 @@ import type { Capability } from './capability.js';
 import type { Authority } from './grant.js';
 import { asHostInfrastructure, currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
-import { redactionsOf, type Ledger, type LedgerAppend, type LedgerEvent } from './ledger.js';
+import { appendAsHost, redactionsOf, type Ledger, type LedgerAppend, type LedgerEvent } from './ledger.js';
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
@@ -159,7 +159,7 @@ export class RunHost implements HostHandle {
   /** Appends an event of this run; after the run end nothing is appended (the fact is dropped). */
   append(entry: LedgerAppend): LedgerEvent | undefined {
     if (this.ended) return undefined;
-    return this.ledger.append(this.runId, entry);
+    return appendAsHost(this.ledger, this.runId, entry);
   }
 
   recordAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void {

@@ -12,7 +12,7 @@ import { attenuate, authorityFromGrant, type Authority, type Grant } from './gra
 import { Dispatcher, type DispatchOutcome } from './dispatch.js';
 import { currentHostFrame, refuseInteriorControl, runInFrame, withAllowance } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
-import { Ledger, describeGenerated, type LedgerEvent, type LedgerFilter } from './ledger.js';
+import { Ledger, appendAsHost, describeGenerated, type LedgerEvent, type LedgerFilter } from './ledger.js';
 import { LedgerView } from './ledger-view.js';
 import { intersectPolicies, perimeterPolicy } from './perimeter.js';
 import { ActiveBranchesError, RunRejectedError, RunTerminatedError } from './run-errors.js';
@@ -185,7 +185,7 @@ export class Runner {
     const dispatcher = new Dispatcher(host, this.#options.confinement);
     host.dispatcher = dispatcher;
     installEffectAudit();
-    this.#ledger.append(runId, {
+    appendAsHost(this.#ledger, runId, {
       kind: 'run.entry',
       subjectId: runId,
       parentId: undefined,
@@ -325,12 +325,12 @@ export class Runner {
     const nodes = mapKeyList(host.activeDispatches);
     for (let i = 0; i < nodes.length; i++) host.endDispatch(nodes[i]!, 'terminated', { reason });
     host.state = end.status === 'terminated' ? 'terminated' : 'ended';
-    this.#ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status: end.status, data: end.data });
+    appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status: end.status, data: end.data });
   }
 
   #endRun(host: RunHost, status: 'completed' | 'failed', data: Record<string, unknown>): void {
     host.state = 'ended';
-    this.#ledger.append(host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
+    appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
   }
 }
 
