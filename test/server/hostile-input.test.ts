@@ -189,6 +189,63 @@ test('10,000 hostile frames and REST bodies are each refused or dropped, and the
   expect(readdirSync(fx.notebookDir).filter((n) => !n.startsWith('.'))).toEqual([]);
 }, 60_000);
 
+test('a frame nested thousands of levels deep (text or v1 binary) is refused with an error reply, and the server and kernel keep running', async () => {
+  // As JSON text: a value this deep would overflow JSON.stringify in the test itself.
+  const deep = (levels: number): string => `${'['.repeat(levels)}"bottom"${']'.repeat(levels)}`;
+  const stats = { ...fx.server.stats };
+  const connect = async (protocol?: string): Promise<WebSocket> => {
+    const ws = new WebSocket(`${fx.server.wsUrl}api/kernels/${kernel.id}/channels?token=${fx.server.token}`, protocol ? [protocol] : []);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    return ws;
+  };
+  const replyTo = (ws: WebSocket, id: string): Promise<{ msg_type: string; content: { status?: string; evalue?: string } }> =>
+    new Promise((resolve) =>
+      ws.on('message', (data, isBinary) => {
+        const text = isBinary ? undefined : String(data);
+        if (!text) return;
+        const msg = JSON.parse(text) as { header: { msg_type: string }; parent_header: { msg_id?: string }; content: { status?: string; evalue?: string } };
+        if (msg.parent_header.msg_id === id && msg.header.msg_type.endsWith('_reply')) resolve({ msg_type: msg.header.msg_type, content: msg.content });
+      }),
+    );
+
+  // A JSON text frame whose metadata is 5,000 levels deep (10 KB: well under the size limit).
+  const text = await connect();
+  const textReply = replyTo(text, 'deep-text');
+  text.send(`{"channel":"shell","header":${JSON.stringify(header('execute_request', 'deep-text'))},"parent_header":{},"metadata":{"deep":${deep(5000)}},"content":{"code":"1"}}`);
+  expect(await textReply).toMatchObject({ msg_type: 'execute_reply', content: { status: 'error', evalue: expect.stringMatching(/nested deeper than 256/) } });
+  text.close();
+
+  // The same in the v1 binary layout, deep content this time.
+  const v1 = await connect('v1.kernel.websocket.jupyter.org');
+  const parts = ['shell', JSON.stringify(header('execute_request', 'deep-v1')), '{}', '{}', `{"code":"1","deep":${deep(5000)}}`].map((p) => Buffer.from(p, 'utf8'));
+  const offsets: number[] = [];
+  let at = 8 * (parts.length + 2);
+  for (const p of parts) {
+    offsets.push(at);
+    at += p.length;
+  }
+  offsets.push(at);
+  const table = Buffer.alloc(8 * (offsets.length + 1));
+  table.writeBigUInt64LE(BigInt(offsets.length), 0);
+  offsets.forEach((o, i) => table.writeBigUInt64LE(BigInt(o), 8 * (i + 1)));
+  const v1Reply = new Promise<string>((resolve) =>
+    v1.on('message', (data: Buffer) => {
+      const count = Number(data.readBigUInt64LE(0));
+      const offset = (i: number) => Number(data.readBigUInt64LE(8 * (i + 1)));
+      const parent = JSON.parse(data.subarray(offset(2), offset(3)).toString('utf8')) as { msg_id?: string };
+      const content = JSON.parse(data.subarray(offset(4), count > 5 ? offset(5) : data.length).toString('utf8')) as { status?: string; evalue?: string };
+      if (parent.msg_id === 'deep-v1' && content.status) resolve(`${content.status}: ${content.evalue}`);
+    }),
+  );
+  v1.send(Buffer.concat([table, ...parts]), { binary: true });
+  expect(await v1Reply).toMatch(/^error: .*nested deeper than 256/);
+  v1.close();
+
+  expect(fx.server.stats.framesRefused - stats.framesRefused).toBe(2);
+  expect((await fetch(`${fx.server.baseUrl}api/status?token=${fx.server.token}`)).status).toBe(200);
+  expect((await runCell(kernel, '2+2')).result?.['text/plain']).toBe('4');
+}, 60_000);
+
 test('every dropped frame is accounted for in the log: printed, or counted in a "similar lines suppressed" summary', async () => {
   closed = true;
   await fx.close(); // flushes the pending summaries

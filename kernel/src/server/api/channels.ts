@@ -9,6 +9,7 @@ import { ClientMessageSchema, MessageHeaderSchema, RequestContentSchemas, isRequ
 import type { Kernel } from '../kernel/index.js';
 import { makeMessage, replyType } from '../kernel/index.js';
 import { FrameError, decodeFrame, encodeFrame } from './ws-frames.js';
+import { MAX_JSON_DEPTH, jsonDepthExceeds } from './json-limits.js';
 
 export interface ChannelStats {
   framesReceived: number;
@@ -49,6 +50,15 @@ export function attachChannel(ws: WebSocket, kernel: Kernel, protocol: string, o
 
   ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
     stats.framesReceived++;
+    try {
+      receive(data, isBinary);
+    } catch (error) {
+      // Nothing a client sends may end the server: a frame whose handling fails is dropped like a malformed one.
+      drop(`handling failed: ${error instanceof Error ? error.name : 'error'}`);
+    }
+  });
+
+  const receive = (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): void => {
     const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
     if (buffer.length > options.maxMessageBytes) return drop(`${buffer.length} bytes exceeds ${options.maxMessageBytes}`);
     let value: unknown;
@@ -56,6 +66,17 @@ export function attachChannel(ws: WebSocket, kernel: Kernel, protocol: string, o
       value = decodeFrame(buffer, isBinary, protocol);
     } catch (error) {
       return drop(error instanceof FrameError ? error.message : 'undecodable');
+    }
+    // The message is copied to the kernel process and serialised again there: a value nested deeper than any
+    // REST body may be would overflow those recursive copies (a 10 KB frame of nested arrays is enough).
+    if (jsonDepthExceeds(value, MAX_JSON_DEPTH + 2)) {
+      const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+      const header = MessageHeaderSchema.safeParse(record['header']);
+      const channel = record['channel'];
+      if (header.success && (channel === 'shell' || channel === 'control' || channel === 'stdin')) {
+        return refuse(header.data, channel, 'InvalidMessage', `the message is nested deeper than ${MAX_JSON_DEPTH} levels`);
+      }
+      return drop(`nested deeper than ${MAX_JSON_DEPTH} levels`);
     }
     const parsed = ClientMessageSchema.safeParse(value);
     if (!parsed.success) {
@@ -76,5 +97,5 @@ export function attachChannel(ws: WebSocket, kernel: Kernel, protocol: string, o
     const content = RequestContentSchemas[type].safeParse(msg.content);
     if (!content.success) return refuse(msg.header, msg.channel, 'InvalidMessage', summarize(content.error.issues));
     kernel.receive(msg, connection.route);
-  });
+  };
 }
