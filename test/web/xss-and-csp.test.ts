@@ -48,6 +48,30 @@ const HTML_VECTORS: string[] = [
 const SVG_OUTPUT = '<svg xmlns="http://www.w3.org/2000/svg" onload="xss(50)"><script>xss(51)</script><a href="javascript:xss(52)"><text y="20">svg-output</text></a></svg>';
 const MARKDOWN = '[md-link](javascript:xss(60)) <img src=x onerror="xss(61)"> <a href="javascript:xss(62)">raw</a>\n\n<iframe srcdoc="<script>parent.xss(63)</script>"></iframe>';
 
+/**
+ * Model HTML that does not run script but tries to deceive: a fixed, full-viewport box painted over
+ * everything (over an approval card below, say) and taking its clicks, elements named like the app's own
+ * (`toast`, `app`), and links that would navigate the notebook tab itself (SVG <a>, image-map <area>).
+ */
+const OVERLAY = '<div id="toast" style="position:fixed;top:0;left:0;width:100vw;height:100vh;z-index:2147483647;background:rgb(255,0,0)">Approve: read the order status</div>';
+const CLOBBER = '<a id="app" name="app" href="#x">app</a><p id="notebook">notebook</p>';
+const NAVIGATING = '<svg width="120" height="30"><a href="https://example.invalid/svg-link"><text x="5" y="20">svg-link</text></a></svg>' +
+  '<map name="m"><area href="https://example.invalid/area-link" shape="default"></map><img usemap="#m" alt="area-link" width="80" height="20" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">';
+
+function deceivingNotebook(): string {
+  const html = (v: string) => ({ output_type: 'display_data', data: { 'text/html': v }, metadata: {} });
+  return JSON.stringify({
+    nbformat: 4,
+    nbformat_minor: 5,
+    metadata: { kernelspec: { name: 'nighthawk', display_name: 'Nighthawk TS', language: 'typescript' } },
+    cells: [
+      { id: 'model', cell_type: 'code', metadata: {}, source: '// model output', execution_count: 1, outputs: [html(OVERLAY), html(CLOBBER), html(NAVIGATING)] },
+      { id: 'md', cell_type: 'markdown', metadata: {}, source: `<div style="position:fixed;bottom:0;left:0;width:100vw;height:50vh;background:rgb(0,0,255)">markdown overlay</div>` },
+      { id: 'below', cell_type: 'code', metadata: {}, source: '// the real card would be here', execution_count: 2, outputs: [{ output_type: 'stream', name: 'stdout', text: 'REAL OUTPUT BELOW\n' }] },
+    ],
+  });
+}
+
 function notebookWithOutputs(): string {
   const cell = (i: number, outputs: unknown[]) => ({ id: `x${i}`, cell_type: 'code', metadata: {}, source: `// vector ${i}`, execution_count: i + 1, outputs });
   const html = (v: string) => ({ output_type: 'display_data', data: { 'text/html': v }, metadata: {} });
@@ -76,6 +100,7 @@ describe('untrusted HTML/SVG outputs under the Content-Security-Policy', () => {
     const notebookDir = path.join(sandbox, 'notebooks');
     server = await startServer({ notebookDir, port: 0, staticDir, spareKernels: 0, log: () => {} });
     writeFileSync(path.join(notebookDir, 'xss.ipynb'), notebookWithOutputs());
+    writeFileSync(path.join(notebookDir, 'deceive.ipynb'), deceivingNotebook());
     writeFileSync(path.join(notebookDir, 'clean.ipynb'), notebookJson([{ type: 'markdown', source: '# Clean *markdown*' }, { source: 'const shown = "<b>html</b>";\n1 + 1' }]));
     browser = await launchChromium();
   }, 300_000);
@@ -179,6 +204,43 @@ describe('untrusted HTML/SVG outputs under the Content-Security-Policy', () => {
     expect(state.violations.filter((v) => v.startsWith('script-src-elem'))).toEqual([]);
     expect(page.url()).toContain('xss.ipynb');
     await screenshot(page, 'xss-corpus-inert');
+    await page.close();
+  });
+
+  it('model HTML paints and takes clicks only inside its own output box, cannot take the app\'s element ids, and its links open a new tab', { timeout: 120_000 }, async () => {
+    const { page } = await instrumented();
+    await openNotebook(page, server.baseUrl.replace(/\/$/, ''), server.token, 'deceive.ipynb');
+    const real = page.locator('.cell').last().locator('.output-stream');
+    await real.waitFor();
+    await real.scrollIntoViewIfNeeded();
+    // What is painted, and what a click hits, at the real output below, in the header, and at the page's corners.
+    const hits = (await page.evaluate(`(() => {
+      const box = document.querySelector('.cell:last-child .output-stream').getBoundingClientRect();
+      const at = (x, y) => { const el = document.elementFromPoint(x, y); return el ? (el.closest('.output-html, .markdown-body') ? 'MODEL' : el.closest('.output-stream') ? 'REAL' : 'APP') : 'none'; };
+      return { real: at(box.left + 20, box.top + box.height / 2), header: at(5, 5), corner: at(innerWidth - 5, innerHeight - 5) };
+    })()`)) as Record<string, string>;
+    expect(hits).toEqual({ real: 'REAL', header: 'APP', corner: 'APP' });
+    await real.click();
+    // Element ids written by the model are prefixed, so the app's own lookups find the app's elements.
+    const ids = (await page.evaluate(`[...document.querySelectorAll('.output-html [id], .output-html [name], .markdown-body [id]')].map((e) => e.id || e.getAttribute('name'))`)) as string[];
+    expect(ids.every((id) => id.startsWith('user-content-'))).toBe(true);
+    expect(await page.evaluate(`document.getElementById('app').tagName + ' ' + document.getElementById('app').className`)).toBe('DIV app');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+s');
+    const toast = page.locator('body > .toast');
+    await toast.filter({ hasText: 'Saved' }).waitFor();
+    expect(await toast.isVisible()).toBe(true);
+    // SVG and image-map links open a new browsing context; the notebook tab stays where it is.
+    for (const name of ['svg-link', 'area-link']) {
+      const link = name === 'svg-link' ? page.locator('.output-html svg a') : page.locator('.output-html area');
+      expect(await link.getAttribute('target'), name).toBe('_blank');
+      const popup = page.waitForEvent('popup', { timeout: 3000 }).catch(() => undefined);
+      if (name === 'svg-link') await page.locator('.output-html svg text').click();
+      else await page.getByAltText('area-link').click();
+      (await popup)?.close().catch(() => undefined);
+      expect(page.url(), name).toContain('deceive.ipynb');
+    }
+    await screenshot(page, 'deceiving-html-contained');
     await page.close();
   });
 });

@@ -76,14 +76,15 @@ export function askText(title: string, label: string, initial: string): Promise<
 }
 
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
+/** Held, not looked up by id: an element of the same id in an output must not receive the app's notices. */
+let toastElement: HTMLElement | undefined;
 
 export function toast(message: string): void {
-  let found = document.getElementById('toast');
-  if (!found) {
-    found = h('div', { id: 'toast', class: 'toast', role: 'status', 'aria-live': 'polite' });
-    document.body.appendChild(found);
+  if (!toastElement?.isConnected) {
+    toastElement = h('div', { id: 'toast', class: 'toast', role: 'status', 'aria-live': 'polite' });
+    document.body.appendChild(toastElement);
   }
-  const el = found;
+  const el = toastElement;
   el.textContent = message;
   el.classList.add('visible');
   if (toastTimer) clearTimeout(toastTimer);

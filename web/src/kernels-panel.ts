@@ -40,7 +40,7 @@ export class KernelsPanel {
       const since = k.last_activity ? new Date(k.last_activity).toLocaleTimeString() : 'never';
       return h('li', { class: `kernel-item${mine ? ' current' : ''}`, 'data-kernel-id': k.id, 'data-state': k.execution_state ?? 'unknown' },
         h('span', { class: 'kernel-desc', text: `${k.id.slice(0, 8)} · ${k.execution_state ?? '?'} · last active ${since}${mine ? ' · this notebook' : ''}` }),
-        button(`Shut down kernel ${k.id.slice(0, 8)}`, () => void this.shutdown(k.id), { class: 'icon-btn', text: '⏻' }));
+        button(`Shut down kernel ${k.id.slice(0, 8)}`, () => void this.shutdown(k.id), { class: 'icon-btn', text: '✕' }));
     }));
     if (kernels.length === 0) this.list.replaceChildren(h('li', { class: 'empty', text: 'No kernels running.' }));
   }

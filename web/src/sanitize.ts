@@ -2,8 +2,9 @@
  * HTML sanitizer for markdown and text/html outputs. Notebook files and kernel outputs are untrusted, so
  * they go through DOMPurify (maintained against mutation-XSS and namespace-confusion bypasses that a
  * hand-written filter keeps missing) with a stricter configuration: no forms, frames, embedded objects,
- * <base>, <meta>, <link> or <style> elements, only http(s)/mailto/relative/fragment links and raster
- * `data:` images. The server's Content-Security-Policy (no inline script) is the second line of defence.
+ * <base>, <meta>, <link> or <style> elements, only http(s)/mailto/relative/fragment links (opening a new
+ * tab) and raster `data:` images, ids and names prefixed. Styles stay; the page's CSS confines what they paint
+ * to the output's box (styles.css, `.output-html`). The server's Content-Security-Policy (no inline script) is the second line of defence.
  */
 import DOMPurify, { type Config } from 'dompurify';
 
@@ -17,6 +18,9 @@ const CONFIG: Config = {
   ALLOW_DATA_ATTR: false,
   ALLOW_UNKNOWN_PROTOCOLS: false,
   SAFE_FOR_TEMPLATES: false,
+  // Ids and names become `user-content-…`: model HTML cannot name an element like one of the app's (`toast`,
+  // `app`) and take over the app's lookups, or clobber document properties.
+  SANITIZE_NAMED_PROPS: true,
   RETURN_DOM_FRAGMENT: true,
 };
 
@@ -31,7 +35,9 @@ purifier.addHook('uponSanitizeAttribute', (_node, data) => {
 });
 
 purifier.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A' && node.hasAttribute('href')) {
+  // HTML <a> and <area>, and SVG <a> (whose tagName is lower case): a link opens a new tab, never this one.
+  const name = node.localName;
+  if ((name === 'a' || name === 'area') && node.hasAttribute('href')) {
     node.setAttribute('target', '_blank');
     node.setAttribute('rel', 'noopener noreferrer');
   }
