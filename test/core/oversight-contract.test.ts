@@ -9,8 +9,13 @@ import {
   rejectOperation,
   accept,
   rewrite,
+  AgentExecutor,
+  defineTool,
+  run,
+  scope,
+  step,
 } from '../../kernel/src/index.js';
-import { toolCall } from '../../kernel/src/testing.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 import { finish, runAgent, toolMessages } from './helpers.js';
 
 describe('oversight contract details', () => {
@@ -77,6 +82,29 @@ describe('oversight contract details', () => {
     expect(((res.result as { error: StepAbortedError }).error.cause)).toBeInstanceOf(Fatal);
     expect(res.operations.map((o) => o.status)).toEqual(['failed', 'skipped', 'skipped']);
     expect(res.model.requestCount).toBe(1);
+  });
+
+  it('a TerminalOperationError from a native tool\'s argument validator ends the step too: no inspection, no body, later calls skipped', async () => {
+    class Fatal extends TerminalOperationError {}
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('guarded', { x: 1 }), toolCall('nh_evaluate', { expression: '2' }), finish({ kind: 'pass' })] }), () => ({ toolCalls: [finish({ kind: 'pass' })] })]);
+    const inspected: string[] = [];
+    const ran: number[] = [];
+    const guarded = defineTool({
+      name: 'guarded',
+      description: 'A tool whose argument validator refuses for good',
+      input: z.object({ x: z.number() }).refine(() => { throw new Fatal('validator: the model must not handle this'); }),
+      run: (args) => void ran.push(args.x),
+    });
+    const finished: string[] = [];
+    const outcome = await run(new AgentExecutor({ model }), () =>
+      scope({ tools: [guarded], oversight: { inspectOperation: (r) => (inspected.push(r.operationId), accept()), onOperationFinished: (f) => void finished.push(f.status) } }, () => step({ program: 'execute\nCall guarded.' })),
+    ).then(() => undefined, (error: unknown) => error);
+    expect(outcome).toBeInstanceOf(StepAbortedError);
+    expect((outcome as StepAbortedError).cause).toBeInstanceOf(Fatal);
+    expect(finished).toEqual(['failed', 'skipped', 'skipped']);
+    expect(inspected).toEqual([]);
+    expect(ran).toEqual([]);
+    expect(model.requestCount).toBe(1);
   });
 
   it('a Rewrite replaces the validated bindings, and a rewritten value is validated again', async () => {

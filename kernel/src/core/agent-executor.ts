@@ -198,9 +198,23 @@ export class AgentExecutor implements StepExecutor {
         reply(call, { status: 'skipped', operation_id: skipped.request.operationId, blocked_by_operation_id: blockedBy });
         continue;
       }
+      // The step ended inside call i (a terminal failure): later siblings never run, but each gets its record.
+      const skipRest = async (blocking: string): Promise<void> => {
+        for (const rest of calls.slice(i + 1)) {
+          const h = handlers.get(rest.name);
+          if (h) await ctx.skipOperation(h.request(ctx, safeArgs(rest.arguments)), blocking).catch(() => undefined);
+        }
+      };
       const parsed = parseArguments(call.arguments, handler.input);
       if (!parsed.ok) {
-        const failed = await ctx.failBeforeInspection(handler.request(ctx, safeArgs(call.arguments)), parsed.error);
+        const invalid = handler.request(ctx, safeArgs(call.arguments));
+        let failed;
+        try {
+          failed = await ctx.failBeforeInspection(invalid, parsed.error);
+        } catch (terminal) {
+          await skipRest(invalid.operationId);
+          throw terminal;
+        }
         reply(call, { status: 'failed', operation_id: failed.request.operationId, error: { kind: 'invalid_input', class: parsed.error.name, message: parsed.error.message, guidance: 'Fix the arguments and call again.' } });
         if (handler.kind === 'output') outputFailed = true;
         continue;
@@ -226,11 +240,7 @@ export class AgentExecutor implements StepExecutor {
       try {
         result = await ctx.runOperation(opRequest, body);
       } catch (terminal) {
-        // The step ended inside this call: later siblings never run, but each gets its record.
-        for (const rest of calls.slice(i + 1)) {
-          const h = handlers.get(rest.name);
-          if (h) await ctx.skipOperation(h.request(ctx, safeArgs(rest.arguments)), opRequest.operationId).catch(() => undefined);
-        }
+        await skipRest(opRequest.operationId);
         throw terminal;
       }
       if (result.status === 'completed') {

@@ -289,6 +289,14 @@ export class StepContext {
   async failBeforeInspection(request: OperationRequest, error: unknown): Promise<OperationFinished> {
     const record = this.#record(request, 'failed', wallClockMs(), monotonicMs(), { failure: toFailure(error) });
     this.#failedErrors.set(request.operationId, error);
+    // A TerminalOperationError from an argument validator ends the step as one from a body does (seed 000).
+    if (isNighthawkError(error) && error.kind === 'terminal-operation') {
+      this.endStep(
+        new StepAbortedError({ subject: 'operation', reason: `terminal operation failure: ${describeError(error)}`, stepId: this.stepId, operationId: request.operationId, cause: error }),
+      );
+      await this.#deliver(record);
+      throw this.#terminalError;
+    }
     await this.#deliver(record);
     return record;
   }
