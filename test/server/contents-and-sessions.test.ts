@@ -67,6 +67,37 @@ describe('contents API', () => {
     await expect(contents.get('renamed.ipynb')).rejects.toThrow();
   });
 
+  test('checkpoints are never read, restored or deleted through a symlink, and only a valid notebook is restored', async () => {
+    const outside = path.join(fx.sandbox, 'outside-checkpoints');
+    mkdirSync(outside, { recursive: true });
+    const planted = path.join(outside, 'linked-checkpoint.ipynb');
+    writeFileSync(planted, 'OUTSIDE FILE');
+    // The checkpoint directory itself is a symlink out of the notebooks directory.
+    mkdirSync(path.join(fx.notebookDir, 'linked'), { recursive: true });
+    await contents.save('linked/linked.ipynb', { type: 'notebook', format: 'json', content: notebook('"mine"') });
+    symlinkSync(outside, path.join(fx.notebookDir, 'linked', '.ipynb_checkpoints'));
+    await expect(contents.listCheckpoints('linked/linked.ipynb')).rejects.toThrow(/403|plain directory/);
+    await expect(contents.restoreCheckpoint('linked/linked.ipynb', 'checkpoint')).rejects.toThrow(/403|plain directory/);
+    await expect(contents.deleteCheckpoint('linked/linked.ipynb', 'checkpoint')).rejects.toThrow(/403|plain directory/);
+    expect(readFileSync(planted, 'utf8')).toBe('OUTSIDE FILE');
+    expect(JSON.parse(readFileSync(path.join(fx.notebookDir, 'linked', 'linked.ipynb'), 'utf8')).cells[0].source).toBe('"mine"');
+
+    // A real checkpoint directory holding a symlinked checkpoint file.
+    await contents.save('filelink.ipynb', { type: 'notebook', format: 'json', content: notebook('"mine"') });
+    mkdirSync(path.join(fx.notebookDir, '.ipynb_checkpoints'), { recursive: true });
+    symlinkSync(planted, path.join(fx.notebookDir, '.ipynb_checkpoints', 'filelink-checkpoint.ipynb'));
+    expect(await contents.listCheckpoints('filelink.ipynb')).toEqual([]);
+    await expect(contents.restoreCheckpoint('filelink.ipynb', 'checkpoint')).rejects.toThrow(/404|No checkpoint/);
+    await expect(contents.deleteCheckpoint('filelink.ipynb', 'checkpoint')).rejects.toThrow(/404|No checkpoint/);
+    expect(readFileSync(planted, 'utf8')).toBe('OUTSIDE FILE');
+
+    // A checkpoint file that is not a notebook is not restored over one.
+    await contents.save('broken.ipynb', { type: 'notebook', format: 'json', content: notebook('"mine"') });
+    writeFileSync(path.join(fx.notebookDir, '.ipynb_checkpoints', 'broken-checkpoint.ipynb'), 'not a notebook');
+    await expect(contents.restoreCheckpoint('broken.ipynb', 'checkpoint')).rejects.toThrow(/422|not valid JSON/);
+    expect(JSON.parse(readFileSync(path.join(fx.notebookDir, 'broken.ipynb'), 'utf8')).cells[0].source).toBe('"mine"');
+  });
+
   test('a notebook that is not nbformat 4.5 is refused and nothing is written', async () => {
     const bad = { nbformat: 4, nbformat_minor: 4, metadata: {}, cells: [{ cell_type: 'code', source: 'x' }] };
     await expect(contents.save('bad.ipynb', { type: 'notebook', format: 'json', content: bad })).rejects.toThrow(/nbformat/);

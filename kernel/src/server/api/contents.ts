@@ -180,10 +180,21 @@ export class ContentsStore {
     return { api, abs, file };
   }
 
-  async listCheckpoints(apiPath: string): Promise<CheckpointModel[]> {
-    const { file } = await this.checkpointPath(apiPath);
+  /**
+   * The checkpoint file, when it is a regular file in a plain checkpoint directory: a symlinked
+   * .ipynb_checkpoints (or checkpoint file) could point anywhere, and list, restore and delete follow neither.
+   */
+  private async existingCheckpoint(apiPath: string): Promise<{ abs: string; file: string; stat: Stats | undefined }> {
+    const { abs, file } = await this.checkpointPath(apiPath);
+    const dirStat = await fs.lstat(path.dirname(file)).catch(() => undefined);
+    if (dirStat && !dirStat.isDirectory()) refuse(403, 'Checkpoint directory is not a plain directory');
     const stat = await fs.lstat(file).catch(() => undefined);
-    return stat?.isFile() ? [{ id: CHECKPOINT_ID, last_modified: stat.mtime.toISOString() }] : [];
+    return { abs, file, stat: stat?.isFile() ? stat : undefined };
+  }
+
+  async listCheckpoints(apiPath: string): Promise<CheckpointModel[]> {
+    const { stat } = await this.existingCheckpoint(apiPath);
+    return stat ? [{ id: CHECKPOINT_ID, last_modified: stat.mtime.toISOString() }] : [];
   }
 
   async createCheckpoint(apiPath: string): Promise<CheckpointModel> {
@@ -196,15 +207,24 @@ export class ContentsStore {
   }
 
   async restoreCheckpoint(apiPath: string, id: string): Promise<void> {
-    const { abs, file } = await this.checkpointPath(apiPath);
-    if (id !== CHECKPOINT_ID) refuse(404, `No checkpoint ${id.slice(0, 40)}`);
-    const data = await fs.readFile(file).catch(() => refuse(404, 'No checkpoint'));
+    const { abs, file, stat } = await this.existingCheckpoint(apiPath);
+    if (id !== CHECKPOINT_ID || !stat) refuse(404, id !== CHECKPOINT_ID ? `No checkpoint ${id.slice(0, 40)}` : 'No checkpoint');
+    // Opened without following a link swapped in since the check, and restored only if it is a notebook.
+    const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => refuse(404, 'No checkpoint'));
+    let data: Buffer;
+    try {
+      data = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+    const json = parseBoundedJson(data.toString('utf8'));
+    if (!json.ok || !NotebookSchema.safeParse(json.value).success) refuse(422, `The checkpoint of ${apiPath.slice(0, 200)} is not valid JSON of an nbformat 4.5 notebook; nothing was restored`);
     await this.writeAtomic(abs, data);
   }
 
   async deleteCheckpoint(apiPath: string, id: string): Promise<void> {
-    const { file } = await this.checkpointPath(apiPath);
-    if (id !== CHECKPOINT_ID) refuse(404, `No checkpoint ${id.slice(0, 40)}`);
+    const { file, stat } = await this.existingCheckpoint(apiPath);
+    if (id !== CHECKPOINT_ID || !stat) refuse(404, id !== CHECKPOINT_ID ? `No checkpoint ${id.slice(0, 40)}` : 'No checkpoint');
     await fs.unlink(file).catch(() => refuse(404, 'No checkpoint'));
   }
 
