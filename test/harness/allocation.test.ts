@@ -52,6 +52,34 @@ describe('opaque allocation', () => {
     expect(runner.ledger.select({ kind: 'execution.end' })[0]!.data).toMatchObject({ committed: {} });
   });
 
+  it('aggregate accounting: executions that fail after consuming are accounted too, so a later one cannot commit past the allocation', async () => {
+    const { currentUsageMeter } = await import('../../kernel/src/index.js');
+    let n = 0;
+    const flaky: StepExecutor = {
+      async runStep() {
+        n++;
+        currentUsageMeter()!.record({ inputTokens: 400, outputTokens: 400, requests: 1 });
+        if (n <= 3) throw new Error(`provider error after consuming (execution ${n})`);
+        return { outcome: Pass, bindings: { out: 1 } };
+      },
+    };
+    const runner = new Runner({ executor: flaky, acceptsAggregateExecutorAccounting: true });
+    const set = () => step({ program: 'execute\nSet <:out>.', writes: { out: z.number() } });
+    const error = await runner
+      .run(async () => {
+        for (let i = 0; i < 3; i++) await set().catch(() => undefined);
+        return set();
+      }, { allocation: { maxCost: 1000, maxExecutorSteps: 2 } })
+      .catch((e: unknown) => e);
+    expect((error as NaturalExecutionError).failure).toBe('allocation_exhausted');
+    const ends = runner.ledger.select({ kind: 'execution.end' });
+    expect(ends.map((e) => e.status)).toEqual(['failed', 'failed', 'failed', 'aborted']);
+    expect(ends[3]!.data).toMatchObject({ committed: {}, failure: 'allocation_exhausted' });
+    // The second failed execution took the run past 1,000 (2 × 800): that is when the overshoot is recorded.
+    const exhausted = runner.ledger.select({ kind: 'allocation.exhausted' });
+    expect(exhausted[0]!.subjectId).toBe(ends[1]!.subjectId);
+  });
+
   it('the allocation never appears in a prompt', async () => {
     let prompts = '';
     const { runner } = scriptedRunner((messages) => {

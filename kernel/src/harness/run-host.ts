@@ -417,17 +417,7 @@ export class RunHost implements HostHandle {
     // The core validated this write set on clean built-ins (#runStep checked just before handing it back): a
     // change now was made while it was validated, by a getter in the model's value, so the validation is void.
     if (recordRealmChanges(this, commit.executionId) > 0) return abortStep('validating the write set modified built-ins; nothing is committed');
-    if (this.observation === 'aggregate') {
-      const meter = mapGet(this.#meters, commit.executionId);
-      try {
-        if (meter) this.allocation.observe(meter.total);
-        this.allocation.checkAggregate(meter?.total.requests ?? 0);
-      } catch (error) {
-        if (!(error instanceof AllocationExhaustedError)) throw error;
-        this.#exhausted(error, commit.executionId);
-        return abortStep('allocation_exhausted');
-      }
-    }
+    if (this.observation === 'aggregate' && !this.#accountAggregate(commit.executionId)) return abortStep('allocation_exhausted');
     const app = this.#app?.inspectStepCommit;
     return app ? await this.#withinDeadline('inspectStepCommit', () => app(commit), commit.executionId) : { kind: 'accept' };
   }
@@ -453,7 +443,28 @@ export class RunHost implements HostHandle {
     await this.#app?.onStepFinished?.(finished);
   }
 
+  /**
+   * Aggregate accounting (seed 002): the usage an execution's meter learned is presented once, at its commit or,
+   * for an execution that failed or was cut off before one, at its end; either way it counts against the run.
+   * False when it took the run past its allocation (recorded as allocation.exhausted of that execution).
+   */
+  #accountAggregate(executionId: string): boolean {
+    const meter = mapGet(this.#meters, executionId);
+    mapDelete(this.#meters, executionId);
+    try {
+      if (meter) this.allocation.observe(meter.total);
+      this.allocation.checkAggregate(meter?.total.requests ?? 0);
+      return true;
+    } catch (error) {
+      if (!(error instanceof AllocationExhaustedError)) throw error;
+      this.#exhausted(error, executionId);
+      return false;
+    }
+  }
+
   #endExecution(executionId: string, status: StepFinished['status'], data: Record<string, unknown>): void {
+    // Usage of an execution that ends without reaching its commit still counts (it consumed before failing).
+    if (this.observation === 'aggregate' && mapHas(this.#meters, executionId) && !this.ledger.hasTerminal('execution.end', executionId)) this.#accountAggregate(executionId);
     const parentId = mapGet(this.inflight, executionId);
     mapDelete(this.inflight, executionId);
     mapDelete(this.#meters, executionId);
