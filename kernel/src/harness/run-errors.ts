@@ -63,7 +63,9 @@ export type NaturalExecutionFailure =
   /** A rejected perimeter effect (footprint outside the policy, or an unmediated direct effect) ended it. */
   | 'perimeter_refused'
   /** An application inspector missed its host deadline. */
-  | 'inspection_failed';
+  | 'inspection_failed'
+  /** The application's step lifecycle (onStepFinished) threw: nothing was assigned (seed 000: terminal). */
+  | 'notification_failed';
 
 /**
  * Inside a run every Natural execution failure surfaces as this one class (seed 001). The error a

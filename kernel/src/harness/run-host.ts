@@ -430,17 +430,26 @@ export class RunHost implements HostHandle {
       mapSet(this.inflight, finished.executionId, parentId);
       this.append({ kind: 'execution.start', subjectId: finished.executionId, parentId, data: { stepId: finished.stepId } });
     }
-    this.#endExecution(finished.executionId, finished.status, {
+    // The application's lifecycle hears first: if it throws, the core fails the execution (seed 000: notification
+    // failures are terminal) and assigns nothing, so the one terminal event must say failed, not completed.
+    let notification: { error: unknown } | undefined;
+    try {
+      await this.#app?.onStepFinished?.(finished);
+    } catch (error) {
+      notification = { error };
+      if (!mapHas(this.#failures, finished.executionId)) mapSet(this.#failures, finished.executionId, 'notification_failed');
+    }
+    this.#endExecution(finished.executionId, notification ? 'failed' : finished.status, {
       stepId: finished.stepId,
       outcomeKind: finished.outcomeKind,
       proposed: finished.proposedBindings,
-      committed: finished.committedBindings,
+      committed: notification ? {} : finished.committedBindings,
       rewritten: finished.rewritten,
       failedOperations: finished.failedOperations.map((o) => o.request.operationId),
       failure: mapGet(this.#failures, finished.executionId),
-      error: finished.error,
+      error: notification ? notification.error : finished.error,
     });
-    await this.#app?.onStepFinished?.(finished);
+    if (notification) throw notification.error;
   }
 
   /**
