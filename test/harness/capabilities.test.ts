@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CapabilityRefusedError,
   GrantWideningError,
+  NaturalExecutionError,
   SqlitePerimeterAuditStore,
   step,
   type PerimeterAuditStore,
@@ -39,6 +40,20 @@ describe('capabilities through the host gateway', () => {
     const error = await runner.run((ctx) => ctx.invoke('send', { target: 'x' }), { grant: { capabilities: [capability] } }).catch((e: unknown) => e);
     expect((error as CapabilityRefusedError).reason).toBe('audit-store-failed');
     expect(calls).toEqual([]);
+  });
+
+  it('a perimeter effect refused because its attempt could not be recorded ends the model\'s Natural execution (a rejected perimeter effect is terminal)', async () => {
+    const { capability, calls } = trackedCapability('send', ['egress']);
+    const broken: PerimeterAuditStore = { durable: true, recordAttempt: () => { throw new Error('disk full'); }, recordCompletion: () => undefined, get: () => undefined, list: () => [], close: () => undefined };
+    const { runner, model } = scriptedRunner([() => ({ toolCalls: [toolCall('send', { target: 'x' }), toolCall('nh_evaluate', { expression: '1' })] }), () => ({ toolCalls: [finish()] })], { platformPolicy: ['egress'], perimeterAuditStore: broken });
+    const error = await runner.run(async () => step({ program: 'execute\nSend it.' }), { grant: { capabilities: [capability] } }).catch((e: unknown) => e);
+    expect((error as NaturalExecutionError).failure).toBe('perimeter_refused');
+    expect(calls).toEqual([]);
+    expect(model.requestCount).toBe(1);
+    const end = runner.ledger.select({ kind: 'execution.end' })[0]!;
+    expect([end.status, (end.data as { failure?: string }).failure]).toEqual(['aborted', 'perimeter_refused']);
+    expect(runner.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['audit-store-failed']);
+    expect(runner.ledger.select({ kind: 'operation' }).map((e) => e.status)).toEqual(['aborted', 'skipped']);
   });
 
   it('each perimeter effect has an attempt written before it and a completion after it (SQLite)', async () => {

@@ -230,7 +230,9 @@ export class RunHost implements HostHandle {
     const refuse = (reason: CapabilityRefusedError['reason'], detail: string, cause?: unknown): never => {
       this.append({ kind: 'capability.refused', subjectId: name, parentId, status: reason, data: { capability: name, reason, detail } });
       const error = new CapabilityRefusedError({ capability: name, reason, detail, cause });
-      if (reason === 'footprint-outside-policy') this.#refusePerimeterEffect(parentId, error.message, error);
+      // Seed 001: a rejected perimeter effect is terminal, whether the policy refused it or the host could not
+      // record its attempt (seed 002: a store that raises means the effect is not attempted).
+      if (reason === 'footprint-outside-policy' || reason === 'audit-store-failed') this.#refusePerimeterEffect(parentId, error.message, error);
       throw error;
     };
     if (this.state !== 'running') refuse('run-closed', 'the run is no longer admitting interior operations');
