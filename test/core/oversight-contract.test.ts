@@ -107,6 +107,30 @@ describe('oversight contract details', () => {
     expect(model.requestCount).toBe(1);
   });
 
+  it('a failed operation reports the exception\'s own class, also for a subclass that inherits its name from a built-in error', async () => {
+    class QuotaExceeded extends Error {}
+    class BadShape extends TypeError {}
+    class Named extends Error {
+      override name = 'CustomName';
+    }
+    let feedback: Record<string, unknown>[] = [];
+    const res = await runAgent(
+      [
+        () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'quota()' }), toolCall('nh_evaluate', { expression: 'shape()' }), toolCall('nh_evaluate', { expression: 'named()' }), toolCall('nh_evaluate', { expression: 'plain()' })] }),
+        (m) => {
+          feedback = toolMessages(m);
+          return { toolCalls: [finish({ kind: 'pass' })] };
+        },
+      ],
+      {},
+      { program: 'execute\nGo.' },
+      { quota: () => { throw new QuotaExceeded('over'); }, shape: () => { throw new BadShape('bad'); }, named: () => { throw new Named('n'); }, plain: () => { throw new RangeError('r'); } },
+    );
+    const classes = ['QuotaExceeded', 'BadShape', 'CustomName', 'RangeError'];
+    expect(res.operations.slice(0, 4).map((o) => o.failure?.errorClass)).toEqual(classes);
+    expect(feedback.map((f) => (f.error as { class?: string }).class)).toEqual(classes);
+  });
+
   it('a Rewrite replaces the validated bindings, and a rewritten value is validated again', async () => {
     const good = await runAgent(
       [() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'label', expression: '"spam"' }), finish({ kind: 'pass' })] })],

@@ -518,9 +518,30 @@ export function issueText(issue: { path: readonly PropertyKey[]; message: string
   return issue.path.length ? `${issue.path.map(String).join('.')}: ${message}` : message;
 }
 
+/**
+ * The exception's class as the model and the record name it: an own `name`, else one its class's prototype
+ * declares, else the class itself (`class QuotaExceeded extends Error {}` inherits Error's name but is not an
+ * Error to the model). Read through property descriptors, so a getter in a model-made error does not run here.
+ */
+function errorClassOf(error: Error): string {
+  const valueOf = (target: object | null, key: string): unknown => {
+    if (target === null) return undefined;
+    const descriptor = Object.getOwnPropertyDescriptor(target, key);
+    return descriptor && 'value' in descriptor ? descriptor.value : undefined;
+  };
+  const named = (value: unknown): value is string => typeof value === 'string' && value !== '';
+  const own = valueOf(error, 'name');
+  if (named(own)) return own;
+  const proto = Object.getPrototypeOf(error) as object | null;
+  const declared = valueOf(proto, 'name');
+  if (named(declared)) return declared;
+  const ctor = valueOf(proto, 'constructor');
+  const ctorName = typeof ctor === 'function' ? valueOf(ctor, 'name') : undefined;
+  return named(ctorName) ? ctorName : 'Error';
+}
+
 function toFailure(error: unknown): OperationFailure {
-  const errorClass =
-    error instanceof Error ? error.name || error.constructor.name : error === null ? 'null' : typeof error;
+  const errorClass = error instanceof Error ? errorClassOf(error) : error === null ? 'null' : typeof error;
   const message = error instanceof Error ? error.message : describeError(error);
   return Object.freeze({ errorClass, message: message.length > 500 ? message.slice(0, 499) + '…' : message });
 }
