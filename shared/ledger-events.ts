@@ -101,6 +101,8 @@ const DispatchMaterializationSchema = z.looseObject({
   definitionId: z.string(),
   materializationId: z.string(),
   originalDefinitionId: z.string(),
+  /** A RetainedFunction's re-materialization: its selected export, the one linked to originalDefinitionId. */
+  linkedExport: z.optional(z.string()),
   source: LedgerTextSchema,
   dependencies: z.array(recorded),
   confinementIdentity: z.nullable(z.string()),
@@ -109,7 +111,9 @@ const DispatchInvocationSchema = z.looseObject({
   export: z.string(),
   definitionId: z.string(),
   materializationId: z.string(),
+  /** The original identity for a RetainedFunction's selected export (`linked`), else this definition's own. */
   originalDefinitionId: z.string(),
+  linked: z.optional(z.literal(true)),
   arguments: recorded,
   /** The external confinement boundary that confirmed this node, or null in the in-process regime. */
   confinementIdentity: z.optional(z.nullable(z.string())),

@@ -134,4 +134,25 @@ describe('dispatch of generated code', () => {
     expect(again.materialization.originalDefinitionId).toBe(retained.definitionId);
     expect(retained.provenance).toBe('generated');
   });
+
+  it('a re-materialization links only the selected export to the original definition, and only a RetainedFunction can link', async () => {
+    const pair = { language: 'typescript', intent: 'define', source: 'export function add(a: number, b: number): number { return a + b; }\nexport function sub(a: number, b: number): number { return a - b; }' } as const;
+    const { runner } = scriptedRunner([]);
+    const retained = await runner.run(async (ctx) => RetainedFunction.retain(await ctx.dispatch(pair), 'add'));
+    const forged = await runner.run(async (ctx) => {
+      const { materialization } = await retained.materialize();
+      (materialization.exports.add as (a: number, b: number) => number)(1, 2);
+      (materialization.exports.sub as (a: number, b: number) => number)(5, 1);
+      // Interior code claiming lineage through the run context's dispatch gets no link.
+      return (ctx.dispatch as (p: unknown, o: unknown) => ReturnType<typeof ctx.dispatch>)(pair, { originalDefinitionId: retained.definitionId, linkedExport: 'sub' });
+    });
+    const runId = runner.ledger.select({ kind: 'run.entry' }).at(-1)!.runId;
+    const invocations = runner.ledger.select({ kind: 'dispatch.start', runId }).filter((e) => e.status === 'invocation');
+    const linked = Object.fromEntries(invocations.map((e) => [String(e.data.export), [(e.data as { linked?: boolean }).linked === true, e.data.originalDefinitionId === (e.data.export === 'add' ? retained.definitionId : e.data.definitionId)]]));
+    expect(linked).toEqual({ add: [true, true], sub: [false, true] });
+    const materializations = runner.ledger.select({ kind: 'dispatch.start', runId }).filter((e) => e.status === 'materialization');
+    expect(materializations.map((e) => e.data.linkedExport ?? null)).toEqual(['add', null]);
+    expect(forged.originalDefinitionId).toBe(forged.definitionId);
+    expect(materializations[1]!.data.materializationId).not.toBe(materializations[0]!.data.materializationId);
+  });
 });

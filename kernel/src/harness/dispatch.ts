@@ -87,8 +87,13 @@ export interface Materialization {
   readonly definitionId: string;
   /** Run-local identity of this materialization. */
   readonly materializationId: string;
-  /** For retained functions: the definition identity originally observed. */
+  /**
+   * For a RetainedFunction's re-materialization, the definition identity originally observed for its selected
+   * export (`linkedExport`); otherwise this definition's own identity.
+   */
   readonly originalDefinitionId: string;
+  /** The one export linked to `originalDefinitionId` (a RetainedFunction's selected export), if any. */
+  readonly linkedExport?: string;
   readonly exports: Readonly<Record<string, unknown>>;
   readonly proposal: CodeProposal;
 }
@@ -107,6 +112,33 @@ export class DispatchRejectedError extends NighthawkError {
   }
 }
 
+/** A RetainedFunction's link: the definition identity originally observed and the export it selected. */
+interface RetainedLink {
+  readonly originalDefinitionId: string;
+  readonly exportName: string;
+}
+
+// Set by Dispatcher's static block (see dispatchRetained).
+let linkedDispatch: (dispatcher: Dispatcher, proposal: unknown, link: RetainedLink) => Promise<DispatchOutcome>;
+
+// Materializations this module made: only these carry an identity a RetainedFunction may take over.
+const genuine = new WeakSet<object>();
+
+/**
+ * The definition identity the host observed for `exportName` of a materialization it made: the original one for
+ * the export a RetainedFunction linked, else this definition's own. Undefined for any other object (a copy or
+ * a forgery claims nothing).
+ */
+export function observedIdentityOf(materialization: Materialization, exportName: string): string | undefined {
+  if (!genuine.has(materialization)) return undefined;
+  return materialization.linkedExport === exportName ? materialization.originalDefinitionId : materialization.definitionId;
+}
+
+/** RetainedFunction's dispatch: the same host-owned dispatch, with the selected export linked (harness-internal). */
+export function dispatchRetained(dispatcher: Dispatcher, proposal: unknown, link: RetainedLink): Promise<DispatchOutcome> {
+  return linkedDispatch(dispatcher, proposal, link);
+}
+
 export class Dispatcher {
   readonly #host: RunHost;
   readonly #confinement: ConfinementService | undefined;
@@ -117,7 +149,20 @@ export class Dispatcher {
   }
 
   /** Dispatches a proposal (a committed write-binding value or a typed capability request). */
-  async dispatch(value: unknown, options: { originalDefinitionId?: string } = {}): Promise<DispatchOutcome> {
+  dispatch(value: unknown): Promise<DispatchOutcome> {
+    return this.#dispatch(value, undefined);
+  }
+
+  static {
+    linkedDispatch = (dispatcher, proposal, link) => dispatcher.#dispatch(proposal, link);
+  }
+
+  /**
+   * `link`: a RetainedFunction re-materializing its definition (seed 001: a fresh run-local identity whose selected
+   * export, and only that one, links to the definition identity originally observed). Reached only through
+   * dispatchRetained, which the harness index does not export: interior code cannot claim a lineage.
+   */
+  async #dispatch(value: unknown, link: RetainedLink | undefined): Promise<DispatchOutcome> {
     const host = this.#host;
     const frame = currentHostFrame();
     const parentId = frame?.submitterId ?? host.runId;
@@ -135,9 +180,10 @@ export class Dispatcher {
     if (host.state !== 'running') throw new DispatchRejectedError({ reason: 'run-closed', detail: 'the run is not admitting interior operations' });
     this.#admit(frame, nodeId, parentId);
     const materializationId = newId('def_');
-    const originalDefinitionId = options.originalDefinitionId ?? definitionId;
+    const originalDefinitionId = link?.originalDefinitionId ?? definitionId;
+    const linked = link ? { linkedExport: link.exportName } : {};
     const node: LiveNode = { nodeId, materializationId, terminal: false };
-    this.#start(node, parentId, 'materialization', { intent: proposal.intent, language: proposal.language, definitionId, materializationId, originalDefinitionId, source: proposal.source, dependencies: proposal.dependencies ?? [] });
+    this.#start(node, parentId, 'materialization', { intent: proposal.intent, language: proposal.language, definitionId, materializationId, originalDefinitionId, ...linked, source: proposal.source, dependencies: proposal.dependencies ?? [] });
     let materialization: Materialization;
     try {
       const compiled = liveNodes.run(node, () =>
@@ -151,12 +197,14 @@ export class Dispatcher {
             },
             dependencies: this.#dependencies(proposal),
             granted: this.#granted(frame),
-            wrapExport: (name, fn) => this.#wrap(name, fn, { definitionId, materializationId, originalDefinitionId }),
+            // Only the export a RetainedFunction selected is linked to the original identity in its invocation records.
+            wrapExport: (name, fn) => this.#wrap(name, fn, link && name === link.exportName ? { definitionId, materializationId, originalDefinitionId, linked: true } : { definitionId, materializationId, originalDefinitionId: definitionId }),
             runInterior: (fn) => runInterior({ kind: 'generated', nodeId, definitionId }, fn, nodeEnded(node, host)),
           }),
         ),
       );
-      materialization = Object.freeze({ nodeId, definitionId, materializationId, originalDefinitionId, exports: compiled.exports, proposal });
+      materialization = Object.freeze({ nodeId, definitionId, materializationId, originalDefinitionId, ...linked, exports: compiled.exports, proposal });
+      genuine.add(materialization);
     } catch (error) {
       recordRealmChanges(host, nodeId);
       host.endDispatch(nodeId, 'rejected', { error });
@@ -166,7 +214,9 @@ export class Dispatcher {
     host.endDispatch(nodeId, 'completed', { exports: Object.keys(materialization.exports), materializationId });
     if (proposal.intent !== 'define-and-invoke') return materialization;
     const invoke = this.#invokers.get(materialization.exports[proposal.entry!] as object)!;
-    return { ...materialization, invocation: invoke(undefined, [...(proposal.args ?? [])]) };
+    const outcome = Object.freeze({ ...materialization, invocation: invoke(undefined, [...(proposal.args ?? [])]) });
+    genuine.add(outcome);
+    return outcome;
   }
 
   readonly #invokers = new WeakMap<object, (thisArg: unknown, args: unknown[]) => { nodeId: string; value: unknown }>();
@@ -237,7 +287,7 @@ export class Dispatcher {
   }
 
   /** Host wrapper of a generated export: every call is an invocation node of the current run. */
-  #wrap(name: string, fn: GeneratedFunction, ids: { definitionId: string; materializationId: string; originalDefinitionId: string }): GeneratedFunction {
+  #wrap(name: string, fn: GeneratedFunction, ids: { definitionId: string; materializationId: string; originalDefinitionId: string; linked?: true }): GeneratedFunction {
     const host = this.#host;
     const dispatcher = this;
     const invoke = (thisArg: unknown, args: unknown[]): { nodeId: string; value: unknown } => {

@@ -6,8 +6,8 @@
  * passing tests never approve it, and it carries no authority of the run that produced it.
  */
 import { UsageError } from '../core/index.js';
-import { currentDispatcher, type Materialization } from './dispatch.js';
-import { frozenProposal, type CodeProposal } from './generated/index.js';
+import { currentDispatcher, dispatchRetained, observedIdentityOf, type Materialization } from './dispatch.js';
+import { definitionIdOf, frozenProposal, type CodeProposal } from './generated/index.js';
 
 export interface RetainedEvidence {
   /** Selected ledger events (as plain data) and assessment findings that led to retention. */
@@ -38,7 +38,8 @@ export class RetainedFunction {
       throw new UsageError(`Export '${exportName}' of definition ${materialization.definitionId} is not a function.`);
     }
     return new RetainedFunction({
-      definitionId: materialization.originalDefinitionId,
+      // What the host observed for this export; an object the dispatch did not make names only its own content.
+      definitionId: observedIdentityOf(materialization, exportName) ?? definitionIdOf(materialization.proposal),
       originalMaterializationId: materialization.materializationId,
       exportName,
       proposal: materialization.proposal,
@@ -48,7 +49,7 @@ export class RetainedFunction {
 
   /** Materializes the definition in the current run (fresh identity) and returns its export wrapper. */
   async materialize(): Promise<{ fn: (...args: unknown[]) => unknown; materialization: Materialization }> {
-    const materialization = await currentDispatcher().dispatch(this.proposal, { originalDefinitionId: this.definitionId });
+    const materialization = await dispatchRetained(currentDispatcher(), this.proposal, { originalDefinitionId: this.definitionId, exportName: this.exportName });
     return { fn: materialization.exports[this.exportName] as (...args: unknown[]) => unknown, materialization };
   }
 

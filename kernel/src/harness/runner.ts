@@ -70,7 +70,7 @@ export interface RunContext {
    * The single host-owned dispatch: `proposal` must be an inert CodeProposal value (for example a
    * committed write binding). Validation, admission and guarded compilation happen before any of it runs.
    */
-  dispatch(proposal: unknown, options?: { originalDefinitionId?: string }): Promise<DispatchOutcome>;
+  dispatch(proposal: unknown): Promise<DispatchOutcome>;
   /** Records an Agent Part's own event (for example a loop event) in the run ledger, as evidence. */
   recordPartEvent(part: string, event: { readonly kind: string; readonly [key: string]: unknown }): void;
 }
@@ -219,7 +219,7 @@ export class Runner {
         );
       },
       history: (filter) => this.#ledger.select({ ...filter, runId }),
-      dispatch: (proposal, dispatchOptions) => dispatcher.dispatch(proposal, dispatchOptions),
+      dispatch: (proposal) => dispatcher.dispatch(proposal),
       recordPartEvent: (part, event) => {
         if (host.state !== 'running') return;
         const frame = currentHostFrame();
