@@ -131,6 +131,14 @@ describe('oversight contract details', () => {
     expect(feedback.map((f) => (f.error as { class?: string }).class)).toEqual(classes);
   });
 
+  it('decisions are made with a nonempty reason (and string guidance), or not at all', () => {
+    const abortStep = (r: string) => import('../../kernel/src/index.js').then((m) => m.abortStep(r));
+    for (const reason of ['', '   ', 5 as never, undefined as never]) expect(() => rejectOperation(reason), String(reason)).toThrow(TypeError);
+    expect(() => rejectOperation('no', 7 as never)).toThrow(/guidance must be a string/);
+    expect(rejectOperation('no', 'try count()')).toMatchObject({ kind: 'reject-operation', reason: 'no', guidance: 'try count()' });
+    return Promise.all([expect(abortStep('')).rejects.toThrow(TypeError), expect(abortStep('stop')).resolves.toMatchObject({ kind: 'abort-step', reason: 'stop' })]);
+  });
+
   it('a Rewrite replaces the validated bindings, and a rewritten value is validated again', async () => {
     const good = await runAgent(
       [() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'label', expression: '"spam"' }), finish({ kind: 'pass' })] })],

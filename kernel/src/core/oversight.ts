@@ -57,11 +57,16 @@ export function accept(): Accept {
 
 /** Refuse one operation; the model sees `reason` (required) and `guidance` and may choose again. */
 export function rejectOperation(reason: string, guidance?: string): RejectOperation {
+  // Seed 000: reasons are nonempty strings, guidance an optional string. Refused here, where the mistake is made
+  // (an inspector returning one anyway is an invalid decision: terminal).
+  if (!nonEmptyString(reason)) throw new TypeError('rejectOperation(reason, guidance?) needs a nonempty reason string: the model is told why its operation was refused.');
+  if (guidance !== undefined && typeof guidance !== 'string') throw new TypeError('rejectOperation(reason, guidance?): guidance must be a string when given.');
   return Object.freeze({ kind: 'reject-operation', reason, guidance });
 }
 
 /** End the current step. Success cannot replace the stop. */
 export function abortStep(reason: string): AbortStep {
+  if (!nonEmptyString(reason)) throw new TypeError('abortStep(reason) needs a nonempty reason string.');
   return Object.freeze({ kind: 'abort-step', reason });
 }
 

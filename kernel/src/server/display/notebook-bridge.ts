@@ -160,7 +160,7 @@ export function parseAnswer(answer: string): OperationDecision {
       const a = parsed.data;
       if (a.kind === 'accept') return accept();
       if (a.kind === 'reject-operation') return a.reason.trim() ? rejectOperation(a.reason, a.guidance || undefined) : abortStep('rejection without a reason');
-      return abortStep(a.reason || 'aborted by the operator');
+      return abortStep(a.reason?.trim() ? a.reason : 'aborted by the operator');
     }
   } catch {
     // not JSON: a console answer
