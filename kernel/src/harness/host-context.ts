@@ -5,7 +5,8 @@
  * Allowances expire when the gateway call settles, so contexts copied into timers or tasks during
  * the call lose the allowance when it ends. Nothing exported from the package returns a frame.
  */
-import { PrivateAsyncContext } from '../core/index.js';
+import { PrivateAsyncContext, wallClockMs } from '../core/index.js';
+import { append } from './intrinsics.js';
 import type { Authority } from './grant.js';
 import { HostIntegrityError } from './integrity-errors.js';
 
@@ -54,9 +55,43 @@ export function currentHostFrame(): HostFrame | undefined {
   return frames.getStore();
 }
 
-/** True while interior code of a host-established run is executing (operator controls refuse then). */
+/**
+ * Host code reading a value model output may have built, outside any run: the kernel displaying a cell's last
+ * value (its MIME-bundle method, getters, util.inspect's custom inspector). Functions a model planted there as
+ * bound natives (an operator control, an approved adapter) run here without any interior mark, so the context
+ * itself says "not the operator"; it is inherited by every timer and promise started during the read.
+ */
+const quarantine = new PrivateAsyncContext<{ readonly reading: string }>();
+/** Host code is reading an untrusted value outside any run (see `quarantine`). */
+export function insideUntrustedRead(): boolean {
+  return frames.getStore() === undefined && quarantine.getStore() !== undefined;
+}
+
+/** Refusals in that context (no run to record them in): read by Session.anomalies. Bounded, append-only. */
+const quarantineRecord: { readonly anomalyKind: string; readonly detail: Readonly<Record<string, unknown>>; readonly at: number }[] = [];
+const QUARANTINE_RECORD_LIMIT = 1000;
+let quarantineDropped = 0;
+
+/** Runs `fn` (a host read of a value model output may have built) as not-the-operator; see `quarantine`. */
+export function readingUntrustedValue<T>(reading: string, fn: () => T): T {
+  return quarantine.run(Object.freeze({ reading }), fn);
+}
+
+/** Refusals made while reading untrusted values outside a run (frozen copies, oldest first). */
+export function untrustedReadAnomalies(): readonly { readonly anomalyKind: string; readonly detail: Readonly<Record<string, unknown>>; readonly at: number }[] {
+  // Index loop and captured append: model code may have replaced Array.prototype methods by the time this is read.
+  const out: { readonly anomalyKind: string; readonly detail: Readonly<Record<string, unknown>>; readonly at: number }[] = [];
+  for (let i = 0; i < quarantineRecord.length; i++) append(out, quarantineRecord[i]!);
+  if (quarantineDropped > 0) append(out, Object.freeze({ anomalyKind: 'anomalies_dropped', detail: Object.freeze({ count: quarantineDropped }), at: wallClockMs() }));
+  return Object.freeze(out);
+}
+
+/**
+ * True while interior code of a host-established run is executing, or host code reads a value model output may
+ * have built (readingUntrustedValue): operator controls refuse then.
+ */
 export function insideHostFrame(): boolean {
-  return frames.getStore() !== undefined;
+  return frames.getStore() !== undefined || quarantine.getStore() !== undefined;
 }
 
 /** Inside a host frame whose run no longer admits work: code a model left behind, called after its run. */
@@ -142,5 +177,15 @@ export function interiorWithoutAllowance(): HostFrame | undefined {
  */
 export function refuseInteriorControl(control: string, anomalyKind: 'operator_control_in_run' | 'ledger_append_refused' = 'operator_control_in_run'): void {
   const frame = frames.getStore();
-  frame?.host.recordAnomaly(anomalyKind, { control }, frame.submitterId);
+  if (frame) {
+    frame.host.recordAnomaly(anomalyKind, { control }, frame.submitterId);
+    return;
+  }
+  const reading = quarantine.getStore()?.reading;
+  if (reading === undefined) return;
+  if (quarantineRecord.length >= QUARANTINE_RECORD_LIMIT) {
+    quarantineDropped++;
+    return;
+  }
+  append(quarantineRecord, Object.freeze({ anomalyKind: anomalyKind === 'operator_control_in_run' ? 'operator_control_while_displaying' : anomalyKind, detail: Object.freeze({ control, reading }), at: wallClockMs() }));
 }

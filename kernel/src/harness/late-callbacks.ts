@@ -32,7 +32,7 @@ import timers from 'node:timers';
 import { promisify } from 'node:util';
 import { currentInterior, interiorParentId, interiorRefusal, runInterior, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from '../core/index.js';
 import { recordRealmChanges } from './realm-integrity.js';
-import { currentHostFrame, insideEndedRun, refuseInteriorControl, runInFrame, type HostHandle } from './host-context.js';
+import { currentHostFrame, insideEndedRun, insideUntrustedRead, refuseInteriorControl, runInFrame, type HostHandle } from './host-context.js';
 import { callerFile } from './call-sites.js';
 import { safeDescribe } from './snapshot-reflect.js';
 import { functionToString, getOwnPropertyDescriptor, mapGet, mapSet, reflectApply, stringIndexOf, stringStartsWith, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
@@ -56,6 +56,18 @@ export function markLateRefusal<E extends object>(error: E): E {
  */
 export function refuseCallAfterRun(control: string, refusal: (control: string) => Error): void {
   if (!insideEndedRun()) return;
+  refuseInteriorControl(control);
+  throw markLateRefusal(refusal(control));
+}
+
+/**
+ * For operator controls and adapters reached while the host reads a value a model may have built, outside any
+ * run (readingUntrustedValue: a getter or inspector it planted, or a timer one of those started): records the
+ * refusal in that context's record and throws `refusal(control)`, marked so it is absorbed where it would
+ * reach the event loop.
+ */
+export function refuseDuringUntrustedRead(control: string, refusal: (control: string) => Error): void {
+  if (!insideUntrustedRead()) return;
   refuseInteriorControl(control);
   throw markLateRefusal(refusal(control));
 }

@@ -2,12 +2,16 @@
  * The one check every operator control makes before it acts: the Session's, the kernel's `console.clear`, and
  * any a host adds of its own (a control that must never be an Agent capability).
  */
-import { insideHostFrame, refuseInteriorControl } from '../harness/index.js';
+import { insideHostFrame, refuseDuringUntrustedRead, refuseInteriorControl } from '../harness/index.js';
 import { OperatorControlError } from './errors.js';
 
-/** Inside a run (a model's code, generated code, a SessionFunction body): records the attempt and throws. */
+/**
+ * Inside a run (a model's code, generated code, a SessionFunction body), or while the host reads a value a
+ * model may have built (a cell's value being displayed): records the attempt and throws.
+ */
 export function operatorOnly(control: string): void {
   if (!insideHostFrame()) return;
+  refuseDuringUntrustedRead(control, (c) => new OperatorControlError({ control: c }));
   refuseInteriorControl(control);
   throw new OperatorControlError({ control });
 }

@@ -11,6 +11,8 @@ import {
   Runner,
   createRunLedger,
   insideHostFrame,
+  refuseDuringUntrustedRead,
+  untrustedReadAnomalies,
   isGeneratedCallable,
   refuseCallAfterRun,
   type Grant,
@@ -112,6 +114,7 @@ export class Session {
   readonly #ledger: Ledger;
   readonly #runners: Runner[] = [];
   readonly #anomalies: SessionAnomaly[] = [];
+  readonly #createdAt = wallClockMs();
   readonly #approvals = new WeakMap<object, ApprovalEvidence>();
   readonly #adapters = new WeakMap<object, SessionFunction>();
   /**
@@ -154,7 +157,9 @@ export class Session {
   /** Refused attempts recorded outside an open run ledger (after run end, or at approval), oldest first. */
   get anomalies(): readonly SessionAnomaly[] {
     const late = this.#runners.flatMap((r) => r.anomalies.map((a: LateAnomaly) => ({ runId: a.runId, anomalyKind: a.anomalyKind, detail: a.detail, at: a.at })));
-    return Object.freeze([...late, ...this.#anomalies].sort((a, b) => a.at - b.at));
+    // Refusals while the host read a value a model may have built (a cell's value being displayed), since this Session began.
+    const reads = untrustedReadAnomalies().filter((a) => a.at >= this.#createdAt).map((a) => ({ runId: undefined, ...a }));
+    return Object.freeze([...late, ...reads, ...this.#anomalies].sort((a, b) => a.at - b.at));
   }
 
   /**
@@ -177,6 +182,14 @@ export class Session {
    * A call from code a model left behind (a listener, a timer) after its run ended runs in that run's frame
    * (late-callbacks.ts): it may neither join the ended run nor, having a frame, pass for a cell's call.
    */
+  /**
+   * Not the operator, and no run to join: the host is reading a value a model may have built (a cell's value
+   * being displayed) and a getter or inspector it planted calls this adapter. Refused and recorded.
+   */
+  #refuseWithoutRun(name: string): void {
+    refuseDuringUntrustedRead(`SessionFunction ${name}`, (control) => new OperatorControlError({ control }));
+  }
+
   #refuseAfterRun(name: string): void {
     refuseCallAfterRun(`SessionFunction ${name} after its run ended`, (control) => new OperatorControlError({ control }));
   }
@@ -260,6 +273,7 @@ export class Session {
       if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: label });
       // Interior call: re-materialize in the caller's run, under the caller's authority.
       if (insideHostFrame()) {
+        session.#refuseWithoutRun(label);
         session.#refuseAfterRun(label);
         return retained.invoke(...args);
       }
@@ -340,6 +354,7 @@ export class Session {
       if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: name });
       // Interior call: join the caller's run under the caller's authority.
       if (insideHostFrame()) {
+        session.#refuseWithoutRun(name);
         session.#refuseAfterRun(name);
         return fn.apply(self, args);
       }

@@ -4,6 +4,8 @@
  */
 import { inspect } from 'node:util';
 import type { MimeBundle } from '../../../../shared/index.js';
+import { describeError } from '../../core/index.js';
+import { readingUntrustedValue } from '../../harness/index.js';
 
 /** A value with a method under this symbol renders itself: `[MIME_BUNDLE]() => MimeBundle`. */
 export const MIME_BUNDLE = Symbol.for('nighthawk.mimeBundle');
@@ -21,7 +23,23 @@ function isPlainJson(value: unknown, depth: number, seen: Set<object>): boolean 
   return Object.values(value).every((v) => isPlainJson(v, depth + 1, seen));
 }
 
+/**
+ * A cell's last value may hold what a model built (a write binding returned by a SessionFunction): reading it
+ * runs its MIME-bundle method, getters and custom inspector, so it is read as not-the-operator (an operator
+ * control or an approved adapter a model planted there is refused and recorded, see readingUntrustedValue).
+ */
 export function valueToBundle(value: unknown): MimeBundle {
+  return readingUntrustedValue('a cell value being displayed', () => {
+    try {
+      return bundleOf(value);
+    } catch (error) {
+      // A refused control, or a getter that throws: the cell still shows that its value could not be shown.
+      return { 'text/plain': `[this value could not be displayed: ${describeError(error, 300)}]` };
+    }
+  });
+}
+
+function bundleOf(value: unknown): MimeBundle {
   if (value !== null && typeof value === 'object') {
     const render = (value as Record<symbol, unknown>)[MIME_BUNDLE];
     if (typeof render === 'function') {
