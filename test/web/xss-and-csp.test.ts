@@ -58,35 +58,27 @@ const CLOBBER = '<a id="app" name="app" href="#x">app</a><p id="notebook">notebo
 const NAVIGATING = '<svg width="120" height="30"><a href="https://example.invalid/svg-link"><text x="5" y="20">svg-link</text></a></svg>' +
   '<map name="m"><area href="https://example.invalid/area-link" shape="default"></map><img usemap="#m" alt="area-link" width="80" height="20" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">';
 
+const htmlOutput = (v: string) => ({ output_type: 'display_data', data: { 'text/html': v }, metadata: {} });
+const notebookOf = (cells: unknown[]): string =>
+  JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: { kernelspec: { name: 'nighthawk', display_name: 'Nighthawk TS', language: 'typescript' } }, cells });
+
 function deceivingNotebook(): string {
-  const html = (v: string) => ({ output_type: 'display_data', data: { 'text/html': v }, metadata: {} });
-  return JSON.stringify({
-    nbformat: 4,
-    nbformat_minor: 5,
-    metadata: { kernelspec: { name: 'nighthawk', display_name: 'Nighthawk TS', language: 'typescript' } },
-    cells: [
-      { id: 'model', cell_type: 'code', metadata: {}, source: '// model output', execution_count: 1, outputs: [html(OVERLAY), html(CLOBBER), html(NAVIGATING)] },
-      { id: 'md', cell_type: 'markdown', metadata: {}, source: `<div style="position:fixed;bottom:0;left:0;width:100vw;height:50vh;background:rgb(0,0,255)">markdown overlay</div>` },
-      { id: 'below', cell_type: 'code', metadata: {}, source: '// the real card would be here', execution_count: 2, outputs: [{ output_type: 'stream', name: 'stdout', text: 'REAL OUTPUT BELOW\n' }] },
-    ],
-  });
+  return notebookOf([
+    { id: 'model', cell_type: 'code', metadata: {}, source: '// model output', execution_count: 1, outputs: [htmlOutput(OVERLAY), htmlOutput(CLOBBER), htmlOutput(NAVIGATING)] },
+    { id: 'md', cell_type: 'markdown', metadata: {}, source: `<div style="position:fixed;bottom:0;left:0;width:100vw;height:50vh;background:rgb(0,0,255)">markdown overlay</div>` },
+    { id: 'below', cell_type: 'code', metadata: {}, source: '// the real card would be here', execution_count: 2, outputs: [{ output_type: 'stream', name: 'stdout', text: 'REAL OUTPUT BELOW\n' }] },
+  ]);
 }
 
 function notebookWithOutputs(): string {
   const cell = (i: number, outputs: unknown[]) => ({ id: `x${i}`, cell_type: 'code', metadata: {}, source: `// vector ${i}`, execution_count: i + 1, outputs });
-  const html = (v: string) => ({ output_type: 'display_data', data: { 'text/html': v }, metadata: {} });
-  return JSON.stringify({
-    nbformat: 4,
-    nbformat_minor: 5,
-    metadata: { kernelspec: { name: 'nighthawk', display_name: 'Nighthawk TS', language: 'typescript' } },
-    cells: [
-      { id: 'md', cell_type: 'markdown', metadata: {}, source: MARKDOWN },
-      cell(0, HTML_VECTORS.map(html)),
-      cell(1, [{ output_type: 'display_data', data: { 'image/svg+xml': SVG_OUTPUT }, metadata: {} }]),
-      cell(2, [{ output_type: 'execute_result', execution_count: 3, data: { 'text/markdown': MARKDOWN, 'text/plain': 'md' }, metadata: {} }]),
-      { id: 'run', cell_type: 'code', metadata: {}, source: '1 + 1', execution_count: null, outputs: [] },
-    ],
-  });
+  return notebookOf([
+    { id: 'md', cell_type: 'markdown', metadata: {}, source: MARKDOWN },
+    cell(0, HTML_VECTORS.map(htmlOutput)),
+    cell(1, [{ output_type: 'display_data', data: { 'image/svg+xml': SVG_OUTPUT }, metadata: {} }]),
+    cell(2, [{ output_type: 'execute_result', execution_count: 3, data: { 'text/markdown': MARKDOWN, 'text/plain': 'md' }, metadata: {} }]),
+    { id: 'run', cell_type: 'code', metadata: {}, source: '1 + 1', execution_count: null, outputs: [] },
+  ]);
 }
 
 describe('untrusted HTML/SVG outputs under the Content-Security-Policy', () => {
