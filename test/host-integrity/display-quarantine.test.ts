@@ -58,6 +58,8 @@ describe('displaying a value a model built is not the operator', () => {
     const runner = session.runner;
     session.configure({ policy: [] });
     expect(session.runner).not.toBe(runner);
+    // (The runs of the tests above entered a context, so the read is quarantined.)
+    expect(nh.privateAsyncContextInUse()).toBe(true);
     expect(nh.readingUntrustedValue('test', () => nh.insideHostFrame())).toBe(true);
     expect(nh.insideHostFrame()).toBe(false);
   });

@@ -34,7 +34,7 @@ export {
   type StepAbortSubject,
 } from './errors.js';
 export { compileExpression, parseTargetPath } from './expression.js';
-export { PrivateAsyncContext } from './private-context.js';
+export { PrivateAsyncContext, privateAsyncContextInUse } from './private-context.js';
 export { isCoreRecord } from './provenance.js';
 export { insideOperationBody } from './operation-body.js';
 export { currentInterior, interiorParentId, interiorRefusal, noteUnmarkedModelCode, probedMark, reenterInterior, runInterior, runOutsideInterior, taintedByModelCode, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from './interior.js';

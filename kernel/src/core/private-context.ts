@@ -63,6 +63,15 @@ function enable(): void {
   }).enable();
 }
 
+/**
+ * Whether any context has been entered in this process (its async hook is on). Until then nothing has run
+ * under a host or a step, so no value a model built can exist; a kernel that stays without the hook keeps
+ * Node's ability to stop a microtask spin without restarting (see interrupt-escalation.ts).
+ */
+export function privateAsyncContextInUse(): boolean {
+  return enabled;
+}
+
 export class PrivateAsyncContext<T extends object> {
   readonly #index = contexts++;
 

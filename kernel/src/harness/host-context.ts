@@ -5,7 +5,7 @@
  * Allowances expire when the gateway call settles, so contexts copied into timers or tasks during
  * the call lose the allowance when it ends. Nothing exported from the package returns a frame.
  */
-import { PrivateAsyncContext, wallClockMs } from '../core/index.js';
+import { PrivateAsyncContext, privateAsyncContextInUse, wallClockMs } from '../core/index.js';
 import { append } from './intrinsics.js';
 import type { Authority } from './grant.js';
 import { HostIntegrityError } from './integrity-errors.js';
@@ -74,6 +74,9 @@ let quarantineDropped = 0;
 
 /** Runs `fn` (a host read of a value model output may have built) as not-the-operator; see `quarantine`. */
 export function readingUntrustedValue<T>(reading: string, fn: () => T): T {
+  // Before any context was entered nothing has run under a host or a step, so no value a model built exists:
+  // the read needs no context, and the process keeps running without the async hook (privateAsyncContextInUse).
+  if (!privateAsyncContextInUse()) return fn();
   return quarantine.run(Object.freeze({ reading }), fn);
 }
 
