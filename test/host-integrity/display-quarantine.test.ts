@@ -5,6 +5,9 @@
  * SessionFunction adapter, or a timer that calls one later, in a write-binding value gets each refused and
  * recorded in the Session's anomaly record; oversight stays on and no fresh run starts.
  */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as nh from '../../kernel/src/index.js';
@@ -52,6 +55,30 @@ describe('displaying a value a model built is not the operator', () => {
       expect(inspected).toBeGreaterThan(before);
     });
   }
+
+  it('a bound Ledger.append or SqliteLedgerStore write planted in a displayed value is refused and recorded, and nothing is written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nh-display-'));
+    const store = new nh.SqliteLedgerStore(join(dir, 'ledger.db'));
+    const ledger = new nh.Ledger({ store });
+    const plant = `(() => { const runId = ledger.select({ kind: 'run.entry' }).at(-1).runId; const forged = { sequence: 999, eventId: 'ev_forged', runId, kind: 'run.end', subjectId: runId, status: 'completed', at: 0, data: null };
+      const planted = (get) => Object.defineProperty({}, 'x', { get, enumerable: true });
+      return [planted(ledger.append.bind(ledger, runId, { kind: 'capability.call', subjectId: 'forged', status: 'completed' })), planted(store.write.bind(store, forged)),
+        planted(Reflect.construct.bind(null, nh.SqliteLedgerStore, [${JSON.stringify(join(dir, 'other.db'))}]))]; })()`;
+    const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_assign', { target_path: 'made', expression: plant }), finish()] } : { toolCalls: [finish()] }));
+    const session = new nh.Session({ ledger, executor: new nh.AgentExecutor({ model }) });
+    const { agent } = session.materialized(session.submit('async function agent() {}'), {
+      agent: async () => (await nh.step({ program: 'execute\nSet <:made>.', references: { nh, ledger, store }, writes: { made: z.unknown() } })).bindings.made,
+    });
+    const value = await agent!();
+    const before = session.ledger.select({}).map((e) => `${e.kind}:${e.subjectId}`);
+    // Each displayed on its own (a getter that throws ends the read of its value).
+    for (const planted of value as unknown[]) valueToBundle(planted);
+    store.flush();
+    expect(session.ledger.select({}).map((e) => `${e.kind}:${e.subjectId}`)).toEqual(before);
+    expect(existsSync(join(dir, 'other.db'))).toBe(false);
+    expect(session.anomalies.map((a) => a.anomalyKind)).toEqual(expect.arrayContaining(['ledger_append_refused', 'ledger_store_in_run']));
+    store.close();
+  });
 
   it('outside a display the operator\'s own calls work as before', async () => {
     const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel(() => ({ toolCalls: [finish()] })) }) });

@@ -3,7 +3,7 @@
  * process. Selecting it explicitly declares a configuration that does not satisfy the durability
  * obligation of seed 002; use `SqlitePerimeterAuditStore` (or a platform store) for real runs.
  */
-import { refuseAuditStoreInRun } from './host-context.js';
+import { refuseHostStoreInRun } from './host-context.js';
 import {
   parsePerimeterAttempt,
   parsePerimeterAuditFilter,
@@ -30,7 +30,7 @@ export class InMemoryPerimeterAuditStore implements PerimeterAuditStore {
   #closed = false;
 
   recordAttempt(attempt: PerimeterAttempt): void {
-    refuseAuditStoreInRun('InMemoryPerimeterAuditStore.recordAttempt');
+    refuseHostStoreInRun('audit', 'InMemoryPerimeterAuditStore.recordAttempt');
     this.#open('recordAttempt');
     const parsed = parsePerimeterAttempt(attempt);
     // Captured Map methods: generated code calls perimeter capabilities, and a replaced Map.prototype.set would
@@ -42,7 +42,7 @@ export class InMemoryPerimeterAuditStore implements PerimeterAuditStore {
   }
 
   recordCompletion(completion: PerimeterCompletion): void {
-    refuseAuditStoreInRun('InMemoryPerimeterAuditStore.recordCompletion');
+    refuseHostStoreInRun('audit', 'InMemoryPerimeterAuditStore.recordCompletion');
     this.#open('recordCompletion');
     const parsed = parsePerimeterCompletion(completion);
     const row = mapGet(this.#rows, parsed.attemptId);
@@ -77,7 +77,7 @@ export class InMemoryPerimeterAuditStore implements PerimeterAuditStore {
   }
 
   close(): void {
-    refuseAuditStoreInRun('InMemoryPerimeterAuditStore.close');
+    refuseHostStoreInRun('audit', 'InMemoryPerimeterAuditStore.close');
     this.#closed = true;
   }
 

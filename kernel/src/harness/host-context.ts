@@ -139,24 +139,24 @@ export function asHostInfrastructure<T>(holder: string, fn: () => T): T {
   return result;
 }
 
-/** Interior code (no live allowance) may not open or write a perimeter audit store. */
-export function refuseAuditStoreInRun(operation: string): void {
-  const frame = interiorWithoutAllowance();
-  if (!frame) return;
-  frame.host.recordAnomaly('audit_store_in_run', { operation }, frame.submitterId);
-  throw new HostIntegrityError({ attempt: 'audit-store-in-run', detail: `${operation} is host infrastructure; a run's interior may not open or write a perimeter audit store` });
+/**
+ * Code that is not the host's: a run's interior without a live gateway allowance, or a callback a model planted
+ * in a value the host is reading outside any run (readingUntrustedValue).
+ */
+export function actingForModel(): boolean {
+  return interiorWithoutAllowance() !== undefined || insideUntrustedRead();
 }
 
 /**
- * Interior code (no live allowance) may not open, write or close a SQLite ledger store: that file is the
- * host's record of runs (the Ledger reads terminal events back from it), and a native addon writes it out
- * of the effect audit's sight.
+ * The perimeter audit store and the SQLite ledger store are host infrastructure: opening, writing or closing
+ * either from code acting for a model is recorded (`audit_store_in_run` / `ledger_store_in_run`) and refused.
+ * The ledger store's file is the host's record of runs, written by a native addon out of the effect audit's sight.
  */
-export function refuseLedgerStoreInRun(operation: string): void {
-  const frame = interiorWithoutAllowance();
-  if (!frame) return;
-  frame.host.recordAnomaly('ledger_store_in_run', { operation }, frame.submitterId);
-  throw new HostIntegrityError({ attempt: 'ledger-store-in-run', detail: `${operation} is host infrastructure; a run's interior may not open or write a ledger store` });
+export function refuseHostStoreInRun(store: 'audit' | 'ledger', operation: string): void {
+  if (!actingForModel()) return;
+  recordRefusal(`${store}_store_in_run`, { operation });
+  const what = store === 'audit' ? 'a perimeter audit store' : 'a ledger store';
+  throw new HostIntegrityError({ attempt: `${store}-store-in-run`, detail: `${operation} is host infrastructure; code acting for a model may not open or write ${what}` });
 }
 
 /** Runs `fn` with no gateway allowance (every Natural execution starts this way). */
@@ -179,9 +179,17 @@ export function interiorWithoutAllowance(): HostFrame | undefined {
  * thing it can write is that one anomaly kind, in the run whose interior is executing.
  */
 export function refuseInteriorControl(control: string, anomalyKind: 'operator_control_in_run' | 'ledger_append_refused' = 'operator_control_in_run'): void {
+  recordRefusal(anomalyKind === 'operator_control_in_run' && !frames.getStore() ? 'operator_control_while_displaying' : anomalyKind, { control });
+}
+
+/**
+ * Records a refused attempt where it was made: in the run whose interior executes, or, while the host reads an
+ * untrusted value outside any run, in the bounded read record Session.anomalies reads.
+ */
+function recordRefusal(anomalyKind: string, detail: Record<string, unknown>): void {
   const frame = frames.getStore();
   if (frame) {
-    frame.host.recordAnomaly(anomalyKind, { control }, frame.submitterId);
+    frame.host.recordAnomaly(anomalyKind, detail, frame.submitterId);
     return;
   }
   const reading = quarantine.getStore()?.reading;
@@ -190,5 +198,5 @@ export function refuseInteriorControl(control: string, anomalyKind: 'operator_co
     quarantineDropped++;
     return;
   }
-  append(quarantineRecord, Object.freeze({ anomalyKind: anomalyKind === 'operator_control_in_run' ? 'operator_control_while_displaying' : anomalyKind, detail: Object.freeze({ control, reading }), at: wallClockMs() }));
+  append(quarantineRecord, Object.freeze({ anomalyKind, detail: Object.freeze({ ...detail, reading }), at: wallClockMs() }));
 }

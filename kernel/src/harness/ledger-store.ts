@@ -13,7 +13,7 @@ import { ledgerSearchText } from './ledger.js';
 import type { Snapshot } from './snapshot.js';
 import type { LedgerReader } from './ledger-view.js';
 import { fromJSONSafe, toJSONSafe } from './snapshot-json.js';
-import { refuseLedgerStoreInRun } from './host-context.js';
+import { refuseHostStoreInRun } from './host-context.js';
 
 /** What a store-backed Ledger needs from its store. */
 export interface LedgerStore {
@@ -99,7 +99,7 @@ export class SqliteLedgerStore implements LedgerStore {
   }
 
   constructor(path: string) {
-    refuseLedgerStoreInRun('SqliteLedgerStore(open)');
+    refuseHostStoreInRun('ledger', 'SqliteLedgerStore(open)');
     this.#db = new (sqliteDatabase())(path);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
@@ -155,13 +155,13 @@ export class SqliteLedgerStore implements LedgerStore {
   }
 
   append(ledgerId: string, event: LedgerEvent): void {
-    refuseLedgerStoreInRun('SqliteLedgerStore.append');
+    refuseHostStoreInRun('ledger', 'SqliteLedgerStore.append');
     this.#queue(ledgerId, event);
   }
 
   /** Appends one event of no particular ledger (idempotent by event id). */
   write(event: LedgerEvent): void {
-    refuseLedgerStoreInRun('SqliteLedgerStore.write');
+    refuseHostStoreInRun('ledger', 'SqliteLedgerStore.write');
     this.#queue(null, event);
   }
 
@@ -187,7 +187,7 @@ export class SqliteLedgerStore implements LedgerStore {
 
   /** Persists every event the ledger appends from now on (for a ledger not created with this store). */
   attach(ledger: LedgerReader): () => void {
-    refuseLedgerStoreInRun('SqliteLedgerStore.attach');
+    refuseHostStoreInRun('ledger', 'SqliteLedgerStore.attach');
     for (const e of ledger.events()) this.#queue(ledger.ledgerId, e);
     // The ledger's later events arrive while runs execute: written past the interior check, as the Ledger's own.
     return ledger.subscribe((e) => this.#queue(ledger.ledgerId, e));
@@ -305,7 +305,7 @@ export class SqliteLedgerStore implements LedgerStore {
   }
 
   close(): void {
-    refuseLedgerStoreInRun('SqliteLedgerStore.close');
+    refuseHostStoreInRun('ledger', 'SqliteLedgerStore.close');
     if (this.#closed) return;
     this.flush();
     this.#closed = true;

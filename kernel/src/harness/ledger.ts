@@ -10,7 +10,7 @@
  */
 import { newId, UsageError, wallClockMs } from '../core/index.js';
 import { HostIntegrityError } from './integrity-errors.js';
-import { interiorWithoutAllowance, refuseInteriorControl } from './host-context.js';
+import { actingForModel, refuseInteriorControl } from './host-context.js';
 import type { LedgerEventData, LedgerEventKind as SharedKind, LedgerEventOf, LedgerEventStatus } from '../../../shared/ledger-events.js';
 import { generatedIdentityOf } from './generated-registry.js';
 import { appendToStoreAsHost, type LedgerStore } from './ledger-store.js';
@@ -172,10 +172,11 @@ export class Ledger {
   /**
    * Appends one event for `runId`. A second terminal event for the same subject is refused. Operator code
    * appends here; while a run's interior executes only the run host writes (through appendAsHost), so the
-   * run's own code, model expressions and generated code that reach this Ledger are refused and recorded.
+   * run's own code, model expressions and generated code that reach this Ledger are refused and recorded, as
+   * is a call a model planted in a value the host reads after its run (actingForModel).
    */
   append<K extends LedgerEventKind>(runId: string, entry: LedgerAppend<K>): LedgerEvent<K> {
-    if (interiorWithoutAllowance()) {
+    if (actingForModel()) {
       refuseInteriorControl('Ledger.append', 'ledger_append_refused');
       throw new HostIntegrityError({ attempt: 'ledger-append', detail: 'while a run executes only its run host appends to the ledger' });
     }

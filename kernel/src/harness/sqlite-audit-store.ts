@@ -4,7 +4,7 @@
  * file after the process dies (even by SIGKILL) shows every record that was returned. The guarantee is
  * only as good as the filesystem's honouring of fsync; no library check certifies the deployment.
  */
-import { refuseAuditStoreInRun } from './host-context.js';
+import { refuseHostStoreInRun } from './host-context.js';
 import type Database from 'better-sqlite3';
 import { loadedSqliteDatabase, sqliteDatabase } from './sqlite-module.js';
 import { UsageError } from '../core/index.js';
@@ -82,7 +82,7 @@ export class SqlitePerimeterAuditStore implements PerimeterAuditStore {
   readonly #selectMany: Database.Statement<[Record<string, unknown>], EntryRow>;
 
   constructor(options: SqlitePerimeterAuditStoreOptions) {
-    refuseAuditStoreInRun('SqlitePerimeterAuditStore(open)');
+    refuseHostStoreInRun('audit', 'SqlitePerimeterAuditStore(open)');
     const path = options.path;
     if (path === '' || path === ':memory:' || path.startsWith('file::memory:')) {
       throw new UsageError('SqlitePerimeterAuditStore needs a file path; an in-memory database is not durable.');
@@ -126,7 +126,7 @@ export class SqlitePerimeterAuditStore implements PerimeterAuditStore {
   }
 
   recordAttempt(attempt: PerimeterAttempt): void {
-    refuseAuditStoreInRun('SqlitePerimeterAuditStore.recordAttempt');
+    refuseHostStoreInRun('audit', 'SqlitePerimeterAuditStore.recordAttempt');
     this.#ensureOpen('recordAttempt');
     const a = parsePerimeterAttempt(attempt);
     storage('recordAttempt', () => {
@@ -151,7 +151,7 @@ export class SqlitePerimeterAuditStore implements PerimeterAuditStore {
   }
 
   recordCompletion(completion: PerimeterCompletion): void {
-    refuseAuditStoreInRun('SqlitePerimeterAuditStore.recordCompletion');
+    refuseHostStoreInRun('audit', 'SqlitePerimeterAuditStore.recordCompletion');
     this.#ensureOpen('recordCompletion');
     const c = parsePerimeterCompletion(completion);
     storage('recordCompletion', () => {
@@ -195,7 +195,7 @@ export class SqlitePerimeterAuditStore implements PerimeterAuditStore {
 
   /** Idempotent. Later calls to any other method throw `PerimeterAuditStoreUnavailableError` (closed). */
   close(): void {
-    refuseAuditStoreInRun('SqlitePerimeterAuditStore.close');
+    refuseHostStoreInRun('audit', 'SqlitePerimeterAuditStore.close');
     if (this.#db.open) storage('close', () => this.#db.close());
   }
 
