@@ -474,8 +474,9 @@ export class RunHost implements HostHandle {
   }
 
   #endExecution(executionId: string, status: StepFinished['status'], data: Record<string, unknown>): void {
-    // Usage of an execution that ends without reaching its commit still counts (it consumed before failing).
-    if (this.observation === 'aggregate' && mapHas(this.#meters, executionId) && !this.ledger.hasTerminal('execution.end', executionId)) this.#accountAggregate(executionId);
+    // Usage of an execution that ends without reaching its commit still counts (it consumed before failing); a
+    // meter accounted at the commit is gone already, so none is counted twice.
+    if (this.observation === 'aggregate' && mapHas(this.#meters, executionId)) this.#accountAggregate(executionId);
     const parentId = mapGet(this.inflight, executionId);
     mapDelete(this.inflight, executionId);
     mapDelete(this.#meters, executionId);

@@ -58,6 +58,15 @@ export function attachChannel(ws: WebSocket, kernel: Kernel, protocol: string, o
     }
   });
 
+  /** An invalid frame gets an error reply when its header and channel can be read, and is dropped otherwise. */
+  const refuseOrDrop = (value: unknown, evalue: string, dropReason: string): void => {
+    const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    const header = MessageHeaderSchema.safeParse(record['header']);
+    const channel = record['channel'];
+    if (header.success && (channel === 'shell' || channel === 'control' || channel === 'stdin')) return refuse(header.data, channel, 'InvalidMessage', evalue);
+    drop(dropReason);
+  };
+
   const receive = (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): void => {
     const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
     if (buffer.length > options.maxMessageBytes) return drop(`${buffer.length} bytes exceeds ${options.maxMessageBytes}`);
@@ -69,25 +78,9 @@ export function attachChannel(ws: WebSocket, kernel: Kernel, protocol: string, o
     }
     // The message is copied to the kernel process and serialised again there: a value nested deeper than any
     // REST body may be would overflow those recursive copies (a 10 KB frame of nested arrays is enough).
-    if (jsonDepthExceeds(value, MAX_JSON_DEPTH + 2)) {
-      const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-      const header = MessageHeaderSchema.safeParse(record['header']);
-      const channel = record['channel'];
-      if (header.success && (channel === 'shell' || channel === 'control' || channel === 'stdin')) {
-        return refuse(header.data, channel, 'InvalidMessage', `the message is nested deeper than ${MAX_JSON_DEPTH} levels`);
-      }
-      return drop(`nested deeper than ${MAX_JSON_DEPTH} levels`);
-    }
+    if (jsonDepthExceeds(value, MAX_JSON_DEPTH + 2)) return refuseOrDrop(value, `the message is nested deeper than ${MAX_JSON_DEPTH} levels`, `nested deeper than ${MAX_JSON_DEPTH} levels`);
     const parsed = ClientMessageSchema.safeParse(value);
-    if (!parsed.success) {
-      const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-      const header = MessageHeaderSchema.safeParse(record['header']);
-      const channel = record['channel'];
-      if (header.success && (channel === 'shell' || channel === 'control' || channel === 'stdin')) {
-        return refuse(header.data, channel, 'InvalidMessage', summarize(parsed.error.issues));
-      }
-      return drop('no valid header or channel');
-    }
+    if (!parsed.success) return refuseOrDrop(value, summarize(parsed.error.issues), 'no valid header or channel');
     const msg: ClientMessage = parsed.data;
     const type = msg.header.msg_type;
     if (!isRequestType(type)) return refuse(msg.header, msg.channel, 'UnknownMessageType', `Unsupported msg_type '${type.slice(0, 64)}'`);

@@ -192,6 +192,14 @@ export class ContentsStore {
     return { abs, file, stat: stat?.isFile() ? stat : undefined };
   }
 
+  /** The checkpoint `id` of a notebook, which must exist (404 otherwise). */
+  private async checkpointFile(apiPath: string, id: string): Promise<{ abs: string; file: string }> {
+    if (id !== CHECKPOINT_ID) refuse(404, `No checkpoint ${id.slice(0, 40)}`);
+    const { abs, file, stat } = await this.existingCheckpoint(apiPath);
+    if (!stat) refuse(404, 'No checkpoint');
+    return { abs, file };
+  }
+
   async listCheckpoints(apiPath: string): Promise<CheckpointModel[]> {
     const { stat } = await this.existingCheckpoint(apiPath);
     return stat ? [{ id: CHECKPOINT_ID, last_modified: stat.mtime.toISOString() }] : [];
@@ -207,8 +215,7 @@ export class ContentsStore {
   }
 
   async restoreCheckpoint(apiPath: string, id: string): Promise<void> {
-    const { abs, file, stat } = await this.existingCheckpoint(apiPath);
-    if (id !== CHECKPOINT_ID || !stat) refuse(404, id !== CHECKPOINT_ID ? `No checkpoint ${id.slice(0, 40)}` : 'No checkpoint');
+    const { abs, file } = await this.checkpointFile(apiPath, id);
     // Opened without following a link swapped in since the check, and restored only if it is a notebook.
     const handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => refuse(404, 'No checkpoint'));
     let data: Buffer;
@@ -223,8 +230,7 @@ export class ContentsStore {
   }
 
   async deleteCheckpoint(apiPath: string, id: string): Promise<void> {
-    const { file, stat } = await this.existingCheckpoint(apiPath);
-    if (id !== CHECKPOINT_ID || !stat) refuse(404, id !== CHECKPOINT_ID ? `No checkpoint ${id.slice(0, 40)}` : 'No checkpoint');
+    const { file } = await this.checkpointFile(apiPath, id);
     await fs.unlink(file).catch(() => refuse(404, 'No checkpoint'));
   }
 
