@@ -13,7 +13,7 @@ function suite(name: string, cases: readonly AttackCase[]): void {
       for (const place of c.places ?? PLACES) {
         it(`${c.id} — from ${place}`, async () => {
           const result = await attack(place, c.body, c.options);
-          if (c.terminalFrom?.includes(place)) expectTerminalContained(result, await stoppedBaseline(place, c.options), c.anomaly, expect);
+          if (c.terminalFrom?.includes(place)) expectTerminalContained(result, await stoppedBaseline(place, c.options), c.anomaly!, expect);
           else expectContained(result, c.anomaly, expect);
         });
       }

@@ -8,8 +8,8 @@ import type { AttackOptions, Place } from './support.js';
 export interface AttackCase {
   readonly id: string;
   readonly body: string;
-  /** The trace anomaly that must name the attempt. */
-  readonly anomaly: string;
+  /** The trace anomaly that must name the attempt; none for an attempt that is inert rather than refused. */
+  readonly anomaly?: string;
   /** Places the case runs from (default: all three). */
   readonly places?: readonly Place[];
   /**
@@ -512,6 +512,17 @@ export const reopenCases: AttackCase[] = [
 ];
 
 export const approvalCases: AttackCase[] = [
+  {
+    id: 'lineage: claim a retained definition\'s identity through dispatch options or a forged materialization',
+    body: `
+      const source = { language: 'javascript', intent: 'define', source: 'export function f() { return 1; }' };
+      const m = await nh.currentDispatcher().dispatch(source, { originalDefinitionId: 'sha256:claimed', linkedExport: 'f' });
+      if (m.originalDefinitionId !== m.definitionId || m.linkedExport !== undefined) return 'BREACH: dispatch linked to a claimed lineage';
+      const retained = nh.RetainedFunction.retain({ ...m, originalDefinitionId: 'sha256:claimed', definitionId: 'sha256:claimed', linkedExport: 'f' }, 'f');
+      if (retained.definitionId === 'sha256:claimed') return 'BREACH: retained under a claimed identity';
+      const again = (await retained.materialize()).materialization;
+      return again.originalDefinitionId === m.definitionId ? 'inert' : 'BREACH: re-materialized under ' + again.originalDefinitionId;`,
+  },
   {
     id: 'approval: submit a cell and materialize a generated closure from inside a run',
     body: `
