@@ -13,50 +13,54 @@
  * holds a `breakOnSigint` script keeps the watchdog's handler installed for the life of the process: a cell's
  * synchronous code (the newest script while it runs) is interrupted as before, with no window around it, and a
  * signal that arrives when no cell script runs wakes the holding thread, which reports it to the main thread.
- * The holder nests two scripts, so that while the inner one re-enters after a signal the outer one still holds.
+ * The holder nests several scripts, so that while an inner one starts again after a signal the outer ones still hold.
  * The process must not listen for SIGINT itself: a listener makes libuv install its own handler in place of the
  * watchdog's (see `sigintTakenOver`).
  */
 import { Worker, type MessagePort } from 'node:worker_threads';
 
 // CommonJS source evaluated in the worker (a file next to this one would not exist in the bundled entry).
-// The inner script waits on a word nobody changes except `rearm` (below), so only a SIGINT ends it early.
+// The innermost script waits on a word only `rearm` changes, so only a SIGINT ends it early. A SIGINT goes to the
+// newest script: the level it interrupts is reported and started again by the level around it, which still holds
+// the watchdog. Only a run of signals that each land in the next level's restart (one per level) could reach the
+// outermost, whose restart is the one moment nothing holds; a signal there would end the process.
 const HOLD_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
 const vm = require('node:vm');
+const LEVELS = 4;
 const word = new Int32Array(workerData.word);
 const ports = workerData.ports;
-const report = (n) => {
-  parentPort.postMessage(n);
-  for (const port of ports) port.postMessage(n);
+let signals = 0;
+const report = () => {
+  parentPort.postMessage(++signals);
+  for (const port of ports) port.postMessage(signals);
 };
 const interrupted = (error) => Boolean(error) && error.code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED';
-const inner = new vm.Script('Atomics.wait(nighthawkSigintHold.word, 0, 0)', { filename: 'sigint-hold-inner' });
-let signals = 0;
+const levels = [];
+for (let i = 0; i < LEVELS; i++) {
+  const body = i === LEVELS - 1 ? 'Atomics.wait(nighthawkSigintHold.word, 0, nighthawkSigintHold.generation)' : 'nighthawkSigintHold.hold(' + (i + 1) + ')';
+  levels.push(new vm.Script(body, { filename: 'sigint-hold-' + i }));
+}
 globalThis.nighthawkSigintHold = {
   word,
-  // true: a SIGINT came; false: rearm woke the wait, so the outer script ends and starts again.
-  wait() {
-    try {
-      inner.runInThisContext({ breakOnSigint: true });
-      return false;
-    } catch (error) {
-      if (interrupted(error)) return true;
-      throw error;
+  generation: 0,
+  // Runs level i until rearm moves the word on (its wait then returns and every level unwinds normally).
+  hold(i) {
+    if (i === 1) parentPort.postMessage('armed');
+    for (;;) {
+      try {
+        levels[i].runInThisContext({ breakOnSigint: true });
+        return;
+      } catch (error) {
+        if (!interrupted(error)) throw error;
+        report();
+      }
     }
   },
-  report() {
-    report(++signals);
-  },
 };
-const outer = new vm.Script('while (nighthawkSigintHold.wait()) nighthawkSigintHold.report();', { filename: 'sigint-hold-outer' });
 for (;;) {
-  try {
-    outer.runInThisContext({ breakOnSigint: true });
-  } catch (error) {
-    if (!interrupted(error)) throw error;
-    report(++signals);
-  }
+  nighthawkSigintHold.generation = Atomics.load(word, 0);
+  nighthawkSigintHold.hold(0);
 }
 `;
 
@@ -66,6 +70,11 @@ export interface SigintHold {
    * such listener left the default (fatal) action. Called by the hold itself when that happens.
    */
   rearm(): void;
+  /**
+   * Resolves once the watchdog's handler is installed: at once while it is, otherwise when the holding thread has
+   * (re)started its script (after starting, or after an operator's last SIGINT listener went away).
+   */
+  armed(): Promise<void>;
 }
 
 /**
@@ -76,17 +85,37 @@ export interface SigintHold {
 export function holdSigint(onSignal: () => void = () => {}, ports: MessagePort[] = []): SigintHold {
   const word = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(HOLD_SOURCE, { eval: true, workerData: { word: word.buffer, ports }, transferList: ports, stdout: false, stderr: false });
-  worker.on('message', onSignal);
+  let isArmed = false;
+  let waiting: (() => void)[] = [];
+  worker.on('message', (message: number | 'armed') => {
+    if (message !== 'armed') return onSignal();
+    isArmed = true;
+    worker.unref();
+    const resolved = waiting;
+    waiting = [];
+    for (const resolve of resolved) resolve();
+  });
   worker.on('error', (error) => process.stderr.write(`SIGINT hold stopped (a SIGINT may now end this process): ${error.message}\n`));
   worker.unref();
+  // A new generation, so a rearm that lands while no level waits still unwinds them at the next wait.
   const rearm = (): void => {
+    Atomics.add(word, 0, 1);
     Atomics.notify(word, 0);
   };
+  // A listener makes libuv install its own handler, and removing the last one leaves the default action.
+  process.on('newListener', (event: unknown) => {
+    if (event === 'SIGINT') isArmed = false;
+  });
   // After the cell's synchronous part: the handler is installed only when no script holds the watchdog.
   process.on('removeListener', (event: unknown) => {
     if (event === 'SIGINT' && process.listenerCount('SIGINT') === 0) setImmediate(rearm);
   });
-  return { rearm };
+  const armed = (): Promise<void> => {
+    if (isArmed) return Promise.resolve();
+    worker.ref(); // someone waits for it, until it answers
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  return { rearm, armed };
 }
 
 /**
