@@ -61,4 +61,31 @@ describe('termination', () => {
     expect(runner.ledger.select({ kind: 'execution.end' })).toHaveLength(1);
     expect(runner.ledger.select({ kind: 'run.end' }).map((e) => e.status)).toEqual(['failed']);
   });
+
+  it('a body that settles while the mechanism is still stopping it: the pending run call reports what the mechanism established, as terminate() does', async () => {
+    for (const ceased of [true, false]) {
+      let report!: (r: { ceased: boolean }) => void;
+      const slow: TerminationService = { terminate: () => new Promise((r) => (report = r)) };
+      const { runner, release, inside } = blockingRunner(slow);
+      const handle = runner.start(async () => {
+        await step({ program: 'execute\nStuck.' }).catch(() => undefined);
+        return 'body value';
+      });
+      await inside;
+      const terminating = handle.terminate('operator stop');
+      release(); // the body unwinds on its own while the mechanism works
+      await new Promise((r) => setTimeout(r, 20));
+      report({ ceased });
+      const error = await handle.result.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RunTerminatedError);
+      expect(await terminating).toBe(ceased);
+      expect((error as RunTerminatedError).ceased).toBe(ceased);
+      expect(runner.ledger.select({ kind: 'run.end' })).toHaveLength(ceased ? 1 : 0);
+      if (!ceased) expect(handle.finalize()).toBe(true);
+      expect(runner.ledger.select({ kind: 'run.end' }).map((e) => e.status)).toEqual(['terminated']);
+    }
+  });
 });

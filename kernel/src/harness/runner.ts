@@ -244,6 +244,8 @@ export class Runner {
     const termination = this.#options.termination ?? cooperativeTermination;
     /** The run end a later cessation records: the original failure class is preserved. */
     let pendingEnd: { status: 'failed' | 'terminated'; data: Record<string, unknown> } = { status: 'terminated', data: { reason: 'terminated by the host' } };
+    /** The host's termination request while its mechanism has not answered. */
+    let asking: Promise<{ ceased: boolean }> | undefined;
     const settle = async (): Promise<T> => {
       let outcome: { ok: true; value: T } | { ok: false; error: unknown };
       try {
@@ -252,6 +254,9 @@ export class Runner {
         outcome = { ok: false, error };
       }
       bodySettled = true;
+      // A termination the host asked for and whose mechanism is still working: its answer, not the body's
+      // timing, decides what the caller is told (a cessation it establishes rejects `terminated` first).
+      if (host.state === 'terminating' && asking) await asking;
       if (host.state === 'terminating') throw new RunTerminatedError({ runId, ceased: false, reason: 'terminated without established cessation' });
       if (host.state !== 'running') throw new RunTerminatedError({ runId, ceased: true, reason: 'terminated' });
       const activeExecutions = mapKeyList(host.inflight);
@@ -291,7 +296,10 @@ export class Runner {
           pendingEnd = { status: 'terminated', data: { reason } };
           abortWith(host.abort, new RunTerminatedError({ runId, ceased: false, reason }));
         }
-        const report = await askTermination(host, termination, { runId, branches: host.activeBranches(), includesRoot: !bodySettled });
+        const request = askTermination(host, termination, { runId, branches: host.activeBranches(), includesRoot: !bodySettled });
+        asking = request; // never rejects
+        const report = await request;
+        if (asking === request) asking = undefined;
         if (report.ceased !== true) return false;
         if (!host.ended) this.#recordCessation(host, pendingEnd);
         finishTerminated?.(new RunTerminatedError({ runId, ceased: true, reason }));
