@@ -13,6 +13,7 @@ import {
   CapabilityRefusedError,
   InspectorDeadlineError,
   NaturalExecutionError,
+  accept,
   Runner,
   RunTerminatedError,
   StepAbortedError,
@@ -309,3 +310,54 @@ describe('seed 000: every proposed operation gets exactly one terminal record, a
     expect(operationData(events[3]!).abortReason).toContain('host stop');
   });
 });
+
+describe('seed 001: "The host\'s step-commit inspector admits the validated candidate before assignment and refuses an execution terminated meanwhile, so nothing is assigned"', () => {
+  // Generated code an expression started without awaiting: 30 ms later it attempts an effect the policy refuses,
+  // which ends the step while the application's inspector is still deciding.
+  const LATER = `
+export async function later(): Promise<string> {
+  await new Promise((r) => setTimeout(r, 30));
+  try { await publish({ target: 'x' }); } catch { return 'refused'; }
+  return 'sent';
+}`;
+  const slowly = <T>(value: T) => new Promise<T>((r) => setTimeout(() => r(value), 60));
+
+  async function terminatedWhileInspecting(second: ReturnType<typeof toolCall>, oversight: Parameters<Runner['run']>[1]) {
+    const { capability, calls } = trackedCapability('publish', ['egress']);
+    const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'void later(), 1' }), second, finish()] }), () => ({ toolCalls: [finish()] })]);
+    const effects: string[] = [];
+    const error = await runner
+      .run(
+        async (ctx) => {
+          const module = await ctx.dispatch({ language: 'typescript', intent: 'define', source: LATER, dependencies: [{ name: 'publish', kind: 'capability', type: capability.signature }] });
+          const values = { later: module.exports['later'], sideEffect: () => effects.push('body ran'), x: 0 };
+          return step({ program: 'execute\nSet <:x>.', writes: { x: z.number() }, values });
+        },
+        { ...oversight, grant: { capabilities: [capability] } },
+      )
+      .catch((e: unknown) => e);
+    return { runner, error, effects, calls };
+  }
+
+  it('a commit the application accepts after a refused perimeter effect ended the execution: nothing committed, the execution aborted', async () => {
+    const { runner, error, calls } = await terminatedWhileInspecting(toolCall('nh_assign', { target_path: 'x', expression: '7' }), { oversight: { inspectStepCommit: () => slowly(accept()) } });
+    expect(error).toBeInstanceOf(NaturalExecutionError);
+    expect((error as NaturalExecutionError).failure).toBe('perimeter_refused');
+    expect(calls).toEqual([]);
+    const end = runner.ledger.select({ kind: 'execution.end' });
+    expect(end.map((e) => e.status)).toEqual(['aborted']);
+    expect(end[0]!.data).toMatchObject({ committed: {}, failure: 'perimeter_refused' });
+  });
+
+  it('an operation the application accepts after a refused perimeter effect ended the execution: its body never runs, its record says aborted', async () => {
+    const { runner, error, effects } = await terminatedWhileInspecting(toolCall('nh_evaluate', { expression: 'sideEffect()' }), {
+      oversight: { inspectOperation: (request) => (request.kind === 'evaluate' && request.expression === 'sideEffect()' ? slowly(accept()) : accept()) },
+    });
+    expect((error as NaturalExecutionError).failure).toBe('perimeter_refused');
+    expect(effects).toEqual([]);
+    const side = runner.ledger.select({ kind: 'operation' }).find((e) => operationData(e).request.expression === 'sideEffect()')!;
+    expect(side.status).toBe('aborted');
+    expect(operationData(side).abortReason).toContain('rejected perimeter effect');
+  });
+});
+

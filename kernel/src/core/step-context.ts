@@ -192,6 +192,9 @@ export class StepContext {
       } catch (cause) {
         return this.#endWithContractError(request, startedAt, t0, `inspectOperation threw ${describeError(cause)}`, cause);
       }
+      // A stop that arrived while the inspector decided wins over its decision (seed 000): the body never starts.
+      this.checkHostStop();
+      if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
       const decision = checkOperationDecision(raw);
       if (typeof decision === 'string') {
         return this.#endWithContractError(request, startedAt, t0, `inspectOperation returned an invalid decision: ${decision}`);

@@ -101,6 +101,9 @@ async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => 
     // wrote is refused and recorded (the step fails) rather than run as host code (see StepContext.readModelValue).
     const proposed = ctx.readModelValue(() => validateCandidate(ctx, candidate));
     const decided = await inspectCommit(ctx, proposed);
+    // Seed 001: an execution terminated while the commit was inspected commits nothing, whatever was decided.
+    ctx.checkHostStop();
+    if (ctx.isTerminal) throw ctx.terminalError;
     const committed = decided.rewritten ? ctx.readModelValue(() => validateCandidate(ctx, decided.candidate)) : proposed;
     if (committed.outcome.kind === 'raise') {
       await finish('raised', 'raise', proposed.bindings, {}, decided.rewritten, committed.outcome.error);
