@@ -4,12 +4,14 @@ import {
   GrantWideningError,
   NaturalExecutionError,
   SqlitePerimeterAuditStore,
+  defineCapability,
   step,
   type PerimeterAuditStore,
 } from '../../kernel/src/index.js';
 import { toolCall } from '../../kernel/src/testing.js';
 import { finish, memoryStore, scriptedRunner, trackedCapability } from './support.js';
 import { mkdtempSync } from 'node:fs';
+import { z } from 'zod';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -98,4 +100,29 @@ describe('capabilities through the host gateway', () => {
     expect(op.data).toMatchObject({ status: 'completed', request: { kind: 'tool', toolName: 'lookup' } });
     expect(runner.ledger.select({ kind: 'capability.call' })[0]).toMatchObject({ status: 'completed', parentId: op.parentId });
   });
+
+  it('records the inputs as validated, before the body: a body that mutates its request (or then fails) does not rewrite them', async () => {
+    const capability = defineCapability({
+      name: 'tag',
+      description: 'tags items',
+      request: z.object({ items: z.array(z.string()), label: z.string() }),
+      run: (request) => {
+        request.items.push('added by the body');
+        request.label = 'rewritten';
+        if (request.items.length > 2) throw new Error('too many');
+        return 'ok';
+      },
+    });
+    const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('tag', { items: ['a'], label: 'model' }), finish()] })]);
+    await runner.run(async (ctx) => {
+      await step({ program: 'execute\nTag.' });
+      await ctx.invoke('tag', { items: ['b', 'c'], label: 'host' }).catch(() => undefined);
+    }, { grant: { capabilities: [capability] } });
+    const calls = runner.ledger.select({ kind: 'capability.call' });
+    expect(calls.map((e) => [e.status, (e.data as { arguments: unknown }).arguments])).toEqual([
+      ['completed', { items: ['a'], label: 'model' }],
+      ['failed', { items: ['b', 'c'], label: 'host' }],
+    ]);
+  });
 });
+

@@ -42,6 +42,7 @@ export const isExtensible = Reflect.isExtensible;
 export const objectIs = Object.is;
 export const objectKeys = Object.keys;
 export const objectFreeze = Object.freeze;
+export const objectCreate = Object.create;
 export const isArray = Array.isArray;
 export const jsonStringify = JSON.stringify;
 export const isFiniteNumber = Number.isFinite;

@@ -14,7 +14,7 @@ import { actingForModel, refuseInteriorControl } from './host-context.js';
 import type { LedgerEventData, LedgerEventKind as SharedKind, LedgerEventOf, LedgerEventStatus } from '../../../shared/ledger-events.js';
 import { generatedIdentityOf } from './generated-registry.js';
 import { appendToStoreAsHost, type LedgerStore } from './ledger-store.js';
-import { snapshotRedacted, type Snapshot, type SnapshotOptions } from './snapshot.js';
+import { captureSnapshot, snapshotRedacted, type Snapshot, type SnapshotOptions } from './snapshot.js';
 import { append, mapDelete, mapEntries, mapGet, mapHas, mapIteratorNext, mapSet, objectFreeze, setAdd, setDelete, setHas, setIteratorNext, setValues, weakMapGet, weakMapSet } from './intrinsics.js';
 
 export const LedgerEventKind = {
@@ -121,6 +121,7 @@ export function describeGenerated(fn: Function): { definitionId: string; name?: 
 
 // Set by Ledger's static block: the write path appendAsHost hands the run host.
 let hostWriter: <K extends LedgerEventKind>(ledger: Ledger, runId: string, entry: LedgerAppend<K>) => LedgerEvent<K>;
+let hostCapture: (ledger: Ledger, value: unknown) => object;
 
 export class Ledger {
   /** Identifies this ledger's events in a shared store. */
@@ -185,6 +186,7 @@ export class Ledger {
 
   static {
     hostWriter = (ledger, runId, entry) => ledger.#append(runId, entry);
+    hostCapture = (ledger, value) => captureSnapshot(value, { ...SNAPSHOT_BOUNDS, describeCallable: ledger.#describeCallable });
   }
 
   #append<K extends LedgerEventKind>(runId: string, entry: LedgerAppend<K>): LedgerEvent<K> {
@@ -383,6 +385,14 @@ function matchesText(event: LedgerEvent, needle: string): boolean {
 // An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
 Object.freeze(Ledger.prototype);
 
+
+/**
+ * The ledger's snapshot of `value` as it is now, as a token a later append of this ledger records in its place
+ * (an input captured before the body that could change it runs). Host modules only, as appendAsHost.
+ */
+export function captureForLedger(ledger: Ledger, value: unknown): object {
+  return hostCapture(ledger, value);
+}
 
 /** The run host's (and Runner's) write path: not exported from the harness index, so only host modules hold it. */
 export function appendAsHost<K extends LedgerEventKind>(ledger: Ledger, runId: string, entry: LedgerAppend<K>): LedgerEvent<K> {

@@ -44,7 +44,7 @@ import type { Capability } from './capability.js';
 import type { Authority } from './grant.js';
 import { asHostInfrastructure, currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
-import { appendAsHost, redactionsOf, type Ledger, type LedgerAppend, type LedgerEvent } from './ledger.js';
+import { appendAsHost, captureForLedger, redactionsOf, type Ledger, type LedgerAppend, type LedgerEvent } from './ledger.js';
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
@@ -266,8 +266,10 @@ export class RunHost implements HostHandle {
     const outside = outsidePolicy(cap.footprint, authority.policy);
     if (outside.length) return refuse('footprint-outside-policy', `its footprint includes ${outside.join(', ')}, which the effective perimeter policy does not permit`);
     const context = { runId: this.runId, executionId, signal: this.abort.signal };
+    // Seed 001: captured now, after validation and before the body, which may mutate what it was handed.
+    const inputs = captureForLedger(this.ledger, request);
     const record = (status: 'completed' | 'failed', extra: Record<string, unknown>) =>
-      this.append({ kind: 'capability.call', subjectId: name, parentId, status, data: { capability: name, footprint: cap.footprint, arguments: request, ...extra } });
+      this.append({ kind: 'capability.call', subjectId: name, parentId, status, data: { capability: name, footprint: cap.footprint, arguments: inputs, ...extra } });
     try {
       let result: unknown;
       if (cap.footprint.length > 0) {

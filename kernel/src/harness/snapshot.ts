@@ -58,6 +58,9 @@ import {
   mapGet,
   mapIteratorNext,
   mapSet,
+  objectCreate,
+  weakMapGet,
+  weakMapSet,
   mapSizeOf,
   objectFreeze,
   objectHasOwn,
@@ -172,6 +175,20 @@ export function snapshotRedacted(value: unknown, options: SnapshotOptions = {}):
   }
 }
 
+/** Snapshots taken ahead of the record that holds them, by the token standing for each (see captureSnapshot). */
+const captured = new WeakMap<object, { readonly snapshot: Snapshot; readonly redacted: readonly string[] }>();
+
+/**
+ * Snapshots `value` now, for a record written later: the token it returns stands for this snapshot wherever a
+ * later snapshot meets it (seed 001: invocation inputs are captured after validation and before entering the
+ * body, so a later mutation cannot rewrite them). Secrets are redacted now, and reported by the later walk.
+ */
+export function captureSnapshot(value: unknown, options: SnapshotOptions = {}): object {
+  const token = objectFreeze(objectCreate(null) as object);
+  weakMapSet(captured, token, snapshotRedacted(value, options));
+  return token;
+}
+
 /** Where the current redacting walk collects the names it redacted; undefined outside one. */
 let redaction: string[] | undefined;
 
@@ -250,6 +267,11 @@ function visit(walk: Walk, value: unknown, depth: number): Snapshot {
     });
   }
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return value as SnapshotPrimitive;
+  const early = weakMapGet(captured, value);
+  if (early !== undefined) {
+    if (redaction !== undefined) for (let i = 0; i < early.redacted.length; i++) append(redaction, early.redacted[i]!);
+    return early.snapshot;
+  }
 
   const ancestor = mapGet(walk.ancestors, value);
   if (ancestor !== undefined) return frozen({ $kind: 'cycle', target: pathText(ancestor) });
