@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentExecutor, NaturalExecutionError, Runner, step } from '../../kernel/src/index.js';
+import { AgentExecutor, NaturalExecutionError, Runner, abortStep, step } from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 
 describe('a failing step-lifecycle notification', () => {
@@ -42,4 +42,25 @@ describe('a failing step-lifecycle notification', () => {
     expect(end.status).toBe('completed');
     expect(end.data).toMatchObject({ committed: { out: 42 } });
   });
+
+  it('also when the step had already failed (a commit abort, an operation abort): the caller still gets the typed NaturalExecutionError', async () => {
+    for (const oversight of [{ inspectStepCommit: () => abortStep('no commit') }, { inspectOperation: () => abortStep('no operation') }]) {
+      const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: '1' }), toolCall('nh_output', { result: { kind: 'pass' } })] })]);
+      const runner = new Runner({ executor: new AgentExecutor({ model }) });
+      let caught: unknown;
+      await runner
+        .run(
+          async () => {
+            await step({ program: 'execute\nGo.' }).catch((e: unknown) => (caught = e));
+          },
+          { oversight: { ...oversight, onStepFinished: () => { throw new Error('lifecycle sink down'); } } },
+        )
+        .catch(() => undefined);
+      expect(caught).toBeInstanceOf(NaturalExecutionError);
+      expect((caught as NaturalExecutionError).failure).toBe('notification_failed');
+      const ends = runner.ledger.select({ kind: 'execution.end' });
+      expect(ends.map((e) => [e.status, (e.data as { failure: string }).failure])).toEqual([['failed', 'notification_failed']]);
+    }
+  });
 });
+

@@ -43,7 +43,7 @@ export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
       oversight: state.oversight, errorTypes: {}, signal: state.signal ?? NEVER_ABORTED,
     });
     const finish = makeFinisher(failed, monotonicMs());
-    await finish('failed', undefined, {}, {}, false, error);
+    await finishTranslated(failed, finish, 'failed', undefined, error);
     throw translate(failed, error, finish.record);
   }
   const { locals, inputBindings } = resolved;
@@ -90,7 +90,7 @@ async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => 
     // An abort recorded in the step (or a host stop) wins over whatever the executor threw afterwards.
     ctx.checkHostStop();
     const terminal = ctx.isTerminal ? ctx.terminalError : error;
-    await finish(statusOf(terminal), undefined, {}, {}, false, terminal);
+    await finishTranslated(ctx, finish, statusOf(terminal), undefined, terminal);
     throw translate(ctx, terminal, finish.record);
   }
   let raised: { error: unknown } | undefined;
@@ -116,8 +116,20 @@ async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => 
       : { kind: committed.outcome.kind, bindings: committed.bindings };
   } catch (error) {
     if (raised && raised.error === error) throw error;
-    if (!finish.done) await finish(statusOf(error), candidate.outcome?.kind, {}, {}, false, error);
+    if (!finish.done) await finishTranslated(ctx, finish, statusOf(error), candidate.outcome?.kind, error);
     throw translate(ctx, error, finish.record);
+  }
+}
+
+/**
+ * Delivers a failed step's terminal record. A lifecycle that throws there ends the step with its own failure,
+ * which reaches the caller translated like any other (seed 001: every failure as the library's typed exception).
+ */
+async function finishTranslated(ctx: StepContext, finish: Finisher, status: StepStatus, outcomeKind: OutcomeKind | undefined, error: unknown): Promise<void> {
+  try {
+    await finish(status, outcomeKind, {}, {}, false, error);
+  } catch (notificationError) {
+    throw translate(ctx, notificationError, finish.record);
   }
 }
 
