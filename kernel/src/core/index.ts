@@ -141,5 +141,5 @@ export {
 } from './step-context.js';
 export { runBlock } from './step-runner.js';
 export { defineTool, type ToolSpec } from './tool.js';
-export { UsageMeter, type Usage } from './usage.js';
+export { addUsage, UsageMeter, ZERO_USAGE, type Usage } from './usage.js';
 export * from './transform/index.js';

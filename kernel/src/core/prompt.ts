@@ -3,9 +3,12 @@
  * live values with item and token bounds. Renderers never invoke getters or methods of user
  * objects: only own data properties are read. An incomplete section ends with `<snipped>`.
  */
+import { types } from 'node:util';
 import { typeLabel } from './binding-types.js';
 import { unescapeProgram } from './program.js';
 import type { StepContext } from './step-context.js';
+
+const isProxy = types.isProxy;
 
 export interface PromptLimits {
   readonly localsMaxTokens: number;
@@ -54,6 +57,8 @@ export function previewValue(value: unknown, maxTokens: number): { text: string;
     if (typeof v === 'undefined') return '<undefined>';
     if (typeof v === 'symbol') return v.toString();
     if (typeof v === 'function') return '<function>';
+    // A proxy's traps are code (a model may have written them): rendering never runs them, as it never runs accessors.
+    if (isProxy(v)) return '<proxy>';
     if (v instanceof Error) return `<exception ${v.name}: ${v.message.slice(0, 80)}>`;
     if (seen.has(v)) return '<cycle>';
     if (depth > 6) return cut();
@@ -125,7 +130,9 @@ function renderCallable(name: string, fn: Function): string {
   return `${name}: (${params ?? '…'})${isAsync ? '  # async' : ''}`;
 }
 
+
 function renderEntry(name: string, value: unknown, limits: PromptLimits, declaredType?: string): string {
+  if (isProxy(value)) return `${name}: ${declaredType ?? (typeof value === 'function' ? 'function' : 'object')} = <proxy>`;
   if (typeof value === 'function') return renderCallable(name, value);
   const { text } = previewValue(value, limits.valueMaxTokens);
   return `${name}: ${declaredType ?? typeNameOf(value)} = ${text}`;

@@ -1,3 +1,5 @@
+import { UsageError } from './errors.js';
+
 /** Token usage, recorded per model request and aggregated per Natural execution. */
 export interface Usage {
   readonly inputTokens: number;
@@ -7,11 +9,17 @@ export interface Usage {
 
 export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, requests: 0 });
 
+/** A count as usage may add it: a finite, non-negative number, else nothing (usage only grows). */
+function count(value: unknown): number {
+  return typeof value === 'number' && value >= 0 && value < Infinity ? value : 0;
+}
+
 export function addUsage(a: Usage, b: Partial<Usage>): Usage {
+  // Whoever reports usage may be wrong or hostile: a negative or NaN count would lower (or stop) the accounting.
   return {
-    inputTokens: a.inputTokens + (b.inputTokens ?? 0),
-    outputTokens: a.outputTokens + (b.outputTokens ?? 0),
-    requests: a.requests + (b.requests ?? 0),
+    inputTokens: a.inputTokens + count(b.inputTokens),
+    outputTokens: a.outputTokens + count(b.outputTokens),
+    requests: a.requests + count(b.requests),
   };
 }
 
@@ -21,6 +29,12 @@ export class UsageMeter {
   readonly #byKind = new Map<string, Usage>();
 
   record(usage: Partial<Usage>, kind = 'step'): void {
+    for (const key of ['inputTokens', 'outputTokens', 'requests'] as const) {
+      const value = usage?.[key];
+      if (value !== undefined && !(typeof value === 'number' && value >= 0 && value < Infinity)) {
+        throw new UsageError(`UsageMeter.record: ${key} must be a finite, non-negative number (got ${String(value)}); usage only grows.`);
+      }
+    }
     this.#total = addUsage(this.#total, usage);
     this.#byKind.set(kind, addUsage(this.#byKind.get(kind) ?? ZERO_USAGE, usage));
   }

@@ -3,7 +3,7 @@
  * Natural executions and dispatches). Fixed at run entry, never extended; nothing here is ever
  * rendered into a prompt or handed to a composition.
  */
-import type { Usage } from '../core/index.js';
+import { addUsage, ZERO_USAGE, type Usage } from '../core/index.js';
 import { AllocationExhaustedError, type AllocationResource } from './run-errors.js';
 import { mapDelete, mapGet, mapSet } from './intrinsics.js';
 
@@ -115,7 +115,10 @@ export class Allocation {
 
   /** Reports metered usage after a request. */
   observe(usage: Partial<Usage>): void {
-    this.#cost += (this.#limits.costOf ?? defaultCost)(usage);
+    // Only finite, non-negative counts are costed: usage never lowers what was spent. A cost function that
+    // answers NaN or a negative number fails closed (the allocation is spent), rather than never exhausting.
+    const cost = (this.#limits.costOf ?? defaultCost)(addUsage(ZERO_USAGE, usage));
+    this.#cost += cost >= 0 ? cost : Infinity;
   }
 
   /** Post-hoc check for aggregate accounting: steps learned of afterwards and cost so far. */

@@ -8,6 +8,7 @@ export type IntegrityAttempt =
   | 'audit-store-in-run'
   /** Host-infrastructure admission used from inside an operation body. */
   | 'admission-from-operation'
+  | 'stale-admission'
   /** An append through a read-only ledger view, or through a Ledger while a run's interior executes. */
   | 'ledger-append'
   /** Interior code opened, wrote or closed a SQLite ledger store. */

@@ -493,6 +493,24 @@ export class RunHost implements HostHandle {
     this.append({ kind: 'allocation.exhausted', subjectId: executionId, parentId: mapGet(this.inflight, executionId), status: error.resource, data: { resource: error.resource, ...(operationId ? { operationId } : {}) } });
   }
 
+  /**
+   * The executor-step admission is the executor's seam: code an operation runs (an expression, a tool) and
+   * generated code never get it (values the host reads while it sets up a step run no model code: prompt
+   * rendering reads no accessor and no proxy). It runs its callback as host infrastructure and its figures are
+   * the run's accounting.
+   */
+  #refuseAdmissionToModelCode(executionId: string, use: 'admit' | 'request' | 'observe'): void {
+    if (insideOperationBody() || currentInterior() !== undefined) {
+      this.recordAnomaly('admission_from_operation', { executionId, use }, executionId);
+      throw new HostIntegrityError({ attempt: 'admission-from-operation', detail: `the executor-step admission (${use}) serves the step executor's provider requests only; model code and operation bodies may not use it` });
+    }
+    // Kept past its execution's end, it would admit and account requests under an execution that is over.
+    if (!mapHas(this.inflight, executionId)) {
+      this.recordAnomaly('stale_admission', { executionId, use }, executionId);
+      throw new HostIntegrityError({ attempt: 'stale-admission', detail: `the executor-step admission of ${executionId} ended with its Natural execution` });
+    }
+  }
+
   #translate(error: unknown, finished: StepFinished): unknown {
     if (error instanceof NaturalExecutionError) return error;
     const failure: NaturalExecutionFailure =
@@ -570,6 +588,7 @@ export class RunHost implements HostHandle {
         ? null
         : {
             admit: () => {
+              this.#refuseAdmissionToModelCode(ctx.executionId, 'admit');
               if (this.state !== 'running') throw new RunTerminatedError({ runId: this.runId, ceased: false, reason: 'terminating' });
               try {
                 this.allocation.admitExecutorStep();
@@ -582,11 +601,7 @@ export class RunHost implements HostHandle {
               }
             },
             request: (send) => {
-              // The executor's seam: code an operation runs (an expression, a tool) never gets it.
-              if (insideOperationBody()) {
-                this.recordAnomaly('admission_from_operation', { executionId: ctx.executionId }, ctx.executionId);
-                throw new HostIntegrityError({ attempt: 'admission-from-operation', detail: 'the executor-step admission runs provider requests only; an operation body may not use it' });
-              }
+              this.#refuseAdmissionToModelCode(ctx.executionId, 'request');
               // The provider client reads its reply (usage included, which the allocation counts) and sends the
               // key through built-ins an expression of this step may have replaced: it runs on the originals.
               recordRealmChanges(this, ctx.executionId, 'provider');
@@ -596,7 +611,10 @@ export class RunHost implements HostHandle {
               return withAllowance('model-request', () => send((usage) => settleUsage(this.allocation, entry, 'metered', usage)));
             },
             // The response's own figures count where they say more than the bytes did, in whichever order both come.
-            observe: (usage) => (current ? settleUsage(this.allocation, current, 'claimed', usage) : this.allocation.observe(usage)),
+            observe: (usage) => {
+              this.#refuseAdmissionToModelCode(ctx.executionId, 'observe');
+              return current ? settleUsage(this.allocation, current, 'claimed', usage) : this.allocation.observe(usage);
+            },
           };
     const inner = () => scope({ usageMeter: meter, requestAdmission: admission }, () => this.#delegate.runStep(request));
     const nextFrame = frame ? { ...frame, allowance: undefined, submitterId: ctx.executionId } : undefined;
