@@ -34,6 +34,8 @@ interface Handler {
   readonly input: ZodType;
   request(ctx: StepContext, args: Record<string, unknown>): OperationRequest;
   body(ctx: StepContext, args: Record<string, unknown>): unknown;
+  /** The body takes the arguments as the model sent them (the tool validates its request itself). */
+  readonly rawArguments?: boolean;
   /** Model-visible payload of a completed call. */
   present(value: unknown, limits: PromptLimits): unknown;
 }
@@ -235,7 +237,7 @@ export class AgentExecutor implements StepExecutor {
                 }),
               );
             }
-          : () => handler.body(ctx, parsed.args);
+          : () => handler.body(ctx, handler.rawArguments ? parsed.raw : parsed.args);
       let result;
       try {
         result = await ctx.runOperation(opRequest, body);
@@ -288,6 +290,7 @@ export class AgentExecutor implements StepExecutor {
         input: tool.input,
         request: (c, a) => c.newRequest('tool', { toolName: tool.name, arguments: Object.freeze({ ...a }) }),
         body: (c, a) => tool.run(a, c),
+        ...(tool.validatesRequest === true ? { rawArguments: true } : {}),
         present: (value, limits) => previewPayload(value, limits),
       });
     }
@@ -380,7 +383,7 @@ class ArgumentError extends Error {
   override name = 'ArgumentError';
 }
 
-function parseArguments(text: unknown, schema: ZodType): { ok: true; args: Record<string, unknown> } | { ok: false; error: Error } {
+function parseArguments(text: unknown, schema: ZodType): { ok: true; args: Record<string, unknown>; raw: Record<string, unknown> } | { ok: false; error: Error } {
   let raw: unknown;
   try {
     raw = typeof text === 'string' ? JSON.parse(text === '' ? '{}' : text) : text;
@@ -400,5 +403,5 @@ function parseArguments(text: unknown, schema: ZodType): { ok: true; args: Recor
       error: new ArgumentError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')),
     };
   }
-  return { ok: true, args: parsed.data as Record<string, unknown> };
+  return { ok: true, args: parsed.data as Record<string, unknown>, raw: raw as Record<string, unknown> };
 }

@@ -11,6 +11,12 @@ export interface ToolSpec<A = unknown, R = unknown> {
   readonly name: string;
   readonly description: string;
   readonly input: ZodType<A>;
+  /**
+   * The tool validates its request itself (a host's capability gateway): `run` receives the model's arguments as
+   * sent, once the core has checked them against `input` for the operation record, so the request is parsed (and
+   * transformed) once, by the tool, not twice.
+   */
+  readonly validatesRequest?: boolean;
   run(args: A, stepContext: StepContext): R | Promise<R>;
 }
 

