@@ -11,6 +11,7 @@ import { z } from 'zod';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
+  InMemoryPerimeterAuditStore,
   InspectorDeadlineError,
   NaturalExecutionError,
   accept,
@@ -155,6 +156,35 @@ describe('seed 001: "Explicit step aborts, rejected perimeter effects, inspectio
     expect(seq.at(-1)).toBe('run.end:terminated');
     expect(seq.filter((s) => s.startsWith('execution.end'))).toHaveLength(1);
     expect(seq.slice(2, -1).every((s) => ['operation:aborted', 'operation:skipped', 'execution.end:aborted', 'execution.end:terminated'].includes(s))).toBe(true);
+  });
+
+  it('a perimeter effect whose attempt record was still being written when the run was terminated is not attempted', async () => {
+    const effects: string[] = [];
+    let attempting!: () => void;
+    const writing = new Promise<void>((r) => (attempting = r));
+    class SlowStore extends InMemoryPerimeterAuditStore {
+      override async recordAttempt(attempt: Parameters<InMemoryPerimeterAuditStore['recordAttempt']>[0]): Promise<void> {
+        attempting();
+        await new Promise((r) => setTimeout(r, 50));
+        await super.recordAttempt(attempt);
+      }
+    }
+    const store = new SlowStore();
+    const send = defineCapability({ name: 'send_report', description: 'egress', footprint: ['egress'], request: z.object({ target: z.string() }), run: (request) => effects.push(request.target) });
+    const ceasing: TerminationService = { terminate: async () => ({ ceased: true }) };
+    const { runner } = scriptedRunner([], { platformPolicy: ['egress'], perimeterAuditStore: store, termination: ceasing });
+    const handle = runner.start(async (ctx) => {
+      const module = await ctx.dispatch({ language: 'javascript', intent: 'define', source: `export async function go() { return await send_report({ target: 'x' }); }`, dependencies: [{ name: 'send_report', kind: 'capability', type: send.signature }] });
+      return (module.exports['go'] as () => Promise<unknown>)();
+    }, { grant: { capabilities: [send] } });
+    await writing;
+    expect(await handle.terminate('operator stop')).toBe(true);
+    await expect(handle.result).rejects.toMatchObject({ ceased: true });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(effects).toEqual([]);
+    expect(store.list().map((e) => e.status)).toEqual(['failed']);
+    expect(runner.anomalies.map((a) => a.anomalyKind)).toEqual(['effect_after_run_stopped']);
+    expect(sequence(runner.ledger.events()).at(-1)).toBe('run.end:terminated');
   });
 });
 

@@ -282,7 +282,15 @@ export class RunHost implements HostHandle {
         if (!this.#auditStore) return refuse('audit-store-failed', 'no perimeter audit store is configured');
         const attempt = createPerimeterAttempt({ runId: this.runId, capability: name, footprint: cap.footprint, arguments: request, ...(executionId ? { executionId } : {}) });
         try {
-          result = await admitPerimeterEffect(hostInfrastructureStore(this.#auditStore), attempt, () => withAllowance(name, () => cap.run(request, context)));
+          result = await admitPerimeterEffect(hostInfrastructureStore(this.#auditStore), attempt, () => {
+            // The store may take its time: a run terminated meanwhile (its end perhaps recorded) attempts nothing more.
+            // The attempt's completion then says failed (not attempted) and the refusal is recorded, late if need be.
+            if (this.state !== 'running') {
+              this.recordAnomaly('effect_after_run_stopped', { capability: name, attemptId: attempt.attemptId }, parentId);
+              throw new CapabilityRefusedError({ capability: name, reason: 'run-closed', detail: 'the run stopped while its attempt record was written, so the effect was not attempted' });
+            }
+            return withAllowance(name, () => cap.run(request, context));
+          });
         } catch (error) {
           if (error instanceof PerimeterAttemptNotRecordedError) return refuse('audit-store-failed', 'the attempt record could not be persisted, so the effect was not attempted', error);
           throw error;
