@@ -70,6 +70,23 @@ describe('oversight contract details', () => {
     expect(error.finished.status).toBe('completed');
   });
 
+  it('a notification that fails for a skipped sibling still leaves every later sibling recorded as skipped', async () => {
+    let skips = 0;
+    const res = await runAgent(
+      [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'bad()' }), toolCall('nh_evaluate', { expression: '2' }), finish({ kind: 'pass' })] })],
+      {
+        inspectOperation: (request) => (request.kind === 'evaluate' && request.expression === 'bad()' ? rejectOperation('no') : accept()),
+        onOperationFinished: (finished) => {
+          if (finished.status === 'skipped' && skips++ === 0) throw new Error('sink down');
+        },
+      },
+      { program: 'execute\nGo.' },
+      { bad: () => 1 },
+    );
+    expect((res.result as { error: unknown }).error).toBeInstanceOf(OperationDeliveryError);
+    expect(res.steps[0]!.operations.map((o) => `${o.request.kind}:${o.status}`)).toEqual(['evaluate:rejected', 'evaluate:skipped', 'output:skipped']);
+  });
+
   it('a TerminalOperationError ends the step like AbortStep instead of going back to the model', async () => {
     class Fatal extends TerminalOperationError {}
     const res = await runAgent(

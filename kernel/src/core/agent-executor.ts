@@ -11,7 +11,7 @@ import { redactText, redactValue, secretsVersion } from './secrets.js';
 import { parseTargetPath } from './expression.js';
 import type { ModelClient, ModelMessage, ModelToolCall, ToolDefinition } from './model-client.js';
 import type { Usage } from './usage.js';
-import type { OperationKind, OperationRequest } from './operation.js';
+import type { OperationFinished, OperationKind, OperationRequest } from './operation.js';
 import { OUTPUT_TOOL_NAME, decideToolSchema, outputToolSchema, type OutputProposal } from './output-schema.js';
 import { DEFAULT_PROMPT_LIMITS, previewValue, renderSystemPrompt, renderUserPrompt, type PromptLimits } from './prompt.js';
 import { Raise, Return, type StepCandidate, type StepExecutor, type StepOutcome, type StepRequest } from './step.js';
@@ -195,11 +195,6 @@ export class AgentExecutor implements StepExecutor {
         if (call.name === OUTPUT_TOOL_NAME) outputFailed = true;
         continue;
       }
-      if (blockedBy !== undefined) {
-        const skipped = await ctx.skipOperation(handler.request(ctx, safeArgs(call.arguments)), blockedBy);
-        reply(call, { status: 'skipped', operation_id: skipped.request.operationId, blocked_by_operation_id: blockedBy });
-        continue;
-      }
       // The step ended inside call i (a terminal failure): later siblings never run, but each gets its record.
       const skipRest = async (blocking: string): Promise<void> => {
         for (const rest of calls.slice(i + 1)) {
@@ -207,6 +202,18 @@ export class AgentExecutor implements StepExecutor {
           if (h) await ctx.skipOperation(h.request(ctx, safeArgs(rest.arguments)), blocking).catch(() => undefined);
         }
       };
+      if (blockedBy !== undefined) {
+        let skipped: OperationFinished;
+        try {
+          skipped = await ctx.skipOperation(handler.request(ctx, safeArgs(call.arguments)), blockedBy);
+        } catch (terminal) {
+          // Its notification failed (terminal): the siblings after it are still recorded as skipped.
+          await skipRest(blockedBy);
+          throw terminal;
+        }
+        reply(call, { status: 'skipped', operation_id: skipped.request.operationId, blocked_by_operation_id: blockedBy });
+        continue;
+      }
       const parsed = parseArguments(call.arguments, handler.input);
       if (!parsed.ok) {
         const invalid = handler.request(ctx, safeArgs(call.arguments));
