@@ -11,9 +11,11 @@ import {
   Return,
   runBlock,
   run,
+  rewrite,
   step,
 } from '../../kernel/src/index.js';
-import { callbackExecutor } from './helpers.js';
+import { toolCall } from '../../kernel/src/testing.js';
+import { callbackExecutor, finish, runAgent } from './helpers.js';
 
 // nighthawk-core.md section 6, behaviours 1-8, adapted to TypeScript.
 describe('conformance: bindings, outcomes and validation', () => {
@@ -109,4 +111,48 @@ describe('conformance: bindings, outcomes and validation', () => {
     );
     expect(error).toBe(original);
   });
+
+  it('a transforming type is applied once: an assigned write binding, a return value, a decided value and a rewrite keep one application', async () => {
+    let applied = 0;
+    const bang = () => z.string().transform((text) => (applied++, `${text}!`));
+    const assign = await runAgent(
+      [() => ({ toolCalls: [toolCall('nh_assign', { target_path: 's', expression: '"hi"' }), finish({ kind: 'pass' })] })],
+      {},
+      { program: 'execute\nPut a word into <:s>.', writes: { s: bang() } },
+    );
+    expect((assign.result as { value: { bindings: unknown } }).value.bindings).toEqual({ s: 'hi!' });
+    const returned = await runAgent([() => ({ toolCalls: [finish({ kind: 'return', return_expression: '"hi"' })] })], {}, { program: 'execute\nReturn a word.', returnAllowed: true, returns: bang() });
+    expect((returned.result as { value: { value: unknown } }).value.value).toBe('hi!');
+    const decided = await runAgent([() => ({ toolCalls: [toolCall('nh_output', { value: 'yes' })] })], {}, { program: 'decide\nIs it <:answer>?', writes: { answer: bang() } });
+    expect((decided.result as { value: { bindings: unknown } }).value.bindings).toEqual({ answer: 'yes!' });
+    const rewritten = await runAgent(
+      [() => ({ toolCalls: [finish({ kind: 'return', return_expression: '"x"' })] })],
+      { inspectStepCommit: () => rewrite({ bindings: { w: 2 } }) },
+      { program: 'execute\nReturn a word, set <:w>.', writes: { w: z.number() }, values: { w: 1 }, returnAllowed: true, returns: bang() },
+    );
+    expect((rewritten.result as { value: { value: unknown; bindings: unknown } }).value).toMatchObject({ value: 'x!', bindings: { w: 2 } });
+    expect(applied).toBeGreaterThan(0);
+  });
+
+  it('a field assigned inside a class instance is validated against the instance type before it is set', async () => {
+    class Account {
+      balance = 0;
+    }
+    const account = new Account();
+    const out = await runAgent(
+      [() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'account.balance', expression: '5' }), finish({ kind: 'pass' })] })],
+      {},
+      { program: 'execute\nSet the balance of <:account> to 5.', writes: { account: z.instanceof(Account).refine((a) => a.balance >= 0) }, values: { account } },
+    );
+    expect(out.operations.map((o) => `${o.request.kind}:${o.status}`)).toEqual(['assign:completed', 'output:completed']);
+    expect(account.balance).toBe(5);
+    const refused = await runAgent(
+      [() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'account.balance', expression: '-1' })] }), () => ({ toolCalls: [finish({ kind: 'pass' })] })],
+      {},
+      { program: 'execute\nSet the balance of <:account>.', writes: { account: z.instanceof(Account).refine((a) => a.balance >= 0) }, values: { account } },
+    );
+    expect(refused.operations[0]!.status).toBe('failed');
+    expect(account.balance).toBe(5); // a failed assignment changes nothing
+  });
 });
+

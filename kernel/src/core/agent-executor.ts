@@ -337,7 +337,9 @@ async function resolveProposal(ctx: StepContext, proposal: OutputProposal): Prom
     case 'return': {
       const value = await ctx.evaluateBody(proposal.return_expression);
       const schema = ctx.returnSchema;
-      return Return.of(schema ? ctx.readModelValue(() => validateWith(schema, value, 'return value')) : value);
+      // Checked now, so the model can retry an unfit value; parsed once, with the write set, at the commit.
+      if (schema) ctx.readModelValue(() => validateWith(schema, value, 'return value'));
+      return Return.of(value);
     }
     case 'raise': {
       if (proposal.raise_operation_id !== undefined) {
@@ -362,6 +364,8 @@ function decideOutputHandler(ctx: StepContext): Handler {
     definition: { name: OUTPUT_TOOL_NAME, description: `Give the value of <:${name}>.`, parameters: json },
     input: schema,
     request: (c) => c.newRequest('output', { toolName: OUTPUT_TOOL_NAME, outcomeKind: 'pass', targetPath: name }),
+    // The value as the model sent it (checked against the type already): the commit parses it, once.
+    rawArguments: true,
     body: (c, a) => {
       c.locals[name] = a.value;
       c.assignedBindingNames.add(name);

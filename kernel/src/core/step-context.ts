@@ -385,8 +385,10 @@ export class StepContext {
           `<${root}> is a read binding and cannot be rebound; mutate it through nh_evaluate or declare <:${root}>.`,
         );
       }
+      // Checked now, so the model can retry an unfit value; the step holds the value as assigned and the commit
+      // parses it, once (a zod transform applied here and again at the commit would run twice).
       const schema = this.bindingSchemas[root];
-      if (schema) value = validateWith(schema, value, targetPath);
+      if (schema) validateWith(schema, value, targetPath);
       this.locals[root] = value;
       this.revision++;
       if (this.writeBindingNames.has(root)) {
@@ -409,12 +411,9 @@ export class StepContext {
     if (target === null || typeof target !== 'object') throw new TypeError(`Cannot set a field on a non-object at '${targetPath}'.`);
     const rootSchema = this.bindingSchemas[root];
     if (rootSchema && this.writeBindingNames.has(root)) {
-      // Validate the would-be root before mutating, so a failed assignment changes nothing.
-      const probe = structuredCloneSafe(this.locals[root]);
-      if (probe.ok) {
-        setPath(probe.value, segments.slice(1), value);
-        validateWith(rootSchema, probe.value, targetPath);
-      }
+      // Validate the would-be root before mutating, so a failed assignment changes nothing: a copy of the
+      // objects along the path (prototypes kept, so an instance type still recognises its class) with the field set.
+      validateWith(rootSchema, withFieldSet(this.locals[root], segments.slice(1), value), targetPath);
     }
     (target as Record<string, unknown>)[segments[segments.length - 1]!] = value;
     if (this.writeBindingNames.has(root)) this.dirtyBindingNames.add(root);
@@ -559,18 +558,23 @@ export function validateWith(schema: ZodType, value: unknown, targetPath: string
   throw new BindingValidationError(targetPath, detail);
 }
 
-function structuredCloneSafe(value: unknown): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: structuredClone(value) };
-  } catch {
-    return { ok: false };
-  }
+/** A shallow copy that keeps the prototype (own enumerable fields only; an array stays an array). */
+function shallowCopy(value: object): Record<string, unknown> {
+  if (Array.isArray(value)) return value.slice() as unknown as Record<string, unknown>;
+  return Object.assign(Object.create(Object.getPrototypeOf(value) as object | null) as object, value) as Record<string, unknown>;
 }
 
-function setPath(root: unknown, path: readonly string[], value: unknown): void {
-  let target = root as Record<string, unknown>;
-  for (const segment of path.slice(0, -1)) target = target[segment] as Record<string, unknown>;
+/** `root` as it would be with `path` set to `value`: copies of the objects along the path, the rest shared. */
+function withFieldSet(root: unknown, path: readonly string[], value: unknown): unknown {
+  const top = shallowCopy(root as object);
+  let target = top;
+  for (const segment of path.slice(0, -1)) {
+    const next = shallowCopy(target[segment] as object);
+    target[segment] = next;
+    target = next;
+  }
   target[path[path.length - 1]!] = value;
+  return top;
 }
 
 /** Direct operation API: evaluate an expression as an inspected operation. Throws on refusal. */

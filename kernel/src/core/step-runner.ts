@@ -100,7 +100,7 @@ async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => 
     // Validation reads the model's values between operations: under the expression's mark, so a getter or trap it
     // wrote is refused and recorded (the step fails) rather than run as host code (see StepContext.readModelValue).
     const proposed = ctx.readModelValue(() => validateCandidate(ctx, candidate));
-    const decided = await inspectCommit(ctx, proposed);
+    const decided = await inspectCommit(ctx, proposed, candidate);
     // Seed 001: an execution terminated while the commit was inspected commits nothing, whatever was decided.
     ctx.checkHostStop();
     if (ctx.isTerminal) throw ctx.terminalError;
@@ -195,6 +195,7 @@ function parseOrThrow(schema: ZodType, value: unknown, target: OutputValidationE
 async function inspectCommit(
   ctx: StepContext,
   proposed: ValidatedCandidate,
+  asProposed: StepCandidate,
 ): Promise<{ rewritten: boolean; candidate: StepCandidate }> {
   const inspect = ctx.oversight?.inspectStepCommit;
   if (!inspect) return { rewritten: false, candidate: proposed };
@@ -224,9 +225,11 @@ async function inspectCommit(
     throw new StepAbortedError({ subject: 'step_commit', reason: decision.reason, stepId: ctx.stepId });
   }
   if (decision.kind === 'accept') return { rewritten: false, candidate: proposed };
+  // A rewrite is validated like a proposal; the parts it keeps are taken as proposed (before validation), so
+  // they too are parsed once.
   return {
     rewritten: true,
-    candidate: { outcome: decision.outcome ?? proposed.outcome, bindings: decision.bindings ?? proposed.bindings },
+    candidate: { outcome: decision.outcome ?? asProposed.outcome, bindings: decision.bindings ?? asProposed.bindings ?? {} },
   };
 }
 
