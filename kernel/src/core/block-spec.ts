@@ -24,6 +24,11 @@ export interface BlockSpec {
   readonly inLoop?: boolean;
   /** Extra references visible only to this block. */
   readonly references?: Readonly<Record<string, unknown>>;
+  /**
+   * Block form: writes the committed bindings back to the locals. Called once the commit is admitted and before
+   * the step lifecycle receives the terminal record (seed 001: it receives the record after assignment).
+   */
+  readonly assign?: (bindings: Readonly<Record<string, unknown>>) => void;
 }
 
 /** What a finished block hands back to the code around it. */

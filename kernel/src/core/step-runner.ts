@@ -69,13 +69,17 @@ export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
     signal: state.signal ?? NEVER_ABORTED,
   });
   try {
-    return await withStepContext(ctx, () => executeStep(ctx, state.executor));
+    return await withStepContext(ctx, () => executeStep(ctx, state.executor, spec.assign));
   } finally {
     ctx.markFinished();
   }
 }
 
-async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => Promise<StepCandidate> }): Promise<BlockResult> {
+async function executeStep(
+  ctx: StepContext,
+  executor: { runStep: (r: never) => Promise<StepCandidate> },
+  assign: BlockSpec['assign'],
+): Promise<BlockResult> {
   const t0 = monotonicMs();
   const finish = makeFinisher(ctx, t0);
   let candidate: StepCandidate;
@@ -110,6 +114,8 @@ async function executeStep(ctx: StepContext, executor: { runStep: (r: never) => 
       raised = { error: translate(ctx, committed.outcome.error, finish.record) };
       throw raised.error;
     }
+    // Block form: the locals are assigned first, so the lifecycle receives the record after assignment (seed 001).
+    assign?.(committed.bindings);
     await finish('completed', committed.outcome.kind, proposed.bindings, committed.bindings, decided.rewritten, undefined);
     return committed.outcome.kind === 'return'
       ? { kind: 'return', bindings: committed.bindings, value: committed.outcome.value }

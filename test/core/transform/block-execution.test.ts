@@ -6,6 +6,7 @@ import {
   OutputValidationError,
   Pass,
   run,
+  scope,
   type StepCandidate,
   type StepExecutor,
   type StepRequest,
@@ -67,9 +68,19 @@ const writes = await compileModule<{
   tdz: AsyncFn<[], number>;
   topic: AsyncFn<[string], string>;
   choose: AsyncFn<[string[]], string>;
+  observed: AsyncFn<[], number>;
+  current: () => number;
 }>(
   HEAD +
     `
+let probe = () => -1;
+export const current = () => probe();
+export const observed = nh.function(async function observed(): Promise<number> {
+  let x: number = 0;
+  probe = () => x;
+  'execute\\nSet <:x>.';
+  return x;
+});
 export const counts = nh.function(async function counts(): Promise<[number, string]> {
   let count: number = 1;
   let label = 'before';
@@ -182,4 +193,13 @@ describe('compiled block form', () => {
     expect(await run(ex, () => writes.choose(['a', 'b']))).toBe('b');
     expect(requests[0]!.allowedOutcomes).toEqual(['pass']);
   });
+
+  it('the step lifecycle receives the terminal record after the locals are assigned (seed 001)', async () => {
+    const { executor: ex } = executor(() => ({ outcome: Pass, bindings: { x: 42 } }));
+    const seen: number[] = [];
+    const out = await run(ex, () => scope({ oversight: { onStepFinished: () => void seen.push(writes.current()) } }, () => writes.observed()));
+    expect(out).toBe(42);
+    expect(seen).toEqual([42]);
+  });
 });
+

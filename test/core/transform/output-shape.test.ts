@@ -92,8 +92,8 @@ describe('block transform output', () => {
       '',
     ].join('\n');
     const { code } = transform(body);
-    expect(code).toContain(`if ("mode" in nh$r.bindings) mode = nh$r.bindings["mode"] as 'fast' | 'slow';`);
-    expect(code).toContain(`if ("count" in nh$r.bindings) count = nh$r.bindings["count"] as typeof count;`);
+    expect(code).toContain(`assign: (nh$b: Readonly<Record<string, unknown>>) => { if ("mode" in nh$b) mode = nh$b["mode"] as 'fast' | 'slow';`);
+    expect(code).toContain(`if ("count" in nh$b) count = nh$b["count"] as typeof count; }`);
     expect(specOf(code)).toContain('writes: { mode: nh$z.union([nh$z.literal("fast"), nh$z.literal("slow")]), count: undefined }');
     expect(code).toContain('import { z as nh$z } from "zod";');
   });

@@ -20,19 +20,27 @@ export interface BlockEmit {
 }
 
 export const RESULT_NAME = 'nh$r';
+const BINDINGS_NAME = 'nh$b';
 
 export function emitBlock(block: BlockEmit): string {
   const r = RESULT_NAME;
   const scope = block.scopeNames.map((name) => `${name}: () => ${name}`).join(', ');
   const writes = block.writes.map((w) => `${w.name}: ${w.schema ?? 'undefined'}`).join(', ');
-  const spec =
-    `{ program: ${block.program}, stepId: ${JSON.stringify(block.stepId)}, scope: { ${scope} }, ` +
-    `writes: { ${writes} }, returnAllowed: true, returns: ${block.returns ?? 'undefined'}, inLoop: ${block.inLoop} }`;
-  let out = `{ const ${r} = await ${block.runBlockName}(${spec});`;
+  // The committed bindings are written back by runBlock itself (spec.assign), before the step lifecycle hears.
+  let assign = '';
   for (const { name, castType } of block.writeBacks) {
     const key = JSON.stringify(name);
-    out += ` if (${key} in ${r}.bindings) ${name} = ${r}.bindings[${key}] as ${castType};`;
+    assign += ` if (${key} in ${BINDINGS_NAME}) ${name} = ${BINDINGS_NAME}[${key}] as ${castType};`;
   }
+  const spec =
+    `{ program: ${block.program}, stepId: ${JSON.stringify(block.stepId)}, scope: { ${scope} }, ` +
+    `writes: { ${writes} }, returnAllowed: true, returns: ${block.returns ?? 'undefined'}, inLoop: ${block.inLoop}` +
+    (assign ? `, assign: (${BINDINGS_NAME}: Readonly<Record<string, unknown>>) => {${assign} }` : '') +
+    ' }';
+  let out = `{ const ${r} = await ${block.runBlockName}(${spec});`;
+  // The type checker does not see the assignment inside \`assign\`: each write binding is widened back to its
+  // declared type here (the same value assigned to itself), so code after the block is checked as before.
+  for (const { name, castType } of block.writeBacks) out += ` ${name} = ${name} as ${castType};`;
   out += ` if (${r}.kind === "return") return ${r}.value as ${block.returnType};`;
   if (block.inLoop) {
     out += ` if (${r}.kind === "break") break${block.breakLabel ? ' ' + block.breakLabel : ''};`;
