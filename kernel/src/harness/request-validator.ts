@@ -7,15 +7,11 @@
  * replace). A request type that is not a zod 4 schema is validated as it is.
  */
 import { z, type ZodType } from 'zod';
+import { ObjectPrototype, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, isArray, objectCreate, objectKeys } from './intrinsics.js';
 
 type Parse = (value: unknown) => { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 
 const safeParseWith = z.safeParse;
-const getOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
-const defineProperty = Reflect.defineProperty;
-const getPrototypeOf = Reflect.getPrototypeOf;
-const ownKeys = Object.keys;
-const isArray = Array.isArray;
 
 interface Internals {
   readonly constr?: unknown;
@@ -29,7 +25,7 @@ interface Copying {
 }
 
 function copyEntries(source: object, target: Record<string, unknown>, seen: Copying): void {
-  for (const key of ownKeys(source)) {
+  for (const key of objectKeys(source)) {
     const descriptor = getOwnPropertyDescriptor(source, key)!;
     if ('value' in descriptor) {
       target[key] = copySchemaValue(descriptor.value, seen);
@@ -73,8 +69,8 @@ function copySchemaValue(value: unknown, copying: Copying): unknown {
     return out;
   }
   const proto = getPrototypeOf(value);
-  if (proto === Object.prototype || proto === null) {
-    const out = Object.create(proto) as Record<string, unknown>;
+  if (proto === ObjectPrototype || proto === null) {
+    const out = objectCreate(proto) as Record<string, unknown>;
     seen.set(value, out);
     copyEntries(value, out, copying);
     return out;
