@@ -7,4 +7,6 @@ export * from './model/index.js';
 export * from './harness/index.js';
 export * from './parts/index.js';
 export * from './session/index.js';
+// Explicit exports take precedence over the star exports above: the public runOutsideInterior refuses model code.
+export { publicRunOutsideInterior as runOutsideInterior } from './harness/index.js';
 export { displayLedger, exportLedgerHtml, ledgerReportHtml, operatorApproval, parseAnswer, type LedgerReportOptions, type OperatorApprovalOptions } from './server/display/index.js';

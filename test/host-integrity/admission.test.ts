@@ -167,4 +167,20 @@ describe('the admission refuses model code and outlives nothing', () => {
     expect(baseline.outcome).toBe('allocation_exhausted');
     expect(attacked).toEqual({ ...baseline, refused: 'UsageError' });
   });
+
+  it('under the adapter the step scope holds no admission, and the public runOutsideInterior refuses model code', async () => {
+    const probe: Record<string, unknown> = {};
+    const expression = `(() => {
+      probe.ambient = nh.currentState().requestAdmission === undefined ? 'none' : 'present';
+      try { nh.runOutsideInterior(() => 1); probe.cleared = 'allowed'; } catch (e) { probe.cleared = e.name; }
+    })()`;
+    const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression }), finish()] } : { toolCalls: [finish()] }));
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    await runner.run(async () => nh.step({ program: 'execute\nGo.' }), { grant: { references: { nh, probe } } });
+    expect(probe).toEqual({ ambient: 'none', cleared: 'HostIntegrityError' });
+    expect(anomalies(runner.ledger.events())).toContain('operator_control_in_run');
+    // Operator code may still use it.
+    expect(nh.runOutsideInterior(() => 7)).toBe(7);
+  });
 });
+

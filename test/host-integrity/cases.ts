@@ -362,6 +362,7 @@ export const authorityCases: AttackCase[] = [
     anomaly: 'ledger_append_refused',
   },
   {
+    // The AgentExecutor receives its admission privately: the step's scope holds none to find.
     id: 'gateway: use the executor-step admission to run a direct write as host infrastructure',
     body: `
       const fs = process.getBuiltinModule('node:fs');
@@ -369,8 +370,7 @@ export const authorityCases: AttackCase[] = [
       if (!admission || !admission.request) { ${FORGE_RUN_END} }
       await admission.request(async () => fs.truncateSync(probe.auditPath, 0));
       return 'BREACH: wrote under the model-request allowance';`,
-    anomaly: 'admission_from_operation',
-    places: ['expression'],
+    anomaly: 'ledger_append_refused',
   },
   {
     id: 'gateway: currentExecutorStepAdmission().request from an expression',

@@ -143,4 +143,40 @@ describe("a model that edits a capability's request type changes nothing the gat
     expect(run.ledger.select({ kind: 'operation' }).map((e) => e.status)).toEqual(['completed', 'failed', 'completed']);
     expect(anomalies(run.ledger.events())).toEqual([]);
   });
+
+  it('a RegExp or Date a check holds is the copy\'s own: recompiling, shadowing exec or moving the date changes only the operator\'s', async () => {
+    const variants: { request: z.ZodType; edit: string; bad: Record<string, unknown> }[] = [
+      { request: z.object({ url: z.string().regex(/^https:\/\/ok\.example\//) }), edit: 'def.shape.url._zod.def.checks[0]._zod.def.pattern.exec = function () { return ["x"]; }', bad: { url: 'https://attacker.example/x' } },
+      { request: z.object({ url: z.string().regex(/^https:\/\/ok\.example\//) }), edit: "def.shape.url._zod.def.checks[0]._zod.def.pattern.compile('^')", bad: { url: 'https://attacker.example/x' } },
+      { request: z.object({ when: z.coerce.date().min(new Date('2030-01-01')) }), edit: 'def.shape.when._zod.def.checks[0]._zod.def.value.setTime(0)', bad: { when: '2001-01-01' } },
+    ];
+    for (const variant of variants) {
+      const got: unknown[] = [];
+      const send = nh.defineCapability({ name: 'send', description: 'sends', footprint: ['egress'], request: variant.request, run: (request) => got.push(request) });
+      const edit = `(() => { nh.currentState().tools.find((t) => t.name === 'send').input._zod.${variant.edit}; })()`;
+      const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression: edit })] } : info.requestNumber === 2 ? { toolCalls: [toolCall('send', variant.bad)] } : { toolCalls: [finish()] }));
+      const run = new nh.Runner({ executor: new nh.AgentExecutor({ model }), platformPolicy: ['egress'], perimeterAuditStore: new nh.InMemoryPerimeterAuditStore() });
+      await run.run(async () => nh.step({ program: 'execute\nSend.' }), { grant: { capabilities: [send], references: { nh } } }).catch(() => undefined);
+      expect(got).toEqual([]);
+      expect(run.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['invalid-request']);
+    }
+  });
+
+  it("code calling a tool's run directly gets the full path: its getters run under its mark, never during validation or in the body", async () => {
+    const got: unknown[] = [];
+    const send = nh.defineCapability({ name: 'send', description: 'sends', request: z.object({ note: z.unknown() }), run: (request) => got.push(request) });
+    const probe: Record<string, unknown> = {};
+    const expression = `(async () => {
+      const tool = nh.currentState().tools.find((t) => t.name === 'send');
+      const note = { text: 'benign', toJSON() { probe.toJSONRan = true; return { text: 'EVIL' }; } };
+      try { await tool.run({ note }, { executionId: 'x' }); probe.outcome = 'accepted'; } catch (e) { probe.outcome = e.name; }
+    })()`;
+    const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression }), finish()] } : { toolCalls: [finish()] }));
+    const run = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    await run.run(async () => nh.step({ program: 'execute\nSend.' }), { grant: { capabilities: [send], references: { nh, probe } } });
+    expect(probe['outcome']).toBe('CapabilityRefusedError'); // a function inside is not plain data
+    expect(got).toEqual([]);
+    expect(probe['toJSONRan']).toBeUndefined();
+  });
 });
+

@@ -5,7 +5,8 @@
  */
 import { z, type ZodType } from 'zod';
 import { toJsonSchema } from './binding-types.js';
-import { requireState, type RuntimeState } from './context.js';
+import { requireState, stepAdmissionOf, type RuntimeState } from './context.js';
+import { markParsedToolArguments } from './tool.js';
 import { ExecutionError, NighthawkError, describeError } from './errors.js';
 import { redactText, redactValue, secretsVersion } from './secrets.js';
 import { parseTargetPath } from './expression.js';
@@ -108,6 +109,8 @@ export class AgentExecutor implements StepExecutor {
   async runStep(request: StepRequest): Promise<StepCandidate> {
     const ctx = request.stepContext;
     const state = requireState('AgentExecutor.runStep');
+    // A host hands its admission to this executor privately; a plain core run may put one in the scope.
+    const admission = stepAdmissionOf(request) ?? state.requestAdmission;
     const handlers = this.#handlers(ctx, state);
     const definitions = [...handlers.values()].map((h) => h.definition);
     const messages: ModelMessage[] = [
@@ -135,7 +138,7 @@ export class AgentExecutor implements StepExecutor {
           stepId: ctx.stepId,
         });
       }
-      if (state.requestAdmission) await state.requestAdmission.admit({ stepId: ctx.stepId, executionId: ctx.executionId, requestIndex });
+      if (admission) await admission.admit({ stepId: ctx.stepId, executionId: ctx.executionId, requestIndex });
       const send = (reportUsage?: (usage: Partial<Usage>) => void) =>
         // Registered secrets never travel back to the provider inside the conversation.
         this.model.request({
@@ -146,10 +149,9 @@ export class AgentExecutor implements StepExecutor {
           model: state.model,
           ...(reportUsage ? { reportUsage } : {}),
         });
-      const admission = state.requestAdmission;
       const response = admission?.request ? await admission.request(send) : await send();
       if (response.usage) {
-        state.requestAdmission?.observe(response.usage);
+        admission?.observe(response.usage);
         state.usageMeter.record({ ...response.usage, requests: 1 }, 'step');
       } else state.usageMeter.record({ requests: 1 }, 'step');
       const toolCalls = Array.isArray(response.toolCalls) ? response.toolCalls : [];
@@ -414,5 +416,6 @@ function parseArguments(text: unknown, schema: ZodType): { ok: true; args: Recor
       error: new ArgumentError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')),
     };
   }
+  if (raw !== null && typeof raw === 'object') markParsedToolArguments(raw);
   return { ok: true, args: parsed.data as Record<string, unknown>, raw: raw as Record<string, unknown> };
 }

@@ -26,6 +26,27 @@ export interface RequestAdmission {
   observe(usage: Partial<Usage>): void;
 }
 
+/** Admissions handed to one step's executor privately (see handStepAdmission), by the StepRequest. */
+const stepAdmissions = new WeakMap<object, RequestAdmission>();
+const admissionGet = WeakMap.prototype.get;
+const admissionHas = WeakMap.prototype.has;
+const admissionSet = WeakMap.prototype.set;
+const applyMethod = Reflect.apply;
+
+/**
+ * Hands `admission` to the executor of `request` only: it is never in the ambient state, where any code running
+ * inside the step (a model's getter the host reads, say) could reach it. Set once; a later call changes nothing.
+ */
+export function handStepAdmission(request: object, admission: RequestAdmission): void {
+  if (applyMethod(admissionHas, stepAdmissions, [request])) return;
+  applyMethod(admissionSet, stepAdmissions, [request, admission]);
+}
+
+/** The admission handed to this step's executor, if any (not exported from the core's index). */
+export function stepAdmissionOf(request: object): RequestAdmission | undefined {
+  return applyMethod(admissionGet, stepAdmissions, [request]) as RequestAdmission | undefined;
+}
+
 export interface RuntimeState {
   readonly runId: string;
   readonly scopeId: string;

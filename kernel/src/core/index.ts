@@ -6,6 +6,7 @@ export {
   currentState,
   currentStepContext,
   currentUsageMeter,
+  handStepAdmission,
   run,
   scope,
   type ExecutionRef,
@@ -140,6 +141,6 @@ export {
   type OperationResult,
 } from './step-context.js';
 export { runBlock } from './step-runner.js';
-export { defineTool, type ToolSpec } from './tool.js';
+export { defineTool, isParsedToolArguments, type ToolSpec } from './tool.js';
 export { addUsage, UsageMeter, ZERO_USAGE, type Usage } from './usage.js';
 export * from './transform/index.js';

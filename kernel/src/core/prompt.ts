@@ -9,6 +9,32 @@ import { unescapeProgram } from './program.js';
 import type { StepContext } from './step-context.js';
 
 const isProxy = types.isProxy;
+// Captured at load, and called on the value: a model's value may carry its own `slice`, `entries` or `getTime`
+// (or replace the built-in), and rendering runs no code of the value's.
+const apply = Reflect.apply;
+const arraySlice = Array.prototype.slice;
+const mapEntries = Map.prototype.entries;
+const setValues = Set.prototype.values;
+const dateGetTime = Date.prototype.getTime;
+const dateToISOString = Date.prototype.toISOString;
+const ownDescriptor = Reflect.getOwnPropertyDescriptor;
+const protoOf = Reflect.getPrototypeOf;
+const typedArrayByteLength = Reflect.getOwnPropertyDescriptor(Reflect.getPrototypeOf(Uint8Array.prototype) as object, 'byteLength')!.get!;
+const dataViewByteLength = Reflect.getOwnPropertyDescriptor(DataView.prototype, 'byteLength')!.get!;
+
+/** An own data property's value (never a getter's), else undefined. */
+function ownData(target: object, key: PropertyKey): unknown {
+  const descriptor = ownDescriptor(target, key);
+  return descriptor && 'value' in descriptor ? descriptor.value : undefined;
+}
+
+/** The class name of an object, read through data properties only. */
+function classNameOf(value: object): string | undefined {
+  const proto = protoOf(value);
+  const ctor = proto ? ownData(proto, 'constructor') : undefined;
+  const name = typeof ctor === 'function' ? ownData(ctor, 'name') : undefined;
+  return typeof name === 'string' ? name : undefined;
+}
 
 export interface PromptLimits {
   readonly localsMaxTokens: number;
@@ -59,16 +85,38 @@ export function previewValue(value: unknown, maxTokens: number): { text: string;
     if (typeof v === 'function') return '<function>';
     // A proxy's traps are code (a model may have written them): rendering never runs them, as it never runs accessors.
     if (isProxy(v)) return '<proxy>';
-    if (v instanceof Error) return `<exception ${v.name}: ${v.message.slice(0, 80)}>`;
+    if (v instanceof Error) {
+      const message = ownData(v, 'message');
+      return `<exception ${classNameOf(v) ?? 'Error'}: ${typeof message === 'string' ? message.substring(0, 80) : ''}>`;
+    }
     if (seen.has(v)) return '<cycle>';
     if (depth > 6) return cut();
     seen.add(v);
     try {
-      if (Array.isArray(v)) return v.slice(0, 50).map((x) => toJsonable(x, depth + 1)).concat(v.length > 50 ? [cut()] : []);
-      if (v instanceof Map) return toJsonable(Object.fromEntries([...v.entries()].slice(0, 50).map(([k, x]) => [String(k), x])), depth);
-      if (v instanceof Set) return toJsonable([...v].slice(0, 50), depth);
-      if (v instanceof Date) return Number.isNaN(v.getTime()) ? '<invalid date>' : v.toISOString();
-      if (ArrayBuffer.isView(v)) return `<${v.constructor.name} ${v.byteLength} bytes>`;
+      if (Array.isArray(v)) {
+        const head = apply(arraySlice, v, [0, 50]) as unknown[];
+        const out: unknown[] = [];
+        for (let i = 0; i < head.length; i++) out[i] = toJsonable(head[i], depth + 1);
+        if (head.length === 50 && (ownData(v, 'length') as number) > 50) out[50] = cut();
+        return out;
+      }
+      if (types.isMap(v)) {
+        const entries: Record<string, unknown> = {};
+        const iterator = apply(mapEntries, v, []) as IterableIterator<[unknown, unknown]>;
+        for (let n = 0, step = iterator.next(); !step.done && n < 50; n++, step = iterator.next()) entries[String(step.value[0])] = step.value[1];
+        return toJsonable(entries, depth);
+      }
+      if (types.isSet(v)) {
+        const values: unknown[] = [];
+        const iterator = apply(setValues, v, []) as IterableIterator<unknown>;
+        for (let n = 0, step = iterator.next(); !step.done && n < 50; n++, step = iterator.next()) values[n] = step.value;
+        return toJsonable(values, depth);
+      }
+      if (types.isDate(v)) {
+        const time = apply(dateGetTime, v, []) as number;
+        return Number.isNaN(time) ? '<invalid date>' : (apply(dateToISOString, v, []) as string);
+      }
+      if (ArrayBuffer.isView(v)) return `<${classNameOf(v) ?? 'view'} ${String(apply(types.isDataView(v) ? dataViewByteLength : typedArrayByteLength, v, []))} bytes>`;
       const out: Record<string, unknown> = {};
       const descriptors = Object.getOwnPropertyDescriptors(v);
       let count = 0;
@@ -106,9 +154,8 @@ function typeNameOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   if (typeof value === 'object') {
-    const proto = Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null;
-    const name = proto?.constructor?.name;
-    return typeof name === 'string' && name !== 'Object' ? name : 'object';
+    const name = classNameOf(value);
+    return name !== undefined && name !== 'Object' ? name : 'object';
   }
   return typeof value;
 }
@@ -122,7 +169,7 @@ export function describeCallable<F extends (...args: never[]) => unknown>(fn: F,
 }
 
 function renderCallable(name: string, fn: Function): string {
-  const info = (fn as unknown as Record<symbol, { signature: string; doc?: string } | undefined>)[SIGNATURE];
+  const info = ownData(fn, SIGNATURE) as { signature: string; doc?: string } | undefined;
   if (info) return `${name}: ${info.signature}${info.doc ? `  # ${info.doc.split('\n')[0]!.slice(0, 72)}` : ''}`;
   const source = Function.prototype.toString.call(fn);
   const params = /^[^(]*\(([^)]*)\)/.exec(source)?.[1]?.replace(/\s+/g, ' ').trim();

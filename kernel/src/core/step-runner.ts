@@ -21,6 +21,7 @@ import { checkStepCommitDecision, type Oversight } from './oversight.js';
 import { allowedOutcomes, parseProgram, type NaturalProgram, type OutcomeKind } from './program.js';
 import type { StepCandidate, StepCommit, StepFinished, StepOutcome, StepStatus } from './step.js';
 import { StepContext } from './step-context.js';
+import { currentInterior, reenterInterior } from './interior.js';
 import { monotonicMs } from './ids.js';
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -69,7 +70,12 @@ export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
     signal: state.signal ?? NEVER_ABORTED,
   });
   try {
-    return await withStepContext(ctx, () => executeStep(ctx, state.executor, spec.assign));
+    // The spec's `assign` is the code that called runBlock (emitted block code, or whatever a model expression passed
+    // to runBlock itself): it runs under that caller's interior mark, never as the step's host machinery.
+    const caller = currentInterior();
+    const given = spec.assign;
+    const assign = given && caller ? (bindings: Readonly<Record<string, unknown>>) => reenterInterior(caller, () => given(bindings)) : given;
+    return await withStepContext(ctx, () => executeStep(ctx, state.executor, assign));
   } finally {
     ctx.markFinished();
   }

@@ -22,6 +22,25 @@ export interface ToolSpec<A = unknown, R = unknown> {
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
+/** Argument objects the agent executor parsed from a model's tool call (JSON data), as handed to a tool's run. */
+const parsedToolArguments = new WeakSet<object>();
+const weakSetAdd = WeakSet.prototype.add;
+const weakSetHas = WeakSet.prototype.has;
+const apply = Reflect.apply;
+
+/** Internal to the core (not exported from its index): marks arguments the agent executor parsed. */
+export function markParsedToolArguments(args: object): void {
+  apply(weakSetAdd, parsedToolArguments, [args]);
+}
+
+/**
+ * Whether `args` are a model tool call's arguments as the agent executor parsed them: plain JSON data, so reading
+ * them runs no code. Anything else handed to a tool's `run` (code calling it directly) is not.
+ */
+export function isParsedToolArguments(args: unknown): boolean {
+  return args !== null && typeof args === 'object' && (apply(weakSetHas, parsedToolArguments, [args]) as boolean);
+}
+
 /** Defines a tool; the name is checked here so mistakes surface at definition time. */
 export function defineTool<A, R>(spec: ToolSpec<A, R>): ToolSpec<A, R> {
   if (!TOOL_NAME.test(spec.name) || spec.name.startsWith('nh_')) {

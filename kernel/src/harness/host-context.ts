@@ -5,7 +5,7 @@
  * Allowances expire when the gateway call settles, so contexts copied into timers or tasks during
  * the call lose the allowance when it ends. Nothing exported from the package returns a frame.
  */
-import { PrivateAsyncContext, privateAsyncContextInUse, wallClockMs } from '../core/index.js';
+import { PrivateAsyncContext, currentInterior, insideOperationBody, privateAsyncContextInUse, runOutsideInterior, wallClockMs } from '../core/index.js';
 import { append } from './intrinsics.js';
 import type { Authority } from './grant.js';
 import { HostIntegrityError } from './integrity-errors.js';
@@ -199,4 +199,17 @@ function recordRefusal(anomalyKind: string, detail: Record<string, unknown>): vo
     return;
   }
   append(quarantineRecord, Object.freeze({ anomalyKind, detail: Object.freeze({ ...detail, reading }), at: wallClockMs() }));
+}
+
+/**
+ * `runOutsideInterior` as the library's public entry point offers it. Clearing the interior mark is host
+ * machinery (a gateway, a Natural execution's own setup); model code (an operation body, generated code) that
+ * reached the public module would use it to run unmarked, so it is refused there and recorded.
+ */
+export function publicRunOutsideInterior<T>(fn: () => T): T {
+  if (insideOperationBody() || currentInterior() !== undefined) {
+    refuseInteriorControl('runOutsideInterior');
+    throw new HostIntegrityError({ attempt: 'clear-interior-mark', detail: 'runOutsideInterior is host machinery; model code may not clear its own interior mark' });
+  }
+  return runOutsideInterior(fn);
 }

@@ -9,6 +9,8 @@ export type IntegrityAttempt =
   /** Host-infrastructure admission used from inside an operation body. */
   | 'admission-from-operation'
   | 'stale-admission'
+  /** Model code asked the public module to clear its own interior mark. */
+  | 'clear-interior-mark'
   /** An append through a read-only ledger view, or through a Ledger while a run's interior executes. */
   | 'ledger-append'
   /** Interior code opened, wrote or closed a SQLite ledger store. */

@@ -7,7 +7,12 @@
  * replace). A request type that is not a zod 4 schema is validated as it is.
  */
 import { z, type ZodType } from 'zod';
-import { ObjectPrototype, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, isArray, objectCreate, objectKeys } from './intrinsics.js';
+import { ObjectPrototype, dateGetTime, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, isArray, objectCreate, objectKeys } from './intrinsics.js';
+import { isDate, isRegExp, regexpParts } from './snapshot-reflect.js';
+
+const RegExpCtor = RegExp;
+const DateCtor = Date;
+
 
 type Parse = (value: unknown) => { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 
@@ -67,6 +72,19 @@ function copySchemaValue(value: unknown, copying: Copying): unknown {
     seen.set(value, out);
     for (let i = 0; i < value.length; i++) out[i] = copySchemaValue(value[i], copying);
     return out;
+  }
+  // Objects a check holds by reference and that model code could still reach through the operator's schema:
+  // own copies, so a RegExp recompiled or given an own `exec`, or a Date moved, changes only the original.
+  if (isRegExp(value)) {
+    const { source, flags } = regexpParts(value);
+    const copy = new RegExpCtor(source, flags);
+    seen.set(value, copy);
+    return copy;
+  }
+  if (isDate(value)) {
+    const copy = new DateCtor(dateGetTime(value as Date));
+    seen.set(value, copy);
+    return copy;
   }
   const proto = getPrototypeOf(value);
   if (proto === ObjectPrototype || proto === null) {

@@ -8,6 +8,8 @@ import {
   currentInterior,
   currentState,
   describeError,
+  handStepAdmission,
+  isParsedToolArguments,
   ExpressionNotGuardableError,
   StepAbortedError,
   insideOperationBody,
@@ -242,16 +244,27 @@ export class RunHost implements HostHandle {
     // code that replaced some (lying only to a validator, say) is recorded and undone here, not at the end of
     // its operation or node. A request whose own getters replace built-ins while it is read is refused.
     recordRealmChanges(this, parentId);
+    let given: unknown = rawArgs;
+    if (!requestIsData) {
+      // A request code built (generated code, a direct call) is read into plain data first, once, under the caller's
+      // mark: its getters and proxy traps are the caller's code (guard and run-time tier apply), and none of them runs
+      // while the request is validated (one that swapped a built-in for the check and put it back would go unseen)
+      // or later in the capability body, as host code.
+      try {
+        given = caller ? reenterInterior(caller, () => cloneStructured(rawArgs)) : cloneStructured(rawArgs);
+      } catch (thrown) {
+        return refuse('invalid-request', `its request is not plain data (functions, proxies and symbols cannot be handed to a capability): ${describeError(thrown, 200)}`, thrown);
+      }
+      // A second full check (~0.1 ms) only where reading the request could run code. A model's tool call, on every
+      // capability operation, carries parsed JSON.
+      if (recordRealmChanges(this, parentId) > 0) return refuse('invalid-request', 'reading the request modified built-ins');
+    }
     let parsed: ReturnType<typeof validateCapabilityRequest>;
     try {
-      // Under the caller's mark: a getter of the request is the caller's code (guard and run-time tier apply), not the host's.
-      parsed = caller ? reenterInterior(caller, () => validateCapabilityRequest(cap, rawArgs)) : validateCapabilityRequest(cap, rawArgs);
+      parsed = validateCapabilityRequest(cap, given);
     } catch (thrown) {
       return refuse('invalid-request', `its request validator threw ${describeError(thrown, 200)}`, thrown);
     }
-    // A second full check (~0.1 ms) only where reading the request could run code: a getter or proxy of
-    // generated code. A model's tool call, on every capability operation, carries parsed JSON.
-    if (!requestIsData && recordRealmChanges(this, parentId) > 0) return refuse('invalid-request', 'reading the request modified built-ins');
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
       // A model's tool call reaches here only after the core checked the same arguments against the tool's (the
@@ -259,16 +272,7 @@ export class RunHost implements HostHandle {
       if (requestIsData) this.recordAnomaly('request_type_modified', { capability: name, issues }, parentId);
       return refuse('invalid-request', issues);
     }
-    let request: unknown = parsed.data;
-    if (!requestIsData) {
-      // A request generated code built reaches the capability body (operator code) as plain data, copied under the
-      // caller's mark: a getter or proxy trap left in it would otherwise run in that body as host code, unmarked.
-      try {
-        request = caller ? reenterInterior(caller, () => cloneStructured(parsed.data)) : cloneStructured(parsed.data);
-      } catch (thrown) {
-        return refuse('invalid-request', `its request is not plain data (functions, proxies and symbols cannot be handed to a capability): ${describeError(thrown, 200)}`, thrown);
-      }
-    }
+    const request: unknown = parsed.data;
     const outside = outsidePolicy(cap.footprint, authority.policy);
     if (outside.length) return refuse('footprint-outside-policy', `its footprint includes ${outside.join(', ')}, which the effective perimeter policy does not permit`);
     const context = { runId: this.runId, executionId, signal: this.abort.signal };
@@ -315,7 +319,8 @@ export class RunHost implements HostHandle {
       input: cap.request,
       // The gateway parses the model's arguments itself, once, with its own copy of the request type.
       validatesRequest: true,
-      run: (args: unknown, ctx: { executionId: string }) => this.invokeCapability(cap.name, args, ctx.executionId, true),
+      // Data only when the agent executor parsed it from the model's call; code calling run directly gets the full path.
+      run: (args: unknown, ctx: { executionId: string }) => this.invokeCapability(cap.name, args, ctx.executionId, isParsedToolArguments(args)),
     }) as ToolSpec;
     mapSet(this.#toolCapability, tool, cap.name);
     this.#toolByName.set(cap.name, tool);
@@ -632,7 +637,11 @@ export class RunHost implements HostHandle {
               return current ? settleUsage(this.allocation, current, 'claimed', usage) : this.allocation.observe(usage);
             },
           };
-    const inner = () => scope({ usageMeter: meter, requestAdmission: admission }, () => this.#delegate.runStep(request));
+    // The adapter's AgentExecutor receives its admission privately; only a custom executor that declares it admits
+    // its own steps finds it in the step's scope (currentExecutorStepAdmission, as seed 002 describes).
+    if (admission && this.observation === 'adapter') handStepAdmission(request, admission);
+    const scoped = this.observation === 'adapter' ? null : admission;
+    const inner = () => scope({ usageMeter: meter, requestAdmission: scoped }, () => this.#delegate.runStep(request));
     const nextFrame = frame ? { ...frame, allowance: undefined, submitterId: ctx.executionId } : undefined;
     // A Natural execution is host machinery even when generated code called it; its expressions are marked again.
     try {
