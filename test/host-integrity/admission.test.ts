@@ -182,5 +182,38 @@ describe('the admission refuses model code and outlives nothing', () => {
     // Operator code may still use it.
     expect(nh.runOutsideInterior(() => 7)).toBe(7);
   });
+
+  it('the public runOutsideInterior refuses generated code too, and an executor handle leaked into an operation body admits nothing', async () => {
+    let leaked: ReturnType<typeof nh.currentExecutorStepAdmission> | undefined;
+    const probe: Record<string, unknown> = {};
+    const custom: nh.StepExecutor & { admitsExecutorSteps: true } = {
+      admitsExecutorSteps: true,
+      async runStep(request) {
+        leaked = nh.currentExecutorStepAdmission();
+        await leaked.request(async () => undefined);
+        // The operator's executor runs an operation whose body (here a host-side stand-in for a model's) uses the handle.
+        await nh.evaluateExpression(request.stepContext, '(async () => { try { await probe.leaked.request(async () => 1); probe.used = "allowed"; } catch (e) { probe.used = e.name; } })()');
+        return { outcome: nh.Pass };
+      },
+    };
+    const runner = new nh.Runner({ executor: custom });
+    await runner.run(
+      async (ctx) => {
+        const module = await ctx.dispatch({
+          language: 'javascript',
+          intent: 'define',
+          source: `export function clear() { try { nh.runOutsideInterior(() => 1); return 'allowed'; } catch (e) { return e.name; } }`,
+          dependencies: [{ name: 'nh', kind: 'reference', type: 'object' }],
+        });
+        probe['generated'] = (module.exports['clear'] as () => string)();
+        Object.defineProperty(probe, 'leaked', { get: () => leaked });
+        await nh.step({ program: 'execute\nGo.' });
+      },
+      { grant: { references: { nh, probe } } },
+    );
+    expect(probe['generated']).toBe('HostIntegrityError');
+    expect(probe['used']).toBe('HostIntegrityError');
+    expect(anomalies(runner.ledger.events())).toEqual(expect.arrayContaining(['operator_control_in_run', 'admission_from_operation']));
+  });
 });
 

@@ -246,7 +246,7 @@ export class AgentExecutor implements StepExecutor {
                 }),
               );
             }
-          : () => handler.body(ctx, handler.rawArguments ? parsed.raw : parsed.args);
+          : () => handler.body(ctx, handler.rawArguments ? rawArgumentsOf(parsed.raw) : parsed.args);
       let result;
       try {
         result = await ctx.runOperation(opRequest, body);
@@ -392,6 +392,12 @@ function safeArgs(text: string): Record<string, unknown> {
   }
 }
 
+/** A model's arguments as sent, marked as what this executor parsed (data), for a tool that validates them itself. */
+function rawArgumentsOf(raw: Record<string, unknown>): Record<string, unknown> {
+  if (raw !== null && typeof raw === 'object') markParsedToolArguments(raw);
+  return raw;
+}
+
 class ArgumentError extends Error {
   override name = 'ArgumentError';
 }
@@ -416,6 +422,5 @@ function parseArguments(text: unknown, schema: ZodType): { ok: true; args: Recor
       error: new ArgumentError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')),
     };
   }
-  if (raw !== null && typeof raw === 'object') markParsedToolArguments(raw);
   return { ok: true, args: parsed.data as Record<string, unknown>, raw: raw as Record<string, unknown> };
 }

@@ -142,5 +142,5 @@ export {
 } from './step-context.js';
 export { runBlock } from './step-runner.js';
 export { defineTool, isParsedToolArguments, type ToolSpec } from './tool.js';
-export { addUsage, UsageMeter, ZERO_USAGE, type Usage } from './usage.js';
+export { addUsage, usageCount, UsageMeter, ZERO_USAGE, type Usage } from './usage.js';
 export * from './transform/index.js';

@@ -177,7 +177,6 @@ function renderCallable(name: string, fn: Function): string {
   return `${name}: (${params ?? '…'})${isAsync ? '  # async' : ''}`;
 }
 
-
 function renderEntry(name: string, value: unknown, limits: PromptLimits, declaredType?: string): string {
   if (isProxy(value)) return `${name}: ${declaredType ?? (typeof value === 'function' ? 'function' : 'object')} = <proxy>`;
   if (typeof value === 'function') return renderCallable(name, value);

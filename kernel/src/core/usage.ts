@@ -9,17 +9,24 @@ export interface Usage {
 
 export const ZERO_USAGE: Usage = Object.freeze({ inputTokens: 0, outputTokens: 0, requests: 0 });
 
-/** A count as usage may add it: a finite, non-negative number, else nothing (usage only grows). */
-function count(value: unknown): number {
-  return typeof value === 'number' && value >= 0 && value < Infinity ? value : 0;
+/** Whether `value` is a count usage may add: a finite, non-negative number (usage only grows). */
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && value < Infinity;
 }
+
+/** A reported count as usage adds it: anything but a finite, non-negative number counts as none. */
+export function usageCount(value: unknown): number {
+  return isCount(value) ? value : 0;
+}
+
+const USAGE_KEYS = ['inputTokens', 'outputTokens', 'requests'] as const;
 
 export function addUsage(a: Usage, b: Partial<Usage>): Usage {
   // Whoever reports usage may be wrong or hostile: a negative or NaN count would lower (or stop) the accounting.
   return {
-    inputTokens: a.inputTokens + count(b.inputTokens),
-    outputTokens: a.outputTokens + count(b.outputTokens),
-    requests: a.requests + count(b.requests),
+    inputTokens: a.inputTokens + usageCount(b.inputTokens),
+    outputTokens: a.outputTokens + usageCount(b.outputTokens),
+    requests: a.requests + usageCount(b.requests),
   };
 }
 
@@ -29,9 +36,9 @@ export class UsageMeter {
   readonly #byKind = new Map<string, Usage>();
 
   record(usage: Partial<Usage>, kind = 'step'): void {
-    for (const key of ['inputTokens', 'outputTokens', 'requests'] as const) {
+    for (const key of USAGE_KEYS) {
       const value = usage?.[key];
-      if (value !== undefined && !(typeof value === 'number' && value >= 0 && value < Infinity)) {
+      if (value !== undefined && !isCount(value)) {
         throw new UsageError(`UsageMeter.record: ${key} must be a finite, non-negative number (got ${String(value)}); usage only grows.`);
       }
     }

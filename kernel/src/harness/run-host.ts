@@ -22,6 +22,7 @@ import {
   UNGUARDABLE_REASON,
   unguardableExpression,
   UsageMeter,
+  usageCount,
   type AbortStep,
   type InteriorMark,
   type OperationDecision,
@@ -515,10 +516,9 @@ export class RunHost implements HostHandle {
   }
 
   /**
-   * The executor-step admission is the executor's seam: code an operation runs (an expression, a tool) and
-   * generated code never get it (values the host reads while it sets up a step run no model code: prompt
-   * rendering reads no accessor and no proxy). It runs its callback as host infrastructure and its figures are
-   * the run's accounting.
+   * The executor-step admission is the executor's seam: it runs its callback as host infrastructure and its
+   * figures are the run's accounting. The adapter's executor receives it privately (handStepAdmission); wherever
+   * it is, code an operation runs (an expression, a tool) and generated code are refused it.
    */
   #refuseAdmissionToModelCode(executionId: string, use: 'admit' | 'request' | 'observe'): void {
     if (insideOperationBody() || currentInterior() !== undefined) {
@@ -663,11 +663,6 @@ interface RequestUsage {
 
 const newRequestUsage = (): RequestUsage => ({ metered: { input: 0, output: 0 }, claimed: { input: 0, output: 0 }, counted: { input: 0, output: 0 } });
 
-/** A token count a client reported: anything but a finite non-negative number counts as none. */
-function tokens(value: unknown): number {
-  return typeof value === 'number' && value >= 0 && value < Infinity ? value : 0;
-}
-
 /**
  * Adds `usage` to what `source` says of the request (each adds up: the replies of a request with retries, an
  * executor observing in parts), then counts against the allocation what the larger of the two sources says
@@ -675,8 +670,8 @@ function tokens(value: unknown): number {
  */
 function settleUsage(allocation: Allocation, entry: RequestUsage, source: 'metered' | 'claimed', usage: Partial<Usage>): void {
   const from = entry[source];
-  from.input += tokens(usage.inputTokens);
-  from.output += tokens(usage.outputTokens);
+  from.input += usageCount(usage.inputTokens);
+  from.output += usageCount(usage.outputTokens);
   // Both sources only grow and `counted` is their larger at the last settle, so neither difference is negative.
   const input = (entry.metered.input > entry.claimed.input ? entry.metered.input : entry.claimed.input) - entry.counted.input;
   const output = (entry.metered.output > entry.claimed.output ? entry.metered.output : entry.claimed.output) - entry.counted.output;

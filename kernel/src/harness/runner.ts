@@ -10,7 +10,7 @@ import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
 import { installEffectAudit } from './effect-audit.js';
 import { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
 import { Dispatcher, type DispatchOutcome } from './dispatch.js';
-import { currentHostFrame, refuseInteriorControl, runInFrame, withAllowance } from './host-context.js';
+import { currentHostFrame, refuseInteriorControl, runInFrame } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
 import { Ledger, appendAsHost, describeGenerated, type LedgerEvent, type LedgerFilter } from './ledger.js';
 import { LedgerView } from './ledger-view.js';
@@ -385,13 +385,11 @@ export function currentExecutorStepAdmission(): { request<T>(send: () => Promise
   if (!admission || !ctx) throw new RunRejectedError({ reason: 'invalid-options', detail: 'no executor-step admission is active here (only inside a step of a run whose executor admits its steps)' });
   const info = { stepId: ctx.stepId, executionId: ctx.executionId, requestIndex: 0 };
   return {
+    // A handle that leaked into an operation body is refused by the host's own admission (admit, request, observe).
     async request<T>(send: () => Promise<T>): Promise<T> {
-      if (insideOperationBody()) {
-        refuseInteriorControl('currentExecutorStepAdmission().request');
-        throw new HostIntegrityError({ attempt: 'admission-from-operation', detail: 'the executor-step admission runs provider requests only; an operation body may not use it' });
-      }
       await admission.admit(info);
-      return admission.request ? admission.request(send) : withAllowance('model-request', send);
+      // An admission without a request seam (a plain core run's) grants nothing: `send` runs as it is.
+      return admission.request ? admission.request(send) : send();
     },
     admit: () => void admission.admit(info),
     observe: (usage) => admission.observe(usage),

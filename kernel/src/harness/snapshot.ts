@@ -179,8 +179,8 @@ export function snapshotRedacted(value: unknown, options: SnapshotOptions = {}):
 const captured = new WeakMap<object, { readonly snapshot: Snapshot; readonly redacted: readonly string[] }>();
 
 /**
- * Snapshots `value` now, for a record written later: the token it returns stands for this snapshot wherever a
- * later snapshot meets it (seed 001: invocation inputs are captured after validation and before entering the
+ * Snapshots `value` now, for a record written later: the token it returns stands for this snapshot where a later
+ * snapshot meets it as a direct field of the recorded data (seed 001: invocation inputs are captured after validation and before entering the
  * body, so a later mutation cannot rewrite them). Secrets are redacted now, and reported by the later walk.
  */
 export function captureSnapshot(value: unknown, options: SnapshotOptions = {}): object {
@@ -267,7 +267,9 @@ function visit(walk: Walk, value: unknown, depth: number): Snapshot {
     });
   }
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return value as SnapshotPrimitive;
-  const early = weakMapGet(captured, value);
+  // Looked up only among a record's direct fields, where the host puts a token (a capability call's arguments):
+  // the walk visits every object of every record, and a lookup on each would be paid by every model operation.
+  const early = depth <= 1 ? weakMapGet(captured, value) : undefined;
   if (early !== undefined) {
     if (redaction !== undefined) for (let i = 0; i < early.redacted.length; i++) append(redaction, early.redacted[i]!);
     return early.snapshot;
