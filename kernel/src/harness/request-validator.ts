@@ -13,7 +13,6 @@ import { isDate, isRegExp, regexpParts } from './snapshot-reflect.js';
 const RegExpCtor = RegExp;
 const DateCtor = Date;
 
-
 type Parse = (value: unknown) => { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 
 const safeParseWith = z.safeParse;
@@ -29,11 +28,11 @@ interface Copying {
   readonly pending: (() => unknown)[];
 }
 
-function copyEntries(source: object, target: Record<string, unknown>, seen: Copying): void {
+function copyEntries(source: object, target: Record<string, unknown>, copying: Copying): void {
   for (const key of objectKeys(source)) {
     const descriptor = getOwnPropertyDescriptor(source, key)!;
     if ('value' in descriptor) {
-      target[key] = copySchemaValue(descriptor.value, seen);
+      target[key] = copySchemaValue(descriptor.value, copying);
       continue;
     }
     // A getter (zod's lazy shape, a recursive type's own getter): read once the graph around it is copied, so
@@ -45,11 +44,11 @@ function copyEntries(source: object, target: Record<string, unknown>, seen: Copy
     const force = (): unknown => {
       if (!copied) {
         copied = true;
-        value = copySchemaValue(read?.call(source), seen);
+        value = copySchemaValue(read?.call(source), copying);
       }
       return value;
     };
-    seen.pending.push(force);
+    copying.pending.push(force);
     defineProperty(target, key, { enumerable: descriptor.enumerable ?? true, configurable: true, get: force });
   }
 }
