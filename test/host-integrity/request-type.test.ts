@@ -14,6 +14,9 @@ import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
+/** Tool names of the operations that failed before oversight saw them (invalid arguments). */
+const failedToolCalls = (ledger: Pick<nh.Ledger, 'select'>) =>
+  ledger.select({ kind: 'operation' }).filter((e) => e.status === 'failed').map((e) => `${(e.data as { request: { toolName?: string } }).request.toolName}:${(e.data as { failure: { errorClass: string } }).failure.errorClass}`);
 const anomalies = (events: readonly nh.LedgerEvent[]) => events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status);
 
 /**
@@ -63,7 +66,9 @@ describe("a model that edits a capability's request type changes nothing the gat
     expect(post.request.safeParse({ url: 'https://attacker.example/x', body: '' }).success).toBe(true); // the edit took: the operator's own type now admits it
     expect(posted).toEqual([]);
     expect(anomalies(attacked.ledger.events())).toContain('request_type_modified');
-    expect(attacked.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['invalid-request']);
+    // Refused before oversight: the core checks a capability's arguments with the gateway's copy too.
+    expect(failedToolCalls(attacked.ledger)).toEqual(['post_partner:ArgumentError']);
+    expect(attacked.ledger.select({ kind: 'capability.refused' })).toEqual([]);
     const later = runner(store);
     await later.run(async () => nh.step({ program: 'execute\nReport.' }), { grant: { capabilities: [post] } }).catch(() => undefined);
     expect(posted).toEqual([]);
@@ -137,9 +142,10 @@ describe("a model that edits a capability's request type changes nothing the gat
     const run = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
     await run.run(async () => nh.step({ program: 'execute\nTag.' }), { grant: { capabilities: [tag] } });
     expect(seen).toEqual([{ label: 'urgent!', tree: args.tree }]);
-    // The core checks each call's arguments for its record (twice), the gateway parses the valid one for the body
-    // (once): before, the body's request was parsed a second time from the core's output, transforms and all.
-    expect(transforms).toBe(3);
+    // The core checks each call's arguments for its record with the gateway's copy (twice), the refused one also
+    // against the operator's own type (once, for evidence of an edit), the gateway parses the valid one for the
+    // body (once): before, the body's request was parsed a second time from the core's output, transforms and all.
+    expect(transforms).toBe(4);
     expect(run.ledger.select({ kind: 'operation' }).map((e) => e.status)).toEqual(['completed', 'failed', 'completed']);
     expect(anomalies(run.ledger.events())).toEqual([]);
   });
@@ -158,7 +164,8 @@ describe("a model that edits a capability's request type changes nothing the gat
       const run = new nh.Runner({ executor: new nh.AgentExecutor({ model }), platformPolicy: ['egress'], perimeterAuditStore: new nh.InMemoryPerimeterAuditStore() });
       await run.run(async () => nh.step({ program: 'execute\nSend.' }), { grant: { capabilities: [send], references: { nh } } }).catch(() => undefined);
       expect(got).toEqual([]);
-      expect(run.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['invalid-request']);
+      expect(failedToolCalls(run.ledger)).toEqual(['send:ArgumentError']);
+      expect(anomalies(run.ledger.events())).toContain('request_type_modified');
     }
   });
 
@@ -180,3 +187,16 @@ describe("a model that edits a capability's request type changes nothing the gat
   });
 });
 
+
+describe('a request type the gateway cannot copy', () => {
+  it('is refused when the capability is defined, naming what to fix (fail closed)', () => {
+    const request = z.object({ target: z.string() });
+    Object.defineProperty(request._zod.def, 'unreadable', {
+      enumerable: true,
+      get() {
+        throw new Error('no copy for you');
+      },
+    });
+    expect(() => nh.defineCapability({ name: 'send', description: 'sends', request, run: () => 1 })).toThrow(/could not be copied for the capability gateway \(Error: no copy for you\); build it from plain zod schemas/);
+  });
+});

@@ -36,6 +36,11 @@ export interface AttackOptions {
    * can): the attacker finds both in `probe.ledger` / `probe.ledgerStore` and the file at `probe.ledgerPath`.
    */
   readonly operatorLedger?: boolean;
+  /**
+   * The egress capability is an object literal the operator wrote (the Capability interface, not
+   * defineCapability): mutable, and reachable as `probe.grant.capabilities[0]`.
+   */
+  readonly literalCapability?: boolean;
 }
 
 export interface AttackResult {
@@ -75,7 +80,7 @@ const baselines = new Map<string, Promise<AttackResult>>();
 
 /** Runs the attack and (once per place and options) the same run with a harmless body. */
 export async function attack(place: Place, body: string, options: AttackOptions = {}): Promise<AttackResult & { baseline: AttackResult }> {
-  const key = `${place}:${JSON.stringify(options.policy ?? null)}:${options.operatorLedger === true}`;
+  const key = `${place}:${JSON.stringify(options.policy ?? null)}:${options.operatorLedger === true}:${options.literalCapability === true}`;
   if (!baselines.has(key)) baselines.set(key, runCase(place, 'return "baseline";', options));
   const baseline = await baselines.get(key)!;
   const result = await runCase(place, body, options);
@@ -90,7 +95,7 @@ const stoppedBaselines = new Map<string, Promise<AttackResult>>();
  * it came from, so this is what the real run produces when the attack is refused there.
  */
 export async function stoppedBaseline(place: Place, options: AttackOptions = {}): Promise<AttackResult> {
-  const key = `${place}:${JSON.stringify(options.policy ?? null)}:${options.operatorLedger === true}`;
+  const key = `${place}:${JSON.stringify(options.policy ?? null)}:${options.operatorLedger === true}:${options.literalCapability === true}`;
   if (!stoppedBaselines.has(key)) stoppedBaselines.set(key, runCase(place, STOPPING_BODY, options));
   return stoppedBaselines.get(key)!;
 }
@@ -189,16 +194,18 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
   const auditPath = join(dir, 'audit.db');
   const store = new nh.SqlitePerimeterAuditStore({ path: auditPath });
   const egressCalls: unknown[] = [];
-  const send = nh.defineCapability({
+  const sendSpec = {
     name: 'send_report',
     description: 'Posts a report (egress)',
-    footprint: ['egress'],
+    footprint: ['egress'] as nh.PerimeterClass[],
     request: z.object({ target: z.string() }),
-    run: (args) => {
+    signature: '(send_reportRequest) => unknown',
+    run: (args: { target: string }) => {
       egressCalls.push(args);
       return { sent: args.target };
     },
-  });
+  };
+  const send: nh.Capability = options.literalCapability ? (sendSpec as nh.Capability) : nh.defineCapability(sendSpec);
   const lookup = nh.defineCapability({ name: 'lookup', description: 'Reads a value', request: z.object({ target: z.string() }), run: (a) => ({ found: a.target }) });
   const policy = options.policy ? [...options.policy] : undefined;
   const platformPolicy: nh.PerimeterClass[] = ['egress'];

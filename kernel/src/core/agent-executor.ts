@@ -6,7 +6,7 @@
 import { z, type ZodType } from 'zod';
 import { toJsonSchema } from './binding-types.js';
 import { requireState, stepAdmissionOf, type RuntimeState } from './context.js';
-import { markParsedToolArguments } from './tool.js';
+import { markParsedToolArguments, type ArgumentsParse } from './tool.js';
 import { ExecutionError, NighthawkError, describeError } from './errors.js';
 import { redactText, redactValue, secretsVersion } from './secrets.js';
 import { parseTargetPath } from './expression.js';
@@ -33,6 +33,8 @@ interface Handler {
   readonly kind: OperationKind;
   readonly definition: ToolDefinition;
   readonly input: ZodType;
+  /** The tool's own argument check (ToolSpec.parseArguments), used in place of `input.safeParse`. */
+  readonly parse?: (value: unknown) => ArgumentsParse;
   request(ctx: StepContext, args: Record<string, unknown>): OperationRequest;
   body(ctx: StepContext, args: Record<string, unknown>): unknown;
   /** The body takes the arguments as the model sent them (the tool validates its request itself). */
@@ -216,7 +218,7 @@ export class AgentExecutor implements StepExecutor {
         reply(call, { status: 'skipped', operation_id: skipped.request.operationId, blocked_by_operation_id: blockedBy });
         continue;
       }
-      const parsed = parseArguments(call.arguments, handler.input);
+      const parsed = parseArguments(call.arguments, handler.input, handler.parse);
       if (!parsed.ok) {
         const invalid = handler.request(ctx, safeArgs(call.arguments));
         let failed;
@@ -297,6 +299,7 @@ export class AgentExecutor implements StepExecutor {
         kind: 'tool',
         definition: { name: tool.name, description: tool.description, parameters: toJsonSchema(tool.input) },
         input: tool.input,
+        ...(typeof tool.parseArguments === 'function' ? { parse: tool.parseArguments } : {}),
         request: (c, a) => c.newRequest('tool', { toolName: tool.name, arguments: Object.freeze({ ...a }) }),
         body: (c, a) => tool.run(a, c),
         ...(tool.validatesRequest === true ? { rawArguments: true } : {}),
@@ -402,16 +405,16 @@ class ArgumentError extends Error {
   override name = 'ArgumentError';
 }
 
-function parseArguments(text: unknown, schema: ZodType): { ok: true; args: Record<string, unknown>; raw: Record<string, unknown> } | { ok: false; error: Error } {
+function parseArguments(text: unknown, schema: ZodType, parse?: (value: unknown) => ArgumentsParse): { ok: true; args: Record<string, unknown>; raw: Record<string, unknown> } | { ok: false; error: Error } {
   let raw: unknown;
   try {
     raw = typeof text === 'string' ? JSON.parse(text === '' ? '{}' : text) : text;
   } catch (e) {
     return { ok: false, error: new ArgumentError(`Arguments are not valid JSON: ${describeError(e, 200)}`) };
   }
-  let parsed: ReturnType<ZodType['safeParse']>;
+  let parsed: ArgumentsParse;
   try {
-    parsed = schema.safeParse(raw);
+    parsed = parse ? parse(raw) : (schema.safeParse(raw) as ArgumentsParse);
   } catch (thrown) {
     // Seed 000: an exception from an argument validator fails only its operation.
     return { ok: false, error: thrown instanceof Error ? thrown : new ArgumentError(`Argument validation threw ${describeError(thrown, 200)}`) };

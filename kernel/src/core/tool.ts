@@ -13,12 +13,24 @@ export interface ToolSpec<A = unknown, R = unknown> {
   readonly input: ZodType<A>;
   /**
    * The tool validates its request itself (a host's capability gateway): `run` receives the model's arguments as
-   * sent, once the core has checked them against `input` for the operation record, so the request is parsed (and
-   * transformed) once, by the tool, not twice.
+   * sent, once the core has checked them (with `parseArguments` when given, else `input`) for the operation
+   * record, so the request is parsed (and transformed) for the body once, by the tool, not twice.
    */
   readonly validatesRequest?: boolean;
+  /**
+   * Checks the model's arguments in place of `input.safeParse`, for the operation record: a validator its owner
+   * keeps privately (the capability gateway's copy of the request type). `input` names a schema object any code
+   * holding the tool can edit; with this, an edit there cannot show oversight one request while the tool, which
+   * parses the arguments with its own copy, runs another.
+   */
+  readonly parseArguments?: (value: unknown) => ArgumentsParse;
   run(args: A, stepContext: StepContext): R | Promise<R>;
 }
+
+/** What `ToolSpec.parseArguments` returns: zod's safeParse result shape. */
+export type ArgumentsParse =
+  | { readonly success: true; readonly data: unknown }
+  | { readonly success: false; readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] } };
 
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 

@@ -2,7 +2,7 @@
  * Grants: the capabilities and references a run (or a nested scope) holds. Authority is admitted
  * once at run entry; nested scopes can only attenuate it, and returning restores the enclosing one.
  */
-import type { Capability } from './capability.js';
+import { admitCapability, type Capability } from './capability.js';
 import { GrantWideningError } from './run-errors.js';
 import { intersectPolicies, outsidePolicy, perimeterPolicy, type PerimeterPolicy } from './perimeter.js';
 import type { PerimeterClass } from './audit-store.js';
@@ -23,7 +23,8 @@ export interface Authority {
 
 export function authorityFromGrant(grant: Grant, policy: PerimeterPolicy): Authority {
   const capabilities = new Map<string, Capability>();
-  for (const c of (grant.capabilities ?? []) as readonly Capability[]) {
+  for (const given of (grant.capabilities ?? []) as readonly Capability[]) {
+    const c = admitCapability(given);
     if (capabilities.has(c.name) && capabilities.get(c.name) !== c) throw new TypeError(`Two different capabilities are named '${c.name}'.`);
     capabilities.set(c.name, c);
   }

@@ -43,7 +43,7 @@ export {
   type SnapshotPrimitive,
 } from './snapshot.js';
 export { Allocation, DEFAULT_ALLOCATION, type AllocationLimits } from './allocation.js';
-export { defineCapability, type Capability, type CapabilityContext } from './capability.js';
+export { admitCapability, defineCapability, type Capability, type CapabilityContext } from './capability.js';
 export { installEffectAudit } from './effect-audit.js';
 export { FORBIDDEN_AT_RUNTIME, RawDynamicExecutionRefusedError } from './raw-dynamic-runtime.js';
 export { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';

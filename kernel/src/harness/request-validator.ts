@@ -9,6 +9,7 @@
 import { z, type ZodType } from 'zod';
 import { ObjectPrototype, dateGetTime, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, isArray, objectCreate, objectKeys } from './intrinsics.js';
 import { isDate, isRegExp, regexpParts } from './snapshot-reflect.js';
+import { describeError, UsageError } from '../core/index.js';
 
 const RegExpCtor = RegExp;
 const DateCtor = Date;
@@ -102,14 +103,15 @@ export function pristineValidator(schema: ZodType): Parse {
     const copying: Copying = { seen: new Map(), pending: [] };
     copy = copySchemaValue(schema, copying);
     for (let i = 0; i < copying.pending.length; i++) copying.pending[i]!();
-  } catch {
-    copy = undefined;
+  } catch (thrown) {
+    // Fail closed: a zod 4 type the gateway cannot hold a copy of would be checked through an object any code can edit.
+    throw new UsageError(`The request type could not be copied for the capability gateway (${describeError(thrown, 200)}); build it from plain zod schemas.`);
   }
-  if (copy !== schema && copy !== undefined && (copy as { _zod?: Internals })._zod) {
+  if (copy !== schema && (copy as { _zod?: Internals } | undefined)?._zod) {
     const own = copy as ZodType;
     return (value) => safeParseWith(own, value) as ReturnType<Parse>;
   }
-  // Not a zod 4 schema (or one that could not be copied): the operator's own validator, as before.
+  // Not a zod 4 schema (a validator object of another kind): its own safeParse, bound now.
   const parse = schema.safeParse.bind(schema);
   return (value) => parse(value) as ReturnType<Parse>;
 }

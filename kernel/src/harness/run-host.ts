@@ -267,7 +267,7 @@ export class RunHost implements HostHandle {
       return refuse('invalid-request', `its request validator threw ${describeError(thrown, 200)}`, thrown);
     }
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+      const issues = describeIssues(parsed.error.issues);
       // A model's tool call reaches here only after the core checked the same arguments against the tool's (the
       // operator's) request type: the gateway's copy refusing them means that type was edited since it was defined.
       if (requestIsData) this.recordAnomaly('request_type_modified', { capability: name, issues }, parentId);
@@ -318,8 +318,15 @@ export class RunHost implements HostHandle {
       name: cap.name,
       description: cap.description,
       input: cap.request,
-      // The gateway parses the model's arguments itself, once, with its own copy of the request type.
+      // The gateway parses the model's arguments itself, once, with its own copy of the request type; the core's
+      // check for the operation record uses that copy too, so an edited schema object cannot split the two.
       validatesRequest: true,
+      parseArguments: (value: unknown) => {
+        const parsed = validateCapabilityRequest(cap, value);
+        // Evidence of an edit: the operator's schema object admits what the copy taken at definition refuses.
+        if (!parsed.success && operatorTypeAdmits(cap, value)) this.recordAnomaly('request_type_modified', { capability: cap.name, issues: describeIssues(parsed.error.issues) });
+        return parsed;
+      },
       // Data only when the agent executor parsed it from the model's call; code calling run directly gets the full path.
       run: (args: unknown, ctx: { executionId: string }) => this.invokeCapability(cap.name, args, ctx.executionId, isParsedToolArguments(args)),
     }) as ToolSpec;
@@ -703,3 +710,16 @@ function hostInfrastructureStore(store: PerimeterAuditStore): PerimeterAuditStor
 
 // An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
 Object.freeze(RunHost.prototype);
+
+function describeIssues(issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[]): string {
+  return issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
+/** Whether the operator's (live, editable) request type admits `value`; only read after the gateway's copy refused it. */
+function operatorTypeAdmits(cap: Capability, value: unknown): boolean {
+  try {
+    return cap.request.safeParse(value).success === true;
+  } catch {
+    return false;
+  }
+}

@@ -9,12 +9,14 @@ import { isSpecNaturalFunction, isTransformedNaturalFunction, newId, wallClockMs
 import {
   RetainedFunction,
   Runner,
+  admitCapability,
   createRunLedger,
   insideHostFrame,
   refuseDuringUntrustedRead,
   untrustedReadAnomalies,
   isGeneratedCallable,
   refuseCallAfterRun,
+  type Capability,
   type Grant,
   type LateAnomaly,
   type Ledger,
@@ -65,7 +67,8 @@ export interface SessionAnomaly {
 /** Policy by value: a frozen copy of the grant, so a caller's array or object cannot widen it later. */
 function grantByValue(grant: Grant | undefined): Grant {
   return Object.freeze({
-    capabilities: Object.freeze([...((grant?.capabilities ?? []) as readonly unknown[])]) as Grant['capabilities'],
+    // Each capability admitted now, before any model code runs (admitCapability): a hand-built one is copied.
+    capabilities: Object.freeze(((grant?.capabilities ?? []) as readonly Capability[]).map(admitCapability)),
     references: Object.freeze({ ...(grant?.references ?? {}) }),
   });
 }
