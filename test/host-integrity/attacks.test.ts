@@ -4,7 +4,7 @@
  * and leave a trace anomaly naming the attempt (in the run, or in the Session's record after run end).
  */
 import { describe, expect, it } from 'vitest';
-import { approvalCases, asyncContextCases, auditCases, authorityCases, lateCallbackCases, ledgerCases, operatorLedgerCases, reachCases, reopenCases, type AttackCase } from './cases.js';
+import { approvalCases, asyncContextCases, auditCases, authorityCases, lateCallbackCases, ledgerCases, operatorLedgerCases, reachCases, reopenCases, storeObjectCases, type AttackCase } from './cases.js';
 import { PLACES, attack, expectContained, expectTerminalContained, stoppedBaseline } from './support.js';
 
 function suite(name: string, cases: readonly AttackCase[]): void {
@@ -28,5 +28,6 @@ suite('widening authority, forging seams and the gateway allowance, replacing ov
 suite('reaching or damaging the perimeter audit store', auditCases);
 suite('writing through the operator-held Ledger and SQLite ledger store, opening another store', operatorLedgerCases);
 suite('reopening a finished run', reopenCases);
+suite("shadowing the methods of the operator's audit and ledger stores", storeObjectCases);
 suite('getting a generated closure approved, operator controls', approvalCases);
 suite('leaving a model-made function in an event-loop callback after the run', lateCallbackCases);

@@ -595,3 +595,50 @@ export const lateCallbackCases: AttackCase[] = LATE_FROM.flatMap(([place, define
     places: [place],
   })),
 );
+
+/**
+ * The operator's store objects, reached by reference: their methods are looked up by the host, so shadowing one
+ * (an own property, or a prototype layer slipped in between) would hand the host's writes to the attacker. The
+ * host uses the methods it read when the Runner or Ledger was built; the edit is recorded.
+ */
+export const storeObjectCases: AttackCase[] = [
+  {
+    id: "the step executor: shadow runStep, so later steps skip the model and operation oversight while the run's record says adapter",
+    body: `Object.defineProperty(probe.executor, 'runStep', { value: async () => ({ outcome: { kind: 'pass' }, bindings: {} }), configurable: true });
+      return 'shadowed';`,
+    anomaly: 'executor_modified',
+  },
+  {
+    id: "the perimeter audit store: shadow recordAttempt with an own property, so the egress call's attempt is never recorded",
+    body: `Object.defineProperty(probe.auditStore, 'recordAttempt', { value: async () => {}, configurable: true, writable: true });
+      return 'shadowed';`,
+    anomaly: 'audit_store_modified',
+  },
+  {
+    id: 'the perimeter audit store: slip a prototype layer in whose recordAttempt and recordCompletion do nothing',
+    body: `const real = Object.getPrototypeOf(probe.auditStore);
+      Object.setPrototypeOf(probe.auditStore, Object.create(real, { recordAttempt: { value: async () => {} }, recordCompletion: { value: async () => {} } }));
+      return 'layered';`,
+    anomaly: 'audit_store_modified',
+  },
+  {
+    id: "the SQLite ledger store: a prototype that is not SqliteLedgerStore's (same methods, append dropping), so the host's writes go to it",
+    body: `const real = Object.getPrototypeOf(probe.ledgerStore);
+      const fake = Object.create(Object.getPrototypeOf(real));
+      for (const k of Object.getOwnPropertyNames(real)) if (k !== 'constructor' && k !== 'append') Object.defineProperty(fake, k, Object.getOwnPropertyDescriptor(real, k));
+      Object.defineProperty(fake, 'append', { value: function () {} });
+      Object.setPrototypeOf(probe.ledgerStore, fake);
+      return 'swapped';`,
+    anomaly: 'ledger_store_modified',
+    options: { operatorLedger: true },
+  },
+  {
+    id: 'the SQLite ledger store: shadow select and hasTerminal, so reads of older events see nothing',
+    body: `Object.defineProperty(probe.ledgerStore, 'select', { value: () => [], configurable: true });
+      Object.defineProperty(probe.ledgerStore, 'hasTerminal', { value: () => false, configurable: true });
+      return 'shadowed';`,
+    anomaly: 'ledger_store_modified',
+    options: { operatorLedger: true },
+  },
+];
+

@@ -212,7 +212,7 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
   const grant = { capabilities: [send, lookup] as nh.Capability[], references: {} as Record<string, unknown> };
   const oversight = { inspectOperation: (r: nh.OperationRequest) => (r.expression === 'forbidden()' ? nh.rejectOperation('forbidden') : nh.accept()) };
   // What an attacker in a notebook can reach besides `nh`: the objects the operator built the Session from.
-  const probe: Record<string, unknown> = { auditPath, scratchPath: join(dir, 'scratch.txt'), grant, platformPolicy, policy, oversight, ...(options.probe ?? {}) };
+  const probe: Record<string, unknown> = { auditPath, auditStore: store, scratchPath: join(dir, 'scratch.txt'), grant, platformPolicy, policy, oversight, ...(options.probe ?? {}) };
   grant.references = { nh, probe };
   const expression = wrap(body);
   const model = new ScriptedModel((_messages, info) => {
@@ -221,13 +221,15 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
     if (info.requestNumber === attackTurn + 1) return { toolCalls: [toolCall('send_report', { target: 'real' })] };
     return { toolCalls: [finish()] };
   });
+  const executor = new nh.AgentExecutor({ model, maxRequestsPerStep: 10 });
+  probe.executor = executor;
   const ledgerPath = join(dir, 'ledger.db');
   const ledgerStore = options.operatorLedger ? new nh.SqliteLedgerStore(ledgerPath) : undefined;
   const ledger = ledgerStore ? new nh.Ledger({ store: ledgerStore, window: 4 }) : undefined;
   if (ledger) Object.assign(probe, { ledger, ledgerStore, ledgerPath });
   const session = new nh.Session({
     ...(ledger ? { ledger } : {}),
-    executor: new nh.AgentExecutor({ model, maxRequestsPerStep: 10 }),
+    executor,
     platformPolicy,
     perimeterAuditStore: store,
     grant,

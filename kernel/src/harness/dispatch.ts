@@ -176,6 +176,7 @@ export class Dispatcher {
     const definitionId = definitionIdOf(proposal);
     const nodeId = newId('dsp_');
     const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId, node: 'materialization' };
+    if (this.#confinement) host.noteObjectEdits(parentId);
     this.#requireConfirmation(request, await settleConfirmation(this.#confinement, request, host, parentId), parentId);
     if (host.state !== 'running') throw new DispatchRejectedError({ reason: 'run-closed', detail: 'the run is not admitting interior operations' });
     this.#admit(frame, nodeId, parentId);
@@ -305,6 +306,7 @@ export class Dispatcher {
       }
       const nodeId = newId('dsp_');
       const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId: ids.definitionId, node: 'invocation', exportName: name };
+      if (dispatcher.#confinement) host.noteObjectEdits(frame.submitterId);
       const answer = confirmationNow(dispatcher.#confinement, request, host, frame.submitterId);
       if (answer instanceof Promise) {
         // An asynchronous confirmation can only precede an export whose call contract is a promise.

@@ -106,6 +106,7 @@ export {
   Runner,
   createRunLedger,
   currentExecutorStepAdmission,
+  oversightByValue,
   type LateAnomaly,
   type Composition,
   type RunContext,

@@ -30,6 +30,7 @@ export interface LedgerStore {
 import { redactValue } from '../core/index.js';
 import { encodeJson } from './json-encode.js';
 import { append, scheduleMicrotask } from './intrinsics.js';
+import { captureMethods } from './captured-methods.js';
 
 export interface PersistedLedgerEvent extends Omit<LedgerEvent, 'data'> {
   readonly data: unknown;
@@ -76,9 +77,27 @@ let hostQueue: (store: SqliteLedgerStore, ledgerId: string, event: LedgerEvent) 
  * How a Ledger writes to its store. A SqliteLedgerStore's public writers refuse a run's interior (the file is
  * the host's record of runs), so the Ledger, which the run host drives from inside runs, writes past them.
  */
-export function appendToStoreAsHost(store: LedgerStore, ledgerId: string, event: LedgerEvent): void {
-  if (store instanceof SqliteLedgerStore) hostQueue(store, ledgerId, event);
-  else store.append(ledgerId, event);
+/** Whether `value` is a SqliteLedgerStore (a private-field brand check: a changed prototype does not fool it). */
+let isSqliteLedgerStore: (value: object) => value is SqliteLedgerStore;
+
+/** A ledger store as its Ledger calls it (see captureLedgerStore). */
+export interface HostLedgerStore extends Omit<LedgerStore, 'append'> {
+  /** The host's write: a SqliteLedgerStore's private queue, or the store's append as it was at capture. */
+  append(ledgerId: string, event: LedgerEvent): void;
+  /** Methods that would now resolve elsewhere on the operator's object (captured-methods.ts). */
+  modified(): readonly string[];
+}
+
+/**
+ * The store's methods, read once when its Ledger is built (captured-methods.ts): the store object stays reachable
+ * to code holding a reference, and a shadowed `select` or a swapped prototype must not take the host's reads or
+ * writes. A SqliteLedgerStore is written through its private queue, found by brand, not by `instanceof`.
+ */
+export function captureLedgerStore(store: LedgerStore): HostLedgerStore {
+  const captured = captureMethods(store, ['append', 'flush', 'select', 'hasTerminal', 'hasRun', 'lastSequence'], 'The ledger store');
+  const m = captured.methods;
+  const append = typeof store === 'object' && store !== null && isSqliteLedgerStore(store) ? (ledgerId: string, event: LedgerEvent) => hostQueue(store, ledgerId, event) : m.append;
+  return Object.freeze({ append, flush: m.flush, select: m.select, hasTerminal: m.hasTerminal, hasRun: m.hasRun, lastSequence: m.lastSequence, modified: captured.modified });
 }
 
 /**
@@ -96,6 +115,7 @@ export class SqliteLedgerStore implements LedgerStore {
 
   static {
     hostQueue = (store, ledgerId, event) => store.#queue(ledgerId, event);
+    isSqliteLedgerStore = (value): value is SqliteLedgerStore => #db in value;
   }
 
   constructor(path: string) {

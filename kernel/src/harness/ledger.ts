@@ -13,7 +13,7 @@ import { HostIntegrityError } from './integrity-errors.js';
 import { actingForModel, refuseInteriorControl } from './host-context.js';
 import type { LedgerEventData, LedgerEventKind as SharedKind, LedgerEventOf, LedgerEventStatus } from '../../../shared/ledger-events.js';
 import { generatedIdentityOf } from './generated-registry.js';
-import { appendToStoreAsHost, type LedgerStore } from './ledger-store.js';
+import { captureLedgerStore, type HostLedgerStore, type LedgerStore } from './ledger-store.js';
 import { captureSnapshot, snapshotRedacted, type Snapshot, type SnapshotOptions } from './snapshot.js';
 import { append, mapDelete, mapEntries, mapGet, mapHas, mapIteratorNext, mapSet, objectFreeze, setAdd, setDelete, setHas, setIteratorNext, setValues, weakMapGet, weakMapSet } from './intrinsics.js';
 
@@ -128,6 +128,8 @@ export class Ledger {
   readonly ledgerId: string;
   readonly readOnly: boolean;
   readonly #store: LedgerStore | undefined;
+  /** The store as this Ledger calls it: methods read once, at construction (captureLedgerStore). */
+  readonly #io: HostLedgerStore | undefined;
   readonly #window: number;
   /** Every event without a store; the most recent `#window` events with one. */
   #events: LedgerEvent[] = [];
@@ -145,6 +147,7 @@ export class Ledger {
   constructor(options: LedgerOptions = {}) {
     this.#describeCallable = options.describeCallable ?? describeGenerated;
     this.#store = options.store;
+    this.#io = options.store ? captureLedgerStore(options.store) : undefined;
     this.readOnly = false;
     if (options.window !== undefined && (!Number.isInteger(options.window) || options.window < 1)) {
       throw new UsageError(`Ledger window must be a positive integer (got ${String(options.window)}).`);
@@ -154,7 +157,7 @@ export class Ledger {
     }
     this.#window = options.window ?? DEFAULT_WINDOW;
     this.ledgerId = options.ledgerId ?? newId('ldg_');
-    if (this.#store) this.#sequence = this.#store.lastSequence(this.ledgerId);
+    if (this.#io) this.#sequence = this.#io.lastSequence(this.ledgerId);
   }
 
   /**
@@ -216,9 +219,9 @@ export class Ledger {
     if (recorded !== undefined && recorded.redacted.length > 0) weakMapSet(redactions, event, objectFreeze(recorded.redacted));
     if (this.#store) {
       // A run id this ledger already holds (a resumed ledger) has events the window may not.
-      if (event.kind === 'run.entry' && !mapHas(this.#windowRuns, runId) && !this.#store.hasRun(this.ledgerId, runId)) mapSet(this.#windowRuns, runId, event.sequence);
+      if (event.kind === 'run.entry' && !mapHas(this.#windowRuns, runId) && !this.#io!.hasRun(this.ledgerId, runId)) mapSet(this.#windowRuns, runId, event.sequence);
       // The store owns durability; the window is a cache of what was just written.
-      appendToStoreAsHost(this.#store, this.ledgerId, event);
+      this.#io!.append(this.ledgerId, event);
       append(this.#events, event);
       if (setHas(TERMINAL, event.kind)) setAdd(this.#terminated, `${event.kind}:${event.subjectId}`);
       this.#evict();
@@ -251,7 +254,7 @@ export class Ledger {
     const slack = Math.max(64, this.#window >> 2);
     if (this.#events.length <= this.#window + slack) return;
     // What leaves memory must already be readable from the store.
-    this.#store?.flush();
+    this.#io?.flush();
     // By index and captured operations, as in append: eviction can run inside the same window (and `splice`
     // would consult the live `constructor` for its result).
     const events = this.#events;
@@ -273,7 +276,7 @@ export class Ledger {
   hasTerminal(kind: LedgerEventKind, subjectId: string): boolean {
     if (setHas(this.#terminated, `${kind}:${subjectId}`)) return true;
     // Older terminal events left the window; the store still answers for them.
-    return this.#store !== undefined && this.#store.hasTerminal(this.ledgerId, kind, subjectId);
+    return this.#io !== undefined && this.#io.hasTerminal(this.ledgerId, kind, subjectId);
   }
 
   /** The store this ledger writes to, if any. */
@@ -293,7 +296,7 @@ export class Ledger {
 
   /** A frozen copy of all events, in order. With a store this reads them all back: prefer `select`. */
   events(): readonly LedgerEvent[] {
-    if (this.#store) return this.#store.select({}, this.ledgerId);
+    if (this.#io) return this.#io.select({}, this.ledgerId);
     return Object.freeze(this.#events.slice());
   }
 
@@ -308,7 +311,7 @@ export class Ledger {
   select(filter: LedgerFilter = {}): readonly LedgerEvent[] {
     if (this.#store) {
       const inWindow = this.#fromWindow(filter);
-      return inWindow ?? this.#store.select(filter, this.ledgerId);
+      return inWindow ?? this.#io!.select(filter, this.ledgerId);
     }
     let candidates: readonly LedgerEvent[] = this.#events;
     if (filter.subjectId !== undefined) candidates = this.#bySubject.get(filter.subjectId) ?? [];
@@ -327,7 +330,12 @@ export class Ledger {
 
   /** Writes out anything the store buffers. */
   flush(): void {
-    this.#store?.flush();
+    this.#io?.flush();
+  }
+
+  /** Methods of the store object that no longer resolve to the ones this Ledger read at construction. */
+  storeModified(): readonly string[] {
+    return this.#io?.modified() ?? [];
   }
 }
 

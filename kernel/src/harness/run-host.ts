@@ -40,6 +40,7 @@ import {
   type Usage,
 } from '../core/index.js';
 import { admitPerimeterEffect, createPerimeterAttempt, type PerimeterAuditStore } from './audit-store.js';
+import type { CapturedAuditStore, CapturedMethods } from './captured-methods.js';
 import { PerimeterAttemptNotRecordedError } from './errors.js';
 import type { Allocation } from './allocation.js';
 import type { Dispatcher } from './dispatch.js';
@@ -75,9 +76,12 @@ export interface RunHostInit {
   readonly ledger: Ledger;
   readonly allocation: Allocation;
   readonly authority: Authority;
-  readonly delegate: StepExecutor;
+  /** The executor's runStep as the Runner read it at construction (captured-methods.ts). */
+  readonly delegate: CapturedMethods<StepExecutor>;
   readonly observation: ExecutorStepObservation;
-  readonly auditStore: PerimeterAuditStore | undefined;
+  readonly auditStore: CapturedAuditStore | undefined;
+  /** Anomaly kind and check for each captured operator object (noteObjectEdits). */
+  readonly editChecks?: readonly (readonly [string, () => readonly string[]])[];
   readonly appOversight: Oversight | undefined;
   /** Host deadline for each application inspector decision (default DEFAULT_INSPECTOR_DEADLINE_MS). */
   readonly inspectorDeadlineMs?: number;
@@ -106,8 +110,11 @@ export class RunHost implements HostHandle {
   readonly activeDispatches = new Map<string, ActiveDispatch>();
   readonly #contexts = new Map<string, StepContext>();
   readonly #inspectorDeadlineMs: number;
-  readonly #delegate: StepExecutor;
-  readonly #auditStore: PerimeterAuditStore | undefined;
+  readonly #delegate: CapturedMethods<StepExecutor>;
+  /** Edit anomalies recorded in this run (noteObjectEdits). */
+  readonly #notedEdits = new Set<string>();
+  readonly #editChecks: readonly (readonly [string, () => readonly string[]])[];
+  readonly #auditStore: CapturedAuditStore | undefined;
   readonly #app: Oversight | undefined;
   readonly #late: RunHostInit['lateAnomaly'];
   readonly #failures = new Map<string, NaturalExecutionFailure>();
@@ -126,6 +133,7 @@ export class RunHost implements HostHandle {
     this.rootAuthority = init.authority;
     this.observation = init.observation;
     this.#delegate = init.delegate;
+    this.#editChecks = init.editChecks ?? [];
     this.#auditStore = init.auditStore;
     this.#app = init.appOversight;
     this.#inspectorDeadlineMs = init.inspectorDeadlineMs ?? DEFAULT_INSPECTOR_DEADLINE_MS;
@@ -163,6 +171,23 @@ export class RunHost implements HostHandle {
   append(entry: LedgerAppend): LedgerEvent | undefined {
     if (this.ended) return undefined;
     return appendAsHost(this.ledger, this.runId, entry);
+  }
+
+  /**
+   * Records, once per run and kind, that an operator object the host calls into (executor, audit store, ledger
+   * store, confinement, termination) was edited since the Runner or Ledger captured it (captured-methods.ts): the
+   * host went on with the captured methods, so the edit changed nothing. Cheap: no getter of the object runs.
+   */
+  noteObjectEdits(parentId?: string): void {
+    const checks = this.#editChecks;
+    for (let i = 0; i < checks.length; i++) {
+      const kind = checks[i]![0];
+      if (setHas(this.#notedEdits, kind)) continue;
+      const methods = checks[i]![1]();
+      if (methods.length === 0) continue;
+      setAdd(this.#notedEdits, kind);
+      this.recordAnomaly(kind, { methods: [...methods] }, parentId);
+    }
   }
 
   recordAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void {
@@ -286,8 +311,10 @@ export class RunHost implements HostHandle {
       if (cap.footprint.length > 0) {
         if (!this.#auditStore) return refuse('audit-store-failed', 'no perimeter audit store is configured');
         const attempt = createPerimeterAttempt({ runId: this.runId, capability: name, footprint: cap.footprint, arguments: request, ...(executionId ? { executionId } : {}) });
+        // The attempt goes through the methods read when the Runner was built; a shadowing since is recorded.
+        this.noteObjectEdits(parentId);
         try {
-          result = await admitPerimeterEffect(hostInfrastructureStore(this.#auditStore), attempt, () => {
+          result = await admitPerimeterEffect(hostInfrastructureStore(this.#auditStore.methods), attempt, () => {
             // The store may take its time: a run terminated meanwhile (its end perhaps recorded) attempts nothing more.
             // The attempt's completion then says failed (not attempted) and the refusal is recorded, late if need be.
             if (this.state !== 'running') {
@@ -648,7 +675,10 @@ export class RunHost implements HostHandle {
     // its own steps finds it in the step's scope (currentExecutorStepAdmission, as seed 002 describes).
     if (admission && this.observation === 'adapter') handStepAdmission(request, admission);
     const scoped = this.observation === 'adapter' ? null : admission;
-    const inner = () => scope({ usageMeter: meter, requestAdmission: scoped }, () => this.#delegate.runStep(request));
+    // The step runs on the runStep read when the Runner was built; a shadowing of the executor's since is recorded.
+    this.noteObjectEdits(ctx.executionId);
+    const runStep = this.#delegate.methods.runStep;
+    const inner = () => scope({ usageMeter: meter, requestAdmission: scoped }, () => runStep(request));
     const nextFrame = frame ? { ...frame, allowance: undefined, submitterId: ctx.executionId } : undefined;
     // A Natural execution is host machinery even when generated code called it; its expressions are marked again.
     try {

@@ -3,12 +3,13 @@
  * allocation, observation mode), records the run-entry event, runs the composition in the caller's
  * process and event loop, and records exactly one run-end event.
  */
-import { abortWith, append, mapClear, mapEntryList, mapKeyList, objectFreeze } from './intrinsics.js';
+import { abortWith, append, mapClear, mapEntryList, mapKeyList, objectFreeze, reflectApply } from './intrinsics.js';
 import { AgentExecutor, currentInterior, currentState, insideOperationBody, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
 import { installEffectAudit } from './effect-audit.js';
 import { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
+import { captureAuditStore, captureConfinement, captureMethods, type CapturedAuditStore, type CapturedConfinement, type CapturedMethods } from './captured-methods.js';
 import { Dispatcher, type DispatchOutcome } from './dispatch.js';
 import { currentHostFrame, refuseInteriorControl, runInFrame } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
@@ -104,6 +105,15 @@ export class Runner {
   readonly #view: LedgerView;
   readonly #options: RunnerOptions;
   readonly #late: LateAnomaly[] = [];
+  /** The perimeter audit store's methods, read once here (captured-methods.ts). */
+  readonly #auditStore: CapturedAuditStore | undefined;
+  /** The executor's runStep, and how its steps are observed, read once here: the executor object stays reachable. */
+  readonly #executor: CapturedMethods<StepExecutor>;
+  readonly #observation: ExecutorStepObservation;
+  /** Confinement and termination services, read once here like the executor. */
+  readonly #confinement: CapturedConfinement | undefined;
+  readonly #termination: CapturedMethods<TerminationService> | undefined;
+  readonly #editChecks: readonly (readonly [string, () => readonly string[]])[];
 
   constructor(options: RunnerOptions) {
     if (!options?.executor || typeof options.executor.runStep !== 'function') throw new RunRejectedError({ reason: 'invalid-options', detail: 'Runner needs a step executor.' });
@@ -115,6 +125,21 @@ export class Runner {
     });
     this.#ledger = options.ledger ?? createRunLedger();
     this.#view = new LedgerView(this.#ledger);
+    this.#auditStore = options.perimeterAuditStore ? captureAuditStore(options.perimeterAuditStore) : undefined;
+    const e = options.executor;
+    this.#executor = captureMethods(e, ['runStep'], 'The step executor');
+    this.#observation = e instanceof AgentExecutor ? 'adapter' : (e as { admitsExecutorSteps?: unknown }).admitsExecutorSteps === true ? 'custom-admission' : 'aggregate';
+    this.#confinement = options.confinement ? captureConfinement(options.confinement) : undefined;
+    this.#termination = options.termination ? captureMethods(options.termination, ['terminate'], 'The termination service') : undefined;
+    const ledger = this.#ledger;
+    const checks: [string, () => readonly string[]][] = [
+      ['executor_modified', this.#executor.modified],
+      ['ledger_store_modified', () => ledger.storeModified()],
+    ];
+    if (this.#auditStore) checks.push(['audit_store_modified', this.#auditStore.modified]);
+    if (this.#confinement) checks.push(['confinement_modified', this.#confinement.modified]);
+    if (this.#termination) checks.push(['termination_modified', this.#termination.modified]);
+    this.#editChecks = objectFreeze(checks);
   }
 
   /** A read-only view of this Runner's ledger (select, events, subscribe). */
@@ -129,9 +154,7 @@ export class Runner {
 
   /** How executor steps of this runner's executor are observed (recorded at every run entry). */
   get observation(): ExecutorStepObservation {
-    const e = this.#options.executor;
-    if (e instanceof AgentExecutor) return 'adapter';
-    return (e as { admitsExecutorSteps?: unknown }).admitsExecutorSteps === true ? 'custom-admission' : 'aggregate';
+    return this.#observation;
   }
 
   /**
@@ -175,14 +198,15 @@ export class Runner {
       ledger: this.#ledger,
       allocation,
       authority,
-      delegate: this.#options.executor,
+      delegate: this.#executor,
       observation,
-      auditStore: this.#options.perimeterAuditStore,
+      auditStore: this.#auditStore,
+      editChecks: this.#editChecks,
       appOversight: oversightByValue(options.oversight),
       inspectorDeadlineMs: deadline,
       lateAnomaly: (anomalyKind, detail, parentId) => append(this.#late, objectFreeze({ runId, anomalyKind, parentId, detail: objectFreeze({ ...detail }), at: wallClockMs() })),
     });
-    const dispatcher = new Dispatcher(host, this.#options.confinement);
+    const dispatcher = new Dispatcher(host, this.#confinement?.methods);
     host.dispatcher = dispatcher;
     installEffectAudit();
     appendAsHost(this.#ledger, runId, {
@@ -196,8 +220,8 @@ export class Runner {
         effectivePolicy: [...effective],
         allocation: allocation.describe(),
         executorStepObservation: observation,
-        confinementIdentity: this.#options.confinement?.identity ?? null,
-        auditStoreDurable: this.#options.perimeterAuditStore?.durable ?? null,
+        confinementIdentity: this.#confinement?.methods.identity ?? null,
+        auditStoreDurable: this.#auditStore?.methods.durable ?? null,
       },
     });
     const forwardAbort = () => abortWith(host.abort, options.signal!.reason);
@@ -241,7 +265,7 @@ export class Runner {
     let finishTerminated: ((error: RunTerminatedError) => void) | undefined;
     const terminated = new Promise<never>((_resolve, reject) => (finishTerminated = reject));
     terminated.catch(() => undefined);
-    const termination = this.#options.termination ?? cooperativeTermination;
+    const termination = this.#termination?.methods ?? cooperativeTermination;
     /** The run end a later cessation records: the original failure class is preserved. */
     let pendingEnd: { status: 'failed' | 'terminated'; data: Record<string, unknown> } = { status: 'terminated', data: { reason: 'terminated by the host' } };
     /** The host's termination request while its mechanism has not answered. */
@@ -332,11 +356,22 @@ export class Runner {
     mapClear(host.inflight);
     const nodes = mapKeyList(host.activeDispatches);
     for (let i = 0; i < nodes.length; i++) host.endDispatch(nodes[i]!, 'terminated', { reason });
+    this.#noteStoreEdits(host);
     host.state = end.status === 'terminated' ? 'terminated' : 'ended';
     appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status: end.status, data: end.data });
   }
 
+  /**
+   * The Ledger, the executor and the audit store are called through the methods read at construction; an edit of
+   * the operator's object since (a shadowed method, a swapped prototype) changed nothing, and is recorded before
+   * run.end (once per run and kind).
+   */
+  #noteStoreEdits(host: RunHost): void {
+    host.noteObjectEdits();
+  }
+
   #endRun(host: RunHost, status: 'completed' | 'failed', data: Record<string, unknown>): void {
+    this.#noteStoreEdits(host);
     host.state = 'ended';
     appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
   }
@@ -348,6 +383,8 @@ export class Runner {
  * and may have left a callback (a listener of built-ins on a timeout signal) that makes its lookups lie.
  */
 async function askTermination(host: RunHost, service: TerminationService, target: { runId: string; branches: readonly string[]; includesRoot: boolean }): Promise<{ ceased: boolean }> {
+  // The service asked is the one the Runner captured; an edit of the operator's object since is recorded now.
+  host.noteObjectEdits();
   try {
     const report = await decideOnLoadedBuiltins(host, host.runId, () => service.terminate(target), () => undefined);
     return { ceased: report?.ceased === true };
@@ -362,10 +399,22 @@ export function createRunLedger(): Ledger {
 }
 
 /** A frozen copy of the application's hooks, taken once at run entry. */
-function oversightByValue(oversight: Oversight | undefined): Oversight | undefined {
+const OVERSIGHT_HOOKS = ['inspectOperation', 'inspectStepCommit', 'onOperationFinished', 'onStepFinished', 'translateStepFailure'] as const;
+
+/**
+ * Oversight by value: each hook read once, now, and called with the operator's object as `this` (a class keeps its
+ * state there), so replacing a hook on that object later changes nothing for runs admitted with it.
+ */
+export function oversightByValue(oversight: Oversight | undefined): Oversight | undefined {
   if (!oversight) return undefined;
-  const { inspectOperation, inspectStepCommit, onOperationFinished, onStepFinished, translateStepFailure } = oversight;
-  return Object.freeze({ inspectOperation, inspectStepCommit, onOperationFinished, onStepFinished, translateStepFailure });
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < OVERSIGHT_HOOKS.length; i++) {
+    const name = OVERSIGHT_HOOKS[i]!;
+    const hook: unknown = oversight[name];
+    if (typeof hook === 'function') out[name] = (...args: unknown[]) => reflectApply(hook as (...a: unknown[]) => unknown, oversight, args);
+    else if (hook !== undefined) out[name] = hook; // not a function: the core reports the broken contract when it is used
+  }
+  return Object.freeze(out) as Oversight;
 }
 
 /**

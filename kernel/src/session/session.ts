@@ -10,6 +10,7 @@ import {
   RetainedFunction,
   Runner,
   admitCapability,
+  oversightByValue,
   createRunLedger,
   insideHostFrame,
   refuseDuringUntrustedRead,
@@ -81,17 +82,7 @@ function optionsByValue(options: SessionOptions): SessionOptions {
     ...(options.policy ? { policy: Object.freeze([...options.policy]) } : {}),
     ...(options.platformPolicy ? { platformPolicy: Object.freeze([...options.platformPolicy]) } : {}),
     ...(options.allocation ? { allocation: Object.freeze({ ...options.allocation }) } : {}),
-    ...(oversight
-      ? {
-          oversight: Object.freeze({
-            inspectOperation: oversight.inspectOperation,
-            inspectStepCommit: oversight.inspectStepCommit,
-            onOperationFinished: oversight.onOperationFinished,
-            onStepFinished: oversight.onStepFinished,
-            translateStepFailure: oversight.translateStepFailure,
-          }),
-        }
-      : {}),
+    ...(oversight ? { oversight: oversightByValue(oversight) } : {}),
   });
 }
 
