@@ -105,7 +105,7 @@ export interface DispatchOutcome extends Materialization {
 
 /** Dispatch refused before any generated code ran (invalid proposal, confinement not confirmed). */
 export class DispatchRejectedError extends NighthawkError {
-  readonly reason: 'invalid-proposal' | 'confinement-unconfirmed' | 'run-closed';
+  readonly reason: 'invalid-proposal' | 'confinement-unconfirmed' | 'run-closed' | 'other-run';
   constructor(options: { reason: DispatchRejectedError['reason']; detail: string; cause?: unknown }) {
     super('dispatch-rejected', `Dispatch rejected (${options.reason}): ${options.detail}`, { cause: options.cause });
     this.reason = options.reason;
@@ -165,6 +165,10 @@ export class Dispatcher {
   async #dispatch(value: unknown, link: RetainedLink | undefined): Promise<DispatchOutcome> {
     const host = this.#host;
     const frame = currentHostFrame();
+    if (frame !== undefined && frame.host !== host) {
+      host.refuseOtherRun(frame, { dispatch: true });
+      throw new DispatchRejectedError({ reason: 'other-run', detail: `this dispatcher belongs to run ${host.runId}, not to the run using it` });
+    }
     const parentId = frame?.submitterId ?? host.runId;
     if (host.state !== 'running') {
       host.recordAnomaly('dispatch_after_run_closed', {}, parentId);

@@ -48,7 +48,7 @@ export { installEffectAudit } from './effect-audit.js';
 export { FORBIDDEN_AT_RUNTIME, RawDynamicExecutionRefusedError } from './raw-dynamic-runtime.js';
 export { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
 export { insideHostFrame, insideUntrustedRead, publicRunOutsideInterior, readingUntrustedValue, refuseInteriorControl, untrustedReadAnomalies, withoutAllowance, type GatewayAllowance } from './host-context.js';
-export { refuseCallAfterRun, refuseDuringUntrustedRead } from './late-callbacks.js';
+export { markLateRefusal, refuseCallAfterRun, refuseDuringUntrustedRead } from './late-callbacks.js';
 export {
   Ledger,
   LedgerEventKind,

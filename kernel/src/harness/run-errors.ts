@@ -26,7 +26,7 @@ export class GrantWideningError extends NighthawkError {
   }
 }
 
-export type CapabilityRefusalReason = 'not-granted' | 'footprint-outside-policy' | 'invalid-request' | 'run-closed' | 'audit-store-failed';
+export type CapabilityRefusalReason = 'not-granted' | 'footprint-outside-policy' | 'invalid-request' | 'run-closed' | 'audit-store-failed' | 'other-run';
 
 /** A capability call refused by the host gateway before its body ran. */
 export class CapabilityRefusedError extends NighthawkError {

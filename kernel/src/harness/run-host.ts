@@ -46,7 +46,7 @@ import type { Allocation } from './allocation.js';
 import type { Dispatcher } from './dispatch.js';
 import { validateCapabilityRequest, type Capability } from './capability.js';
 import type { Authority } from './grant.js';
-import { asHostInfrastructure, currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostHandle } from './host-context.js';
+import { asHostInfrastructure, currentHostFrame, runInFrame, withAllowance, withoutAllowance, type HostFrame, type HostHandle } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
 import { appendAsHost, captureForLedger, redactionsOf, type Ledger, type LedgerAppend, type LedgerEvent } from './ledger.js';
 import { outsidePolicy } from './perimeter.js';
@@ -190,6 +190,15 @@ export class RunHost implements HostHandle {
     }
   }
 
+  /**
+   * A host object of this run (its gateway, its dispatcher) used from another run's frame: recorded in both runs
+   * (`authority_from_other_run`), late where one has ended. The caller then refuses.
+   */
+  refuseOtherRun(frame: HostFrame, detail: Record<string, unknown>): void {
+    this.recordAnomaly('authority_from_other_run', { ...detail, callerRunId: frame.host.runId });
+    frame.host.recordAnomaly('authority_from_other_run', { ...detail, ownerRunId: this.runId }, frame.submitterId);
+  }
+
   recordAnomaly(anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void {
     if (this.ended) {
       this.#late?.(anomalyKind, detail, parentId);
@@ -253,6 +262,12 @@ export class RunHost implements HostHandle {
 
   async #invokeCapability(name: string, rawArgs: unknown, executionId: string | undefined, requestIsData: boolean, caller: InteriorMark | undefined): Promise<unknown> {
     const frame = currentHostFrame();
+    // Reached from another run (a wrapper or tool stashed where that run can reach it): this run's authority is
+    // not that run's. Checked first, so the refusal lands in the caller's ledger even after this run ended.
+    if (frame !== undefined && frame.host !== this) {
+      this.refuseOtherRun(frame, { capability: name });
+      throw new CapabilityRefusedError({ capability: name, reason: 'other-run', detail: `it belongs to run ${this.runId}, not to the run calling it` });
+    }
     const authority = frame?.host === this ? frame.authority : this.rootAuthority;
     const parentId = executionId ?? frame?.submitterId ?? this.runId;
     const refuse = (reason: CapabilityRefusedError['reason'], detail: string, cause?: unknown): never => {
@@ -263,7 +278,11 @@ export class RunHost implements HostHandle {
       if (reason === 'footprint-outside-policy' || reason === 'audit-store-failed') this.#refusePerimeterEffect(parentId, error.message, error);
       throw error;
     };
-    if (this.state !== 'running') refuse('run-closed', 'the run is no longer admitting interior operations');
+    if (this.state !== 'running') {
+      // After run.end the refusal record has no ledger to go to: the anomaly reaches the late record.
+      if (this.ended) this.recordAnomaly('capability_after_run_closed', { capability: name });
+      refuse('run-closed', 'the run is no longer admitting interior operations');
+    }
     const cap = authority.capabilities.get(name);
     if (!cap) return refuse('not-granted', 'it is not in the grant in force here');
     // The request is validated, and the capability body runs, on the built-ins the host loaded with: interior

@@ -17,6 +17,7 @@ import {
   untrustedReadAnomalies,
   isGeneratedCallable,
   refuseCallAfterRun,
+  markLateRefusal,
   type Capability,
   type Grant,
   type LateAnomaly,
@@ -85,6 +86,9 @@ function optionsByValue(options: SessionOptions): SessionOptions {
     ...(oversight ? { oversight: oversightByValue(oversight) } : {}),
   });
 }
+
+/** Refusals a Session keeps in its own anomaly record at most (a loop of refused calls cannot grow it without bound). */
+const SESSION_ANOMALY_LIMIT = 1000;
 
 /** Promises SessionFunction calls returned: a notebook waits for one that is a cell's final value. */
 const callResults = new WeakSet<Promise<unknown>>();
@@ -184,6 +188,18 @@ export class Session {
     refuseDuringUntrustedRead(`SessionFunction ${name}`, (control) => new OperatorControlError({ control }));
   }
 
+  /**
+   * A call through an adapter of a closed Session: refused and recorded. Marked, so where nobody holds the promise
+   * it rejects (a model left the adapter as a value's `then`, called by the promise machinery) it is absorbed
+   * instead of ending the process; a caller that awaits still receives it.
+   */
+  #refuseClosed(name: string): never {
+    if (this.#anomalies.length < SESSION_ANOMALY_LIMIT) {
+      this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind: 'session_function_after_close', detail: Object.freeze({ name }), at: wallClockMs() }));
+    }
+    throw markLateRefusal(new SessionClosedError({ sessionId: this.sessionId, functionName: name }));
+  }
+
   #refuseAfterRun(name: string): void {
     refuseCallAfterRun(`SessionFunction ${name} after its run ended`, (control) => new OperatorControlError({ control }));
   }
@@ -264,7 +280,7 @@ export class Session {
     const label = name ?? retained.exportName;
     const session = this;
     const call = async (args: unknown[]): Promise<unknown> => {
-      if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: label });
+      if (session.#closed) session.#refuseClosed(label);
       // Interior call: re-materialize in the caller's run, under the caller's authority.
       if (insideHostFrame()) {
         session.#refuseWithoutRun(label);
@@ -345,7 +361,7 @@ export class Session {
     if (existing) return existing;
     const session = this;
     const call = async (self: unknown, args: never[]): Promise<unknown> => {
-      if (session.#closed) throw new SessionClosedError({ sessionId: session.sessionId, functionName: name });
+      if (session.#closed) session.#refuseClosed(name);
       // Interior call: join the caller's run under the caller's authority.
       if (insideHostFrame()) {
         session.#refuseWithoutRun(name);

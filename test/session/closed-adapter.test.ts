@@ -1,0 +1,35 @@
+/**
+ * Seed 001: "Closing a Session prevents calls through its SessionFunction adapters." A refusal, never a crash: a
+ * model can leave an adapter where the host's promise machinery calls it later (the `then` of a value it hands
+ * back), and after close nobody holds the promise that refusal rejects. It is recorded in the Session's anomalies
+ * and absorbed where it reaches the event loop; the operator's own call still sees the error.
+ */
+import { describe, expect, it } from 'vitest';
+import * as nh from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+
+describe('a SessionFunction adapter after close', () => {
+  it('planted by a model as a thenable: refused and recorded, the process keeps running', async () => {
+    const probe: Record<string, unknown> = {};
+    const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression: '(probe.out = { then: helper }, 1)' })] } : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }));
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const { helper } = session.materialized(session.submit('async function helper() {}'), { helper: async () => 'helper ran' });
+    // The model reaches the adapter as a step reference.
+    const { plant } = session.materialized(session.submit('async function plant() {}'), { plant: async () => nh.step({ program: 'execute\nDo it.', references: { helper, probe } }) });
+    await plant!();
+    await session.close();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const settled = await Promise.race([Promise.resolve(probe.out).then(() => 'resolved', () => 'rejected'), new Promise((resolve) => setTimeout(() => resolve('pending'), 50))]);
+      expect(settled).toBe('pending');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+    expect(session.anomalies.map((a) => a.anomalyKind)).toContain('session_function_after_close');
+    await expect(helper!()).rejects.toThrow(nh.SessionClosedError);
+  });
+});
