@@ -87,6 +87,39 @@ function optionsByValue(options: SessionOptions): SessionOptions {
   });
 }
 
+/** Keys under which the language or Node calls a value's own function: adoption, JSON, conversion, iteration, inspection. */
+const PROTOCOL_KEYS: readonly PropertyKey[] = ['then', 'toJSON', 'toString', 'valueOf', Symbol.toPrimitive, Symbol.iterator, Symbol.asyncIterator, Symbol.for('nodejs.util.inspect.custom')];
+const functionToString = Function.prototype.toString;
+const reflectApply = Reflect.apply;
+const ownDescriptor = Reflect.getOwnPropertyDescriptor;
+const prototypeOf = Reflect.getPrototypeOf;
+
+/** One of the two functions a promise passes to a thenable's `then` when it adopts it (anonymous, native). */
+function isResolvingFunction(value: unknown): boolean {
+  return typeof value === 'function' && value.name === '' && reflectApply(functionToString, value, []) === 'function () { [native code] }';
+}
+
+/**
+ * Whether an adapter was called as a value-protocol hook rather than by the operator: found under a protocol key on
+ * its `this` (or that object's prototypes), or handed the resolving functions of a thenable's adoption (which a
+ * bound adapter, with no `this` to show, still receives). No getter runs; a proxy whose trap refuses or throws
+ * (model code outside its run) counts as a hook.
+ */
+function calledAsProtocolHook(self: unknown, adapter: unknown, args: readonly unknown[]): boolean {
+  if (args.length === 2 && isResolvingFunction(args[0]) && isResolvingFunction(args[1])) return true;
+  if (self === null || self === undefined || self === globalThis || (typeof self !== 'object' && typeof self !== 'function')) return false;
+  try {
+    let target: object | null = self;
+    for (let depth = 0; target !== null && depth < 8; depth++) {
+      for (let i = 0; i < PROTOCOL_KEYS.length; i++) if (ownDescriptor(target, PROTOCOL_KEYS[i]!)?.value === adapter) return true;
+      target = prototypeOf(target);
+    }
+  } catch {
+    return true;
+  }
+  return false;
+}
+
 /** Refusals a Session keeps in its own anomaly record at most (a loop of refused calls cannot grow it without bound). */
 const SESSION_ANOMALY_LIMIT = 1000;
 
@@ -200,6 +233,18 @@ export class Session {
     throw markLateRefusal(new SessionClosedError({ sessionId: this.sessionId, functionName: name }));
   }
 
+  /**
+   * An adapter a model left as a value-protocol hook (the `then` of a value it handed back, its `toJSON`...), called
+   * when operator code touched the value outside any run: not the operator's call, so no fresh run with the
+   * Session's grant. Recorded and marked, as a closed Session's refusal is.
+   */
+  #refuseProtocolHook(name: string): never {
+    if (this.#anomalies.length < SESSION_ANOMALY_LIMIT) {
+      this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind: 'session_function_as_protocol_hook', detail: Object.freeze({ name }), at: wallClockMs() }));
+    }
+    throw markLateRefusal(new OperatorControlError({ control: `SessionFunction ${name} called as a value-protocol hook (a value a model built)` }));
+  }
+
   #refuseAfterRun(name: string): void {
     refuseCallAfterRun(`SessionFunction ${name} after its run ended`, (control) => new OperatorControlError({ control }));
   }
@@ -279,7 +324,7 @@ export class Session {
     if (existing) return existing as SessionFunction<F>;
     const label = name ?? retained.exportName;
     const session = this;
-    const call = async (args: unknown[]): Promise<unknown> => {
+    const call = async (self: unknown, args: unknown[]): Promise<unknown> => {
       if (session.#closed) session.#refuseClosed(label);
       // Interior call: re-materialize in the caller's run, under the caller's authority.
       if (insideHostFrame()) {
@@ -287,10 +332,11 @@ export class Session {
         session.#refuseAfterRun(label);
         return retained.invoke(...args);
       }
+      if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(label);
       return session.#runner.run(() => retained.invoke(...args), session.#runOptions(label));
     };
-    const adapter = function (...args: unknown[]): Promise<unknown> {
-      return callResult(call(args));
+    const adapter = function (this: unknown, ...args: unknown[]): Promise<unknown> {
+      return callResult(call(this, args));
     } as unknown as SessionFunction;
     Object.defineProperty(adapter, 'name', { value: label });
     Object.defineProperty(adapter, 'sessionFunctionName', { value: label });
@@ -368,6 +414,7 @@ export class Session {
         session.#refuseAfterRun(name);
         return fn.apply(self, args);
       }
+      if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(name);
       return session.#runner.run(async () => fn.apply(self, args), session.#runOptions(name));
     };
     const adapter = function (this: unknown, ...args: never[]): Promise<unknown> {
