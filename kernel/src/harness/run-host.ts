@@ -312,8 +312,8 @@ export class RunHost implements HostHandle {
     }
     if (!parsed.success) {
       const issues = describeIssues(parsed.error.issues);
-      // A model's tool call reaches here only after the core checked the same arguments against the tool's (the
-      // operator's) request type: the gateway's copy refusing them means that type was edited since it was defined.
+      // A model's tool call reaches here only after the core checked the same arguments with this same copy
+      // (ToolSpec.parseArguments): refusing them now means a validator that answers differently the second time.
       if (requestIsData) this.recordAnomaly('request_type_modified', { capability: name, issues }, parentId);
       return refuse('invalid-request', issues);
     }
