@@ -49,7 +49,7 @@ describe('the V8 code cache across ZeroMQ kernel processes', () => {
     const written = { ino: statSync(file).ino, bytes: readFileSync(file) };
 
     const second = await start([FROM_CACHE, 'import * as nh from "nighthawk-ts";\ntypeof nh.Session', SECOND_COMPILER]);
-    expect(second.cells.map((c) => c.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(second.cells.map((c) => c.status), JSON.stringify(second.cells)).toEqual(['ok', 'ok', 'ok']);
     // tslab's TypeScript, the one compiler file loaded, compiled from the cache.
     expect(second.cells[0]!.result).toMatch(/^'[^ ]*typescript-for-tslab[\\/]lib[\\/]typescript\.js,true'$/);
     expect(second.cells[1]!.result).toBe("'function'");

@@ -1,6 +1,7 @@
 /**
- * Operator-built objects the host calls into (a perimeter audit store, a ledger store), by value: their methods
- * are read once, when the Runner or Ledger that uses them is built (operator code, before any run), and called
+ * Operator-built objects the host calls into (the step executor, a perimeter audit store, a ledger store, the
+ * confinement and termination services), by value: their methods are read once, when the Runner or Ledger that
+ * uses them is built (operator code, before any run), and called
  * with the object as `this` from then on. The object itself stays reachable to any code holding a reference, and
  * a method the host looked up at each call could be shadowed (an own property, a prototype layer slipped in) to
  * take the host's writes. `modified()` names the methods that would now resolve elsewhere, read without running

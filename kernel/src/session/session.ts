@@ -106,9 +106,9 @@ function isResolvingFunction(value: unknown): boolean {
  * (model code outside its run) counts as a hook.
  */
 function calledAsProtocolHook(self: unknown, adapter: unknown, args: readonly unknown[]): boolean {
-  if (args.length === 2 && isResolvingFunction(args[0]) && isResolvingFunction(args[1])) return true;
-  if (self === null || self === undefined || self === globalThis || (typeof self !== 'object' && typeof self !== 'function')) return false;
   try {
+    if (args.length === 2 && isResolvingFunction(args[0]) && isResolvingFunction(args[1])) return true;
+    if (self === null || self === undefined || self === globalThis || (typeof self !== 'object' && typeof self !== 'function')) return false;
     let target: object | null = self;
     for (let depth = 0; target !== null && depth < 8; depth++) {
       for (let i = 0; i < PROTOCOL_KEYS.length; i++) if (ownDescriptor(target, PROTOCOL_KEYS[i]!)?.value === adapter) return true;
@@ -120,7 +120,7 @@ function calledAsProtocolHook(self: unknown, adapter: unknown, args: readonly un
   return false;
 }
 
-/** Refusals a Session keeps in its own anomaly record at most (a loop of refused calls cannot grow it without bound). */
+/** Entries a Session keeps in its own anomaly record at most. */
 const SESSION_ANOMALY_LIMIT = 1000;
 
 /** Promises SessionFunction calls returned: a notebook waits for one that is a cell's final value. */
@@ -221,15 +221,18 @@ export class Session {
     refuseDuringUntrustedRead(`SessionFunction ${name}`, (control) => new OperatorControlError({ control }));
   }
 
+  /** Adds to the Session's own anomaly record (bounded: a loop of refused calls cannot grow it without limit). */
+  #noteAnomaly(anomalyKind: string, detail: Record<string, unknown>): void {
+    if (this.#anomalies.length < SESSION_ANOMALY_LIMIT) this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind, detail: Object.freeze({ ...detail }), at: wallClockMs() }));
+  }
+
   /**
    * A call through an adapter of a closed Session: refused and recorded. Marked, so where nobody holds the promise
    * it rejects (a model left the adapter as a value's `then`, called by the promise machinery) it is absorbed
    * instead of ending the process; a caller that awaits still receives it.
    */
   #refuseClosed(name: string): never {
-    if (this.#anomalies.length < SESSION_ANOMALY_LIMIT) {
-      this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind: 'session_function_after_close', detail: Object.freeze({ name }), at: wallClockMs() }));
-    }
+    this.#noteAnomaly('session_function_after_close', { name });
     throw markLateRefusal(new SessionClosedError({ sessionId: this.sessionId, functionName: name }));
   }
 
@@ -239,9 +242,7 @@ export class Session {
    * Session's grant. Recorded and marked, as a closed Session's refusal is.
    */
   #refuseProtocolHook(name: string): never {
-    if (this.#anomalies.length < SESSION_ANOMALY_LIMIT) {
-      this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind: 'session_function_as_protocol_hook', detail: Object.freeze({ name }), at: wallClockMs() }));
-    }
+    this.#noteAnomaly('session_function_as_protocol_hook', { name });
     throw markLateRefusal(new OperatorControlError({ control: `SessionFunction ${name} called as a value-protocol hook (a value a model built)` }));
   }
 
@@ -285,7 +286,7 @@ export class Session {
       const kind = defined.get(name);
       if (isGeneratedCallable(value) || kind === undefined || (kind === 'spec' && !isSpecNaturalFunction(value)) || neverOperatorDefined(value)) {
         // Binding an existing value is not a definition: nothing is approved, and the attempt is evidence.
-        this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind: 'unobserved_definition', detail: Object.freeze({ name, submissionId: submission.submissionId, generated: isGeneratedCallable(value) }), at: wallClockMs() }));
+        this.#noteAnomaly('unobserved_definition', { name, submissionId: submission.submissionId, generated: isGeneratedCallable(value) });
         continue;
       }
       // A Natural function the block transform compiled from this cell corresponds to the submitted
