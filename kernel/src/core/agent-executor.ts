@@ -6,7 +6,7 @@
 import { z, type ZodType } from 'zod';
 import { toJsonSchema } from './binding-types.js';
 import { requireState, stepAdmissionOf, type RuntimeState } from './context.js';
-import { markParsedToolArguments, type ArgumentsParse } from './tool.js';
+import { describeIssues, markParsedToolArguments, type ArgumentsParse } from './tool.js';
 import { ExecutionError, NighthawkError, describeError } from './errors.js';
 import { redactText, redactValue, secretsVersion } from './secrets.js';
 import { parseTargetPath } from './expression.js';
@@ -422,7 +422,7 @@ function parseArguments(text: unknown, schema: ZodType, parse?: (value: unknown)
   if (!parsed.success) {
     return {
       ok: false,
-      error: new ArgumentError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')),
+      error: new ArgumentError(describeIssues(parsed.error.issues)),
     };
   }
   return { ok: true, args: parsed.data as Record<string, unknown>, raw: raw as Record<string, unknown> };

@@ -141,6 +141,6 @@ export {
   type OperationResult,
 } from './step-context.js';
 export { runBlock } from './step-runner.js';
-export { defineTool, isParsedToolArguments, type ArgumentsParse, type ToolSpec } from './tool.js';
+export { defineTool, describeIssues, isParsedToolArguments, type ArgumentsParse, type ToolSpec } from './tool.js';
 export { addUsage, usageCount, UsageMeter, ZERO_USAGE, type Usage } from './usage.js';
 export * from './transform/index.js';

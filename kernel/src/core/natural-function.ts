@@ -4,6 +4,7 @@
  * block transform, which rewrites each block into a `runBlock` call.
  */
 import type { z, ZodType } from 'zod';
+import { describeIssues } from './tool.js';
 import type { BlockResult, BlockSpec } from './block-spec.js';
 import { ExecutionError, UnassignedWriteBindingError, UsageError } from './errors.js';
 import { hasSentinel, parseProgram } from './program.js';
@@ -68,7 +69,7 @@ function defineRuntimeFunction(options: NaturalFunctionOptions<z.ZodObject, ZodT
   const fn = async (args: unknown) => {
     const parsedArgs = input.safeParse(args ?? {});
     if (!parsedArgs.success) {
-      throw new UsageError(`Arguments to ${name} are invalid: ${parsedArgs.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+      throw new UsageError(`Arguments to ${name} are invalid: ${describeIssues(parsedArgs.error.issues)}`);
     }
     const spec: BlockSpec = {
       program,

@@ -32,6 +32,11 @@ export type ArgumentsParse =
   | { readonly success: true; readonly data: unknown }
   | { readonly success: false; readonly error: { readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[] } };
 
+/** Zod-style issues as one line: `path: message` each (`(root)` for the value itself), `; `-separated. */
+export function describeIssues(issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[]): string {
+  return issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+}
+
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /** Argument objects the agent executor parsed from a model's tool call (JSON data), as handed to a tool's run. */

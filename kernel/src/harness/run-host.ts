@@ -38,6 +38,7 @@ import {
   type StepRequest,
   type ToolSpec,
   type Usage,
+  describeIssues,
 } from '../core/index.js';
 import { admitPerimeterEffect, createPerimeterAttempt, type PerimeterAuditStore } from './audit-store.js';
 import type { CapturedAuditStore, CapturedMethods } from './captured-methods.js';
@@ -759,10 +760,6 @@ function hostInfrastructureStore(store: PerimeterAuditStore): PerimeterAuditStor
 
 // An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
 Object.freeze(RunHost.prototype);
-
-function describeIssues(issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[]): string {
-  return issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-}
 
 /** Whether the operator's (live, editable) request type admits `value`; only read after the gateway's copy refused it. */
 function operatorTypeAdmits(cap: Capability, value: unknown): boolean {

@@ -356,22 +356,14 @@ export class Runner {
     mapClear(host.inflight);
     const nodes = mapKeyList(host.activeDispatches);
     for (let i = 0; i < nodes.length; i++) host.endDispatch(nodes[i]!, 'terminated', { reason });
-    this.#noteStoreEdits(host);
+    // Edits of the operator objects the run called into (captured at construction) are recorded before run.end.
+    host.noteObjectEdits();
     host.state = end.status === 'terminated' ? 'terminated' : 'ended';
     appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status: end.status, data: end.data });
   }
 
-  /**
-   * The Ledger, the executor and the audit store are called through the methods read at construction; an edit of
-   * the operator's object since (a shadowed method, a swapped prototype) changed nothing, and is recorded before
-   * run.end (once per run and kind).
-   */
-  #noteStoreEdits(host: RunHost): void {
-    host.noteObjectEdits();
-  }
-
   #endRun(host: RunHost, status: 'completed' | 'failed', data: Record<string, unknown>): void {
-    this.#noteStoreEdits(host);
+    host.noteObjectEdits();
     host.state = 'ended';
     appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
   }
