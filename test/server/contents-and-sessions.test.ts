@@ -138,4 +138,27 @@ describe('sessions and kernel specs', () => {
     sessions.dispose();
     specs.dispose();
   });
+
+  test('two session POSTs for one path while its kernel starts share one session; the answers say which started it', async () => {
+    const post = () =>
+      fetch(`${fx.server.baseUrl}api/sessions?token=${fx.server.token}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ path: 'twice.ipynb', type: 'notebook', name: 'twice.ipynb', kernel: { name: 'nighthawk' } }),
+      });
+    // Sent together: the second arrives while the first one's kernel is still starting (the server has no pool).
+    const answers = await Promise.all([post(), post()]);
+    expect(answers.map((a) => a.status)).toEqual([201, 201]);
+    const models = (await Promise.all(answers.map((a) => a.json()))) as Array<{ id: string; kernel: { id: string } }>;
+    expect(models[1]!.id).toBe(models[0]!.id);
+    expect(models[1]!.kernel.id).toBe(models[0]!.kernel.id);
+    expect(answers.map((a) => a.headers.get('Nighthawk-Session')).sort()).toEqual(['created', 'found']);
+    expect(fx.server.kernels.list()).toHaveLength(1);
+    const again = await post();
+    expect(again.headers.get('Nighthawk-Session')).toBe('found');
+    expect(((await again.json()) as { id: string }).id).toBe(models[0]!.id);
+    const del = await fetch(`${fx.server.baseUrl}api/sessions/${models[0]!.id}?token=${fx.server.token}`, { method: 'DELETE' });
+    expect(del.status).toBe(204);
+    expect(fx.server.kernels.list()).toHaveLength(0);
+  });
 });

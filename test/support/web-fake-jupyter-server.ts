@@ -126,8 +126,8 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     return text ? (JSON.parse(text) as Record<string, unknown>) : {};
   }
 
-  function send(res: http.ServerResponse, status: number, body?: unknown): void {
-    res.writeHead(status, { 'content-type': 'application/json' });
+  function send(res: http.ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+    res.writeHead(status, { ...headers, 'content-type': 'application/json' });
     res.end(body === undefined ? '' : JSON.stringify(body));
   }
 
@@ -219,10 +219,14 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
       if (!id) {
         if (req.method === 'POST') {
           const body = await readBody(req);
+          // As jupyter_server: a POST for a path that has a session answers with that session.
+          const found = [...sessions.values()].find((s) => s.path === String(body.path));
+          // The Nighthawk server also says which (sessions.ts, SESSION_CREATED_HEADER).
+          if (found) return send(res, 201, sessionModel(found), { 'Nighthawk-Session': 'found' });
           const kernel = newKernel();
           const s = { id: randomUUID(), path: String(body.path), name: String(body.name ?? ''), type: String(body.type ?? 'notebook'), kernelId: kernel.id };
           sessions.set(s.id, s);
-          return send(res, 201, sessionModel(s));
+          return send(res, 201, sessionModel(s), { 'Nighthawk-Session': 'created' });
         }
         return answerList(res, area, [...sessions.values()].map(sessionModel));
       }

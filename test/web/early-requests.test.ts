@@ -1,9 +1,34 @@
 // A page opened on a notebook sends its first REST requests before its main script has evaluated, and the app
-// uses those responses: the notebook file, the session list and the kernelspecs are each asked for once.
+// uses those responses: the notebook file, the session list and the kernelspecs are each asked for once, and
+// the notebook's session is asked for at once (a POST that finds or starts it), not after the list.
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fakeNotebookSuite, openNotebook } from './web-harness.js';
 
 const token = 'early-token';
+const SLOW_MS = 1500;
+
+interface SessionModel {
+  id: string;
+  path: string;
+  kernel: { id: string };
+}
+
+async function sessionsOf(baseUrl: string, path: string): Promise<SessionModel[]> {
+  const list = (await (await fetch(`${baseUrl}/api/sessions?token=${token}`)).json()) as SessionModel[];
+  return list.filter((s) => s.path === path);
+}
+
+/** Every /api/ request the page sends and every response it gets, with the time since the recorder started. */
+function recordApi(page: Page): Array<{ what: string; at: number }> {
+  const t0 = Date.now();
+  const log: Array<{ what: string; at: number }> = [];
+  const name = (url: string): string => decodeURIComponent(new URL(url).pathname);
+  page.on('request', (r) => void (name(r.url()).startsWith('/api/') && log.push({ what: `${r.method()} ${name(r.url())}`, at: Date.now() - t0 })));
+  page.on('response', (r) => void (name(r.url()).startsWith('/api/') && log.push({ what: `${r.request().method()} ${name(r.url())} ${r.status()}`, at: Date.now() - t0 })));
+  page.on('websocket', (ws) => void log.push({ what: `WS ${name(ws.url())}`, at: Date.now() - t0 }));
+  return log;
+}
 
 describe('web notebook: early requests', () => {
   const suite = fakeNotebookSuite({
@@ -15,18 +40,91 @@ describe('web notebook: early requests', () => {
   it('asks for the notebook, the sessions and the kernelspecs once each, and the notebook opens and runs', { timeout: 60_000 }, async () => {
     const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const gets: string[] = [];
+    const posts: string[] = [];
     page.on('request', (r) => {
       const url = new URL(r.url());
       if (r.method() === 'GET' && url.pathname.startsWith('/api/')) gets.push(decodeURIComponent(url.pathname));
+      if (r.method() === 'POST' && url.pathname.startsWith('/api/sessions')) posts.push(decodeURIComponent(url.pathname));
     });
     await openNotebook(page, suite.server.url, token, 'early nb.ipynb', { untouched: true });
     const count = (path: string): number => gets.filter((p) => p === path).length;
     expect(count('/api/contents/early nb.ipynb')).toBe(1);
     expect(count('/api/sessions')).toBe(1);
     expect(count('/api/kernelspecs')).toBe(1);
+    expect(posts).toEqual(['/api/sessions']);
     await expect(page.locator('.cell').first().locator('.static-source').innerText()).resolves.toBe('1 + 1');
     await page.evaluate(`document.querySelector('button[aria-label="Run all cells"]').click()`);
     await page.locator('.cell').first().locator('.output-execute_result', { hasText: 'ran: 1 + 1' }).waitFor();
+    await page.close();
+  });
+
+  it('a second page on the same notebook joins its session: one kernel, not two', { timeout: 60_000 }, async () => {
+    const first = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(first, suite.server.url, token, 'early nb.ipynb', { untouched: true });
+    const second = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(second, suite.server.url, token, 'early nb.ipynb', { untouched: true });
+    const sessions = await sessionsOf(suite.server.url, 'early nb.ipynb');
+    expect(sessions).toHaveLength(1);
+    await second.evaluate(`document.querySelector('button[aria-label="Run all cells"]').click()`);
+    await second.locator('.output-execute_result', { hasText: 'ran: 1 + 1' }).waitFor();
+    await first.close();
+    await second.close();
+  });
+
+  it('a notebook that cannot be opened says so and leaves no kernel it started', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const shutDown = page.waitForRequest((r) => r.method() === 'DELETE' && new URL(r.url()).pathname.startsWith('/api/sessions/'));
+    await page.goto(`${suite.server.url}/?token=${token}&path=${encodeURIComponent('missing.ipynb')}`);
+    await page.locator('#toast', { hasText: 'Cannot open missing.ipynb: No such file' }).waitFor();
+    // Sent before the toast (App.open discards before it rethrows).
+    await shutDown;
+    expect(await sessionsOf(suite.server.url, 'missing.ipynb')).toEqual([]);
+    await page.close();
+  });
+
+  it('a notebook that cannot be opened leaves a session it found running', { timeout: 60_000 }, async () => {
+    const started = await fetch(`${suite.server.url}/api/sessions?token=${token}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: 'gone.ipynb', type: 'notebook', name: 'gone.ipynb', kernel: { name: 'nighthawk' } }),
+    });
+    const before = (await started.json()) as SessionModel;
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const deletes: string[] = [];
+    page.on('request', (r) => void (r.method() === 'DELETE' && deletes.push(r.url())));
+    await page.goto(`${suite.server.url}/?token=${token}&path=gone.ipynb`);
+    await page.locator('#toast', { hasText: 'Cannot open gone.ipynb' }).waitFor();
+    // The toast follows the page's decision about the session (App.open discards before it rethrows).
+    expect(deletes).toEqual([]);
+    expect((await sessionsOf(suite.server.url, 'gone.ipynb')).map((s) => s.id)).toEqual([before.id]);
+    await page.close();
+  });
+});
+
+describe('web notebook: the session is asked for before the session list answers', () => {
+  const suite = fakeNotebookSuite({
+    token,
+    notebooks: { 'slow list.ipynb': [{ source: '2 + 2' }] },
+    script: (ctx) => ctx.result({ 'text/plain': `ran: ${ctx.code}` }),
+    slowFirstListsMs: SLOW_MS,
+  });
+
+  it('starts the session and opens the kernel connection while the list is still on its way', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const log = recordApi(page);
+    await openNotebook(page, suite.server.url, token, 'slow list.ipynb', { untouched: true });
+    const at = (what: string): number => {
+      const entry = log.find((e) => e.what.startsWith(what));
+      if (!entry) throw new Error(`no ${what} in ${log.map((e) => `${e.what}@${e.at}`).join(', ')}`);
+      return entry.at;
+    };
+    // The list answers SLOW_MS late; the session's POST and the kernel's WebSocket do not wait for it.
+    const listAnswered = log.find((e) => e.what === 'GET /api/sessions 200')?.at ?? Infinity;
+    expect(at('POST /api/sessions')).toBeLessThan(listAnswered);
+    expect(at('WS /api/kernels/')).toBeLessThan(listAnswered);
+    expect(log.filter((e) => e.what === 'POST /api/sessions')).toHaveLength(1);
+    await page.evaluate(`document.querySelector('button[aria-label="Run all cells"]').click()`);
+    await page.locator('.output-execute_result', { hasText: 'ran: 2 + 2' }).waitFor();
     await page.close();
   });
 });

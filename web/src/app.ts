@@ -190,6 +190,13 @@ export class App {
       const timer = setTimeout(() => this.showShell(), SHELL_WAIT_MS);
       try {
         return await this.open(requested);
+      } catch (error) {
+        // The address named a notebook that cannot be read (missing, not a notebook, refused): say so, and
+        // leave the file list to pick another.
+        const message = `Cannot open ${requested}: ${error instanceof Error ? error.message : String(error)}`;
+        toast(message);
+        this.main.replaceChildren(h('p', { class: 'empty', text: message }));
+        return;
       } finally {
         clearTimeout(timer);
         this.showShell();

@@ -1,14 +1,21 @@
 /**
  * The first REST requests of a page opened on a notebook (`?path=`), sent before the rest of the page's
  * script has evaluated: the notebook file, the session list and the kernelspecs (and the notebook's draft,
- * from IndexedDB). Each response is handed once
+ * from IndexedDB), and the notebook's kernel session. Each GET's response is handed once
  * to the identical GET that services makes later (connection.ts passes `earlyResponse` as its fetch), so
  * nothing is requested twice and the server works while the page evaluates; the notebook file is read
  * without services (earlyNotebook), so the first draw does not wait for that chunk. A page pointed at another
  * server (`?server=`) sends none.
+ *
+ * The session is asked for at once (earlySession), not after the list: a Jupyter server answers a session
+ * POST for a path that has one with that session, so the POST either finds or starts it, and the kernel starts
+ * (or a warm one is handed out) one round trip sooner, while the page evaluates.
  */
-import type { Contents } from '@jupyterlab/services';
+import type { Contents, Session } from '@jupyterlab/services';
 import { pageDrafts } from './drafts.js';
+
+/** The kernelspec name of the Nighthawk kernel (`nighthawk-ts kernel install`), also recorded in saved notebooks. */
+export const NIGHTHAWK_KERNEL = 'nighthawk';
 
 /** Where the page keeps its token (connection.ts moves `?token=` there). */
 export const TOKEN_KEY = 'nighthawk.token';
@@ -18,6 +25,13 @@ export const REQUEST_INIT = { cache: 'no-store', credentials: 'same-origin', hea
 const KEEP_MS = 10_000;
 
 const early = new Map<string, { response: Promise<Response>; at: number }>();
+
+/** The notebook's session from the page's first POST; `found`: it was running before (not started by the POST). */
+export interface EarlySession {
+  model: Session.IModel;
+  found: boolean;
+}
+let earlySessionRequest: { path: string; answer: Promise<EarlySession | undefined>; at: number } | undefined;
 
 /** Method, path and query of a request, without the bare timestamp services appends to defeat caches. */
 function requestKey(method: string, url: URL): string {
@@ -50,6 +64,38 @@ function start(): void {
   get(notebookRequest(path));
   get('api/sessions');
   get('api/kernelspecs');
+  const session = fetch(new URL('api/sessions', apiBase()), {
+    ...REQUEST_INIT,
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ path, type: 'notebook', name: path.split('/').pop() ?? path, kernel: { name: NIGHTHAWK_KERNEL } }),
+  });
+  session.catch(() => {});
+  earlySessionRequest = { path, answer: sessionAnswer(path, session), at: performance.now() };
+}
+
+/** The Nighthawk server's answer to a session POST: `created` or `found` (kernel/src/server/api/sessions.ts). */
+const SESSION_CREATED_HEADER = 'Nighthawk-Session';
+
+async function sessionAnswer(path: string, session: Promise<Response>): Promise<EarlySession | undefined> {
+  const response = await session.catch(() => undefined);
+  if (!response?.ok) return undefined;
+  const model: unknown = await response.json().catch(() => undefined);
+  if (!isSessionModel(model) || model.path !== path) return undefined;
+  // A server that does not say it created the session may have found it: a found session is never shut down.
+  return { model, found: response.headers.get(SESSION_CREATED_HEADER) !== 'created' };
+}
+
+/**
+ * The session the page asked for at its start, for `path` (once), or undefined: the server refused it (a server
+ * without the Nighthawk kernelspec), answered something else, or the page sent none; the app then finds or
+ * starts the session as usual.
+ */
+export function earlySession(path: string): Promise<EarlySession | undefined> {
+  const request = earlySessionRequest;
+  if (!request || request.path !== path) return Promise.resolve(undefined);
+  earlySessionRequest = undefined;
+  return performance.now() - request.at < KEEP_MS ? request.answer : Promise.resolve(undefined);
 }
 
 /** The early response for this request (once), or undefined: then it is fetched as usual. */
@@ -83,6 +129,14 @@ function isContentsModel(value: unknown): value is Contents.IModel {
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;
   return ['name', 'path', 'type', 'created', 'last_modified'].every((k) => typeof m[k] === 'string') && typeof m.content === 'object';
+}
+
+/** The fields services' own validation requires of a session model with a kernel (session/validate.ts). */
+function isSessionModel(value: unknown): value is Session.IModel {
+  if (typeof value !== 'object' || value === null) return false;
+  const m = value as Record<string, unknown>;
+  const kernel = m.kernel as Record<string, unknown> | null | undefined;
+  return ['id', 'path', 'name', 'type'].every((k) => typeof m[k] === 'string') && typeof kernel === 'object' && kernel !== null && typeof kernel.id === 'string' && typeof kernel.name === 'string';
 }
 
 // Outside a page (Node tests load connection.ts, which imports this module) there is nothing to send.

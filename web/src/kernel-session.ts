@@ -4,10 +4,10 @@
  * status and WebSocket connection status.
  */
 import type { Kernel, KernelConnection, KernelSpec, ServerConnection, Session } from '@jupyterlab/services';
+import { earlySession, NIGHTHAWK_KERNEL } from './early-requests.js';
 import { loadServices, type Services } from './services-loader.js';
 
-/** The kernelspec name of the Nighthawk kernel (`nighthawk-ts kernel install`), also recorded in saved notebooks. */
-export const NIGHTHAWK_KERNEL = 'nighthawk';
+export { NIGHTHAWK_KERNEL };
 
 /** Services' classes with the page's settings. */
 interface Api {
@@ -82,18 +82,12 @@ export class KernelSession {
   /** Connects to the session for `path`, starting one (the `nighthawk` kernelspec, else the default) when none exists. */
   async open(path: string): Promise<void> {
     await this.close();
+    const early = earlySession(path);
     const api = await this.loadApi();
-    const { services: { KernelAPI, KernelSpecAPI, SessionAPI }, settings } = api;
-    // Asked together: the kernelspecs are needed only when no session exists, but waiting for that answer
-    // first would add a round trip to every new notebook's start. The REST calls are made directly: a
-    // session manager's find and start each add a refresh of its whole list (two more round trips before the
-    // kernel's WebSocket opens).
-    const specsRequest = KernelSpecAPI.getSpecs(settings).catch(() => undefined);
-    const running = await SessionAPI.listRunning(settings).catch(() => [] as Session.IModel[]);
-    const existing = running.find((m) => m.path === path);
-    const model = existing ?? (await this.startSession(api, path, await specsRequest));
+    const { services: { KernelAPI }, settings } = api;
+    const { model, found } = (await early) ?? (await this.findOrStart(api, path));
     const session = this.connect(api, model);
-    if (!existing) this.started = session;
+    if (!found) this.started = session;
     this.session = session;
     // The server said the kernel could already run code (a warm pool kernel, or one found running): its first
     // kernel_info idle is believed without asking again, one round trip off a new notebook's start.
@@ -133,6 +127,20 @@ export class KernelSession {
     });
     session.kernelChanged.connect(() => this.emit());
     this.emit();
+  }
+
+  /** The running session for `path`, or a new one; `found` says which. */
+  private async findOrStart(api: Api, path: string): Promise<{ model: Session.IModel; found: boolean }> {
+    const { services: { KernelSpecAPI, SessionAPI }, settings } = api;
+    // Asked together: the kernelspecs are needed only when no session exists, but waiting for that answer
+    // first would add a round trip to every new notebook's start. The REST calls are made directly: a
+    // session manager's find and start each add a refresh of its whole list (two more round trips before the
+    // kernel's WebSocket opens).
+    const specsRequest = KernelSpecAPI.getSpecs(settings).catch(() => undefined);
+    const running = await SessionAPI.listRunning(settings).catch(() => [] as Session.IModel[]);
+    const existing = running.find((m) => m.path === path);
+    const model = existing ?? (await this.startSession(api, path, await specsRequest));
+    return { model, found: existing !== undefined };
   }
 
   private startSession({ services, settings }: Api, path: string, specs: KernelSpec.ISpecModels | undefined): Promise<Session.IModel> {

@@ -17,7 +17,7 @@ import {
 import type { ContentsStore } from './contents.js';
 import { RequestRefusedError } from '../kernel/index.js';
 import { KERNEL_NAME, type KernelManager } from '../kernel/index.js';
-import type { SessionRegistry } from './sessions.js';
+import { SESSION_CREATED_HEADER, type SessionRegistry } from './sessions.js';
 import { MAX_JSON_DEPTH, isJsonContentType, parseBoundedJson } from './json-limits.js';
 
 export interface ApiContext {
@@ -68,13 +68,13 @@ async function readJson<S extends z.ZodType>(req: IncomingMessage, schema: S, ma
   return parsed.data as z.infer<S>;
 }
 
-function send(res: ServerResponse, status: number, body?: unknown): void {
+function send(res: ServerResponse, status: number, body?: unknown, headers: Record<string, string> = {}): void {
   if (body === undefined) {
-    res.writeHead(status).end();
+    res.writeHead(status, headers).end();
     return;
   }
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(text);
+  res.writeHead(status, { ...headers, 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(text);
 }
 
 function decodeSegments(rest: string): string {
@@ -156,7 +156,10 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
   if (area === 'sessions') {
     if (id === undefined) {
       if (method === 'GET') return send(res, 200, ctx.sessions.list());
-      if (method === 'POST') return send(res, 201, await ctx.sessions.create(await readJson(req, CreateSessionBodySchema, ctx.maxBodyBytes)));
+      if (method === 'POST') {
+        const { model, created } = await ctx.sessions.create(await readJson(req, CreateSessionBodySchema, ctx.maxBodyBytes));
+        return send(res, 201, model, { [SESSION_CREATED_HEADER]: created ? 'created' : 'found' });
+      }
       return refuse(405, 'Method not allowed');
     }
     if (action !== undefined) return refuse(404, 'Not found');

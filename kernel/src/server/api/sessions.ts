@@ -17,8 +17,17 @@ type KernelChoice = { id?: string | undefined; name?: string | undefined } | nul
 /** The first code cell of the notebook at an API path, if there is one worth converting ahead. */
 export type FirstCodeCell = (path: string) => Promise<string | undefined>;
 
+/**
+ * Response header of a session POST: `created` or `found`. Not part of the Jupyter API (its server answers 201
+ * either way); the page, which starts its session before it has read the session list, decides from it whether
+ * the session is its own to shut down when the notebook cannot be opened.
+ */
+export const SESSION_CREATED_HEADER = 'Nighthawk-Session';
+
 export class SessionRegistry {
   private readonly sessions = new Map<string, SessionRecord>();
+  /** Sessions whose kernel is starting, by path. */
+  private readonly starting = new Map<string, Promise<SessionRecord>>();
 
   /**
    * `firstCodeCell`: a kernel started for a new session converts its notebook's first code cell while the page
@@ -55,9 +64,26 @@ export class SessionRegistry {
     return (await this.kernels.start()).id;
   }
 
-  async create(body: CreateSessionBody): Promise<SessionModel> {
+  /**
+   * The session for `body.path`: the running one (as the Jupyter server answers), else a new one. `created`
+   * says which (the page's early start reads it, see SESSION_CREATED_HEADER). Two requests for one path while
+   * its kernel starts get the same session, not a kernel each.
+   */
+  async create(body: CreateSessionBody): Promise<{ model: SessionModel; created: boolean }> {
     const existing = [...this.sessions.values()].find((r) => r.path === body.path && this.kernels.get(r.kernelId));
-    if (existing) return this.model(existing);
+    if (existing) return { model: this.model(existing), created: false };
+    const starting = this.starting.get(body.path);
+    if (starting) return { model: this.model(await starting), created: false };
+    const record = this.start(body);
+    this.starting.set(body.path, record);
+    try {
+      return { model: this.model(await record), created: true };
+    } finally {
+      this.starting.delete(body.path);
+    }
+  }
+
+  private async start(body: CreateSessionBody): Promise<SessionRecord> {
     const record: SessionRecord = {
       id: randomUUID(),
       path: body.path,
@@ -67,7 +93,7 @@ export class SessionRegistry {
     };
     this.sessions.set(record.id, record);
     if (!body.kernel?.id) void this.prepare(record);
-    return this.model(record);
+    return record;
   }
 
   /**

@@ -3,7 +3,8 @@
  * entry (which bundles this file, so it imports only Node built-ins and bundle-safe siblings):
  * 1. file-system observations, lowest, so they see and replay real paths (fs-observations.ts);
  * 2. the package self-reference (self-reference.ts);
- * 3. counting watcher events and closes, which is what invalidates converted cells.
+ * 3. counting watcher events and closes, which is what invalidates converted cells;
+ * 4. deferring watchers: a program built while a cell waits opens them after that cell (see WatchDeferral).
  * State lives on `sys` under registry symbols, so a snapshot's copy of this module and the kernel's agree.
  */
 import type * as TS from 'typescript';
@@ -13,11 +14,59 @@ import { findPackageSelf, installSelfReference, type PackageSelf } from './self-
 const OBSERVED = Symbol.for('nighthawk.kernel.fileSystemObserved');
 const WATCHES = Symbol.for('nighthawk.kernel.watchEvents');
 const PREPARED = Symbol.for('nighthawk.kernel.compilerSystemPrepared');
+const DEFERRAL = Symbol.for('nighthawk.kernel.watchDeferral');
 
 interface Marks {
   [OBSERVED]?: FileSystemObservations;
   [WATCHES]?: { count: number };
   [PREPARED]?: { rootDir: string; self: PackageSelf | undefined };
+  [DEFERRAL]?: WatchDeferral;
+}
+
+/**
+ * Watchers asked for after defer() open at arm(). Building a program opens one watcher per file it read and a
+ * recursive one on node_modules, which on Linux is a watch per directory below it: ~0.2 s for 2,000
+ * directories, spent before the first conversion returns. Deferred, that comes after the first cell; whoever
+ * defers checks, once armed, that what the program read still holds (a change in between went unwatched).
+ */
+export interface WatchDeferral {
+  defer(): void;
+  /** Opens every watcher asked for since defer(), and opens later ones at once. */
+  arm(): void;
+}
+
+function deferWatchers(sys: TS.System & Marks, watchEvents: { count: number }): WatchDeferral {
+  const existing = sys[DEFERRAL];
+  if (existing) return existing;
+  const queue: Array<{ open: () => TS.FileWatcher; real: TS.FileWatcher | undefined; closed: boolean }> = [];
+  let deferring = false;
+  const later = (open: () => TS.FileWatcher): TS.FileWatcher => {
+    if (!deferring) return open();
+    const entry = { open, real: undefined as TS.FileWatcher | undefined, closed: false };
+    queue.push(entry);
+    return {
+      close: () => {
+        entry.closed = true;
+        // Closed before it opened: its file left the program, which counts as a close of an open one does.
+        if (entry.real) entry.real.close();
+        else watchEvents.count++;
+      },
+    };
+  };
+  const { watchFile, watchDirectory } = sys;
+  if (watchFile) sys.watchFile = (file, callback, interval, options) => later(() => watchFile.call(sys, file, callback, interval, options));
+  if (watchDirectory) sys.watchDirectory = (dir, callback, recursive, options) => later(() => watchDirectory.call(sys, dir, callback, recursive, options));
+  const deferral: WatchDeferral = {
+    defer: () => {
+      deferring = true;
+    },
+    arm: () => {
+      deferring = false;
+      for (const entry of queue.splice(0)) if (!entry.closed) entry.real = entry.open();
+    },
+  };
+  sys[DEFERRAL] = deferral;
+  return deferral;
 }
 
 /** Observes the compiler's file system once per process, under every other wrapper. */
@@ -62,6 +111,7 @@ export interface CompilerSystem {
   observations: FileSystemObservations;
   /** Watcher events and closes so far (read `.count`). */
   watchEvents: { readonly count: number };
+  watchDeferral: WatchDeferral;
   self: PackageSelf | undefined;
 }
 
@@ -82,7 +132,8 @@ export function prepareCompilerSystem(sys: TS.System, rootDir: string): Compiler
     marked[PREPARED] = { rootDir, self };
   }
   const watchEvents = countWatchEvents(marked);
-  return { observations, watchEvents, self };
+  const watchDeferral = deferWatchers(marked, watchEvents);
+  return { observations, watchEvents, watchDeferral, self };
 }
 
 /** What a first notebook cell typically is; converting it loads everything such a cell needs. */

@@ -157,6 +157,8 @@ async function main(): Promise<void> {
         await new Promise<void>((resolve) => setImmediate(resolve));
         if (contacted || !compiler.warmUp(round)) break;
       }
+      // Before 'ready': opened later, they would block the kernel while it is in use.
+      compiler.openWatchers();
     }
   })();
   // 'ready' goes out before any queued request runs, so the server never sees a cell's busy status first.

@@ -65,6 +65,12 @@ export interface TslabCompiler extends CellCompiler {
   readonly holdsFirstCells: boolean;
   /** Builds the compiler's program now (about a second of one synchronous step), if it is not built yet. */
   buildProgram(): void;
+  /**
+   * Opens the watchers of a program built or adopted (from a snapshot) without them, now rather than after the
+   * next cell: a spare does this before it is handed out. Until then the program's watchers wait, so that a
+   * cell waiting for the program does not also wait for them (~0.2 s: node_modules is watched recursively).
+   */
+  openWatchers(): void;
 }
 
 /** How long a kernel with nobody waiting on it stays idle before it builds the compiler's program. */
@@ -257,7 +263,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   const rootDir = options.rootDir ?? process.cwd();
   const transform = options.transform ?? ((source: string) => ({ code: source }));
   const { ts, converter: { createConverter } } = loadTslabModules();
-  const { observations, watchEvents, self } = prepareCompilerSystem(ts.sys, rootDir);
+  const { observations, watchEvents, watchDeferral, self } = prepareCompilerSystem(ts.sys, rootDir);
   let prebuilt = adoptSnapshotConverter(rootDir, observations);
   // The snapshot's converter, as the snapshot left it: its last conversion was the warm-up cell.
   let snapshotWarm = prebuilt !== undefined;
@@ -269,27 +275,50 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   // Built at the first need (a warm-up, a conversion not stored, a completion): about a second of one
   // synchronous step that a cell converted before (by an earlier kernel, same texts) does not wait for.
   let converter: TslabConverter | undefined = prebuilt?.converter;
-  const live = (): TslabConverter => (converter ??= createConverter({ isJS: false, isBrowser: false }));
-  // A snapshot's converter opens its watchers (~0.1 s) after the first cell, not before it: shortly after a
-  // conversion, once no cell runs, or after a few seconds with none. A file changed before then is caught by
-  // checking the observations again: the converter is dropped and the next conversion builds a fresh one.
+  const live = (): TslabConverter => (converter ??= buildConverter());
+  // A program built here opens its watchers as a snapshot's does (below): after the cell that waits for it.
+  const buildConverter = (): TslabConverter => {
+    watchDeferral.defer();
+    let built: TslabConverter;
+    try {
+      built = createConverter({ isJS: false, isBrowser: false });
+    } catch (error) {
+      watchDeferral.arm();
+      throw error;
+    }
+    prebuilt = {
+      converter: built,
+      arm: () => {
+        const read = JSON.parse(observations.manifest().json) as Observation[];
+        watchDeferral.arm();
+        return observations.holds(read);
+      },
+    };
+    armPrebuilt(3000);
+    return built;
+  };
+  // A snapshot's converter, or one just built, opens its watchers (~0.1-0.2 s) after the first cell, not
+  // before it: shortly after a conversion, once no cell runs, or after a few seconds with none. A file changed
+  // before then is caught by checking the observations again: the converter is dropped and the next
+  // conversion builds a fresh one.
   let arming: ReturnType<typeof setTimeout> | undefined;
   const armPrebuilt = (delay: number): void => {
     if (!prebuilt) return;
     clearTimeout(arming);
-    arming = setTimeout(() => {
-      if (executing) return armPrebuilt(delay);
-      const pending = prebuilt;
-      prebuilt = undefined;
-      if (!pending) return;
-      if (!pending.arm() && converter === pending.converter) {
-        converter = undefined;
-        snapshotWarm = false;
-        conversions.clear();
-        pending.converter.close();
-      }
-    }, delay);
+    arming = setTimeout(() => (executing ? armPrebuilt(delay) : armNow()), delay);
     arming.unref?.();
+  };
+  const armNow = (): void => {
+    clearTimeout(arming);
+    const pending = prebuilt;
+    prebuilt = undefined;
+    if (!pending) return;
+    if (!pending.arm() && converter === pending.converter) {
+      converter = undefined;
+      snapshotWarm = false;
+      conversions.clear();
+      pending.converter.close();
+    }
   };
   armPrebuilt(3000);
 
@@ -534,6 +563,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     buildProgram() {
       live();
     },
+    openWatchers: armNow,
     execute,
     complete,
     inspect,

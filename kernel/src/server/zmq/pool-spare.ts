@@ -32,6 +32,8 @@ export async function runPoolSpare(): Promise<void> {
   // One warm-up conversion (the library imported, as a first cell usually does), not the further rounds the web
   // notebook's spares convert: those take ~35 ms off the first cell and leave the kernel ~14 MB larger for good.
   prepared.compiler.warmUp();
+  // Before 'ready': opened later, they would block the kernel while it is in use.
+  prepared.compiler.openWatchers();
   if (codeCacheStale()) saveCodeCache();
   process.send?.({ kind: 'ready' });
   const { request, socket } = await launched;
