@@ -43,4 +43,15 @@ describe('ledger persistence under the data directory', () => {
     const live = await runCell(kernel, 'nh.displayLedger({ kind: "run.entry" })');
     expect(live.result?.['text/plain']).toBe('0');
   });
+
+  test('a cell that closes the Session ends cleanly, and the next cell is refused with the reason', async () => {
+    const closing = await runCell(kernel, 'import * as nh from "nighthawk-ts";\nasync function afterwards() { return 1; }\nawait nh.activeSession()!.close();\n"closed"');
+    expect(closing.error).toBeUndefined();
+    expect(closing.result?.['text/plain']).toBe("'closed'");
+    const next = await runCell(kernel, '1 + 1');
+    expect(next.error?.evalue).toMatch(/Session is closed/);
+    // A restart is a new Session.
+    await kernel.restart();
+    expect((await runCell(kernel, '1 + 1')).result?.['text/plain']).toBe('2');
+  });
 });

@@ -152,6 +152,17 @@ describe('Session and SessionFunction', () => {
     expect(session.closed).toBe(true);
   });
 
+  it('after close, a cell that finishes approves nothing and background work cannot be registered', async () => {
+    const session = newSession();
+    // Submitted before close, its definitions reported after.
+    const submission = session.submit('async function late() { return 1; }');
+    await session.close();
+    expect(() => session.materialized(submission, { late: async () => 1 })).toThrow(SessionClosedError);
+    const owner: BackgroundOwner = { name: 'late poller', requestInterruption: () => undefined, observe: () => 'unknown' };
+    expect(() => session.registerOwner(owner)).toThrow(SessionClosedError);
+    expect(await session.observeOwners()).toEqual([]);
+  });
+
   it('an owner whose observation fails reads as unknown; a task owner confirms cessation once its task settles', async () => {
     const session = newSession();
     session.registerOwner({ name: 'broken', requestInterruption: () => undefined, observe: () => { throw new Error('no idea'); } });

@@ -270,6 +270,8 @@ export class Session {
    */
   materialized(submission: Submission, declared: Readonly<Record<string, unknown>>): Record<string, SessionFunction> {
     operatorOnly('materialized');
+    // A cell submitted before close that finishes after it approves nothing: a closed Session has no adapters.
+    if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
     if (this.#submissions.get(submission.submissionId) !== submission) {
       throw new SubmissionRefusedError({ reason: 'not-materialized-by-submission', detail: 'unknown submission: only the object submit() returned is accepted' });
     }
@@ -371,6 +373,8 @@ export class Session {
   /** Registers the owner of background work a cell started. */
   registerOwner(owner: BackgroundOwner): () => void {
     operatorOnly('registerOwner');
+    // Exit already asked every owner to stop; one registered after it would never be asked or observed.
+    if (this.#closed) throw new SessionClosedError({ sessionId: this.sessionId });
     this.#owners.add(owner);
     return () => this.#owners.delete(owner);
   }

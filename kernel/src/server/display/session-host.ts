@@ -71,7 +71,8 @@ export async function createKernelHost(channel: KernelChannel, context: KernelHo
     },
     awaitsValue: isSessionCallResult,
     afterCell(result, scope) {
-      if (!current || !scope || result.kind !== 'ok') return;
+      // A cell that closed the Session declared nothing to approve: its names keep their raw values.
+      if (!current || !scope || result.kind !== 'ok' || session.closed) return;
       const adapters = session.materialized(current, scope.declared);
       for (const [name, adapter] of Object.entries(adapters)) scope.rebind(name, adapter);
     },
