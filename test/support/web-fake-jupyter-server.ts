@@ -63,6 +63,11 @@ export interface FakeServerOptions {
    * @jupyterlab/services then fails its first handshake and reconnects without subprotocols.
    */
   v1Protocol?: boolean;
+  /**
+   * The one kernelspec the server has (default `nighthawk`); a session POST naming another is refused with 501,
+   * as jupyter_server refuses a kernel it does not have.
+   */
+  kernelName?: string;
 }
 
 export interface FakeJupyterServer {
@@ -187,7 +192,8 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     const parts = p.split('/').filter(Boolean); // ['api', ...]
     const [, area, id, action] = parts;
     if (area === 'kernelspecs') {
-      return send(res, 200, { default: 'nighthawk', kernelspecs: { nighthawk: { name: 'nighthawk', spec: { display_name: 'Nighthawk TypeScript', language: 'typescript', argv: [], metadata: {}, env: {} }, resources: {} } } });
+      const name = options.kernelName ?? 'nighthawk';
+      return send(res, 200, { default: name, kernelspecs: { [name]: { name, spec: { display_name: name === 'nighthawk' ? 'Nighthawk TypeScript' : name, language: 'typescript', argv: [], metadata: {}, env: {} }, resources: {} } } });
     }
     if (area === 'contents') return handleContents(req, res, parts.slice(2).join('/'), url);
     if (area === 'kernels') {
@@ -219,6 +225,8 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
       if (!id) {
         if (req.method === 'POST') {
           const body = await readBody(req);
+          const asked = (body.kernel as { name?: unknown } | undefined)?.name;
+          if (typeof asked === 'string' && asked !== (options.kernelName ?? 'nighthawk')) return send(res, 501, { message: `The '${asked}' kernel is not available.` });
           // As jupyter_server: a POST for a path that has a session answers with that session.
           const found = [...sessions.values()].find((s) => s.path === String(body.path));
           // The Nighthawk server also says which (sessions.ts, SESSION_CREATED_HEADER).

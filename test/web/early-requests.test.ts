@@ -1,12 +1,11 @@
 // A page opened on a notebook sends its first REST requests before its main script has evaluated, and the app
-// uses those responses: the notebook file, the session list and the kernelspecs are each asked for once, and
-// the notebook's session is asked for at once (a POST that finds or starts it), not after the list.
+// uses those responses: the notebook file is asked for once, and the notebook's session at once (a POST that
+// finds or starts it), with no session list or kernelspecs asked for first.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { fakeNotebookSuite, openNotebook } from './web-harness.js';
 
 const token = 'early-token';
-const SLOW_MS = 1500;
 
 interface SessionModel {
   id: string;
@@ -37,7 +36,7 @@ describe('web notebook: early requests', () => {
     script: (ctx) => ctx.result({ 'text/plain': `ran: ${ctx.code}` }),
   });
 
-  it('asks for the notebook, the sessions and the kernelspecs once each, and the notebook opens and runs', { timeout: 60_000 }, async () => {
+  it('asks for the notebook once and starts its session with one POST, before any list, and the notebook opens and runs', { timeout: 60_000 }, async () => {
     const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const gets: string[] = [];
     const posts: string[] = [];
@@ -49,8 +48,9 @@ describe('web notebook: early requests', () => {
     await openNotebook(page, suite.server.url, token, 'early nb.ipynb', { untouched: true });
     const count = (path: string): number => gets.filter((p) => p === path).length;
     expect(count('/api/contents/early nb.ipynb')).toBe(1);
-    expect(count('/api/sessions')).toBe(1);
-    expect(count('/api/kernelspecs')).toBe(1);
+    // Connected without them: neither list was asked for before the kernel read idle.
+    expect(count('/api/sessions')).toBe(0);
+    expect(count('/api/kernelspecs')).toBe(0);
     expect(posts).toEqual(['/api/sessions']);
     await expect(page.locator('.cell').first().locator('.static-source').innerText()).resolves.toBe('1 + 1');
     await page.evaluate(`document.querySelector('button[aria-label="Run all cells"]').click()`);
@@ -101,28 +101,24 @@ describe('web notebook: early requests', () => {
   });
 });
 
-describe('web notebook: the session is asked for before the session list answers', () => {
+describe('web notebook: a server without the Nighthawk kernelspec', () => {
   const suite = fakeNotebookSuite({
     token,
-    notebooks: { 'slow list.ipynb': [{ source: '2 + 2' }] },
+    notebooks: { 'other kernel.ipynb': [{ source: '2 + 2' }] },
     script: (ctx) => ctx.result({ 'text/plain': `ran: ${ctx.code}` }),
-    slowFirstListsMs: SLOW_MS,
+    kernelName: 'tslab',
   });
 
-  it('starts the session and opens the kernel connection while the list is still on its way', { timeout: 60_000 }, async () => {
+  it('refuses the early session; the page lists sessions and kernelspecs and starts one with the default kernel', { timeout: 60_000 }, async () => {
     const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const log = recordApi(page);
-    await openNotebook(page, suite.server.url, token, 'slow list.ipynb', { untouched: true });
-    const at = (what: string): number => {
-      const entry = log.find((e) => e.what.startsWith(what));
-      if (!entry) throw new Error(`no ${what} in ${log.map((e) => `${e.what}@${e.at}`).join(', ')}`);
-      return entry.at;
-    };
-    // The list answers SLOW_MS late; the session's POST and the kernel's WebSocket do not wait for it.
-    const listAnswered = log.find((e) => e.what === 'GET /api/sessions 200')?.at ?? Infinity;
-    expect(at('POST /api/sessions')).toBeLessThan(listAnswered);
-    expect(at('WS /api/kernels/')).toBeLessThan(listAnswered);
-    expect(log.filter((e) => e.what === 'POST /api/sessions')).toHaveLength(1);
+    await openNotebook(page, suite.server.url, token, 'other kernel.ipynb', { untouched: true });
+    const whats = log.map((e) => e.what);
+    expect(whats.filter((w) => w.startsWith('POST /api/sessions '))).toEqual(['POST /api/sessions 501', 'POST /api/sessions 201']);
+    expect(whats).toContain('GET /api/sessions 200');
+    expect(whats).toContain('GET /api/kernelspecs 200');
+    const sessions = await sessionsOf(suite.server.url, 'other kernel.ipynb');
+    expect(sessions).toHaveLength(1);
     await page.evaluate(`document.querySelector('button[aria-label="Run all cells"]').click()`);
     await page.locator('.output-execute_result', { hasText: 'ran: 2 + 2' }).waitFor();
     await page.close();

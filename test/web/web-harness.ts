@@ -108,7 +108,7 @@ export interface FakeNotebookSuite {
  * Registers the shared setup of a browser suite against the scripted Jupyter server: the built app,
  * a temporary notebooks directory holding `notebooks`, the server running `script`, and chromium.
  */
-export function fakeNotebookSuite(options: { token: string; notebooks: Record<string, NotebookCells>; script?: KernelScript; slowFirstListsMs?: number; v1Protocol?: boolean }): FakeNotebookSuite {
+export function fakeNotebookSuite(options: { token: string; notebooks: Record<string, NotebookCells>; script?: KernelScript; slowFirstListsMs?: number; v1Protocol?: boolean; kernelName?: string }): FakeNotebookSuite {
   let server: FakeJupyterServer | undefined;
   let browser: Browser | undefined;
   let dir: string | undefined;
@@ -116,7 +116,7 @@ export function fakeNotebookSuite(options: { token: string; notebooks: Record<st
     const [staticDir, notebooksDir] = await Promise.all([buildWebApp(), tempNotebooksDir()]);
     for (const [name, cells] of Object.entries(options.notebooks)) await fs.writeFile(path.join(notebooksDir, name), notebookJson(cells));
     dir = notebooksDir;
-    server = await startFakeJupyterServer({ token: options.token, notebooksDir, staticDir, script: options.script ?? (() => {}), slowFirstListsMs: options.slowFirstListsMs, v1Protocol: options.v1Protocol });
+    server = await startFakeJupyterServer({ token: options.token, notebooksDir, staticDir, script: options.script ?? (() => {}), slowFirstListsMs: options.slowFirstListsMs, v1Protocol: options.v1Protocol, kernelName: options.kernelName });
     browser = await launchChromium();
   });
   afterAll(async () => {

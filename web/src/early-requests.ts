@@ -1,15 +1,14 @@
 /**
  * The first REST requests of a page opened on a notebook (`?path=`), sent before the rest of the page's
- * script has evaluated: the notebook file, the session list and the kernelspecs (and the notebook's draft,
- * from IndexedDB), and the notebook's kernel session. Each GET's response is handed once
- * to the identical GET that services makes later (connection.ts passes `earlyResponse` as its fetch), so
- * nothing is requested twice and the server works while the page evaluates; the notebook file is read
- * without services (earlyNotebook), so the first draw does not wait for that chunk. A page pointed at another
- * server (`?server=`) sends none.
+ * script has evaluated: the notebook file (and the notebook's draft, from IndexedDB) and the notebook's kernel
+ * session. The notebook's response is handed once to the identical GET that services would make
+ * (connection.ts passes `earlyResponse` as its fetch), and is read without services (earlyNotebook), so the
+ * first draw does not wait for that chunk. A page pointed at another server (`?server=`) sends none.
  *
- * The session is asked for at once (earlySession), not after the list: a Jupyter server answers a session
- * POST for a path that has one with that session, so the POST either finds or starts it, and the kernel starts
- * (or a warm one is handed out) one round trip sooner, while the page evaluates.
+ * The session is a POST (earlySession), with no session list asked for first: a Jupyter server answers a
+ * session POST for a path that has one with that session, so the POST either finds or starts it, and the
+ * kernel starts (or a warm one is handed out) while the page evaluates. Only when the server refuses it (no
+ * Nighthawk kernelspec there) does the page list sessions and kernelspecs to choose (kernel-session.ts).
  */
 import type { Contents, Session } from '@jupyterlab/services';
 import { pageDrafts } from './drafts.js';
@@ -62,8 +61,6 @@ function start(): void {
     early.set(requestKey('GET', url), { response, at: performance.now() });
   };
   get(notebookRequest(path));
-  get('api/sessions');
-  get('api/kernelspecs');
   const session = fetch(new URL('api/sessions', apiBase()), {
     ...REQUEST_INIT,
     method: 'POST',
