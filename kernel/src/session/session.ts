@@ -23,8 +23,6 @@ import {
   type LateAnomaly,
   type Ledger,
   type LedgerView,
-  type Composition,
-  type RunHandle,
   type RunnerOptions,
   type RunOptions,
 } from '../harness/index.js';
@@ -158,8 +156,6 @@ export class Session {
   readonly #retained = new WeakMap<RetainedFunction, SessionFunction>();
   readonly #submissions = new Map<string, Submission>();
   readonly #owners = new Set<BackgroundOwner>();
-  /** Runs its adapters started that have not ended: exit waits for them as for an owner's work. */
-  readonly #running = new Set<{ readonly runId: string; readonly label: string }>();
   #closed = false;
 
   constructor(options: SessionOptions) {
@@ -340,7 +336,7 @@ export class Session {
         return retained.invoke(...args);
       }
       if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(label);
-      return session.#freshRun(label, () => retained.invoke(...args));
+      return session.#runner.run(() => retained.invoke(...args), session.#runOptions(label));
     };
     const adapter = function (this: unknown, ...args: unknown[]): Promise<unknown> {
       return callResult(call(this, args));
@@ -353,21 +349,6 @@ export class Session {
     this.#retained.set(retained, adapter);
     this.#adapters.set(adapter, adapter);
     return adapter as SessionFunction<F>;
-  }
-
-  /** A fresh run with the Session's authority, counted as in progress until it ends (see close). */
-  #freshRun<T>(label: string, composition: Composition<T>): Promise<T> {
-    let handle: RunHandle<T>;
-    try {
-      handle = this.#runner.start(composition, this.#runOptions(label));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const entry = Object.freeze({ runId: handle.runId, label });
-    this.#running.add(entry);
-    const ended = (): void => void this.#running.delete(entry);
-    handle.result.then(ended, ended);
-    return handle.result;
   }
 
   #runOptions(label: string): RunOptions {
@@ -405,8 +386,7 @@ export class Session {
 
   /**
    * Operator exit. Requests interruption of every owner, then closes only if each confirms
-   * cessation and no run a SessionFunction call started is still in progress; otherwise throws
-   * SessionExitBlockedError naming those owners and runs, and stays open.
+   * cessation; otherwise throws SessionExitBlockedError naming the owners and stays open.
    */
   async close(): Promise<void> {
     operatorOnly('close');
@@ -418,10 +398,7 @@ export class Session {
         // An owner that cannot even be asked will report unknown below.
       }
     }
-    const blocking: { name: string; observation: string }[] = (await this.observeOwners()).filter((o) => o.observation !== 'cessation-confirmed');
-    // A run a SessionFunction call started holds the Session's authority until it ends: exit does not stop it
-    // (terminating a run without a forced-termination service would leave it without its run end), it waits.
-    for (const run of this.#running) blocking.push({ name: `run ${run.runId} (${run.label})`, observation: 'running' });
+    const blocking = (await this.observeOwners()).filter((o) => o.observation !== 'cessation-confirmed');
     if (blocking.length) throw new SessionExitBlockedError({ owners: blocking });
     this.#closed = true;
   }
@@ -443,7 +420,7 @@ export class Session {
         return fn.apply(self, args);
       }
       if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(name);
-      return session.#freshRun(name, async () => fn.apply(self, args));
+      return session.#runner.run(async () => fn.apply(self, args), session.#runOptions(name));
     };
     const adapter = function (this: unknown, ...args: never[]): Promise<unknown> {
       return callResult(call(this, args));
