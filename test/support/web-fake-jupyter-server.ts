@@ -14,7 +14,7 @@ import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { serveStatic as serveBuiltFiles } from '../../kernel/src/server/api/static-files.js';
 import { decodeFrame, encodeFrame, V1_PROTOCOL } from '../../kernel/src/server/api/ws-frames.js';
-import type { KernelMessage } from '../../shared/index.js';
+import { NIGHTHAWK_KERNEL, SESSION_CREATED_HEADER, type KernelMessage } from '../../shared/index.js';
 
 export interface JupyterFrame {
   channel: string;
@@ -96,7 +96,7 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
   const received: JupyterFrame[] = [];
   let interrupts = 0;
 
-  const kernelModel = (k: KernelState) => ({ id: k.id, name: 'nighthawk', last_activity: new Date().toISOString(), execution_state: 'idle', connections: k.sockets.size });
+  const kernelModel = (k: KernelState) => ({ id: k.id, name: options.kernelName ?? NIGHTHAWK_KERNEL, last_activity: new Date().toISOString(), execution_state: 'idle', connections: k.sockets.size });
   const sessionModel = (s: { id: string; path: string; name: string; type: string; kernelId: string }) =>
     ({ id: s.id, path: s.path, name: s.name, type: s.type, kernel: kernelModel(kernels.get(s.kernelId)!) });
   const newKernel = (): KernelState => {
@@ -192,8 +192,8 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     const parts = p.split('/').filter(Boolean); // ['api', ...]
     const [, area, id, action] = parts;
     if (area === 'kernelspecs') {
-      const name = options.kernelName ?? 'nighthawk';
-      return send(res, 200, { default: name, kernelspecs: { [name]: { name, spec: { display_name: name === 'nighthawk' ? 'Nighthawk TypeScript' : name, language: 'typescript', argv: [], metadata: {}, env: {} }, resources: {} } } });
+      const name = options.kernelName ?? NIGHTHAWK_KERNEL;
+      return send(res, 200, { default: name, kernelspecs: { [name]: { name, spec: { display_name: name === NIGHTHAWK_KERNEL ? 'Nighthawk TypeScript' : name, language: 'typescript', argv: [], metadata: {}, env: {} }, resources: {} } } });
     }
     if (area === 'contents') return handleContents(req, res, parts.slice(2).join('/'), url);
     if (area === 'kernels') {
@@ -226,15 +226,15 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
         if (req.method === 'POST') {
           const body = await readBody(req);
           const asked = (body.kernel as { name?: unknown } | undefined)?.name;
-          if (typeof asked === 'string' && asked !== (options.kernelName ?? 'nighthawk')) return send(res, 501, { message: `The '${asked}' kernel is not available.` });
+          if (typeof asked === 'string' && asked !== (options.kernelName ?? NIGHTHAWK_KERNEL)) return send(res, 501, { message: `The '${asked}' kernel is not available.` });
           // As jupyter_server: a POST for a path that has a session answers with that session.
           const found = [...sessions.values()].find((s) => s.path === String(body.path));
-          // The Nighthawk server also says which (sessions.ts, SESSION_CREATED_HEADER).
-          if (found) return send(res, 201, sessionModel(found), { 'Nighthawk-Session': 'found' });
+          // The Nighthawk server also says which (shared/rest.ts).
+          if (found) return send(res, 201, sessionModel(found), { [SESSION_CREATED_HEADER]: 'found' });
           const kernel = newKernel();
           const s = { id: randomUUID(), path: String(body.path), name: String(body.name ?? ''), type: String(body.type ?? 'notebook'), kernelId: kernel.id };
           sessions.set(s.id, s);
-          return send(res, 201, sessionModel(s), { 'Nighthawk-Session': 'created' });
+          return send(res, 201, sessionModel(s), { [SESSION_CREATED_HEADER]: 'created' });
         }
         return answerList(res, area, [...sessions.values()].map(sessionModel));
       }

@@ -11,10 +11,8 @@
  * Nighthawk kernelspec there) does the page list sessions and kernelspecs to choose (kernel-session.ts).
  */
 import type { Contents, Session } from '@jupyterlab/services';
+import { NIGHTHAWK_KERNEL, SESSION_CREATED_HEADER } from '../../shared/rest.js';
 import { pageDrafts } from './drafts.js';
-
-/** The kernelspec name of the Nighthawk kernel (`nighthawk-ts kernel install`), also recorded in saved notebooks. */
-export const NIGHTHAWK_KERNEL = 'nighthawk';
 
 /** Where the page keeps its token (connection.ts moves `?token=` there). */
 export const TOKEN_KEY = 'nighthawk.token';
@@ -70,9 +68,6 @@ function start(): void {
   session.catch(() => {});
   earlySessionRequest = { path, answer: sessionAnswer(path, session), at: performance.now() };
 }
-
-/** The Nighthawk server's answer to a session POST: `created` or `found` (kernel/src/server/api/sessions.ts). */
-const SESSION_CREATED_HEADER = 'Nighthawk-Session';
 
 async function sessionAnswer(path: string, session: Promise<Response>): Promise<EarlySession | undefined> {
   const response = await session.catch(() => undefined);

@@ -4,7 +4,8 @@
  * status and WebSocket connection status.
  */
 import type { Kernel, KernelConnection, KernelSpec, ServerConnection, Session } from '@jupyterlab/services';
-import { earlySession, NIGHTHAWK_KERNEL } from './early-requests.js';
+import { NIGHTHAWK_KERNEL } from '../../shared/rest.js';
+import { earlySession } from './early-requests.js';
 import { loadServices, type Services } from './services-loader.js';
 
 export { NIGHTHAWK_KERNEL };

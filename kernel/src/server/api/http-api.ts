@@ -11,13 +11,14 @@ import {
   PatchSessionBodySchema,
   RenameContentsBodySchema,
   SaveContentsBodySchema,
+  SESSION_CREATED_HEADER,
   StartKernelBodySchema,
   type KernelSpec,
 } from '../../../../shared/index.js';
 import type { ContentsStore } from './contents.js';
 import { RequestRefusedError } from '../kernel/index.js';
 import { KERNEL_NAME, type KernelManager } from '../kernel/index.js';
-import { SESSION_CREATED_HEADER, type SessionRegistry } from './sessions.js';
+import type { SessionRegistry } from './sessions.js';
 import { MAX_JSON_DEPTH, isJsonContentType, parseBoundedJson } from './json-limits.js';
 
 export interface ApiContext {

@@ -1,7 +1,7 @@
 /** /api/sessions: path → kernel bindings as notebook documents use them. Kept in memory. */
 import { randomUUID } from 'node:crypto';
 import type { CreateSessionBody, SessionModel } from '../../../../shared/index.js';
-import { RequestRefusedError } from '../kernel/index.js';
+import { KERNEL_NAME, RequestRefusedError } from '../kernel/index.js';
 import type { KernelManager } from '../kernel/index.js';
 
 interface SessionRecord {
@@ -16,13 +16,6 @@ type KernelChoice = { id?: string | undefined; name?: string | undefined } | nul
 
 /** The first code cell of the notebook at an API path, if there is one worth converting ahead. */
 export type FirstCodeCell = (path: string) => Promise<string | undefined>;
-
-/**
- * Response header of a session POST: `created` or `found`. Not part of the Jupyter API (its server answers 201
- * either way); the page, which starts its session before it has read the session list, decides from it whether
- * the session is its own to shut down when the notebook cannot be opened.
- */
-export const SESSION_CREATED_HEADER = 'Nighthawk-Session';
 
 export class SessionRegistry {
   private readonly sessions = new Map<string, SessionRecord>();
@@ -60,14 +53,14 @@ export class SessionRegistry {
       if (!this.kernels.get(choice.id)) throw new RequestRefusedError({ status: 400, message: `No kernel ${choice.id.slice(0, 64)}` });
       return choice.id;
     }
-    if (choice?.name && choice.name !== 'nighthawk') throw new RequestRefusedError({ status: 400, message: `No kernel spec ${choice.name.slice(0, 64)}` });
+    if (choice?.name && choice.name !== KERNEL_NAME) throw new RequestRefusedError({ status: 400, message: `No kernel spec ${choice.name.slice(0, 64)}` });
     return (await this.kernels.start()).id;
   }
 
   /**
    * The session for `body.path`: the running one (as the Jupyter server answers), else a new one. `created`
-   * says which (the page's early start reads it, see SESSION_CREATED_HEADER). Two requests for one path while
-   * its kernel starts get the same session, not a kernel each.
+   * says which (the page's early start reads it: SESSION_CREATED_HEADER in shared/rest.ts). Two requests for
+   * one path while its kernel starts get the same session, not a kernel each.
    */
   async create(body: CreateSessionBody): Promise<{ model: SessionModel; created: boolean }> {
     const existing = [...this.sessions.values()].find((r) => r.path === body.path && this.kernels.get(r.kernelId));

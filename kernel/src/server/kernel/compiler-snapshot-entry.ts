@@ -84,44 +84,15 @@ function load(file: string): unknown {
   return module.exports;
 }
 
-interface Deferred {
-  open: () => TS.FileWatcher;
-  real: TS.FileWatcher | undefined;
-  closed: boolean;
-}
-const deferred: Deferred[] = [];
-
-function deferWatchers(sys: TS.System): () => void {
-  const { watchFile, watchDirectory } = sys;
-  let armed = false;
-  // Layers put above this one later (watch-event counting) keep calling it: once armed it opens at once.
-  const defer = (open: () => TS.FileWatcher): TS.FileWatcher => {
-    if (armed) return open();
-    const entry: Deferred = { open, real: undefined, closed: false };
-    deferred.push(entry);
-    return {
-      close: () => {
-        entry.closed = true;
-        entry.real?.close();
-      },
-    };
-  };
-  if (watchFile) sys.watchFile = (...args) => defer(() => watchFile.apply(sys, args));
-  if (watchDirectory) sys.watchDirectory = (...args) => defer(() => watchDirectory.apply(sys, args));
-  return () => {
-    armed = true;
-    for (const entry of deferred.splice(0)) if (!entry.closed) entry.real = entry.open();
-  };
-}
-
 interface TslabConverter {
   convert(prevDecl: string, src: string): unknown;
 }
 
 const ts = load(config.tsPath) as typeof TS;
 const converterModule = load(config.converterPath) as { createConverter(options: { isJS: boolean; isBrowser: boolean }): TslabConverter };
-const armWatchers = deferWatchers(ts.sys);
-const { observations } = prepareCompilerSystem(ts.sys, config.rootDir);
+const { observations, watchDeferral } = prepareCompilerSystem(ts.sys, config.rootDir);
+// A snapshot cannot hold open watchers: the program's wait until the kernel that adopts it arms them.
+watchDeferral.defer();
 const converter = converterModule.createConverter({ isJS: false, isBrowser: false });
 // One cell: what later rounds add in a live kernel is optimized code, which a snapshot does not keep.
 converter.convert('', WARM_UP_CELL);
@@ -162,7 +133,7 @@ v8.startupSnapshot.setDeserializeMainFunction(() => {
     converterModule,
     converter,
     manifest: manifest.json,
-    armWatchers,
+    armWatchers: () => watchDeferral.arm(),
   };
   seedModuleCache();
   Object.defineProperty(globalThis, Symbol.for(COMPILER_SNAPSHOT_SLOT), { value: handoff, configurable: true, enumerable: false, writable: false });

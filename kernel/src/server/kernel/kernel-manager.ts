@@ -5,12 +5,12 @@
  * iopub is broadcast to every connection of the kernel.
  */
 import { randomUUID } from 'node:crypto';
-import type { ClientMessage, ExecutionState, KernelMessage, KernelModel, MessageHeader } from '../../../../shared/index.js';
+import { NIGHTHAWK_KERNEL, type ClientMessage, type ExecutionState, type KernelMessage, type KernelModel, type MessageHeader } from '../../../../shared/index.js';
 import { makeMessage, replyType } from './kernel-messages.js';
 import { KernelProcess, prepareCompilerSnapshot } from './kernel-process-handle.js';
 import { InterruptEscalation } from './interrupt-escalation.js';
 
-export const KERNEL_NAME = 'nighthawk';
+export const KERNEL_NAME = NIGHTHAWK_KERNEL;
 /** How long a responsive kernel has to handle an interrupt message before SIGINT is sent. */
 const SIGINT_GRACE_MS = 50;
 /** How long after handing out a spare its replacement starts loading (see scheduleRefill). */

@@ -207,7 +207,8 @@ function loadTslabModules(): { ts: typeof TS; converter: TslabConverterModule } 
   return tslabModules;
 }
 
-interface Prebuilt {
+/** A converter whose program's watchers have not opened yet (a snapshot's, or one built while a cell waited). */
+interface Unarmed {
   converter: TslabConverter;
   /** Opens the program's watchers, then checks what it read once more (a change in between went unwatched). */
   arm(): boolean;
@@ -217,7 +218,7 @@ interface Prebuilt {
  * The snapshot's converter, for the first compiler made for the directory it was built in, while everything its
  * program read still holds; otherwise it is closed and its blob deleted (the next kernel builds a fresh one).
  */
-function adoptSnapshotConverter(rootDir: string, observations: FileSystemObservations): Prebuilt | undefined {
+function adoptSnapshotConverter(rootDir: string, observations: FileSystemObservations): Unarmed | undefined {
   const handoff = snapshot;
   if (!handoff) return undefined;
   snapshot = undefined;
@@ -264,9 +265,9 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   const transform = options.transform ?? ((source: string) => ({ code: source }));
   const { ts, converter: { createConverter } } = loadTslabModules();
   const { observations, watchEvents, watchDeferral, self } = prepareCompilerSystem(ts.sys, rootDir);
-  let prebuilt = adoptSnapshotConverter(rootDir, observations);
+  let unarmed = adoptSnapshotConverter(rootDir, observations);
   // The snapshot's converter, as the snapshot left it: its last conversion was the warm-up cell.
-  let snapshotWarm = prebuilt !== undefined;
+  let snapshotWarm = unarmed !== undefined;
   // Everything a conversion depends on besides the two texts and the file system it observes.
   const stored = ConversionStore.open<Conversion>(
     JSON.stringify([process.version, ts.version, tslabVersion(), rootDir, self ? [self.name, self.root, [...self.files]] : null]),
@@ -274,7 +275,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   );
   // Built at the first need (a warm-up, a conversion not stored, a completion): about a second of one
   // synchronous step that a cell converted before (by an earlier kernel, same texts) does not wait for.
-  let converter: TslabConverter | undefined = prebuilt?.converter;
+  let converter: TslabConverter | undefined = unarmed?.converter;
   const live = (): TslabConverter => (converter ??= buildConverter());
   // A program built here opens its watchers as a snapshot's does (below): after the cell that waits for it.
   const buildConverter = (): TslabConverter => {
@@ -286,7 +287,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       watchDeferral.arm();
       throw error;
     }
-    prebuilt = {
+    unarmed = {
       converter: built,
       arm: () => {
         const read = JSON.parse(observations.manifest().json) as Observation[];
@@ -294,7 +295,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
         return observations.holds(read);
       },
     };
-    armPrebuilt(3000);
+    armLater(3000);
     return built;
   };
   // A snapshot's converter, or one just built, opens its watchers (~0.1-0.2 s) after the first cell, not
@@ -302,16 +303,16 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   // before then is caught by checking the observations again: the converter is dropped and the next
   // conversion builds a fresh one.
   let arming: ReturnType<typeof setTimeout> | undefined;
-  const armPrebuilt = (delay: number): void => {
-    if (!prebuilt) return;
+  const armLater = (delay: number): void => {
+    if (!unarmed) return;
     clearTimeout(arming);
-    arming = setTimeout(() => (executing ? armPrebuilt(delay) : armNow()), delay);
+    arming = setTimeout(() => (executing ? armLater(delay) : armNow()), delay);
     arming.unref?.();
   };
   const armNow = (): void => {
     clearTimeout(arming);
-    const pending = prebuilt;
-    prebuilt = undefined;
+    const pending = unarmed;
+    unarmed = undefined;
     if (!pending) return;
     if (!pending.arm() && converter === pending.converter) {
       converter = undefined;
@@ -320,7 +321,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       pending.converter.close();
     }
   };
-  armPrebuilt(3000);
+  armLater(3000);
 
   const locals: Record<string, unknown> = {};
   // What the running cell declares, which of those it has reached, and the host's binding hook.
@@ -373,7 +374,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     }
     const result = live().convert(decls, code);
     snapshotWarm = false;
-    armPrebuilt(300);
+    armLater(300);
     conversions.set(key, { result, watchEvents: watchEvents.count });
     if (conversions.size > CONVERSION_CACHE_SIZE) conversions.delete(conversions.keys().next().value!);
     if (stored) {
