@@ -13,15 +13,16 @@
  * - ledger-scroll: requestAnimationFrame deltas while scrolling the 10,000-entry ledger view;
  *   baseline: the same rows as a plain, non-virtualized list.
  * - ledger-filter: text filter applied → rows updated; baseline: hiding non-matching rows of the plain list.
+ * The server (the suite's fake Jupyter server) runs in a process of its own, as a deployed one does, and serves
+ * the baseline pages as static files beside the notebook's.
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { NighthawkMime } from '../shared/mime.js';
-import { startFakeJupyterServer } from '../test/support/web-fake-jupyter-server.js';
+import type { Browser } from 'playwright-core';
 import { bigLedger } from '../test/web/ledger-fixture.js';
 import { buildWebApp, launchChromium, notebookJson, tempNotebooksDir } from '../test/web/web-harness.js';
 import { report } from './stats.js';
+import { startFakeServerProcess } from './support/server-process.js';
 
 const token = 'bench-token';
 const LOADS = 8;
@@ -71,14 +72,13 @@ const bodyAttributeSet = (key: 'readyAt' | 'interactiveAt'): string => `new Prom
  * in a new browser context (a first visit), or with `repeat` all in one context after an unmeasured first load
  * (a visit with the browser's cache and compiled-code cache warm, as for someone who opened the notebook before).
  */
-async function loadSamples(browser: Browser, url: string, setup?: (page: Page) => Promise<void>, interactive = false, repeat = false): Promise<[number[], number[]]> {
+async function loadSamples(browser: Browser, url: string, interactive = false, repeat = false): Promise<[number[], number[]]> {
   const ready: number[] = [];
   const usable: number[] = [];
   const shared = repeat ? await browser.newContext({ viewport: { width: 1280, height: 900 } }) : undefined;
   for (let i = repeat ? -1 : 0; i < LOADS; i++) {
     const context = shared ?? (await browser.newContext({ viewport: { width: 1280, height: 900 } }));
     const page = await context.newPage();
-    await setup?.(page);
     await page.goto(url);
     await page.evaluate(bodyAttributeSet(interactive ? 'interactiveAt' : 'readyAt'));
     const readyAt = Number(await page.locator('body').getAttribute('data-ready-at'));
@@ -95,24 +95,22 @@ async function loadSamples(browser: Browser, url: string, setup?: (page: Page) =
 }
 
 async function main(): Promise<void> {
-  const [staticDir, dir] = await Promise.all([buildWebApp(), tempNotebooksDir()]);
+  const [built, dir, staticDir] = await Promise.all([buildWebApp(), tempNotebooksDir(), tempNotebooksDir()]);
   await fs.writeFile(path.join(dir, 'fifty.ipynb'), notebookJson(Array.from({ length: 50 }, (_, i) => ({ source: cellSource(i) }))));
   await fs.writeFile(path.join(dir, 'ledger.ipynb'), notebookJson([{ source: 'showLedger()' }]));
-  const server = await startFakeJupyterServer({
-    token, notebooksDir: dir, staticDir,
-    script: (ctx) => ctx.display({ [NighthawkMime.ledger]: { entries: ledger.entries }, 'text/plain': 'ledger' }),
-  });
+  // The built notebook with the baseline pages beside it, so both come from the same server the same way.
+  await fs.cp(built, staticDir, { recursive: true });
+  await fs.writeFile(path.join(staticDir, 'baseline.html'), baselineHtml);
+  await fs.writeFile(path.join(staticDir, 'plain-list.html'), plainListHtml);
+  const server = await startFakeServerProcess({ token, notebooksDir: dir, staticDir });
   const browser = await launchChromium();
   try {
-    const serveBaseline = (html: string) => async (page: Page): Promise<void> => {
-      await page.route('**/baseline.html', (route) => route.fulfill({ body: html, contentType: 'text/html' }));
-    };
-    const [baseLoad] = await loadSamples(browser, `${server.url}/baseline.html`, serveBaseline(baselineHtml));
-    const [load, interactive] = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`, undefined, true);
+    const [baseLoad] = await loadSamples(browser, `${server.url}/baseline.html`);
+    const [load, interactive] = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`, true);
     report('web-load-50-cells', load, baseLoad);
     report('web-interactive-50-cells', interactive, baseLoad);
-    const [baseRepeat] = await loadSamples(browser, `${server.url}/baseline.html`, serveBaseline(baselineHtml), false, true);
-    const [loadRepeat, interactiveRepeat] = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`, undefined, true, true);
+    const [baseRepeat] = await loadSamples(browser, `${server.url}/baseline.html`, false, true);
+    const [loadRepeat, interactiveRepeat] = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`, true, true);
     report('web-load-50-cells-repeat-visit', loadRepeat, baseRepeat);
     report('web-interactive-50-cells-repeat-visit', interactiveRepeat, baseRepeat);
 
@@ -158,8 +156,7 @@ async function main(): Promise<void> {
     }
 
     const plain = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await serveBaseline(plainListHtml)(plain);
-    await plain.goto(`${server.url}/baseline.html`);
+    await plain.goto(`${server.url}/plain-list.html`);
     const baseFrames = (await plain.evaluate(scrollScript('#list'))) as number[];
     const baseFilters: number[] = [];
     for (const word of ['needle', 'entry 99', 'run-b', '', 'rejected', '']) {

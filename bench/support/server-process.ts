@@ -3,6 +3,7 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerOptions } from '../../kernel/src/server/index.js';
+import type { FakeServerChildOptions } from './fake-server-child.js';
 
 export interface ServerRequest {
   id: number;
@@ -47,6 +48,25 @@ export async function startServerProcess(options: Omit<ServerOptions, 'log'>, en
     close: async () => {
       await ask('close');
       await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+    },
+  };
+}
+
+/** Starts fake-server-child.ts (the test suite's fake Jupyter server, in its own process); `close` ends it. */
+export async function startFakeServerProcess(options: FakeServerChildOptions): Promise<{ url: string; close(): Promise<void> }> {
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fake-server-child.ts');
+  const child = fork(script, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  process.once('exit', () => child.kill('SIGKILL'));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench fake server process exited with code ${code}`)));
+    child.once('message', (message: { url: string }) => resolve(message.url));
+  });
+  return {
+    url,
+    close: async () => {
+      const exited = new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+      child.disconnect();
+      await exited;
     },
   };
 }
