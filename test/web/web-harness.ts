@@ -64,8 +64,8 @@ export async function tempNotebooksDir(): Promise<string> {
   return fs.mkdtemp(path.join(os.tmpdir(), 'nighthawk-web-'));
 }
 
-/** A notebook file with the given code cells (and an optional leading markdown cell). */
-export function notebookJson(cells: Array<{ type?: 'code' | 'markdown'; source: string }>): string {
+/** A notebook file with the given code cells (and an optional leading markdown cell); a code cell may bring saved outputs (nbformat). */
+export function notebookJson(cells: Array<{ type?: 'code' | 'markdown'; source: string; outputs?: object[] }>): string {
   return JSON.stringify({
     nbformat: 4,
     nbformat_minor: 5,
@@ -75,7 +75,7 @@ export function notebookJson(cells: Array<{ type?: 'code' | 'markdown'; source: 
       cell_type: c.type ?? 'code',
       metadata: {},
       source: c.source,
-      ...(c.type === 'markdown' ? {} : { execution_count: null, outputs: [] }),
+      ...(c.type === 'markdown' ? {} : { execution_count: null, outputs: c.outputs ?? [] }),
     })),
   });
 }

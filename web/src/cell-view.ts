@@ -94,6 +94,10 @@ export class CellView {
     this.rendered = pick('.rendered');
     this.stdinHost = pick('.stdin');
     this.outputs = new OutputArea(model.outputs, ctx, () => host.edited(this));
+    // Sizes the cell while the browser skips it off screen (styles.css); drawn once, it keeps its real size.
+    const sizeOutputs = (px: number): void => this.element.style.setProperty('--outputs-height', `${px}px`);
+    sizeOutputs(this.outputs.estimatedHeight());
+    this.outputs.onResize = sizeOutputs;
     this.stdinHost.before(this.outputs.element);
     pick('.cell-toolbar').addEventListener('click', (ev) => {
       const command = (ev.target as Element).closest<HTMLElement>('button[data-command]')?.dataset.command;
@@ -171,6 +175,7 @@ export class CellView {
       contextmenu: false,
     });
     this.staticSource.remove();
+    this.element.classList.add('has-editor');
     if (interim) {
       const hadFocus = document.activeElement === interim;
       const position = model.getPositionAt(interim.selectionStart);
@@ -314,13 +319,14 @@ export class CellView {
   }
 
   /**
-   * The source as static code. Its line count sizes the block while the browser skips laying out and painting
-   * it off screen (styles.css: content-visibility), so the page's height and scroll positions stay exact.
+   * The source as static code. Its line count (with the outputs' estimate) sizes the cell while the browser
+   * skips styling, laying out and painting it off screen (styles.css: content-visibility), so the page's height
+   * and scroll positions hold.
    */
   private renderStatic(source: string): void {
     if (this.model.cellType === 'code') renderStaticCode(this.staticSource, source);
     else this.staticSource.textContent = source || ' ';
-    this.staticSource.style.setProperty('--lines', String(source.split('\n').length));
+    this.element.style.setProperty('--lines', String(source.split('\n').length));
   }
 
   setSource(source: string): void {

@@ -16,6 +16,8 @@ export class OutputArea {
   private clearPending = false;
   /** Rich renderings waiting for the renderers chunk (see renderOne). */
   private readonly richPending = new Set<Promise<void>>();
+  /** Told the outputs' estimated height (estimatedHeight) whenever they are drawn again. */
+  onResize: ((px: number) => void) | undefined;
 
   constructor(
     private outputs: Output[],
@@ -39,6 +41,19 @@ export class OutputArea {
 
   get list(): Output[] {
     return this.outputs;
+  }
+
+  /**
+   * The outputs' height in pixels as their text has it (a rich output counts a typical box): the size the cell
+   * holds while the browser has not laid it out yet (styles.css: content-visibility), not a measurement.
+   */
+  estimatedHeight(): number {
+    let px = this.outputs.length > 0 ? OUTPUTS_MARGIN_PX : 0;
+    for (const output of this.outputs) {
+      const lines = textLines(output);
+      px += OUTPUT_PAD_PX + (lines > 0 ? Math.min(lines * TEXT_LINE_PX, LONG_OUTPUT_PX) : RICH_OUTPUT_PX);
+    }
+    return px;
   }
 
   clear(wait = false): void {
@@ -120,6 +135,7 @@ export class OutputArea {
       const node = this.renderOne(output);
       this.nodes.push(node);
       this.element.appendChild(node);
+      this.onResize?.(this.estimatedHeight());
     }
     this.onChange();
   }
@@ -127,12 +143,14 @@ export class OutputArea {
   private renderAll(): void {
     this.nodes = this.outputs.map((o) => this.renderOne(o));
     this.element.replaceChildren(...this.nodes);
+    this.onResize?.(this.estimatedHeight());
   }
 
   private rerender(index: number): void {
     const node = this.renderOne(this.outputs[index]!);
     this.nodes[index]?.replaceWith(node);
     this.nodes[index] = node;
+    this.onResize?.(this.estimatedHeight());
   }
 
   private renderOne(output: Output): HTMLElement {
@@ -202,6 +220,12 @@ function internalsToggle(frames: readonly string[]): HTMLElement {
 
 /** Outputs longer than this many lines are shown in a scrolled box with a "show all" button. */
 export const LONG_OUTPUT_LINES = 40;
+/** For estimatedHeight (styles.css): a line of output text (13px/1.45), an output's padding, the outputs' margin, a long output's box (30em), a rich output. */
+const TEXT_LINE_PX = 13 * 1.45;
+const OUTPUT_PAD_PX = 4;
+const OUTPUTS_MARGIN_PX = 4;
+const LONG_OUTPUT_PX = 420;
+const RICH_OUTPUT_PX = 150;
 
 function textLines(output: Output): number {
   let text = '';
