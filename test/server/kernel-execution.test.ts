@@ -144,6 +144,34 @@ describe('executing cells through @jupyterlab/services', () => {
     expect((await runCell(suite.kernel, '1+1')).result?.['text/plain']).toBe('2');
   });
 
+  test('a restart a client asks for is not announced as an auto-restart: that client reconnects once, and another client sees the new kernel starting', async () => {
+    // jupyter_server sends `restarting` only when its restarter revives a dead kernel; @jupyterlab/services answers
+    // it with a reconnect of its own, which raced the requesting client's restart (an orphaned kernel_info).
+    const other = suite.fx.kernels.connectTo({ model: { id: suite.kernel.id, name: suite.kernel.name } });
+    await other.info;
+    const requester: string[] = [];
+    const observer: string[] = [];
+    let connects = 0;
+    const onRequester = (_: unknown, status: string): void => void requester.push(status);
+    const onObserver = (_: unknown, status: string): void => void observer.push(status);
+    const onConnection = (_: unknown, status: string): void => void (status === 'connected' && connects++);
+    suite.kernel.statusChanged.connect(onRequester);
+    other.statusChanged.connect(onObserver);
+    suite.kernel.connectionStatusChanged.connect(onConnection);
+    try {
+      await suite.kernel.restart();
+      expect((await runCell(suite.kernel, '1+1')).result?.['text/plain']).toBe('2');
+    } finally {
+      suite.kernel.statusChanged.disconnect(onRequester);
+      suite.kernel.connectionStatusChanged.disconnect(onConnection);
+      other.dispose();
+    }
+    expect(requester).not.toContain('autorestarting');
+    expect(connects).toBe(1);
+    expect(observer).toContain('starting');
+    expect(observer).not.toContain('autorestarting');
+  });
+
   test('shorthand properties may name values from earlier cells, whatever the host', async () => {
     await runCell(suite.kernel, 'const fromEarlierCell = 41;');
     const run = await runCell(suite.kernel, '({ fromEarlierCell }).fromEarlierCell + 1');

@@ -159,7 +159,13 @@ export class Kernel {
     }, SIGINT_GRACE_MS).unref();
   }
 
-  async restart(): Promise<void> {
+  /**
+   * Replaces the process. `requested`: a client asked for it (REST). jupyter_server announces `restarting` only
+   * when its restarter revives a kernel (a death, a control-channel restart), and @jupyterlab/services answers that
+   * status by reconnecting on its own, which would race the reconnect of a client's own restart (a kernel_info sent
+   * on a socket it then drops). A requested restart is announced as a fresh kernel announces itself: `starting`.
+   */
+  async restart({ requested = false }: { requested?: boolean } = {}): Promise<void> {
     const old = this.process;
     old.onExit = () => {};
     old.kill();
@@ -167,9 +173,10 @@ export class Kernel {
     this.executionState = 'restarting';
     this.currentExecute = this.executingAck = this.pendingSigint = undefined;
     this.pending.clear();
-    this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
+    if (!requested) this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
     this.process = this.manager.takeProcess();
     this.executionState = 'starting';
+    if (requested) this.broadcast(makeMessage('iopub', 'status', { execution_state: 'starting' }, {}, this.process.session));
     this.attach(this.process);
     if (this.firstCell) void this.prepareFrom(this.firstCell);
     await this.process.accepting;
