@@ -144,7 +144,7 @@ describe('executing cells through @jupyterlab/services', () => {
     expect((await runCell(suite.kernel, '1+1')).result?.['text/plain']).toBe('2');
   });
 
-  test('a restart a client asks for is not announced as an auto-restart: that client reconnects once, and another client sees the new kernel starting', async () => {
+  test('a restart a client asks for is not announced as an auto-restart: that client reconnects once, another client sees the new kernel starting, and its running cell ends', async () => {
     // jupyter_server sends `restarting` only when its restarter revives a dead kernel; @jupyterlab/services answers
     // it with a reconnect of its own, which raced the requesting client's restart (an orphaned kernel_info).
     const other = suite.fx.kernels.connectTo({ model: { id: suite.kernel.id, name: suite.kernel.name } });
@@ -159,7 +159,17 @@ describe('executing cells through @jupyterlab/services', () => {
     other.statusChanged.connect(onObserver);
     suite.kernel.connectionStatusChanged.connect(onConnection);
     try {
+      // The other client's cell is still running when the restart comes: it is answered, not left waiting.
+      let running!: () => void;
+      const started = new Promise<void>((resolve) => (running = resolve));
+      const othersCell = runCell(other, 'await new Promise((resolve) => setTimeout(resolve, 60_000))', {
+        onIOPub: (msg) => void (msg.header.msg_type === 'execute_input' && running()),
+      });
+      await started;
       await suite.kernel.restart();
+      const ended = await othersCell;
+      expect(ended.reply.status).toBe('error');
+      expect(ended.error?.ename).toBe('KernelRestarted');
       expect((await runCell(suite.kernel, '1+1')).result?.['text/plain']).toBe('2');
     } finally {
       suite.kernel.statusChanged.disconnect(onRequester);

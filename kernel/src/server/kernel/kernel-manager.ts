@@ -17,6 +17,8 @@ const SIGINT_GRACE_MS = 50;
 const SPARE_REFILL_DELAY_MS = 2000;
 /** How long after a server without a pool starts it builds its kernels' compiler snapshot. */
 const SNAPSHOT_AHEAD_DELAY_MS = 1000;
+/** What a request still running when a client restarted the kernel is answered with (ename KernelRestarted). */
+const RESTART_REQUESTED = 'The kernel was restarted at a client\'s request before this request finished: its variables and Session state are lost.';
 
 export interface KernelManagerOptions {
   /** Working directory of kernel processes: cells resolve imports (and `nighthawk-ts`) from here. */
@@ -163,7 +165,9 @@ export class Kernel {
    * Replaces the process. `requested`: a client asked for it (REST). jupyter_server announces `restarting` only
    * when its restarter revives a kernel (a death, a control-channel restart), and @jupyterlab/services answers that
    * status by reconnecting on its own, which would race the reconnect of a client's own restart (a kernel_info sent
-   * on a socket it then drops). A requested restart is announced as a fresh kernel announces itself: `starting`.
+   * on a socket it then drops). A requested restart is announced as a fresh kernel announces itself: `starting`;
+   * requests still in flight (another client's running cell) are answered as ended by the restart, since no
+   * `restarting` tells their clients to give up on them.
    */
   async restart({ requested = false }: { requested?: boolean } = {}): Promise<void> {
     const old = this.process;
@@ -172,6 +176,7 @@ export class Kernel {
     this.escalation.clear();
     this.executionState = 'restarting';
     this.currentExecute = this.executingAck = this.pendingSigint = undefined;
+    if (requested) this.failPending(old.session, null, RESTART_REQUESTED);
     this.pending.clear();
     if (!requested) this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
     this.process = this.manager.takeProcess();
