@@ -30,6 +30,10 @@ describe('web notebook against the real kernel server', () => {
     ]));
     writeFileSync(path.join(notebookDir, 'approve.ipynb'), notebookJson([{ source: '// askOperator\n"ran after approval"' }]));
     writeFileSync(path.join(notebookDir, 'long.ipynb'), notebookJson([{ source: 'console.log("started");\nawait new Promise((resolve) => setTimeout(resolve, 600_000));' }]));
+    writeFileSync(path.join(notebookDir, 'restart.ipynb'), notebookJson([
+      { source: 'const before = 1;\nconsole.log("started");\nawait new Promise((resolve) => setTimeout(resolve, 600_000));' },
+      { source: 'typeof before' },
+    ]));
     browser = await launchChromium();
   });
 
@@ -65,6 +69,31 @@ describe('web notebook against the real kernel server', () => {
     await form.getByRole('button', { name: 'Accept' }).click();
     await page.locator('.output', { hasText: 'operator answer: {"kind":"accept"}' }).waitFor();
     await page.locator('.output-execute_result', { hasText: 'ran after approval' }).waitFor();
+    await page.close();
+  });
+
+  it('restarts the kernel under a running cell: the cell ends, the kernel reads idle, and the next cell meets a fresh kernel', { timeout: 90_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 600 } });
+    await page.addInitScript({ content: `
+      window.__statuses = [];
+      new MutationObserver(() => {
+        const status = document.querySelector('.kernel-status')?.getAttribute('data-status');
+        if (status && window.__statuses.at(-1) !== status) window.__statuses.push(status);
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-status'] });` });
+    await openNotebook(page, base(), server.token, 'restart.ipynb');
+    await page.getByRole('button', { name: 'Run all cells' }).click();
+    await page.locator('.output-stdout', { hasText: 'started' }).waitFor();
+    await page.getByRole('button', { name: 'Restart kernel (0, 0)' }).click();
+    await page.getByRole('button', { name: 'Restart', exact: true }).click();
+    await page.locator('.kernel-status[data-status="idle"]').waitFor();
+    await expect(page.locator('.cell[data-run-state="running"], .cell[data-run-state="queued"]').count()).resolves.toBe(0);
+    // The second cell, run on its own, no longer finds the first cell's declaration.
+    await page.locator('.cell').nth(1).locator('.static-source, .monaco-editor').first().click();
+    await page.keyboard.press('Shift+Enter');
+    await page.locator('.cell').nth(1).locator('.output-error', { hasText: "Cannot find name 'before'" }).waitFor();
+    const statuses = (await page.evaluate('window.__statuses')) as string[];
+    expect(statuses).toContain('busy');
+    expect(statuses.filter((s) => s === 'unknown' || s === 'dead' || s === 'disconnected')).toEqual([]);
     await page.close();
   });
 
