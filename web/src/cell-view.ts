@@ -93,11 +93,8 @@ export class CellView {
     this.editorHost = pick('.editor-host');
     this.rendered = pick('.rendered');
     this.stdinHost = pick('.stdin');
-    this.outputs = new OutputArea(model.outputs, ctx, () => host.edited(this));
-    // Sizes the cell while the browser skips it off screen (styles.css); drawn once, it keeps its real size.
-    const sizeOutputs = (px: number): void => this.element.style.setProperty('--outputs-height', `${px}px`);
-    sizeOutputs(this.outputs.estimatedHeight());
-    this.outputs.onResize = sizeOutputs;
+    // The outputs' estimate sizes the cell while the browser skips it off screen (styles.css); drawn once, it keeps its real size.
+    this.outputs = new OutputArea(model.outputs, ctx, () => host.edited(this), (px) => this.element.style.setProperty('--outputs-height', `${px}px`));
     this.stdinHost.before(this.outputs.element);
     pick('.cell-toolbar').addEventListener('click', (ev) => {
       const command = (ev.target as Element).closest<HTMLElement>('button[data-command]')?.dataset.command;

@@ -16,13 +16,15 @@ export class OutputArea {
   private clearPending = false;
   /** Rich renderings waiting for the renderers chunk (see renderOne). */
   private readonly richPending = new Set<Promise<void>>();
-  /** Told the outputs' estimated height (estimatedHeight) whenever they are drawn again. */
-  onResize: ((px: number) => void) | undefined;
+  /** Each drawn output's estimated height, set when it is drawn (so a stream's every chunk does not rescan all the text). */
+  private readonly heightOf = new WeakMap<HTMLElement, number>();
 
+  /** `onResize`: told the outputs' estimated height (estimatedHeight) whenever they are drawn, the first time included. */
   constructor(
     private outputs: Output[],
     private readonly ctx: RenderContext,
     private readonly onChange: () => void,
+    private readonly onResize: (px: number) => void = () => {},
   ) {
     this.element = h('div', { class: 'outputs', 'aria-live': 'polite', 'aria-label': 'cell output' });
     this.renderAll();
@@ -47,12 +49,9 @@ export class OutputArea {
    * The outputs' height in pixels as their text has it (a rich output counts a typical box): the size the cell
    * holds while the browser has not laid it out yet (styles.css: content-visibility), not a measurement.
    */
-  estimatedHeight(): number {
-    let px = this.outputs.length > 0 ? OUTPUTS_MARGIN_PX : 0;
-    for (const output of this.outputs) {
-      const lines = textLines(output);
-      px += OUTPUT_PAD_PX + (lines > 0 ? Math.min(lines * TEXT_LINE_PX, LONG_OUTPUT_PX) : RICH_OUTPUT_PX);
-    }
+  private estimatedHeight(): number {
+    let px = this.nodes.length > 0 ? OUTPUTS_MARGIN_PX : 0;
+    for (const node of this.nodes) px += this.heightOf.get(node) ?? 0;
     return px;
   }
 
@@ -135,7 +134,7 @@ export class OutputArea {
       const node = this.renderOne(output);
       this.nodes.push(node);
       this.element.appendChild(node);
-      this.onResize?.(this.estimatedHeight());
+      this.onResize(this.estimatedHeight());
     }
     this.onChange();
   }
@@ -143,14 +142,14 @@ export class OutputArea {
   private renderAll(): void {
     this.nodes = this.outputs.map((o) => this.renderOne(o));
     this.element.replaceChildren(...this.nodes);
-    this.onResize?.(this.estimatedHeight());
+    this.onResize(this.estimatedHeight());
   }
 
   private rerender(index: number): void {
     const node = this.renderOne(this.outputs[index]!);
     this.nodes[index]?.replaceWith(node);
     this.nodes[index] = node;
-    this.onResize?.(this.estimatedHeight());
+    this.onResize(this.estimatedHeight());
   }
 
   private renderOne(output: Output): HTMLElement {
@@ -186,6 +185,7 @@ export class OutputArea {
       }
     }
     const lines = textLines(output);
+    const height = OUTPUT_PAD_PX + (lines > 0 ? Math.min(lines * TEXT_LINE_PX, LONG_OUTPUT_PX) : RICH_OUTPUT_PX);
     if (lines > LONG_OUTPUT_LINES) {
       // Long text scrolls inside a bounded box (a 400-line print no longer makes a 7,500 px cell).
       wrap.classList.add('output-long');
@@ -197,8 +197,11 @@ export class OutputArea {
         more.title = label;
         more.setAttribute('aria-expanded', String(expanded));
       }, { class: 'btn output-more', 'aria-expanded': 'false', text: `Show all ${lines} lines` });
-      return h('div', { class: 'output-long-wrap' }, wrap, more);
+      const long = h('div', { class: 'output-long-wrap' }, wrap, more);
+      this.heightOf.set(long, height);
+      return long;
     }
+    this.heightOf.set(wrap, height);
     return wrap;
   }
 }
