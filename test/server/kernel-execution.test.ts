@@ -1,3 +1,4 @@
+import { KernelAPI } from '@jupyterlab/services';
 import { describe, expect, test } from 'vitest';
 import { kernelSuite } from '../support/kernel-suite.js';
 import { runCell } from '../support/kernel-client.js';
@@ -180,6 +181,27 @@ describe('executing cells through @jupyterlab/services', () => {
     expect(connects).toBe(1);
     expect(observer).toContain('starting');
     expect(observer).not.toContain('autorestarting');
+  });
+
+  test('a kernel restarted over REST reads "starting" at once to a client that stays connected, then idle, and runs its next cell', async () => {
+    // No client reconnects here, so nothing sends a kernel_info: only the restart's own announcement says "starting".
+    const statuses: string[] = [];
+    let onStatus!: (_: unknown, status: string) => void;
+    const ready = new Promise<void>((resolve) => {
+      onStatus = (_, status) => {
+        statuses.push(status);
+        if (status === 'idle' && statuses.includes('starting')) resolve();
+      };
+    });
+    suite.kernel.statusChanged.connect(onStatus);
+    try {
+      await KernelAPI.restartKernel(suite.kernel.id, suite.fx.kernels.serverSettings);
+      await ready;
+    } finally {
+      suite.kernel.statusChanged.disconnect(onStatus);
+    }
+    expect(statuses.slice(0, 1)).toEqual(['starting']);
+    expect((await runCell(suite.kernel, '1+1')).result?.['text/plain']).toBe('2');
   });
 
   test('shorthand properties may name values from earlier cells, whatever the host', async () => {

@@ -177,8 +177,8 @@ export class Kernel {
     this.executionState = 'restarting';
     this.currentExecute = this.executingAck = this.pendingSigint = undefined;
     if (requested) this.failPending(old.session, null, RESTART_REQUESTED);
+    else this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
     this.pending.clear();
-    if (!requested) this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
     this.process = this.manager.takeProcess();
     this.executionState = 'starting';
     if (requested) this.broadcast(makeMessage('iopub', 'status', { execution_state: 'starting' }, {}, this.process.session));
