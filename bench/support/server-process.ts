@@ -1,5 +1,5 @@
 /** Starts server-child.ts (the notebook server in its own process) and drives it over IPC. */
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerOptions } from '../../kernel/src/server/index.js';
@@ -21,19 +21,36 @@ export interface ServerProcess {
 
 type FromChild = { kind: 'started'; url: string; baseUrl: string; token: string } | { kind: 'done'; id: number };
 
+/**
+ * Forks `script` (a TypeScript file beside this one, run with tsx) and resolves with the child once its first
+ * IPC message arrives; rejects if it exits first. The child is killed when this process exits.
+ */
+async function forkUntilFirstMessage<T>(script: string, args: string[], what: string, env: NodeJS.ProcessEnv = process.env): Promise<{ child: ChildProcess; first: T }> {
+  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), script);
+  const child = fork(file, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env });
+  process.once('exit', () => child.kill('SIGKILL'));
+  const first = await new Promise<T>((resolve, reject) => {
+    const early = (code: number | null): void => reject(new Error(`${what} exited with code ${code}`));
+    child.once('exit', early);
+    child.once('message', (message: T) => {
+      child.off('exit', early);
+      resolve(message);
+    });
+  });
+  return { child, first };
+}
+
+function exited(child: ChildProcess): Promise<unknown> {
+  return new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.once('exit', resolve) : resolve(undefined)));
+}
+
 /** `env`: added to this process's environment for the server and its kernels. */
 export async function startServerProcess(options: Omit<ServerOptions, 'log'>, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-child.ts');
-  const child = fork(script, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, ...env } });
-  process.once('exit', () => child.kill('SIGKILL'));
+  const { child, first: started } = await forkUntilFirstMessage<Extract<FromChild, { kind: 'started' }>>('server-child.ts', [JSON.stringify(options)], 'bench server process', { ...process.env, ...env });
   const waiting = new Map<number, () => void>();
   let next = 0;
-  const started = await new Promise<Extract<FromChild, { kind: 'started' }>>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bench server process exited with code ${code}`)));
-    child.on('message', (message: FromChild) => {
-      if (message.kind === 'started') resolve(message);
-      else waiting.get(message.id)?.();
-    });
+  child.on('message', (message: FromChild) => {
+    if (message.kind === 'done') waiting.get(message.id)?.();
   });
   const ask = (op: ServerRequest['op']): Promise<void> =>
     new Promise((resolve) => {
@@ -42,31 +59,27 @@ export async function startServerProcess(options: Omit<ServerOptions, 'log'>, en
       child.send({ id, op } satisfies ServerRequest);
     });
   return {
-    ...started,
+    url: started.url,
+    baseUrl: started.baseUrl,
+    token: started.token,
     waitForSpare: () => ask('waitForSpare'),
     shutdownKernels: () => ask('shutdownKernels'),
     close: async () => {
       await ask('close');
-      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+      await exited(child);
     },
   };
 }
 
 /** Starts fake-server-child.ts (the test suite's fake Jupyter server, in its own process); `close` ends it. */
 export async function startFakeServerProcess(options: FakeServerChildOptions): Promise<{ url: string; close(): Promise<void> }> {
-  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fake-server-child.ts');
-  const child = fork(script, [JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  process.once('exit', () => child.kill('SIGKILL'));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`bench fake server process exited with code ${code}`)));
-    child.once('message', (message: { url: string }) => resolve(message.url));
-  });
+  const { child, first } = await forkUntilFirstMessage<{ url: string }>('fake-server-child.ts', [JSON.stringify(options)], 'bench fake server process');
   return {
-    url,
+    url: first.url,
     close: async () => {
-      const exited = new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+      const done = exited(child);
       child.disconnect();
-      await exited;
+      await done;
     },
   };
 }

@@ -148,7 +148,7 @@ export async function handleApi(ctx: ApiContext, req: IncomingMessage, res: Serv
       return send(res, 204);
     }
     if (action === 'restart') {
-      await kernel.restart({ requested: true });
+      await kernel.restart({ by: 'client' });
       return send(res, 200, kernel.model());
     }
     return refuse(404, 'Unknown kernel action');

@@ -20,6 +20,9 @@ const SNAPSHOT_AHEAD_DELAY_MS = 1000;
 /** What a request still running when a client restarted the kernel is answered with (ename KernelRestarted). */
 const RESTART_REQUESTED = 'The kernel was restarted at a client\'s request before this request finished: its variables and Session state are lost.';
 
+/** Why a kernel's process is replaced (Kernel.restart): it decides what clients are told. */
+export type RestartCause = { by: 'client' } | { by: 'control' } | { by: 'exit'; code: number | null; reason: string | undefined };
+
 export interface KernelManagerOptions {
   /** Working directory of kernel processes: cells resolve imports (and `nighthawk-ts`) from here. */
   cwd: string;
@@ -123,7 +126,7 @@ export class Kernel {
     if (type === 'shutdown_request') {
       const restart = msg.content['restart'] === true;
       this.deliver(route, makeMessage('control', replyType(type), { status: 'ok', restart }, msg.header, this.process.session));
-      if (restart) void this.restart().catch(() => {});
+      if (restart) void this.restart({ by: 'control' }).catch(() => {});
       else void this.manager.shutdown(this.id);
       return;
     }
@@ -162,26 +165,32 @@ export class Kernel {
   }
 
   /**
-   * Replaces the process. `requested`: a client asked for it (REST). jupyter_server announces `restarting` only
-   * when its restarter revives a kernel (a death, a control-channel restart), and @jupyterlab/services answers that
-   * status by reconnecting on its own, which would race the reconnect of a client's own restart (a kernel_info sent
-   * on a socket it then drops). A requested restart is announced as a fresh kernel announces itself: `starting`;
-   * requests still in flight (another client's running cell) are answered as ended by the restart, since no
-   * `restarting` tells their clients to give up on them.
+   * Replaces the process, for one of three causes, each announced as Jupyter does:
+   * - `client` (REST): jupyter_server sends `restarting` only when its restarter revives a kernel, and
+   *   @jupyterlab/services answers that status by reconnecting on its own, which would race the reconnect of a
+   *   client's own restart (a kernel_info sent on a socket it then drops). So the new process is announced as a
+   *   fresh kernel announces itself, `starting`, and requests still in flight (another client's running cell)
+   *   are answered as ended by the restart, since no `restarting` tells their clients to give up on them.
+   * - `exit`: the process died (a cell's process.exit, the interrupt escalation's kill); the requests in flight
+   *   are answered with the exit's code or reason, then `restarting`, as jupyter_server's restarter announces.
+   * - `control`: a control-channel shutdown_request with restart; `restarting`.
    */
-  async restart({ requested = false }: { requested?: boolean } = {}): Promise<void> {
+  async restart(cause: RestartCause): Promise<void> {
     const old = this.process;
     old.onExit = () => {};
     old.kill();
     this.escalation.clear();
     this.executionState = 'restarting';
     this.currentExecute = this.executingAck = this.pendingSigint = undefined;
-    if (requested) this.failPending(old.session, null, RESTART_REQUESTED);
-    else this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
+    if (cause.by === 'client') this.failPending(old.session, null, RESTART_REQUESTED);
+    else {
+      if (cause.by === 'exit') this.failPending(old.session, cause.code, cause.reason);
+      this.broadcast(makeMessage('iopub', 'status', { execution_state: 'restarting' }, {}, old.session));
+    }
     this.pending.clear();
     this.process = this.manager.takeProcess();
     this.executionState = 'starting';
-    if (requested) this.broadcast(makeMessage('iopub', 'status', { execution_state: 'starting' }, {}, this.process.session));
+    if (cause.by === 'client') this.broadcast(makeMessage('iopub', 'status', { execution_state: 'starting' }, {}, this.process.session));
     this.attach(this.process);
     if (this.firstCell) void this.prepareFrom(this.firstCell);
     await this.process.accepting;
@@ -222,9 +231,8 @@ export class Kernel {
       // A cell that ends the process (process.exit) loses its state; restart like Jupyter's restarter, and
       // answer the requests that were in flight so no client waits forever.
       if (this.executionState === 'dead') return;
-      process.onExit = () => {};
-      this.failPending(process.session, code, this.escalation.exitReason(process));
-      void this.restart().catch(() => {
+      // The reason is read before restart() clears the escalation that may have caused this exit.
+      void this.restart({ by: 'exit', code, reason: this.escalation.exitReason(process) }).catch(() => {
         this.executionState = 'dead';
       });
     };
