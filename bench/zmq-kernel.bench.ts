@@ -13,7 +13,9 @@
  *   kernel-pool.ts), measured after the pool's spare is warm and before the next figure (so its warm-up never
  *   runs beside another kernel's start); the launcher Jupyter started stays beside it, and its private memory is
  *   counted with the kernel's. Every other nighthawk figure runs with the pool off (cold);
- * plus ipykernel's cold start as a second reference. Round trips tslab loses (no reply or idle in 2 s) are counted.
+ * plus ipykernel's cold start as a second reference. Round trips tslab loses (no reply or idle in 2 s) are counted;
+ * a cold start that does not finish within 45 s (tslab's kernel hung so, now and then, in this bench) is ended,
+ * made again and reported.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +38,8 @@ interface DriverResult {
   round_trip_ms: number[];
   lost: number;
   rss_mb: Array<{ after_first_cell: number; after_import: number; pooled: boolean }>;
+  /** Cold starts that hung and were made again (roundtrip_bench.py), by where they stopped. */
+  hung: string[];
 }
 
 ensureBuilt(progress);
@@ -51,7 +55,7 @@ const pooledEnv = { NIGHTHAWK_KERNEL_POOL: 'on', NIGHTHAWK_KERNEL_POOL_DIR: path
 /** `conversions`: where the kernel keeps cell conversions (a fresh directory: nothing stored by an earlier kernel). */
 function driver(kernel: string, n: number, cold: number, importCell?: string, conversions = mkdtempSync(path.join(dir, 'conversions-')), extraEnv: NodeJS.ProcessEnv = {}): DriverResult {
   const args = [path.join(root, 'test', 'zmq', 'py', 'roundtrip_bench.py'), kernel, String(n), String(cold), ...(importCell ? [importCell] : [])];
-  const out = execFileSync('/usr/bin/python3', args, { env: { ...env, NIGHTHAWK_CONVERSION_CACHE_DIR: conversions, ...extraEnv }, cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 120_000 });
+  const out = execFileSync('/usr/bin/python3', args, { env: { ...env, NIGHTHAWK_CONVERSION_CACHE_DIR: conversions, ...extraEnv }, cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 240_000 });
   return JSON.parse(out.trim().split('\n').at(-1)!) as DriverResult;
 }
 
@@ -83,8 +87,9 @@ try {
     round_trip_ms: [...a.round_trip_ms, ...b.round_trip_ms],
     lost: a.lost + b.lost,
     rss_mb: [...a.rss_mb, ...b.rss_mb],
+    hung: [...a.hung, ...b.hung],
   });
-  const none: DriverResult = { cold_start_ms: [], first_execute_ms: [], round_trip_ms: [], lost: 0, rss_mb: [] };
+  const none: DriverResult = { cold_start_ms: [], first_execute_ms: [], round_trip_ms: [], lost: 0, rss_mb: [], hung: [] };
   let ours = none;
   let tslab = none;
   // A notebook run again (Restart & Run All, papermill): its cells' conversions were stored by an earlier kernel.
@@ -127,6 +132,9 @@ try {
   report('zmq-kernel-rss-mb-after-first-cell-pooled-vs-tslab', rss(pooled, 'after_first_cell'), rss(tslab, 'after_first_cell'));
   report('zmq-kernel-rss-mb-after-library-import-pooled-vs-tslab', rss(pooled, 'after_import'), rss(tslab, 'after_import'));
   console.log(`# lost round trips: nighthawk ${ours.lost}/${N}, tslab ${tslab.lost}/${N}`);
+  for (const [name, r] of [['nighthawk', ours], ['nighthawk (cells stored)', rerun], ['nighthawk (pool)', pooled], ['tslab', tslab], ['ipykernel', ipykernel]] as const) {
+    if (r.hung.length > 0) console.log(`# ${name}: ${r.hung.length} cold start(s) did not finish within 45 s and were made again (stopped at: ${r.hung.join(', ')})`);
+  }
 } finally {
   spawnSync(process.execPath, [cli, 'kernel', 'pool', 'stop'], { env: { ...env, ...pooledEnv } });
   rmSync(dir, { recursive: true, force: true });
