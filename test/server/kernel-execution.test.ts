@@ -1,9 +1,28 @@
-import { KernelAPI } from '@jupyterlab/services';
+import { KernelAPI, KernelMessage } from '@jupyterlab/services';
 import { describe, expect, test } from 'vitest';
 import { kernelSuite } from '../support/kernel-suite.js';
 import { runCell } from '../support/kernel-client.js';
 
 const suite = kernelSuite();
+
+/** Resolves once the suite's kernel reads `status` (at once if it does now). */
+function untilStatus(status: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (suite.kernel.status === status) return resolve();
+    const on = (_: unknown, now: string): void => {
+      if (now !== status) return;
+      suite.kernel.statusChanged.disconnect(on);
+      resolve();
+    };
+    suite.kernel.statusChanged.connect(on);
+  });
+}
+
+/** A control request as a client sends it (services' createMessage has no overload for shutdown_request). */
+function controlRequest(msgType: 'shutdown_request' | 'interrupt_request', content: object): KernelMessage.IControlMessage {
+  const base = KernelMessage.createMessage({ msgType: 'interrupt_request', channel: 'control', session: suite.kernel.clientId, content: {} });
+  return { ...base, header: { ...base.header, msg_type: msgType }, content } as unknown as KernelMessage.IControlMessage;
+}
 
 describe('executing cells through @jupyterlab/services', () => {
   test('1+1 returns an execute_result whose text/plain is 2', async () => {
@@ -185,6 +204,10 @@ describe('executing cells through @jupyterlab/services', () => {
 
   test('a kernel restarted over REST reads "starting" at once to a client that stays connected, then idle, and runs its next cell', async () => {
     // No client reconnects here, so nothing sends a kernel_info: only the restart's own announcement says "starting".
+    // The kernel first reads idle (run alone, this test would otherwise restart a kernel still starting, and a
+    // status that does not change is no event).
+    await runCell(suite.kernel, '0');
+    await untilStatus('idle');
     const statuses: string[] = [];
     let onStatus!: (_: unknown, status: string) => void;
     const ready = new Promise<void>((resolve) => {
@@ -202,6 +225,36 @@ describe('executing cells through @jupyterlab/services', () => {
     }
     expect(statuses.slice(0, 1)).toEqual(['starting']);
     expect((await runCell(suite.kernel, '1+1')).result?.['text/plain']).toBe('2');
+  });
+
+  test('an interrupt_request on the control channel is framed as a kernel frames it (busy, reply, idle), so its future completes', async () => {
+    // A services future is done only once both its reply and the idle status it caused have arrived.
+    const reply = await suite.kernel.sendControlMessage(controlRequest('interrupt_request', {}), true, true).done;
+    expect(reply.content).toEqual({ status: 'ok' });
+    expect((await runCell(suite.kernel, '1+2')).result?.['text/plain']).toBe('3');
+  });
+
+  test('a control-channel restart (shutdown_request with restart) is announced as the server\'s own: the client auto-restarts, and its state is gone', async () => {
+    await runCell(suite.kernel, 'const beforeControlRestart = 5');
+    const statuses: string[] = [];
+    let onStatus!: (_: unknown, status: string) => void;
+    const back = new Promise<void>((resolve) => {
+      onStatus = (_, status) => {
+        statuses.push(status);
+        if (status === 'idle' && statuses.includes('autorestarting')) resolve();
+      };
+    });
+    suite.kernel.statusChanged.connect(onStatus);
+    try {
+      const reply = await suite.kernel.sendControlMessage(controlRequest('shutdown_request', { restart: true }), true, true).done;
+      expect(reply.content).toEqual({ status: 'ok', restart: true });
+      await back;
+    } finally {
+      suite.kernel.statusChanged.disconnect(onStatus);
+    }
+    const after = await runCell(suite.kernel, 'typeof beforeControlRestart');
+    expect(after.error?.evalue).toContain("Cannot find name 'beforeControlRestart'");
+    expect((await runCell(suite.kernel, '2+2')).result?.['text/plain']).toBe('4');
   });
 
   test('shorthand properties may name values from earlier cells, whatever the host', async () => {

@@ -14,6 +14,11 @@ interface Diagnostic {
 
 type ErrorOutcome = Extract<CellOutcome, { kind: 'error' }>;
 
+/** A cell stopped by an interrupt (while running, or before it started). */
+export function interruptedOutcome(): CellOutcome {
+  return { kind: 'interrupted', ename: 'KeyboardInterrupt', evalue: 'Execution interrupted', traceback: ['KeyboardInterrupt: Execution interrupted'] };
+}
+
 export function typeScriptError(diagnostics: readonly Diagnostic[], source: string): ErrorOutcome {
   const lines = source.split('\n');
   const describe = (d: Diagnostic): string =>

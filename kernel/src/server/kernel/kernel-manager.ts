@@ -120,18 +120,31 @@ export class Kernel {
     const type = msg.header.msg_type;
     if (type === 'interrupt_request') {
       this.interrupt();
-      this.deliver(route, makeMessage('control', replyType(type), { status: 'ok' }, msg.header, this.process.session));
+      this.answerHere(msg, route, { status: 'ok' });
       return;
     }
     if (type === 'shutdown_request') {
       const restart = msg.content['restart'] === true;
-      this.deliver(route, makeMessage('control', replyType(type), { status: 'ok', restart }, msg.header, this.process.session));
+      this.answerHere(msg, route, { status: 'ok', restart });
       if (restart) void this.restart({ by: 'control' }).catch(() => {});
       else void this.manager.shutdown(this.id);
       return;
     }
     if (msg.channel === 'shell') this.pending.set(msg.header.msg_id, { route, header: msg.header });
     this.process.send({ kind: 'request', route, msg });
+  }
+
+  /**
+   * A control request the server answers itself, framed as a kernel frames every request (ipykernel's
+   * process_control, the ZeroMQ kernel's answerHere): busy, the reply, idle. A client's request is done only at
+   * that idle (@jupyterlab/services' futures wait for both), and a restart or shutdown that follows would
+   * otherwise cancel it. Not tracked: the kernel's own execution state is unchanged by them.
+   */
+  private answerHere(msg: ClientMessage, route: string, content: object): void {
+    const session = this.process.session;
+    this.broadcast(makeMessage('iopub', 'status', { execution_state: 'busy' }, msg.header, session));
+    this.deliver(route, makeMessage('control', replyType(msg.header.msg_type), content, msg.header, session));
+    this.broadcast(makeMessage('iopub', 'status', { execution_state: 'idle' }, msg.header, session));
   }
 
   /**

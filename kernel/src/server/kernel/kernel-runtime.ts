@@ -13,6 +13,7 @@ import type { CellResult, CellScope, DisplayOptions, InputOptions, KernelChannel
 import { makeMessage, replyType } from './kernel-messages.js';
 import { installCellOutputBridge } from './cell-output-bridge.js';
 import { isCompleteSource } from './cell-complete.js';
+import { interruptedOutcome } from './cell-errors.js';
 
 // The configured provider key is redacted from every message the kernel sends.
 registerEnvSecret('OPENAI_API_KEY');
@@ -25,6 +26,11 @@ interface Running {
   allowStdin: boolean;
   /** Interrupted for a client that stopped waiting for it: its error does not abort what that client sent since. */
   keepQueue?: boolean;
+  /**
+   * Interrupted before the compiler started it (while the host admitted it): the compiler ignores an interrupt
+   * when no cell of its own runs, so the cell is ended here instead of being started.
+   */
+  interrupted?: boolean;
 }
 
 interface PendingInput {
@@ -288,7 +294,7 @@ export class KernelRuntime implements KernelChannel {
       await this.host?.submitCell(code, submission);
       const host = this.host;
       const bind = host?.bindDeclared ? (name: string, value: unknown): unknown => host.bindDeclared!(name, value) : undefined;
-      const outcome = await this.compiler.execute(code, {
+      const outcome = this.running?.interrupted === true ? interruptedOutcome() : await this.compiler.execute(code, {
         executionCount: count,
         onStart: () => this.onExecuting(parent.msg_id),
         ...(bind ? { bind } : {}),
@@ -345,6 +351,7 @@ export class KernelRuntime implements KernelChannel {
   interrupt(msgId: string, options: { keepQueue?: boolean } = {}): void {
     if (!this.running || this.running.parent.msg_id !== msgId) return;
     if (options.keepQueue) this.running.keepQueue = true;
+    this.running.interrupted = true;
     this.compiler.interrupt();
     this.rejectInput(new InputRequestError({ reason: 'interrupted' }));
   }

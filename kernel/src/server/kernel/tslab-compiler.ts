@@ -13,7 +13,7 @@ import type { CellCompiler, CellDiagnostic, CellOutcome, CompletionResult, Execu
 import { expandShorthandProperties } from './cell-shorthand.js';
 import { createLineMap } from './cell-lines.js';
 import { isCompleteSource } from './cell-complete.js';
-import { CellFrames, runtimeError, typeScriptError } from './cell-errors.js';
+import { CellFrames, interruptedOutcome, runtimeError, typeScriptError } from './cell-errors.js';
 import { bindingNames, survivingDeclarations } from './cell-declarations.js';
 import { valueToBundle } from './value-bundle.js';
 import { ConversionStore } from './conversion-store.js';
@@ -171,10 +171,6 @@ function endsWithSemicolon(source: string): boolean {
   const lines = source.split('\n').map((line) => line.replace(/\/\/[^'"`\n]*$/, '').trimEnd());
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines.length > 0 && lines[lines.length - 1]!.endsWith(';');
-}
-
-function interruptedOutcome(): CellOutcome {
-  return { kind: 'interrupted', ename: 'KeyboardInterrupt', evalue: 'Execution interrupted', traceback: ['KeyboardInterrupt: Execution interrupted'] };
 }
 
 let tslabModules: { ts: typeof TS; converter: TslabConverterModule } | undefined;
