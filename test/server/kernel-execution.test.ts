@@ -18,6 +18,26 @@ function untilStatus(status: string): Promise<void> {
   });
 }
 
+/** Runs `action`, recording the suite's kernel statuses until it reads idle after having read `marker`. */
+async function statusesThrough(marker: string, action: () => Promise<unknown>): Promise<string[]> {
+  const statuses: string[] = [];
+  let onStatus!: (_: unknown, status: string) => void;
+  const reached = new Promise<void>((resolve) => {
+    onStatus = (_, status) => {
+      statuses.push(status);
+      if (status === 'idle' && statuses.includes(marker)) resolve();
+    };
+  });
+  suite.kernel.statusChanged.connect(onStatus);
+  try {
+    await action();
+    await reached;
+  } finally {
+    suite.kernel.statusChanged.disconnect(onStatus);
+  }
+  return statuses;
+}
+
 /** A control request as a client sends it (services' createMessage has no overload for shutdown_request). */
 function controlRequest(msgType: 'shutdown_request' | 'interrupt_request', content: object): KernelMessage.IControlMessage {
   const base = KernelMessage.createMessage({ msgType: 'interrupt_request', channel: 'control', session: suite.kernel.clientId, content: {} });
@@ -208,21 +228,7 @@ describe('executing cells through @jupyterlab/services', () => {
     // status that does not change is no event).
     await runCell(suite.kernel, '0');
     await untilStatus('idle');
-    const statuses: string[] = [];
-    let onStatus!: (_: unknown, status: string) => void;
-    const ready = new Promise<void>((resolve) => {
-      onStatus = (_, status) => {
-        statuses.push(status);
-        if (status === 'idle' && statuses.includes('starting')) resolve();
-      };
-    });
-    suite.kernel.statusChanged.connect(onStatus);
-    try {
-      await KernelAPI.restartKernel(suite.kernel.id, suite.fx.kernels.serverSettings);
-      await ready;
-    } finally {
-      suite.kernel.statusChanged.disconnect(onStatus);
-    }
+    const statuses = await statusesThrough('starting', () => KernelAPI.restartKernel(suite.kernel.id, suite.fx.kernels.serverSettings));
     expect(statuses.slice(0, 1)).toEqual(['starting']);
     expect((await runCell(suite.kernel, '1+1')).result?.['text/plain']).toBe('2');
   });
@@ -236,22 +242,10 @@ describe('executing cells through @jupyterlab/services', () => {
 
   test('a control-channel restart (shutdown_request with restart) is announced as the server\'s own: the client auto-restarts, and its state is gone', async () => {
     await runCell(suite.kernel, 'const beforeControlRestart = 5');
-    const statuses: string[] = [];
-    let onStatus!: (_: unknown, status: string) => void;
-    const back = new Promise<void>((resolve) => {
-      onStatus = (_, status) => {
-        statuses.push(status);
-        if (status === 'idle' && statuses.includes('autorestarting')) resolve();
-      };
-    });
-    suite.kernel.statusChanged.connect(onStatus);
-    try {
+    await statusesThrough('autorestarting', async () => {
       const reply = await suite.kernel.sendControlMessage(controlRequest('shutdown_request', { restart: true }), true, true).done;
       expect(reply.content).toEqual({ status: 'ok', restart: true });
-      await back;
-    } finally {
-      suite.kernel.statusChanged.disconnect(onStatus);
-    }
+    });
     const after = await runCell(suite.kernel, 'typeof beforeControlRestart');
     expect(after.error?.evalue).toContain("Cannot find name 'beforeControlRestart'");
     expect((await runCell(suite.kernel, '2+2')).result?.['text/plain']).toBe('4');
