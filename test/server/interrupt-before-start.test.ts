@@ -1,7 +1,10 @@
 /**
- * An interrupt that arrives after a cell was announced (execute_input) but before it started running, while the
- * kernel host still checks the cell (submitCell: the Session approving it, which can take a moment), stops that
- * cell: it never runs, and it ends as interrupted instead of running to completion.
+ * An interrupt that arrives after a cell was announced (execute_input) but before the cell's own code started:
+ * - while the kernel host still admits the cell (submitCell: the Session approving it, which can take a moment),
+ *   it stops that cell: the cell never runs, and it ends as interrupted instead of running to completion;
+ * - while the kernel still prepares the cell for longer than the server waits before it has the watchdog stop
+ *   the running JavaScript (a first conversion building the compiler's program on a loaded machine), that
+ *   preparation is not cut short: the cell then starts, meets the interrupt and ends, and the kernel goes on.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,15 +13,23 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Kernel } from '@jupyterlab/services';
 import { startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
 import { runCell } from '../support/kernel-client.js';
+import { TERMINATE_AFTER_MS } from '../../kernel/src/server/kernel/interrupt-escalation.js';
 
 const SUBMIT_MS = 800;
+/** Longer than the server waits (TERMINATE_AFTER_MS) before it has the watchdog stop running JavaScript. */
+const PREPARE_MS = TERMINATE_AFTER_MS + 1_500;
 let fx: KernelServerFixture;
 let kernel: Kernel.IKernelConnection;
 
 beforeAll(async () => {
   const host = path.join(mkdtempSync(path.join(tmpdir(), 'nighthawk-slow-submit-')), 'slow-submit-host.mjs');
-  // A host that takes SUBMIT_MS to admit each cell, as a Session approving a cell may.
-  writeFileSync(host, `export function createKernelHost() { return { async submitCell() { await new Promise((r) => setTimeout(r, ${SUBMIT_MS})); }, afterCell() {} }; }\n`);
+  // A host that takes SUBMIT_MS to admit a cell marked /*admit-slow*/, as a Session approving a cell may, and whose cell transform
+  // holds the thread for PREPARE_MS on a cell marked /*slow*/, as a first conversion on a loaded machine does.
+  writeFileSync(
+    host,
+    `export function createKernelHost() { return { async submitCell(source) { if (source.includes('/*admit-slow*/')) await new Promise((r) => setTimeout(r, ${SUBMIT_MS})); }, afterCell() {} }; }\n` +
+      `export function transformCell(source) { if (source.includes('/*slow*/')) { const end = Date.now() + ${PREPARE_MS}; while (Date.now() < end) {} } return { code: source }; }\n`,
+  );
   fx = await startKernelServer({ spareKernels: 0, hostModule: host });
   kernel = await fx.kernels.startNew();
   await runCell(kernel, 'let before = 1');
@@ -30,7 +41,7 @@ afterAll(async () => {
 
 test('an interrupt while the host admits the cell stops it before it runs', async () => {
   const started = performance.now();
-  const run = await runCell(kernel, 'console.log("ran"); await new Promise((resolve) => setTimeout(resolve, 30_000)); "finished"', {
+  const run = await runCell(kernel, '/*admit-slow*/ console.log("ran"); await new Promise((resolve) => setTimeout(resolve, 30_000)); "finished"', {
     onIOPub: (msg) => void (msg.header.msg_type === 'execute_input' && kernel.interrupt()),
   });
   expect(run.error?.ename).toBe('KeyboardInterrupt');
@@ -42,8 +53,19 @@ test('an interrupt while the host admits the cell stops it before it runs', asyn
 
 test('an interrupt for the cell before does not stop the next one', async () => {
   // Interrupted while admitted, then a fresh cell: it runs normally (nothing sticky is left behind).
-  await runCell(kernel, '"first"', { onIOPub: (msg) => void (msg.header.msg_type === 'execute_input' && kernel.interrupt()) });
+  await runCell(kernel, '/*admit-slow*/ "first"', { onIOPub: (msg) => void (msg.header.msg_type === 'execute_input' && kernel.interrupt()) });
   const next = await runCell(kernel, 'await new Promise((resolve) => setTimeout(resolve, 50)); "second"');
   expect(next.error).toBeUndefined();
   expect(next.result?.['text/plain']).toBe("'second'");
+}, 60_000);
+
+test('an interrupt while the kernel prepares the cell longer than the watchdog waits does not cut that preparation short', async () => {
+  const started = performance.now();
+  const run = await runCell(kernel, '/*slow*/ await new Promise((resolve) => setTimeout(resolve, 30_000)); "finished"', {
+    onIOPub: (msg) => void (msg.header.msg_type === 'execute_input' && kernel.interrupt()),
+  });
+  expect(run.error?.ename).toBe('KeyboardInterrupt');
+  expect(performance.now() - started).toBeLessThan(15_000);
+  // Not hung, not restarted: the next cell runs, with what earlier cells declared.
+  expect((await runCell(kernel, 'before + 2')).result?.['text/plain']).toBe('3');
 }, 60_000);

@@ -3,7 +3,8 @@
  * microtasks (`for (;;) { await null; }`) or a timer callback looping forever blocks the main thread, so
  * neither the interrupt message nor a SIGINT listener can run, and vm's breakOnSigint covers only the
  * synchronous part of a cell. This worker owns its own event loop; when the server writes to the watchdog
- * pipe it opens an inspector session on the main thread's isolate and sends `Runtime.terminateExecution`.
+ * pipe it opens an inspector session on the main thread's isolate and sends `Runtime.terminateExecution`,
+ * unless the kernel's own work runs (kernel-work.ts: a conversion, which ends by itself).
  * V8 unwinds the running JavaScript and resumes the event loop, where the queued interrupt message ends
  * the cell. The session is opened only then, so an idle kernel carries no debugger connection.
  *
@@ -15,6 +16,7 @@
  */
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { holdSigint } from './sigint-hold.js';
+import { kernelWorkBuffer } from './kernel-work.js';
 
 // CommonJS source evaluated in the worker (a file next to this one would not exist in the bundled entry).
 // Two triggers: a pipe from the server (forked kernels), or a SIGINT no cell script took (the ZeroMQ kernel,
@@ -24,7 +26,10 @@ const WATCHDOG_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const inspector = require('node:inspector');
 const net = require('node:net');
+// Non-zero while the kernel's own work runs (kernel-work.ts): it ends by itself, and stopping it would not.
+const kernelWork = new Int32Array(workerData.kernelWork);
 const terminate = () => {
+  if (Atomics.load(kernelWork, 0) !== 0) return;
   const session = new inspector.Session();
   try {
     session.connectToMainThread();
@@ -58,7 +63,7 @@ const STALL_MS = 3_000;
 
 /** Starts the watchdog reading `fd` (a pipe from the server); it never keeps the process alive. */
 export function startInterruptWatchdog(fd: number): void {
-  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { fd }, stdout: false, stderr: false });
+  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { fd, kernelWork: kernelWorkBuffer }, stdout: false, stderr: false });
   worker.on('error', (error) => process.stderr.write(`interrupt watchdog stopped: ${error.message}\n`));
   worker.unref();
 }
@@ -82,7 +87,7 @@ export function startSignalWatchdog(onSignal: () => void): { ready(): void } {
     beat[2] = (beat[2] ?? 0) + 1;
     onSignal();
   }, [port1]);
-  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { heartbeat, signals: port2, stallMs: STALL_MS }, transferList: [port2], stdout: false, stderr: false });
+  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { heartbeat, signals: port2, stallMs: STALL_MS, kernelWork: kernelWorkBuffer }, transferList: [port2], stdout: false, stderr: false });
   worker.on('error', (error) => process.stderr.write(`interrupt watchdog stopped: ${error.message}\n`));
   worker.unref();
   return {

@@ -22,6 +22,7 @@ import { discardStartupBlob, takeCompilerSnapshot, tslabPaths } from './compiler
 import type { CompilerSnapshotHandoff } from './compiler-snapshot-slot.js';
 import type { FileSystemObservations, Observation } from './fs-observations.js';
 import { sigintTakenOver } from './sigint-hold.js';
+import { beginKernelWork, duringKernelWork } from './kernel-work.js';
 
 interface TslabDiagnostic {
   start: { line: number; character: number };
@@ -302,7 +303,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   const armLater = (delay: number): void => {
     if (!unarmed) return;
     clearTimeout(arming);
-    arming = setTimeout(() => (executing ? armLater(delay) : armNow()), delay);
+    arming = setTimeout(() => (executing ? armLater(delay) : duringKernelWork(armNow)), delay);
     arming.unref?.();
   };
   const armNow = (): void => {
@@ -385,12 +386,18 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   let executing = false;
   let interruptPending = false;
 
+  // Everything a cell's execute does before the cell's own script starts is kernel work (kernel-work.ts).
+  let endPreparation: (() => void) | undefined;
   async function execute(source: string, options: ExecuteOptions): Promise<CellOutcome> {
     executing = true;
     interruptPending = false;
+    const end = beginKernelWork();
+    endPreparation = end;
     try {
       return await run(source, options);
     } finally {
+      end();
+      endPreparation = undefined;
       executing = false;
       interruptPending = false;
     }
@@ -446,6 +453,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     try {
       Object.defineProperty(globalThis, slotKey, { value: cellSlot, configurable: true, enumerable: false, writable: false });
       let returned: unknown;
+      endPreparation?.();
       try {
         returned = vm.runInThisContext(wrapped, { filename: `cell-${executionCount}`, breakOnSigint: !sigintTakenOver() });
       } finally {
@@ -549,8 +557,9 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     return true;
   }
 
+  // The compiler's own synchronous work, which the interrupt watchdog must not cut short (kernel-work.ts).
   return {
-    warmUp,
+    warmUp: (round) => duringKernelWork(() => warmUp(round)),
     get built() {
       return converter !== undefined;
     },
@@ -558,13 +567,13 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       return stored?.holdsFirstCells() ?? false;
     },
     buildProgram() {
-      live();
+      duringKernelWork(live);
     },
-    openWatchers: armNow,
+    openWatchers: () => duringKernelWork(armNow),
     execute,
-    complete,
-    inspect,
-    diagnose,
+    complete: (source, cursorPos) => duringKernelWork(() => complete(source, cursorPos)),
+    inspect: (source, cursorPos) => duringKernelWork(() => inspect(source, cursorPos)),
+    diagnose: (source) => duringKernelWork(() => diagnose(source)),
     isComplete,
     rebind(name: string, value: unknown) {
       locals[name] = value;
