@@ -18,7 +18,7 @@ export {
 export { KernelRuntime, KERNEL_INFO } from './kernel-runtime.js';
 export type { KernelProcessConfig } from './kernel-process.js';
 export { KernelManager, Kernel, KERNEL_NAME, type KernelManagerOptions } from './kernel-manager.js';
-export { makeMessage, replyType } from './kernel-messages.js';
+export { answerFrames, makeMessage, replyType } from './kernel-messages.js';
 export { MIME_BUNDLE, valueToBundle } from './value-bundle.js';
 export { installCellOutputBridge, type CellOutputTarget } from './cell-output-bridge.js';
 export { InputRequestError, KernelProcessError, RequestRefusedError, type InputFailure } from './errors.js';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { NIGHTHAWK_KERNEL, type ClientMessage, type ExecutionState, type KernelMessage, type KernelModel, type MessageHeader } from '../../../../shared/index.js';
-import { makeMessage, replyType } from './kernel-messages.js';
+import { answerFrames, makeMessage, replyType } from './kernel-messages.js';
 import { KernelProcess, prepareCompilerSnapshot } from './kernel-process-handle.js';
 import { InterruptEscalation } from './interrupt-escalation.js';
 
@@ -135,16 +135,15 @@ export class Kernel {
   }
 
   /**
-   * A control request the server answers itself, framed as a kernel frames every request (ipykernel's
-   * process_control, the ZeroMQ kernel's answerHere): busy, the reply, idle. A client's request is done only at
-   * that idle (@jupyterlab/services' futures wait for both), and a restart or shutdown that follows would
-   * otherwise cancel it. Not tracked: the kernel's own execution state is unchanged by them.
+   * A control request the server answers itself, framed as a kernel frames it (answerFrames): without the idle,
+   * a client's request never completes, or the restart or shutdown that follows cancels it. Not tracked: the
+   * kernel's own execution state is unchanged by them.
    */
   private answerHere(msg: ClientMessage, route: string, content: object): void {
-    const session = this.process.session;
-    this.broadcast(makeMessage('iopub', 'status', { execution_state: 'busy' }, msg.header, session));
-    this.deliver(route, makeMessage('control', replyType(msg.header.msg_type), content, msg.header, session));
-    this.broadcast(makeMessage('iopub', 'status', { execution_state: 'idle' }, msg.header, session));
+    const { busy, reply, idle } = answerFrames(msg, content, this.process.session);
+    this.broadcast(busy);
+    this.deliver(route, reply);
+    this.broadcast(idle);
   }
 
   /**

@@ -30,6 +30,20 @@ export function replyType(msgType: string): string {
   return msgType.endsWith('_request') ? msgType.slice(0, -'_request'.length) + '_reply' : msgType + '_reply';
 }
 
+/**
+ * A request answered outside the kernel runtime, framed as a kernel frames every request (ipykernel, KernelRuntime):
+ * busy and idle on iopub around the reply on the request's channel. A client's request is done only at that idle
+ * (@jupyterlab/services' futures wait for both the reply and it).
+ */
+export function answerFrames(request: Pick<ClientMessage, 'channel' | 'header'>, content: object, session: string): { busy: KernelMessage<object>; reply: KernelMessage<object>; idle: KernelMessage<object> } {
+  const parent = request.header;
+  return {
+    busy: makeMessage('iopub', 'status', { execution_state: 'busy' }, parent, session),
+    reply: makeMessage(request.channel === 'control' ? 'control' : 'shell', replyType(parent.msg_type), content, parent, session),
+    idle: makeMessage('iopub', 'status', { execution_state: 'idle' }, parent, session),
+  };
+}
+
 /** Server → kernel process. `route` names the WebSocket connection replies go back to. */
 export type ToKernel =
   | { kind: 'request'; route: string; msg: ClientMessage }

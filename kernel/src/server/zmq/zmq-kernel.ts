@@ -10,7 +10,7 @@ import type { ClientMessage, KernelMessage, MessageHeader } from '../../../../sh
 import { codeCacheStale, createTslabCompiler, installCodeCache, isCompleteSource, preloadTslab, saveCodeCache, warmUpWhenIdle, type SourceTransform, type TslabCompiler } from '../kernel/index.js';
 import type { KernelHostFactory } from '../kernel/index.js';
 import { KERNEL_INFO, KernelRuntime } from '../kernel/index.js';
-import { makeMessage, replyType } from '../kernel/index.js';
+import { answerFrames, makeMessage } from '../kernel/index.js';
 import { readConnectionFile } from './connection-file.js';
 import { CellHistory, HistoryRequestSchema } from './cell-history.js';
 import { withConsoleCells, type ConsoleCells } from './console-cells.js';
@@ -149,11 +149,10 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
 
   /** A request answered here rather than by the runtime, with the busy/idle pair every request gets. */
   const answerHere = (msg: ClientMessage, route: string, content: object): Promise<void> => {
-    const parent = msg.header;
-    const channel = msg.channel === 'control' ? 'control' : 'shell';
-    void transmit(makeMessage('iopub', 'status', { execution_state: 'busy' }, parent, session), null);
-    void transmit(makeMessage(channel, replyType(parent.msg_type), content, parent, session), route);
-    return transmit(makeMessage('iopub', 'status', { execution_state: 'idle' }, parent, session), null);
+    const { busy, reply, idle } = answerFrames(msg, content, session);
+    void transmit(busy, null);
+    void transmit(reply, route);
+    return transmit(idle, null);
   };
 
   let closed = false;
