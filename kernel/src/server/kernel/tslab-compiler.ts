@@ -303,21 +303,23 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   const armLater = (delay: number): void => {
     if (!unarmed) return;
     clearTimeout(arming);
-    arming = setTimeout(() => (executing ? armLater(delay) : duringKernelWork(armNow)), delay);
+    arming = setTimeout(() => (executing ? armLater(delay) : armNow()), delay);
     arming.unref?.();
   };
-  const armNow = (): void => {
-    clearTimeout(arming);
-    const pending = unarmed;
-    unarmed = undefined;
-    if (!pending) return;
-    if (!pending.arm() && converter === pending.converter) {
-      converter = undefined;
-      snapshotWarm = false;
-      conversions.clear();
-      pending.converter.close();
-    }
-  };
+  // Kernel work: opening the watchers checks what the program read, and may drop it for a rebuild.
+  const armNow = (): void =>
+    duringKernelWork(() => {
+      clearTimeout(arming);
+      const pending = unarmed;
+      unarmed = undefined;
+      if (!pending) return;
+      if (!pending.arm() && converter === pending.converter) {
+        converter = undefined;
+        snapshotWarm = false;
+        conversions.clear();
+        pending.converter.close();
+      }
+    });
   armLater(3000);
 
   const locals: Record<string, unknown> = {};
@@ -386,18 +388,17 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   let executing = false;
   let interruptPending = false;
 
-  // Everything a cell's execute does before the cell's own script starts is kernel work (kernel-work.ts).
-  let endPreparation: (() => void) | undefined;
+  // Everything a cell's execute does before the cell's own script starts is kernel work (kernel-work.ts); run
+  // ends it just before that script, and this ends it otherwise (a cell that never gets that far).
+  let endPreparation = (): void => {};
   async function execute(source: string, options: ExecuteOptions): Promise<CellOutcome> {
     executing = true;
     interruptPending = false;
-    const end = beginKernelWork();
-    endPreparation = end;
+    endPreparation = beginKernelWork();
     try {
       return await run(source, options);
     } finally {
-      end();
-      endPreparation = undefined;
+      endPreparation();
       executing = false;
       interruptPending = false;
     }
@@ -453,7 +454,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     try {
       Object.defineProperty(globalThis, slotKey, { value: cellSlot, configurable: true, enumerable: false, writable: false });
       let returned: unknown;
-      endPreparation?.();
+      endPreparation();
       try {
         returned = vm.runInThisContext(wrapped, { filename: `cell-${executionCount}`, breakOnSigint: !sigintTakenOver() });
       } finally {
@@ -569,7 +570,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     buildProgram() {
       duringKernelWork(live);
     },
-    openWatchers: () => duringKernelWork(armNow),
+    openWatchers: armNow,
     execute,
     complete: (source, cursorPos) => duringKernelWork(() => complete(source, cursorPos)),
     inspect: (source, cursorPos) => duringKernelWork(() => inspect(source, cursorPos)),
