@@ -6,34 +6,10 @@ Usage: interrupt_loops.py <kernel_name>; prints one JSON report.
 import json
 import sys
 import time
-from queue import Empty
 
 from jupyter_client.manager import start_new_kernel
 
-from kernel_waits import wait_for_stream
-
-
-def reply_for(kc, msg_id, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            msg = kc.get_shell_msg(timeout=1)
-        except Empty:
-            continue
-        if msg["parent_header"].get("msg_id") == msg_id:
-            return {"status": msg["content"]["status"], "ename": msg["content"].get("ename")}
-    return None
-
-
-def value_of(kc, code):
-    out = []
-
-    def hook(m):
-        if m["msg_type"] == "execute_result":
-            out.append(m["content"]["data"]["text/plain"])
-
-    kc.execute_interactive(code, timeout=30, output_hook=hook)
-    return out[0] if out else None
+from kernel_waits import reply_for, value_of, wait_for_stream
 
 
 def spin(km, kc, code):

@@ -17,3 +17,28 @@ def wait_for_stream(kc, msg_id, text, timeout=30):
             if text in seen:
                 return True
     return False
+
+
+def reply_for(kc, msg_id, timeout=30):
+    """The request's execute_reply as {status, ename}, or None if none came within `timeout` seconds."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            msg = kc.get_shell_msg(timeout=1)
+        except Empty:
+            continue
+        if msg["parent_header"].get("msg_id") == msg_id:
+            return {"status": msg["content"]["status"], "ename": msg["content"].get("ename")}
+    return None
+
+
+def value_of(kc, code):
+    """The text/plain result of running `code`, or None if it showed none."""
+    out = []
+
+    def hook(m):
+        if m["msg_type"] == "execute_result":
+            out.append(m["content"]["data"]["text/plain"])
+
+    kc.execute_interactive(code, timeout=30, output_hook=hook)
+    return out[0] if out else None

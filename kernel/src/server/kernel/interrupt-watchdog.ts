@@ -59,7 +59,7 @@ if (workerData.fd !== undefined) {
  * How long the main thread's heartbeat must stand still after a SIGINT before its JavaScript is stopped. A
  * starved but healthy kernel on a loaded machine can miss 1.5 s; stopping it then may abort Node (see above).
  */
-const STALL_MS = 3_000;
+export const STALL_MS = 3_000;
 
 /** Starts the watchdog reading `fd` (a pipe from the server); it never keeps the process alive. */
 export function startInterruptWatchdog(fd: number): void {
