@@ -62,6 +62,14 @@ describe('web notebook: the first cells a newcomer writes', () => {
     await panel.getByRole('button', { name: 'Refresh kernel list' }).click();
     await panel.locator(`.kernel-item[data-kernel-id="${id}"]`).waitFor();
     await expect(panel.locator('.kernel-item.current').count()).resolves.toBe(1);
+    // Each row's shut-down button sits beside its description, inside the sidebar, never over the text.
+    for (const row of await panel.locator('.kernel-item').all()) {
+      const desc = (await row.locator('.kernel-desc').boundingBox())!;
+      const shut = (await row.getByRole('button').boundingBox())!;
+      const sidebar = (await page.locator('.sidebar').boundingBox())!;
+      expect(shut.x).toBeGreaterThanOrEqual(desc.x + desc.width);
+      expect(shut.x + shut.width).toBeLessThanOrEqual(sidebar.x + sidebar.width);
+    }
     await panel.getByRole('button', { name: `Shut down kernel ${id.slice(0, 8)}` }).click();
     await panel.locator(`.kernel-item[data-kernel-id="${id}"]`).waitFor({ state: 'detached' });
     expect(suite.server.kernels.get(id)).toBeUndefined();
