@@ -7,9 +7,7 @@ import json
 import sys
 import time
 
-from jupyter_client.manager import start_new_kernel
-
-from kernel_waits import reply_for, value_of, wait_for_stream
+from kernel_waits import kept_value, reply_for, started_kernel, wait_for_stream
 
 
 def spin(km, kc, code):
@@ -37,31 +35,23 @@ def prompt(km, kc, code, rounds):
 
 
 def main():
-    km, kc = start_new_kernel(kernel_name=sys.argv[1], startup_timeout=60)
     report = {}
-    try:
+    with started_kernel(sys.argv[1]) as (km, kc):
         kc.execute_interactive("let kept = 41", timeout=60, output_hook=lambda m: None)
         report["await_null"] = spin(km, kc, "for (;;) { await null; }")
-        report["await_null_kept"] = value_of(kc, "kept + 1") if km.is_alive() else None
+        report["await_null_kept"] = kept_value(km, kc, "kept + 1")
         report["promise_resolve"] = spin(km, kc, "for (;;) { await Promise.resolve(); }")
-        report["promise_resolve_kept"] = value_of(kc, "kept + 1") if km.is_alive() else None
+        report["promise_resolve_kept"] = kept_value(km, kc, "kept + 1")
         kc.execute_interactive("setTimeout(() => { while (true) {} }, 200)", timeout=30, output_hook=lambda m: None)
         time.sleep(0.8)
         msg_id = kc.execute("kept + 1")
         time.sleep(0.5)
         km.interrupt_kernel()
         report["timer"] = {"reply": reply_for(kc, msg_id), "alive": km.is_alive()}
-        report["timer_kept"] = value_of(kc, "kept + 1") if km.is_alive() else None
+        report["timer_kept"] = kept_value(km, kc, "kept + 1")
         report["prompt_await"] = prompt(km, kc, "await new Promise(() => {});", 12)
         report["prompt_sync"] = prompt(km, kc, "for (;;) {}", 6) if km.is_alive() else None
-        try:
-            report["prompt_kept"] = value_of(kc, "kept + 1") if km.is_alive() else None
-        except TimeoutError:
-            report["prompt_kept"] = "no answer"
-    finally:
-        kc.stop_channels()
-        if km.is_alive():
-            km.shutdown_kernel(now=True)
+        report["prompt_kept"] = kept_value(km, kc, "kept + 1")
     print(json.dumps(report))
 
 

@@ -10,9 +10,7 @@ import sys
 import time
 from queue import Empty
 
-from jupyter_client.manager import start_new_kernel
-
-from kernel_waits import reply_for, value_of
+from kernel_waits import kept_value, reply_for, started_kernel
 
 
 def wait_for_input(kc, msg_id, timeout=30):
@@ -29,9 +27,8 @@ def wait_for_input(kc, msg_id, timeout=30):
 
 
 def main():
-    km, kc = start_new_kernel(kernel_name=sys.argv[1], startup_timeout=60)
     report = {}
-    try:
+    with started_kernel(sys.argv[1]) as (km, kc):
         kc.execute_interactive("let before = 1", timeout=60, output_hook=lambda m: None)
         started = time.time()
         msg_id = kc.execute('/*slow*/ await new Promise((resolve) => setTimeout(resolve, 30_000)); "finished"')
@@ -40,14 +37,7 @@ def main():
         report["reply"] = reply_for(kc, msg_id, timeout=40)
         report["seconds"] = round(time.time() - started, 1)
         report["alive"] = km.is_alive()
-        try:
-            report["kept"] = value_of(kc, "before + 2") if report["alive"] else None
-        except TimeoutError:
-            report["kept"] = "no answer"
-    finally:
-        kc.stop_channels()
-        if km.is_alive():
-            km.shutdown_kernel(now=True)
+        report["kept"] = kept_value(km, kc, "before + 2")
     print(json.dumps(report))
 
 

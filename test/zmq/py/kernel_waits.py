@@ -1,6 +1,21 @@
 """Waiting on a jupyter_client kernel client, shared by the protocol scripts beside this file."""
 import time
+from contextlib import contextmanager
 from queue import Empty
+
+from jupyter_client.manager import start_new_kernel
+
+
+@contextmanager
+def started_kernel(name, startup_timeout=60):
+    """A kernel started as nbclient does, and its client; both stopped on the way out."""
+    km, kc = start_new_kernel(kernel_name=name, startup_timeout=startup_timeout)
+    try:
+        yield km, kc
+    finally:
+        kc.stop_channels()
+        if km.is_alive():
+            km.shutdown_kernel(now=True)
 
 
 def wait_for_stream(kc, msg_id, text, timeout=30):
@@ -42,3 +57,13 @@ def value_of(kc, code):
 
     kc.execute_interactive(code, timeout=30, output_hook=hook)
     return out[0] if out else None
+
+
+def kept_value(km, kc, code):
+    """value_of for a kernel that may be dead (None) or hung ("no answer")."""
+    if not km.is_alive():
+        return None
+    try:
+        return value_of(kc, code)
+    except TimeoutError:
+        return "no answer"
