@@ -8,22 +8,8 @@ whether the kernel is alive, and the value of a later cell that reads an earlier
 import json
 import sys
 import time
-from queue import Empty
 
-from kernel_waits import kept_value, reply_for, started_kernel
-
-
-def wait_for_input(kc, msg_id, timeout=30):
-    """Blocks until the request's execute_input is published."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            msg = kc.get_iopub_msg(timeout=1)
-        except Empty:
-            continue
-        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "execute_input":
-            return True
-    return False
+from kernel_waits import kept_value, reply_for, started_kernel, wait_for_iopub
 
 
 def main():
@@ -32,7 +18,7 @@ def main():
         kc.execute_interactive("let before = 1", timeout=60, output_hook=lambda m: None)
         started = time.time()
         msg_id = kc.execute('/*slow*/ await new Promise((resolve) => setTimeout(resolve, 30_000)); "finished"')
-        report["announced"] = wait_for_input(kc, msg_id)
+        report["announced"] = wait_for_iopub(kc, msg_id, lambda msg: msg["msg_type"] == "execute_input")
         km.interrupt_kernel()
         report["reply"] = reply_for(kc, msg_id, timeout=40)
         report["seconds"] = round(time.time() - started, 1)

@@ -18,20 +18,30 @@ def started_kernel(name, startup_timeout=60):
             km.shutdown_kernel(now=True)
 
 
-def wait_for_stream(kc, msg_id, text, timeout=30):
-    """Blocks until the request's stdout contains `text` (the cell announcing it has started)."""
+def wait_for_iopub(kc, msg_id, accept, timeout=30):
+    """Blocks until `accept(msg)` holds for an iopub message of the request; False if none did in `timeout` s."""
     deadline = time.time() + timeout
-    seen = ""
     while time.time() < deadline:
         try:
             msg = kc.get_iopub_msg(timeout=1)
         except Empty:
             continue
-        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
-            seen += msg["content"]["text"]
-            if text in seen:
-                return True
+        if msg["parent_header"].get("msg_id") == msg_id and accept(msg):
+            return True
     return False
+
+
+def wait_for_stream(kc, msg_id, text, timeout=30):
+    """Blocks until the request's stdout contains `text` (the cell announcing it has started)."""
+    seen = []
+
+    def accept(msg):
+        if msg["msg_type"] != "stream":
+            return False
+        seen.append(msg["content"]["text"])
+        return text in "".join(seen)
+
+    return wait_for_iopub(kc, msg_id, accept, timeout)
 
 
 def reply_for(kc, msg_id, timeout=30):
