@@ -5,7 +5,8 @@
  *   static page with 50 plain <textarea>s. Monaco is not part of it: it loads at the first sign of use
  *   (web/src/monaco-loader.ts), see the scroll lines. "interactive": the same until the kernel also reads idle.
  *   "repeat-visit": the same loads in one browser context after a first one (HTTP and compiled-code caches warm),
- *   against the baseline loaded the same way.
+ *   against the baseline loaded the same way. A comment line after each pair gives the median time of each step
+ *   of the load (the page's load marks, web/src/load-marks.ts), so a slower load shows which step grew.
  * - scroll-to-last-cell: scrollIntoView of the last cell → its Monaco editor is in the DOM, against one
  *   frame of the same page; on a page in use (the pointer moved, Monaco loaded, editors mounted ahead in
  *   idle time: body[data-editors="mounted"]), and "monaco-cold": on a page nobody touched yet, where the
@@ -19,9 +20,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import { LOAD_MARKS } from '../web/src/load-marks.js';
 import { bigLedger } from '../test/web/ledger-fixture.js';
 import { buildWebApp, launchChromium, notebookJson, tempNotebooksDir } from '../test/web/web-harness.js';
-import { report } from './stats.js';
+import { percentile, report } from './stats.js';
 import { startFakeServerProcess } from './support/server-process.js';
 
 const token = 'bench-token';
@@ -67,12 +69,16 @@ const bodyAttributeSet = (key: 'readyAt' | 'interactiveAt'): string => `new Prom
   observer.observe(document.body, { attributes: true });
 })`;
 
+/** Per load, when each of the page's load marks (web/src/load-marks.ts) was set, in ms from navigation. */
+type LoadSteps = Map<string, number[]>;
+
 /**
  * Load times read from `body[data-ready-at]`, and `body[data-interactive-at]` when the page sets one. Each load
  * in a new browser context (a first visit), or with `repeat` all in one context after an unmeasured first load
  * (a visit with the browser's cache and compiled-code cache warm, as for someone who opened the notebook before).
+ * `steps` collects the page's load marks of each measured load.
  */
-async function loadSamples(browser: Browser, url: string, interactive = false, repeat = false): Promise<[number[], number[]]> {
+async function loadSamples(browser: Browser, url: string, interactive = false, repeat = false, steps?: LoadSteps): Promise<[number[], number[]]> {
   const ready: number[] = [];
   const usable: number[] = [];
   const shared = repeat ? await browser.newContext({ viewport: { width: 1280, height: 900 } }) : undefined;
@@ -86,12 +92,24 @@ async function loadSamples(browser: Browser, url: string, interactive = false, r
     if (i >= 0) {
       ready.push(readyAt);
       if (interactive) usable.push(usableAt);
+      const marks = (await page.evaluate(`performance.getEntriesByType('mark').filter((m) => m.name.startsWith('nighthawk:')).map((m) => [m.name.slice(10), m.startTime])`)) as Array<[string, number]>;
+      for (const [name, at] of marks) steps?.set(name, [...(steps.get(name) ?? []), at]);
     }
     if (shared) await page.close();
     else await context.close();
   }
   await shared?.close();
   return [ready, usable];
+}
+
+/** One comment line: the median time of each load step, in the order the steps happen on this page. */
+function printSteps(visit: string, steps: LoadSteps, ready: number[], interactive: number[]): void {
+  const medians: Array<[string, number]> = [...LOAD_MARKS.flatMap((name) => {
+    const at = steps.get(name);
+    return at ? [[name, percentile(at, 50)] as [string, number]] : [];
+  }), ['ready', percentile(ready, 50)], ['interactive', percentile(interactive, 50)]];
+  medians.sort((a, b) => a[1] - b[1]);
+  console.log(`# 50-cell notebook, ${visit}, median ms from navigation: ${medians.map(([name, at]) => `${name} ${at.toFixed(0)}`).join(' · ')}`);
 }
 
 async function main(): Promise<void> {
@@ -106,13 +124,17 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   try {
     const [baseLoad] = await loadSamples(browser, `${server.url}/baseline.html`);
-    const [load, interactive] = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`, true);
+    const steps: LoadSteps = new Map();
+    const [load, interactive] = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`, true, false, steps);
     report('web-load-50-cells', load, baseLoad);
     report('web-interactive-50-cells', interactive, baseLoad);
+    printSteps('first visit', steps, load, interactive);
     const [baseRepeat] = await loadSamples(browser, `${server.url}/baseline.html`, false, true);
-    const [loadRepeat, interactiveRepeat] = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`, true, true);
+    const repeatSteps: LoadSteps = new Map();
+    const [loadRepeat, interactiveRepeat] = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`, true, true, repeatSteps);
     report('web-load-50-cells-repeat-visit', loadRepeat, baseRepeat);
     report('web-interactive-50-cells-repeat-visit', interactiveRepeat, baseRepeat);
+    printSteps('repeat visit', repeatSteps, loadRepeat, interactiveRepeat);
 
     // Scrolling to the last cell: scrollIntoView → its Monaco editor is in the DOM; the baseline is one frame of
     // the same page (so ratio 1 = mounted within the frame budget of the scroll).

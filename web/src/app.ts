@@ -20,6 +20,7 @@ import { NotebookDocument, type ConflictResolver, type DraftState } from './note
 import { newCell, notebookToJson } from './notebook-model.js';
 import { NotebookView } from './notebook-view.js';
 import { loadRenderers } from './outputs/render-loader.js';
+import { markLoad } from './load-marks.js';
 import { Runner } from './runner.js';
 import { LazyContents } from './services-loader.js';
 
@@ -77,6 +78,7 @@ export class App {
       registerLiveDiagnostics(setup.monaco, () => this.session.kernel);
     });
     this.session.onStatus((status) => {
+      if (status === 'idle') markLoad('kernel-idle');
       this.markInteractive();
       this.kernelStatus.dataset.status = status;
       this.kernelStatus.textContent = `Kernel: ${status}`;
@@ -272,6 +274,7 @@ export class App {
       },
     });
     this.main.replaceChildren(this.view.element);
+    markLoad('notebook-drawn');
     this.showShell();
     this.view.element.focus({ preventScroll: true });
     this.showDraftState(doc.dirty ? 'unsaved' : 'clean', 0);

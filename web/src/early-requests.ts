@@ -13,6 +13,7 @@
 import type { Contents, Session } from '@jupyterlab/services';
 import { NIGHTHAWK_KERNEL, SESSION_CREATED_HEADER } from '../../shared/rest.js';
 import { pageDrafts } from './drafts.js';
+import { markLoad } from './load-marks.js';
 
 /** Where the page keeps its token (connection.ts moves `?token=` there). */
 export const TOKEN_KEY = 'nighthawk.token';
@@ -67,6 +68,7 @@ function start(): void {
   });
   session.catch(() => {});
   earlySessionRequest = { path, answer: sessionAnswer(path, session), at: performance.now() };
+  markLoad('requests-sent');
 }
 
 async function sessionAnswer(path: string, session: Promise<Response>): Promise<EarlySession | undefined> {

@@ -5,6 +5,7 @@
  */
 import { contentHash, debounce } from './dom.js';
 import type { DraftStore } from './drafts.js';
+import { markLoad } from './load-marks.js';
 import type { ContentsApi } from './services-loader.js';
 import { notebookFingerprintText, notebookFromJson, notebookToJson, type NotebookModel } from './notebook-model.js';
 
@@ -39,9 +40,11 @@ export class NotebookDocument {
     // The draft is read while the file loads: opening IndexedDB in a fresh page takes tens of milliseconds.
     const draftRead = drafts.get(path).catch(() => undefined);
     const disk = await contents.get(path, { type: 'notebook', content: true });
+    markLoad('notebook-read');
     const diskModel = notebookFromJson(disk.content);
     const diskHash = contentHash(notebookFingerprintText(diskModel));
     const draft = await draftRead;
+    markLoad('draft-read');
     let model = diskModel;
     let restored = false;
     let dirty = false;

@@ -4,13 +4,17 @@
  */
 import type { Contents, ServerConnection } from '@jupyterlab/services';
 import { earlyNotebook } from './early-requests.js';
+import { markLoad } from './load-marks.js';
 
 export type Services = typeof import('./services.js');
 
 let loading: Promise<Services> | undefined;
 
 export function loadServices(): Promise<Services> {
-  loading ??= import('./services.js');
+  loading ??= import('./services.js').then((services) => {
+    markLoad('services-loaded');
+    return services;
+  });
   return loading;
 }
 
