@@ -4,7 +4,9 @@
  *   it stops that cell: the cell never runs, and it ends as interrupted instead of running to completion;
  * - while the kernel still prepares the cell for longer than the server waits before it has the watchdog stop
  *   the running JavaScript (a first conversion building the compiler's program on a loaded machine), that
- *   preparation is not cut short: the cell then starts, meets the interrupt and ends, and the kernel goes on.
+ *   preparation is not cut short: the cell then starts, meets the interrupt and ends, and the kernel goes on;
+ * - what runs once the preparation is over is not the kernel's own work, even before the cell's reply: a loop
+ *   queued behind it is stopped by the watchdog, and the kernel keeps its state (it is not restarted).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Kernel } from '@jupyterlab/services';
 import { startKernelServer, type KernelServerFixture } from '../support/kernel-server.js';
 import { runCell } from '../support/kernel-client.js';
-import { TERMINATE_AFTER_MS } from '../../kernel/src/server/kernel/interrupt-escalation.js';
+import { RESTART_AFTER_MS, TERMINATE_AFTER_MS } from '../../kernel/src/server/kernel/interrupt-escalation.js';
 
 const SUBMIT_MS = 800;
 /** Longer than the server waits (TERMINATE_AFTER_MS) before it has the watchdog stop running JavaScript. */
@@ -28,7 +30,8 @@ beforeAll(async () => {
   writeFileSync(
     host,
     `export function createKernelHost() { return { async submitCell(source) { if (source.includes('/*admit-slow*/')) await new Promise((r) => setTimeout(r, ${SUBMIT_MS})); }, afterCell() {} }; }\n` +
-      `export function transformCell(source) { if (source.includes('/*slow*/')) { const end = Date.now() + ${PREPARE_MS}; while (Date.now() < end) {} } return { code: source }; }\n`,
+      `export function transformCell(source) { if (source.includes('/*slow*/')) { const end = Date.now() + ${PREPARE_MS}; while (Date.now() < end) {} } ` +
+      `if (source.includes('/*spin-after*/')) queueMicrotask(() => { for (;;) {} }); return { code: source }; }\n`,
   );
   fx = await startKernelServer({ spareKernels: 0, hostModule: host });
   kernel = await fx.kernels.startNew();
@@ -68,4 +71,25 @@ test('an interrupt while the kernel prepares the cell longer than the watchdog w
   expect(performance.now() - started).toBeLessThan(15_000);
   // Not hung, not restarted: the next cell runs, with what earlier cells declared.
   expect((await runCell(kernel, 'before + 2')).result?.['text/plain']).toBe('3');
+}, 60_000);
+
+test('a loop queued behind the preparation is stopped by the watchdog, not left to the restart', async () => {
+  const started = performance.now();
+  await runCell(kernel, '/*spin-after*/ "queued a loop"', {
+    onIOPub: (msg) => void (msg.header.msg_type === 'execute_input' && kernel.interrupt()),
+  });
+  // Stopped after TERMINATE_AFTER_MS, not killed after RESTART_AFTER_MS: the kernel still has what earlier cells declared.
+  expect(performance.now() - started).toBeLessThan(RESTART_AFTER_MS);
+  expect((await runCell(kernel, 'before + 3')).result?.['text/plain']).toBe('4');
+}, 60_000);
+
+test('a loop the cell queued as a microtask is stopped, and the cell ends as interrupted though its continuation was dropped', async () => {
+  // Stopping the loop drops every microtask queued behind it, the compiler's continuation of this cell among them.
+  const started = performance.now();
+  const run = await runCell(kernel, 'queueMicrotask(() => { for (;;) {} }); "queued"', {
+    onIOPub: (msg) => void (msg.header.msg_type === 'execute_input' && setTimeout(() => kernel.interrupt(), 200)),
+  });
+  expect(run.error?.ename).toBe('KeyboardInterrupt');
+  expect(performance.now() - started).toBeLessThan(RESTART_AFTER_MS);
+  expect((await runCell(kernel, 'before + 4')).result?.['text/plain']).toBe('5');
 }, 60_000);

@@ -5,10 +5,11 @@
  * clears the cell's output, which holds its runs' inline views. Each is refused and recorded, the kernel keeps
  * running, and the kernel's own messages (and the operator's own clear) still work.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { startBuiltSessionKernelServer } from '../support/kernel-server.js';
 import { kernelSuite } from '../support/kernel-suite.js';
 import { runCell } from '../support/kernel-client.js';
+import { RESTART_AFTER_MS } from '../../kernel/src/server/kernel/interrupt-escalation.js';
 
 // The kernel runs from dist/, as `npm start` runs it (see startBuiltSessionKernelServer).
 const suite = kernelSuite(startBuiltSessionKernelServer);
@@ -105,6 +106,49 @@ async function attempt() { return (await nh.step({ program: "execute\\nGo." })).
       expect(recorded.result?.['text/plain']).toBe(`'${control}'`);
       const alive = await runCell(suite.kernel, '40 + 2');
       expect(alive.result?.['text/plain']).toBe('42');
+    }, 60_000);
+  }
+});
+
+/**
+ * A loop queued as a microtask blocks the kernel until the interrupt watchdog stops it, and stopping it drops every
+ * microtask queued behind it: the continuation the cell (and its run) would have ended by among them. Inside a run
+ * (async hooks enabled) stopping it may abort Node instead, and the kernel is restarted (interrupt-watchdog.ts).
+ * Either way the interrupted cell ends and says how, and the kernel answers: never hung, from a model expression,
+ * from generated code a SessionFunction dispatches, and from a SessionFunction body. (The same loop queued by an
+ * operator's cell outside any run is stopped with the kernel's state kept: interrupt-before-start.test.ts.)
+ */
+describe('a microtask loop from inside a run, interrupted', () => {
+  const LOOP = 'Promise.resolve().then(() => { for (;;) {} })';
+  const PLACES = [
+    ['a model expression', `const out = await nh.step({ program: "execute\\nGo." }); return out.kind;`, LOOP],
+    ['generated code', `const out = await nh.currentDispatcher().dispatch({ language: "javascript", intent: "define-and-invoke", entry: "spin", source: ${JSON.stringify(`export function spin() { ${LOOP}; return 1; }`)}, dependencies: [] }); return out.invocation.value;`, '1'],
+    ['a SessionFunction body', `${LOOP}; return 1;`, '1'],
+  ] as const;
+  for (const [place, body, expression] of PLACES) {
+    test(`from ${place}: the interrupted cell ends, and the kernel answers`, async () => {
+      const define = await runCell(
+        suite.kernel,
+        `import * as nh from "nighthawk-ts";
+import { ScriptedModel, toolCall } from "nighthawk-ts/testing";
+nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: new ScriptedModel([
+  () => ({ toolCalls: [toolCall("nh_evaluate", { expression: ${JSON.stringify(expression)} })] }),
+  () => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] }),
+]) }) });
+async function looping() { ${body} }`,
+      );
+      expect(define.error).toBeUndefined();
+      const started = performance.now();
+      const run = await runCell(suite.kernel, 'await looping()', {
+        onIOPub: (msg) => void (msg.header.msg_type === 'execute_input' && setTimeout(() => suite.kernel.interrupt(), 300)),
+      });
+      // Interrupted, restarted (saying so), or the loop never ran (generated code's late callbacks are refused).
+      if (run.error) expect(['KeyboardInterrupt', 'KernelRestarted']).toContain(run.error.ename);
+      else expect(run.result?.['text/plain']).toBe('1');
+      expect(performance.now() - started).toBeLessThan(RESTART_AFTER_MS + 10_000);
+      // A restarted kernel is reconnected to first (the client follows its 'restarting').
+      await vi.waitFor(() => expect(suite.kernel.status).toBe('idle'), { timeout: 20_000, interval: 100 });
+      expect((await runCell(suite.kernel, '40 + 2')).result?.['text/plain']).toBe('42');
     }, 60_000);
   }
 });

@@ -26,10 +26,12 @@ const WATCHDOG_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const inspector = require('node:inspector');
 const net = require('node:net');
-// Non-zero while the kernel's own work runs (kernel-work.ts): it ends by itself, and stopping it would not.
+// [0] non-zero while the kernel's own work runs (kernel-work.ts): it ends by itself, and stopping it would not.
+// [1] the terminations made, counted before each: the main thread reads it once it runs again.
 const kernelWork = new Int32Array(workerData.kernelWork);
 const terminate = () => {
   if (Atomics.load(kernelWork, 0) !== 0) return;
+  Atomics.add(kernelWork, 1, 1);
   const session = new inspector.Session();
   try {
     session.connectToMainThread();

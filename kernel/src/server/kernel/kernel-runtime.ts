@@ -5,15 +5,16 @@
  */
 import type { ClientMessage, ErrorContent, JsonObject, KernelMessage, MessageHeader, MimeBundle, ParentHeader } from '../../../../shared/index.js';
 import { RequestContentSchemas, PROTOCOL_VERSION } from '../../../../shared/index.js';
-import type { CellCompiler } from './cell-compiler.js';
+import type { CellCompiler, CellOutcome } from './cell-compiler.js';
 import { redactValue, registerEnvSecret } from '../../core/index.js';
 import { insideHostFrame, refuseInteriorControl } from '../../harness/index.js';
 import { InputRequestError } from './errors.js';
-import type { CellResult, CellScope, DisplayOptions, InputOptions, KernelChannel, KernelHost } from './kernel-host.js';
+import type { CellResult, CellScope, CellSubmission, DisplayOptions, InputOptions, KernelChannel, KernelHost } from './kernel-host.js';
 import { makeMessage, replyType } from './kernel-messages.js';
 import { installCellOutputBridge } from './cell-output-bridge.js';
 import { isCompleteSource } from './cell-complete.js';
 import { interruptedOutcome } from './cell-errors.js';
+import { watchdogTerminations } from './kernel-work.js';
 
 // The configured provider key is redacted from every message the kernel sends.
 registerEnvSecret('OPENAI_API_KEY');
@@ -31,6 +32,13 @@ interface Running {
    * when no cell of its own runs, so the cell is ended here instead of being started.
    */
   interrupted?: boolean;
+  /** The watchdog's terminations when the cell started (kernel-work.ts). */
+  terminations: number;
+  /**
+   * Ends the cell without its own continuation. A termination since the cell started may have dropped it (with
+   * every other queued microtask), and then the cell's promise never settles: interrupt() ends the cell here.
+   */
+  abandon(outcome: CellOutcome): void;
 }
 
 interface PendingInput {
@@ -281,7 +289,9 @@ export class KernelRuntime implements KernelChannel {
     if (options.counts) this.executionCount++;
     const count = this.executionCount;
     if (!options.silent) this.iopub('execute_input', { code, execution_count: count }, parent);
-    this.running = { parent, route, allowStdin: options.allowStdin };
+    let abandon!: (outcome: CellOutcome) => void;
+    const abandoned = new Promise<CellOutcome>((resolve) => (abandon = resolve));
+    this.running = { parent, route, allowStdin: options.allowStdin, terminations: watchdogTerminations(), abandon };
     this.lastParent = parent;
     const submission = { cellId: options.cellId, executionCount: count };
     let result: CellResult;
@@ -291,16 +301,7 @@ export class KernelRuntime implements KernelChannel {
     let keepQueue = false;
     try {
       if (this.startError) throw this.startError;
-      await this.host?.submitCell(code, submission);
-      const host = this.host;
-      const bind = host?.bindDeclared ? (name: string, value: unknown): unknown => host.bindDeclared!(name, value) : undefined;
-      const outcome = this.running?.interrupted === true ? interruptedOutcome() : await this.compiler.execute(code, {
-        executionCount: count,
-        onStart: () => this.onExecuting(parent.msg_id),
-        ...(bind ? { bind } : {}),
-        ...(host?.describeError ? { describeError: (error: unknown) => host.describeError!(error) } : {}),
-        ...(host?.awaitsValue ? { awaitValue: (value: unknown) => host.awaitsValue!(value) } : {}),
-      });
+      const outcome = await Promise.race([this.admitAndRun(code, submission, parent), abandoned]);
       if (outcome.kind === 'ok') {
         if (outcome.value && !options.silent) {
           this.iopub('execute_result', { execution_count: count, data: outcome.value, metadata: {} }, parent);
@@ -343,6 +344,21 @@ export class KernelRuntime implements KernelChannel {
     this.iopub('status', { execution_state: 'idle' }, parent);
   }
 
+  /** The host admits the cell, then the compiler runs it, unless it was interrupted while admitted. */
+  private async admitAndRun(code: string, submission: CellSubmission, parent: MessageHeader): Promise<CellOutcome> {
+    await this.host?.submitCell(code, submission);
+    if (this.running?.interrupted === true) return interruptedOutcome();
+    const host = this.host;
+    const bind = host?.bindDeclared ? (name: string, value: unknown): unknown => host.bindDeclared!(name, value) : undefined;
+    return this.compiler.execute(code, {
+      executionCount: submission.executionCount,
+      onStart: () => this.onExecuting(parent.msg_id),
+      ...(bind ? { bind } : {}),
+      ...(host?.describeError ? { describeError: (error: unknown) => host.describeError!(error) } : {}),
+      ...(host?.awaitsValue ? { awaitValue: (value: unknown) => host.awaitsValue!(value) } : {}),
+    });
+  }
+
   /**
    * Stops the running cell if it is the one executing `msgId` (if awaiting) and fails its input request.
    * `keepQueue`: its client no longer waits for it (a console back at its prompt), so what that client sends
@@ -354,6 +370,7 @@ export class KernelRuntime implements KernelChannel {
     this.running.interrupted = true;
     this.compiler.interrupt();
     this.rejectInput(new InputRequestError({ reason: 'interrupted' }));
+    if (watchdogTerminations() !== this.running.terminations) this.running.abandon(interruptedOutcome());
   }
 
   display(bundle: MimeBundle, options: DisplayOptions = {}): void {

@@ -388,17 +388,23 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   let executing = false;
   let interruptPending = false;
 
-  // Everything a cell's execute does before the cell's own script starts is kernel work (kernel-work.ts); run
-  // ends it just before that script, and this ends it otherwise (a cell that never gets that far).
+  // A cell's preparation (run's synchronous part up to the cell's own script) is kernel work (kernel-work.ts): run
+  // ends it just before that script, and execute as soon as run returns (a cell that never got that far), so
+  // nothing the event loop runs while the cell is awaited counts as the kernel's own work.
   let endPreparation = (): void => {};
   async function execute(source: string, options: ExecuteOptions): Promise<CellOutcome> {
     executing = true;
     interruptPending = false;
     endPreparation = beginKernelWork();
     try {
-      return await run(source, options);
+      let outcome: Promise<CellOutcome>;
+      try {
+        outcome = run(source, options);
+      } finally {
+        endPreparation();
+      }
+      return await outcome;
     } finally {
-      endPreparation();
       executing = false;
       interruptPending = false;
     }
