@@ -20,7 +20,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { LOAD_MARKS } from '../web/src/load-marks.js';
+import { LOAD_MARK_PREFIX, LOAD_MARKS } from '../web/src/load-marks.js';
 import { bigLedger } from '../test/web/ledger-fixture.js';
 import { buildWebApp, launchChromium, notebookJson, tempNotebooksDir } from '../test/web/web-harness.js';
 import { percentile, report } from './stats.js';
@@ -92,7 +92,7 @@ async function loadSamples(browser: Browser, url: string, interactive = false, r
     if (i >= 0) {
       ready.push(readyAt);
       if (interactive) usable.push(usableAt);
-      const marks = (await page.evaluate(`performance.getEntriesByType('mark').filter((m) => m.name.startsWith('nighthawk:')).map((m) => [m.name.slice(10), m.startTime])`)) as Array<[string, number]>;
+      const marks = (await page.evaluate(`performance.getEntriesByType('mark').filter((m) => m.name.startsWith(${JSON.stringify(LOAD_MARK_PREFIX)})).map((m) => [m.name.slice(${LOAD_MARK_PREFIX.length}), m.startTime])`)) as Array<[string, number]>;
       for (const [name, at] of marks) steps?.set(name, [...(steps.get(name) ?? []), at]);
     }
     if (shared) await page.close();

@@ -3,7 +3,7 @@
 // finds or starts it), with no session list or kernelspecs asked for first.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { LOAD_MARKS } from '../../web/src/load-marks.js';
+import { LOAD_MARK_PREFIX, LOAD_MARKS } from '../../web/src/load-marks.js';
 import { fakeNotebookSuite, openNotebook } from './web-harness.js';
 
 const token = 'early-token';
@@ -53,7 +53,7 @@ describe('web notebook: early requests', () => {
     expect(posts).toEqual(['/api/sessions']);
     await expect(page.locator('.cell').first().locator('.static-source').innerText()).resolves.toBe('1 + 1');
     // Each step of the load left one User Timing mark, in the order the steps depend on one another.
-    const marks = (await page.evaluate(`Object.fromEntries(${JSON.stringify(LOAD_MARKS)}.map((n) => [n, performance.getEntriesByName('nighthawk:' + n).map((m) => m.startTime)]))`)) as Record<string, number[]>;
+    const marks = (await page.evaluate(`Object.fromEntries(${JSON.stringify(LOAD_MARKS)}.map((n) => [n, performance.getEntriesByName(${JSON.stringify(LOAD_MARK_PREFIX)} + n).map((m) => m.startTime)]))`)) as Record<string, number[]>;
     for (const name of LOAD_MARKS) expect(marks[name], name).toHaveLength(1);
     const at = (name: string): number => marks[name]![0]!;
     expect(at('requests-sent')).toBeLessThanOrEqual(at('notebook-read'));
