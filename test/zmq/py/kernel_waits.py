@@ -18,17 +18,23 @@ def started_kernel(name, startup_timeout=60):
             km.shutdown_kernel(now=True)
 
 
-def wait_for_iopub(kc, msg_id, accept, timeout=30):
-    """Blocks until `accept(msg)` holds for an iopub message of the request; False if none did in `timeout` s."""
+def first_message(get, msg_id, accept=lambda msg: True, timeout=30):
+    """The first message of request `msg_id` that `accept` takes, read with `get` (kc.get_shell_msg or
+    kc.get_iopub_msg), or None if none came within `timeout` seconds."""
     deadline = time.time() + timeout
-    while time.time() < deadline:
+    while (left := deadline - time.time()) > 0:
         try:
-            msg = kc.get_iopub_msg(timeout=1)
+            msg = get(timeout=min(1, left))
         except Empty:
             continue
         if msg["parent_header"].get("msg_id") == msg_id and accept(msg):
-            return True
-    return False
+            return msg
+    return None
+
+
+def wait_for_iopub(kc, msg_id, accept, timeout=30):
+    """Blocks until `accept(msg)` holds for an iopub message of the request; False if none did in `timeout` s."""
+    return first_message(kc.get_iopub_msg, msg_id, accept, timeout) is not None
 
 
 def wait_for_stream(kc, msg_id, text, timeout=30):
@@ -46,15 +52,8 @@ def wait_for_stream(kc, msg_id, text, timeout=30):
 
 def reply_for(kc, msg_id, timeout=30):
     """The request's execute_reply as {status, ename}, or None if none came within `timeout` seconds."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            msg = kc.get_shell_msg(timeout=1)
-        except Empty:
-            continue
-        if msg["parent_header"].get("msg_id") == msg_id:
-            return {"status": msg["content"]["status"], "ename": msg["content"].get("ename")}
-    return None
+    msg = first_message(kc.get_shell_msg, msg_id, timeout=timeout)
+    return {"status": msg["content"]["status"], "ename": msg["content"].get("ename")} if msg else None
 
 
 def value_of(kc, code):

@@ -18,6 +18,8 @@ from queue import Empty
 
 from jupyter_client.manager import KernelManager
 
+from kernel_waits import first_message
+
 WAIT_S = 2.0
 # Far above any start seen here (a few seconds), far below the bench's per-driver timeout.
 START_BUDGET_S = 45
@@ -55,30 +57,25 @@ class Budget:
             raise StartHung(self.stage)
         return left
 
+    def until(self, msg):
+        if msg is None:
+            raise StartHung(self.stage)
+        return msg
+
     def shell(self, kc, msg_id):
-        while True:
-            try:
-                reply = kc.get_shell_msg(timeout=self.left())
-            except Empty:
-                raise StartHung(self.stage)
-            if reply["parent_header"].get("msg_id") == msg_id:
-                return reply
+        return self.until(first_message(kc.get_shell_msg, msg_id, timeout=self.left()))
 
     def printed(self, kc, code):
         """What the cell writes with console.log (tslab's idle can come before a late execute_result)."""
-        msg_id = kc.execute(code)
-        text = ""
-        while True:
-            try:
-                msg = kc.get_iopub_msg(timeout=self.left())
-            except Empty:
-                raise StartHung(self.stage)
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
+        text = []
+
+        def accept(msg):
             if msg["msg_type"] == "stream":
-                text += msg["content"]["text"]
-            if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-                return text
+                text.append(msg["content"]["text"])
+            return msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle"
+
+        self.until(first_message(kc.get_iopub_msg, kc.execute(code), accept, timeout=self.left()))
+        return "".join(text)
 
 
 def cold_start(kernel, import_cell=None):
