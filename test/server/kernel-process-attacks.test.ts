@@ -20,6 +20,16 @@ const ATTACKS = [
   ['disconnecting the channel', 'process.disconnect()'],
 ] as const;
 
+/** A cell that imports the library and configures the Session with a model that evaluates `expression`, then passes. */
+function modelEvaluating(expression: string): string {
+  return `import * as nh from "nighthawk-ts";
+import { ScriptedModel, toolCall } from "nighthawk-ts/testing";
+nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: new ScriptedModel([
+  () => ({ toolCalls: [toolCall("nh_evaluate", { expression: ${JSON.stringify(expression)} })] }),
+  () => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] }),
+]) }) });`;
+}
+
 /** The newest anomaly in the Session's ledger names `effect`, and the kernel still answers a cell. */
 async function expectRecordedAndAlive(effect: string): Promise<void> {
   const recorded = await runCell(suite.kernel, 'nh.activeSession()!.ledger.select({ kind: "trace.anomaly" }).map((e) => e.data.effect).at(-1)');
@@ -33,12 +43,7 @@ describe('model code and the kernel process (its IPC channel, its cell output)',
     test(`${name} from a model expression is refused and recorded; the kernel keeps running`, async () => {
       const setup = await runCell(
         suite.kernel,
-        `import * as nh from "nighthawk-ts";
-import { ScriptedModel, toolCall } from "nighthawk-ts/testing";
-nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: new ScriptedModel([
-  () => ({ toolCalls: [toolCall("nh_evaluate", { expression: ${JSON.stringify(expression)} })] }),
-  () => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] }),
-]) }) });
+        `${modelEvaluating(expression)}
 async function attempt() { return (await nh.step({ program: "execute\\nGo." })).kind; }`,
       );
       expect(setup.error).toBeUndefined();
@@ -69,12 +74,7 @@ async function attempt() { return (await nh.step({ program: "execute\\nGo." })).
   test("console.clear() from a model expression is refused and recorded; the cell's run view stays", async () => {
     const setup = await runCell(
       suite.kernel,
-      `import * as nh from "nighthawk-ts";
-import { ScriptedModel, toolCall } from "nighthawk-ts/testing";
-nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: new ScriptedModel([
-  () => ({ toolCalls: [toolCall("nh_evaluate", { expression: "console.clear()" })] }),
-  () => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] }),
-]) }) });
+      `${modelEvaluating('console.clear()')}
 async function attempt() { return (await nh.step({ program: "execute\\nGo." })).kind; }`,
     );
     expect(setup.error).toBeUndefined();
@@ -129,12 +129,7 @@ describe('a microtask loop from inside a run, interrupted', () => {
     test(`from ${place}: the interrupted cell ends, and the kernel answers`, async () => {
       const define = await runCell(
         suite.kernel,
-        `import * as nh from "nighthawk-ts";
-import { ScriptedModel, toolCall } from "nighthawk-ts/testing";
-nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: new ScriptedModel([
-  () => ({ toolCalls: [toolCall("nh_evaluate", { expression: ${JSON.stringify(expression)} })] }),
-  () => ({ toolCalls: [toolCall("nh_output", { result: { kind: "pass" } })] }),
-]) }) });
+        `${modelEvaluating(expression)}
 async function looping() { ${body} }`,
       );
       expect(define.error).toBeUndefined();
