@@ -9,6 +9,8 @@ bash scripts/check-lock.sh snapshot "$lock_state"
 bash scripts/ensure-system-deps.sh
 [ -d node_modules ] || npm ci --no-audit --no-fund
 npm run --silent build
+# Everything else the build does not compile (tests, benches, scripts, test/docs' README examples) is typechecked too.
+node node_modules/typescript/bin/tsc -p tsconfig.json --noEmit
 node node_modules/typescript/bin/tsc -p web/tsconfig.json --noEmit
 if [ "$#" -gt 0 ]; then
   npx vitest run "$@"

@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../kernel/src/core/index.js';
@@ -59,6 +59,21 @@ describe('SqlitePerimeterAuditStore', () => {
     } finally {
       raw.close();
     }
+  });
+
+  it('a path whose folders do not exist yet creates them (this user\'s alone) and opens', () => {
+    const path = join(dirname(dbPath()), 'not', 'yet', 'audit.db');
+    const store = new SqlitePerimeterAuditStore({ path });
+    cleanups.push(() => store.close());
+    store.recordAttempt(sampleAttempt());
+    expect(store.list()).toHaveLength(1);
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+  });
+
+  it('a folder that cannot be made fails to open with a typed error', () => {
+    const blocker = dbPath();
+    writeFileSync(blocker, 'a file where a folder should be');
+    expect(() => new SqlitePerimeterAuditStore({ path: join(blocker, 'audit.db') })).toThrow(PerimeterAuditStoreUnavailableError);
   });
 
   it('an in-memory database is refused as not durable', () => {

@@ -88,6 +88,14 @@ describe('a ledger that lives in SQLite', () => {
     store.close();
   });
 
+  it('a path whose folders do not exist yet creates them and opens', () => {
+    const store = new SqliteLedgerStore(join(dir, 'not', 'yet', 'ledger.db'));
+    const ledger = new Ledger({ store });
+    ledger.append('run_1', { kind: 'part.event', subjectId: 'x:y', status: 'y', data: { part: 'x', event: { kind: 'y' } } });
+    expect(ledger.select({ runId: 'run_1' })).toHaveLength(1);
+    store.close();
+  });
+
   it('nothing is lost on restart: a reopened store continues the ledger, and other ledgers in the file stay apart', () => {
     const path = dbPath();
     const first = new SqliteLedgerStore(path);

@@ -7,7 +7,7 @@
  * attempt/completion records carry a durability obligation).
  */
 import type Database from 'better-sqlite3';
-import { sqliteDatabase } from './sqlite-module.js';
+import { openSqliteFile } from './sqlite-module.js';
 import type { LedgerEvent, LedgerEventKind, LedgerFilter } from './ledger.js';
 import { ledgerSearchText } from './ledger.js';
 import type { Snapshot } from './snapshot.js';
@@ -120,7 +120,7 @@ export class SqliteLedgerStore implements LedgerStore {
 
   constructor(path: string) {
     refuseHostStoreInRun('ledger', 'SqliteLedgerStore(open)');
-    this.#db = new (sqliteDatabase())(path);
+    this.#db = openSqliteFile(path);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = NORMAL');
     // Several kernels of one server may share the file.

@@ -6,7 +6,7 @@
  */
 import { refuseHostStoreInRun } from './host-context.js';
 import type Database from 'better-sqlite3';
-import { loadedSqliteDatabase, sqliteDatabase } from './sqlite-module.js';
+import { loadedSqliteDatabase, openSqliteFile } from './sqlite-module.js';
 import { UsageError } from '../core/index.js';
 import {
   parsePerimeterAttempt,
@@ -88,7 +88,7 @@ export class SqlitePerimeterAuditStore implements PerimeterAuditStore {
       throw new UsageError('SqlitePerimeterAuditStore needs a file path; an in-memory database is not durable.');
     }
     this.path = path;
-    const db = storage('open', () => new (sqliteDatabase())(path, { timeout: options.busyTimeoutMs ?? 5_000 }));
+    const db = storage('open', () => openSqliteFile(path, { timeout: options.busyTimeoutMs ?? 5_000 }));
     try {
       const mode = db.pragma('journal_mode = WAL', { simple: true });
       if (mode !== 'wal') throw new Error(`journal_mode is '${String(mode)}', not 'wal'`);

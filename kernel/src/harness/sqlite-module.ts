@@ -2,7 +2,9 @@
  * better-sqlite3, loaded when the first SQLite store opens: a native addon (~6 MB resident) that a process
  * importing the library without a persisted ledger or audit store (most notebook kernels) never needs.
  */
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { DependencyUnavailableError } from '../core/index.js';
 
@@ -22,4 +24,15 @@ export function sqliteDatabase(): typeof Database {
 /** The module if a store has loaded it: an error can only be its SqliteError then. */
 export function loadedSqliteDatabase(): typeof Database | undefined {
   return loaded;
+}
+
+/**
+ * Opens the database file at `path`, creating the folders it names first (this user's alone, 0700): a store
+ * pointed at `.nighthawk/audit.db` in a fresh checkout opens instead of failing. In-memory names and `file:`
+ * URIs are passed through as they are.
+ */
+export function openSqliteFile(path: string, options?: Database.Options): Database.Database {
+  const Sqlite = sqliteDatabase();
+  if (path !== ':memory:' && path !== '' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  return new Sqlite(path, options);
 }
