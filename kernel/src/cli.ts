@@ -6,10 +6,14 @@
  *   nighthawk-ts kernel uninstall [--user | --prefix P | --sys-prefix | --system] [--name N]
  *   nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M]
  *   nighthawk-ts kernel pool status | stop
+ *   nighthawk-ts --help | --version
+ * A bad command line exits with status 2 and one line naming what was wrong, then the usage.
  * Imports are dynamic so `kernel run` loads only what the kernel needs before it binds its sockets.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 const USAGE = `usage:
   nighthawk-ts kernel install [--user | --prefix P | --sys-prefix | --system] [--name N] [--display-name D] [--data-dir D]
@@ -17,6 +21,7 @@ const USAGE = `usage:
   nighthawk-ts kernel uninstall [--user | --prefix P | --sys-prefix | --system] [--name N]
   nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M]
   nighthawk-ts kernel pool status | stop
+  nighthawk-ts --help | --version
 install --no-pool writes a kernelspec whose kernels always start cold (NIGHTHAWK_KERNEL_POOL=off);
 --with-lab-extension also copies the prebuilt JupyterLab renderer to <data dir>/labextensions/nighthawk-ts-renderer;
 uninstall removes it once no Nighthawk kernelspec is left in that location.`;
@@ -26,27 +31,62 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+
+/** parseArgs, with its refusals (an unknown option, a missing value, a stray argument) said in one line and the usage. */
+function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, strict: true });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const message = error instanceof Error ? error.message : String(error);
+    const option = /'(-[^']*)'/.exec(message)?.[1]?.split(/[ ,]/)[0];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') fail(`unknown option '${option ?? message}'`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') fail(option && /argument missing/.test(message) ? `option '${option}' needs a value` : message);
+    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') fail(`unexpected argument '${/'([^']*)'/.exec(message)?.[1] ?? message}'`);
+    fail(message);
+  }
+}
+
+/** The version in this package's manifest, found upward from this file (built or run from source). */
+function packageVersion(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown };
+      if (manifest.name === 'nighthawk-ts' && typeof manifest.version === 'string') return manifest.version;
+    } catch {
+      // no manifest here: look further up
+    }
+    if (path.dirname(dir) === dir) return 'unknown';
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'help' || argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return;
+  }
   const [group, action, ...rest] = argv;
-  if (group !== 'kernel' || !action) fail('unknown command');
+  if (group === undefined) fail('missing command');
+  if (group !== 'kernel') fail(`unknown command '${group}'`);
+  if (!action) fail('missing kernel action (install, uninstall, run or pool)');
   if (action === 'pool') return pool(rest);
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      user: { type: 'boolean' },
-      system: { type: 'boolean' },
-      prefix: { type: 'string' },
-      'sys-prefix': { type: 'boolean' },
-      'with-lab-extension': { type: 'boolean' },
-      'lab-extension-dir': { type: 'string' },
-      name: { type: 'string' },
-      'display-name': { type: 'string' },
-      'data-dir': { type: 'string' },
-      'connection-file': { type: 'string' },
-      'host-module': { type: 'string' },
-      'no-pool': { type: 'boolean' },
-    },
-    strict: true,
+  const { values } = parseOptions(rest, {
+    user: { type: 'boolean' },
+    system: { type: 'boolean' },
+    prefix: { type: 'string' },
+    'sys-prefix': { type: 'boolean' },
+    'with-lab-extension': { type: 'boolean' },
+    'lab-extension-dir': { type: 'string' },
+    name: { type: 'string' },
+    'display-name': { type: 'string' },
+    'data-dir': { type: 'string' },
+    'connection-file': { type: 'string' },
+    'host-module': { type: 'string' },
+    'no-pool': { type: 'boolean' },
   });
   if (action === 'run') {
     const file = values['connection-file'];
@@ -95,7 +135,7 @@ async function main(argv: string[]): Promise<void> {
 async function pool(args: string[]): Promise<void> {
   const [what, ...rest] = args;
   if (what === 'serve') {
-    const { values } = parseArgs({ args: rest, options: { 'data-dir': { type: 'string' } }, strict: true });
+    const { values } = parseOptions(rest, { 'data-dir': { type: 'string' } });
     const { servePool } = await import('./server/zmq/pool-daemon.js');
     return servePool({ dataDir: values['data-dir'] });
   }
@@ -103,7 +143,8 @@ async function pool(args: string[]): Promise<void> {
     const { runPoolSpare } = await import('./server/zmq/pool-spare.js');
     return runPoolSpare();
   }
-  if ((what === 'status' || what === 'stop') && rest.length === 0) {
+  if ((what === 'status' || what === 'stop') && rest.length > 0) fail(`unexpected argument '${rest[0]}'`);
+  if (what === 'status' || what === 'stop') {
     const { askPools, describePools } = await import('./server/zmq/pool-control.js');
     const answers = await askPools({ kind: what });
     if (what === 'status') process.stdout.write(describePools(answers));

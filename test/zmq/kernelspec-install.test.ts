@@ -69,6 +69,35 @@ describe('nighthawk-ts kernel install / uninstall', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('usage:');
   });
+
+  test('--help, -h and help print the usage on stdout and exit 0; --version prints the package version', async () => {
+    for (const args of [['--help'], ['-h'], ['help'], ['kernel', '--help'], ['kernel', 'install', '--help']]) {
+      const help = await cli(args);
+      expect({ args, code: help.code, stderr: help.stderr }).toEqual({ args, code: 0, stderr: '' });
+      expect(help.stdout).toContain('nighthawk-ts kernel install');
+    }
+    const version = await cli(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toBe(`${(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+  });
+
+  test('a misspelt option, a missing value or no command exits with status 2, names what was wrong and shows the usage, without a stack', async () => {
+    const cases: Array<[string[], string]> = [
+      [['kernel', 'install', '--prefx', dir], "unknown option '--prefx'"],
+      [['kernel', 'install', '--prefix'], "option '--prefix' needs a value"],
+      [['kernel', 'install', 'extra'], "unexpected argument 'extra'"],
+      [[], 'missing command'],
+      [['colonel', 'install'], "unknown command 'colonel'"],
+      [['kernel', 'pool', 'status', '--all'], "unexpected argument '--all'"],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(args);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stderr).toContain(message);
+      expect(result.stderr).toContain('usage:');
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    }
+  });
 });
 
 const prebuilt = path.join(root, 'labextension', 'prebuilt');
