@@ -6,7 +6,9 @@
  *   the running JavaScript (a first conversion building the compiler's program on a loaded machine), that
  *   preparation is not cut short: the cell then starts, meets the interrupt and ends, and the kernel goes on;
  * - what runs once the preparation is over is not the kernel's own work, even before the cell's reply: a loop
- *   queued behind it is stopped by the watchdog, and the kernel keeps its state (it is not restarted).
+ *   queued behind it is stopped by the watchdog, and the kernel keeps its state (it is not restarted);
+ * - a loop the cell itself queued is stopped too, though stopping it drops the cell's own continuation: the cell
+ *   ends as interrupted and the names it reached before the loop stay declared for later cells.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,10 +88,19 @@ test('a loop queued behind the preparation is stopped by the watchdog, not left 
 test('a loop the cell queued as a microtask is stopped, and the cell ends as interrupted though its continuation was dropped', async () => {
   // Stopping the loop drops every microtask queued behind it, the compiler's continuation of this cell among them.
   const started = performance.now();
-  const run = await runCell(kernel, 'queueMicrotask(() => { for (;;) {} }); "queued"', {
+  const run = await runCell(kernel, 'const reached = 7; queueMicrotask(() => { for (;;) {} }); "queued"', {
     onIOPub: (msg) => void (msg.header.msg_type === 'execute_input' && setTimeout(() => kernel.interrupt(), 200)),
   });
   expect(run.error?.ename).toBe('KeyboardInterrupt');
   expect(performance.now() - started).toBeLessThan(RESTART_AFTER_MS);
-  expect((await runCell(kernel, 'before + 4')).result?.['text/plain']).toBe('5');
+  // What earlier cells declared, and what this one reached before its loop, are still there (and typed).
+  expect((await runCell(kernel, 'before + reached')).result?.['text/plain']).toBe('8');
+}, 60_000);
+
+test('the same for a cell with top-level await: the names it reached before the loop stay declared', async () => {
+  const run = await runCell(kernel, 'const awaited = await Promise.resolve(9); queueMicrotask(() => { for (;;) {} });', {
+    onIOPub: (msg) => void (msg.header.msg_type === 'execute_input' && setTimeout(() => kernel.interrupt(), 200)),
+  });
+  expect(run.error?.ename).toBe('KeyboardInterrupt');
+  expect((await runCell(kernel, 'awaited + before')).result?.['text/plain']).toBe('10');
 }, 60_000);
