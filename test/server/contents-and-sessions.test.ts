@@ -36,6 +36,15 @@ describe('contents API', () => {
     expect(JSON.parse(readFileSync(path.join(fx.notebookDir, 'first.ipynb'), 'utf8')).cells[0].source).toBe('1+1');
   });
 
+  test('a file that is not a valid notebook is refused (422) naming where it is wrong', async () => {
+    const bad = notebook('1+1') as { cells: Array<Record<string, unknown>> };
+    bad.cells[1] = { ...bad.cells[1], cell_type: 'weird' };
+    writeFileSync(path.join(fx.notebookDir, 'odd.ipynb'), JSON.stringify(bad));
+    await expect(contents.get('odd.ipynb', { content: true })).rejects.toThrow(/odd\.ipynb is not a valid nbformat 4\.5 notebook: cells\.1\.cell_type: /);
+    writeFileSync(path.join(fx.notebookDir, 'text.ipynb'), 'not json');
+    await expect(contents.get('text.ipynb', { content: true })).rejects.toThrow(/text\.ipynb is not valid JSON/);
+  });
+
   test('the directory listing shows notebooks and folders only', async () => {
     writeFileSync(path.join(fx.notebookDir, 'notes.txt'), 'not a notebook');
     writeFileSync(path.join(fx.notebookDir, '.hidden.ipynb'), '{}');

@@ -78,7 +78,7 @@ describe('web notebook: early requests', () => {
     await second.close();
   });
 
-  it('a notebook that cannot be opened says so and leaves no kernel it started', { timeout: 60_000 }, async () => {
+  it('a notebook that cannot be opened says so, leaves no kernel it started, and lists the notebooks to open instead', { timeout: 60_000 }, async () => {
     const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     const shutDown = page.waitForRequest((r) => r.method() === 'DELETE' && new URL(r.url()).pathname.startsWith('/api/sessions/'));
     await page.goto(`${suite.server.url}/?token=${token}&path=${encodeURIComponent('missing.ipynb')}`);
@@ -86,6 +86,11 @@ describe('web notebook: early requests', () => {
     // Sent before the toast (App.open discards before it rethrows).
     await shutDown;
     expect(await sessionsOf(suite.server.url, 'missing.ipynb')).toEqual([]);
+    // The file list shows what there is to open instead, and opening from it works.
+    const listed = page.locator('ul[aria-label="notebooks"] li', { hasText: 'early nb.ipynb' });
+    await listed.waitFor({ timeout: 10_000 });
+    await listed.click();
+    await page.locator('.cell', { hasText: '1 + 1' }).first().waitFor();
     await page.close();
   });
 

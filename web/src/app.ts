@@ -197,7 +197,8 @@ export class App {
         // leave the file list to pick another.
         const message = `Cannot open ${requested}: ${error instanceof Error ? error.message : String(error)}`;
         toast(message);
-        this.main.replaceChildren(h('p', { class: 'empty', text: message }));
+        this.main.replaceChildren(h('p', { class: 'empty', text: `${message}. Open another one from the list.` }));
+        void this.refreshFiles().catch((err: unknown) => toast(`Cannot list notebooks: ${String(err)}`));
         return;
       } finally {
         clearTimeout(timer);

@@ -8,7 +8,7 @@ import { constants, promises as fs, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { CheckpointModel, ContentsModel, Notebook } from '../../../../shared/index.js';
-import { NotebookSchema, emptyNotebook, multilineText } from '../../../../shared/index.js';
+import { NotebookSchema, emptyNotebook, multilineText, summarizeIssues } from '../../../../shared/index.js';
 import { RequestRefusedError } from '../kernel/index.js';
 import { MAX_JSON_DEPTH, jsonDepthExceeds, parseBoundedJson } from './json-limits.js';
 import { redactValue, registerEnvSecret } from '../../core/index.js';
@@ -92,7 +92,7 @@ export class ContentsStore {
     const json = parseBoundedJson(text);
     if (!json.ok) refuse(422, json.reason === 'too-deep' ? `${api} is nested deeper than ${MAX_JSON_DEPTH} levels` : `${api} is not valid JSON`);
     const parsed = NotebookSchema.safeParse(json.ok ? json.value : undefined);
-    if (!parsed.success) return refuse(422, `${api} is not a valid nbformat 4.5 notebook: ${parsed.error.issues[0]?.message ?? ''}`);
+    if (!parsed.success) return refuse(422, `${api} is not a valid nbformat 4.5 notebook: ${summarizeIssues(parsed.error.issues)}`);
     return parsed.data;
   }
 
@@ -124,10 +124,7 @@ export class ContentsStore {
     // A notebook is saved without the configured provider key or other registered secrets in it.
     registerEnvSecret('OPENAI_API_KEY');
     const parsed = NotebookSchema.safeParse(redactValue(body.content));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      refuse(400, `Not a valid nbformat 4.5 notebook: ${issue ? `${issue.path.join('.')}: ${issue.message}` : ''}`);
-    }
+    if (!parsed.success) refuse(400, `Not a valid nbformat 4.5 notebook: ${summarizeIssues(parsed.error.issues)}`);
     await this.writeAtomic(abs, JSON.stringify(parsed.data, null, 1) + '\n');
     return { model: this.model(api, await fs.lstat(abs), null), created: !stat };
   }
