@@ -9,3 +9,9 @@ export const NIGHTHAWK_KERNEL = 'nighthawk';
  * the session is its own to shut down when the notebook cannot be opened.
  */
 export const SESSION_CREATED_HEADER = 'Nighthawk-Session';
+
+/**
+ * Execute-request metadata naming the run (run all, run above, run below) a request belongs to: once one of them
+ * fails with stop_on_error, the kernel aborts the rest whenever they reach it.
+ */
+export const EXECUTE_BATCH_METADATA = 'nighthawk_batch';

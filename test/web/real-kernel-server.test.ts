@@ -34,6 +34,11 @@ describe('web notebook against the real kernel server', () => {
       { source: 'const before = 1;\nconsole.log("started");\nawait new Promise((resolve) => setTimeout(resolve, 600_000));' },
       { source: 'typeof before' },
     ]));
+    // A type error fails in a few milliseconds, before the rest of a run all's requests have left the browser.
+    writeFileSync(path.join(notebookDir, 'fails-fast.ipynb'), notebookJson([
+      { source: 'const wrong: number = "text";' },
+      ...Array.from({ length: 12 }, (_, i) => ({ source: `console.log("cell ${i + 1} ran"); ${i + 1}` })),
+    ]));
     browser = await launchChromium();
   });
 
@@ -94,6 +99,24 @@ describe('web notebook against the real kernel server', () => {
     const statuses = (await page.evaluate('window.__statuses')) as string[];
     expect(statuses).toContain('busy');
     expect(statuses.filter((s) => s === 'unknown' || s === 'dead' || s === 'disconnected')).toEqual([]);
+    await page.close();
+  });
+
+  it('run all stops at a cell that fails fast: every cell after it is aborted unrun, none left queued', { timeout: 90_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, base(), server.token, 'fails-fast.ipynb');
+    await page.getByRole('button', { name: 'Run all cells' }).click();
+    await page.locator('.cell').nth(0).locator('.output-error', { hasText: 'TS2322' }).waitFor();
+    await page.locator('.cell[data-run-state="queued"], .cell[data-run-state="running"]').first().waitFor({ state: 'detached' });
+    const cells = page.locator('.cell');
+    await expect(cells.evaluateAll((all) => all.map((c) => c.querySelector('.prompt')?.textContent))).resolves.toEqual(['[1]:', ...Array.from({ length: 12 }, () => '[ ]:')]);
+    await expect(page.locator('.output-stdout').count()).resolves.toBe(0);
+    // No cell still says it is queued.
+    await expect(cells.evaluateAll((all) => all.slice(1).map((c) => c.querySelector('.elapsed')?.textContent))).resolves.toEqual(Array.from({ length: 12 }, () => ''));
+    // The aborts end with that run: running a later cell again works.
+    await cells.nth(3).locator('.editor-host').click();
+    await page.keyboard.press('Control+Enter');
+    await cells.nth(3).locator('.output-stdout', { hasText: 'cell 3 ran' }).waitFor();
     await page.close();
   });
 

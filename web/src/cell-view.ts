@@ -364,7 +364,7 @@ export class CellView {
     else if (this.startedAt) {
       this.elapsed.textContent = `${((performance.now() - this.startedAt) / 1000).toFixed(1)} s`;
       this.startedAt = 0;
-    }
+    } else this.elapsed.textContent = ''; // left the queue unrun (aborted): it says nothing, as its count does
   }
 
   /** Changes between code and markdown, keeping the text. */

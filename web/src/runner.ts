@@ -6,6 +6,7 @@
  * or by a plain input box.
  */
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
+import { EXECUTE_BATCH_METADATA } from '../../shared/rest.js';
 import type { ApprovalAnswer } from '../../shared/ui-types.js';
 import type { CellView } from './cell-view.js';
 import { button, h } from './dom.js';
@@ -63,8 +64,14 @@ export class Runner {
     return this.inFlight.size > 0;
   }
 
-  /** Sends each code cell's execute request now (markdown cells just render); the kernel queues them. */
+  /**
+   * Sends each code cell's execute request now (markdown cells just render); the kernel queues them. Two or more
+   * go as one batch (EXECUTE_BATCH_METADATA): when one fails, the kernel aborts the rest even if they reach it
+   * after the failure, as the requests of a long run all do.
+   */
   enqueue(cells: CellView[]): void {
+    const code = cells.filter((c) => c.model.cellType === 'code' && !this.inFlight.has(c));
+    const batch = code.length > 1 ? crypto.randomUUID() : undefined;
     for (const cell of cells) {
       if (cell.model.cellType !== 'code') {
         cell.leaveEdit();
@@ -76,7 +83,7 @@ export class Runner {
         this.host.notify('No kernel: cannot run the cell.');
         return;
       }
-      this.send(kernel, cell);
+      this.send(kernel, cell, batch);
     }
   }
 
@@ -108,12 +115,14 @@ export class Runner {
     this.answer(cellId, JSON.stringify(answer), requestId);
   }
 
-  private send(kernel: Kernel.IKernelConnection, cell: CellView): void {
+  private send(kernel: Kernel.IKernelConnection, cell: CellView, batch: string | undefined): void {
+    // Sent before the cell is redrawn, so a batch's requests leave close together (replies come in later tasks).
+    const content = { code: cell.source, silent: false, store_history: true, allow_stdin: true, stop_on_error: true };
+    const future = kernel.requestExecute(content, true, batch === undefined ? undefined : { [EXECUTE_BATCH_METADATA]: batch });
     cell.outputs.clear();
     cell.stdinHost.replaceChildren();
     this.answers.delete(cell.model.id);
     cell.setRunState('queued');
-    const future = kernel.requestExecute({ code: cell.source, silent: false, store_history: true, allow_stdin: true, stop_on_error: true });
     // Results render through the renderers chunk. A cell still running after RENDERERS_DURING_RUN_MS loads it
     // while the kernel works; a quick cell's result is drawn as plain text first (the chunk's ~40 ms of script,
     // evaluated at once, would hold up the very reply frames the person waits for) and redrawn once it arrives.

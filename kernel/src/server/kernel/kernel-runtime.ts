@@ -4,7 +4,7 @@
  * messages; the host sees every cell before it runs and may display data or ask for input meanwhile.
  */
 import type { ClientMessage, ErrorContent, JsonObject, KernelMessage, MessageHeader, MimeBundle, ParentHeader } from '../../../../shared/index.js';
-import { RequestContentSchemas, PROTOCOL_VERSION } from '../../../../shared/index.js';
+import { EXECUTE_BATCH_METADATA, RequestContentSchemas, PROTOCOL_VERSION } from '../../../../shared/index.js';
 import type { CellCompiler, CellOutcome } from './cell-compiler.js';
 import { redactValue, registerEnvSecret } from '../../core/index.js';
 import { insideHostFrame, refuseInteriorControl } from '../../harness/index.js';
@@ -66,6 +66,26 @@ export const KERNEL_INFO = {
 /** The comm target of live diagnostics (see KernelRuntime.comm). */
 export const DIAGNOSTICS_TARGET = 'nighthawk.diagnostics';
 
+/** An execute request as its client sent it: who, in which batch, when by the client's clock, and when it got here. */
+interface SentRequest {
+  session: string;
+  batch: string | undefined;
+  date: string | undefined;
+  arrivedAt: number;
+}
+
+interface Failure {
+  session: string;
+  batch: string | undefined;
+  /** The earliest its client could have seen the failure, on the client's clock: its date plus its time here. */
+  visibleAfter: number | undefined;
+}
+
+function failureOf(sent: SentRequest): Failure {
+  const created = Date.parse(sent.date ?? '');
+  return { session: sent.session, batch: sent.batch, visibleAfter: Number.isFinite(created) ? created + (performance.now() - sent.arrivedAt) : undefined };
+}
+
 export class KernelRuntime implements KernelChannel {
   readonly session: string;
   private executionCount = 0;
@@ -76,6 +96,8 @@ export class KernelRuntime implements KernelChannel {
   private startError: Error | undefined;
   /** Bumped on an error with stop_on_error: executions queued before it are aborted. */
   private abortGeneration = 0;
+  /** The last stop_on_error failure, for the requests sent behind it that reach this kernel only after it (queuedBehind). */
+  private lastFailure: Failure | undefined;
   private running: Running | undefined;
   private lastParent: ParentHeader = {};
   private pendingInput: PendingInput | undefined;
@@ -168,7 +190,11 @@ export class KernelRuntime implements KernelChannel {
     }
     if (type === 'execute_request') {
       const content = RequestContentSchemas.execute_request.parse(msg.content);
-      const generation = this.abortGeneration;
+      const batch = msg.metadata?.[EXECUTE_BATCH_METADATA];
+      const sent = { session: parent.session, batch: typeof batch === 'string' ? batch : undefined, date: parent.date, arrivedAt: performance.now() };
+      const stopOnError = content.stop_on_error !== false;
+      // A request sent behind a failure that arrives after it is aborted like one that was queued behind it.
+      const generation = stopOnError && this.queuedBehind(sent) ? this.abortGeneration - 1 : this.abortGeneration;
       const silent = content.silent === true;
       const counts = !silent && content.store_history !== false;
       this.enqueue(() =>
@@ -176,9 +202,10 @@ export class KernelRuntime implements KernelChannel {
           generation,
           counts,
           silent,
-          stopOnError: content.stop_on_error !== false,
+          stopOnError,
           allowStdin: content.allow_stdin !== false,
           cellId: typeof msg.metadata?.['cellId'] === 'string' ? msg.metadata['cellId'] : undefined,
+          sent,
         }),
       );
       return;
@@ -278,7 +305,7 @@ export class KernelRuntime implements KernelChannel {
     parent: MessageHeader,
     route: string,
     code: string,
-    options: { generation: number; counts: boolean; silent: boolean; stopOnError: boolean; allowStdin: boolean; cellId: string | undefined },
+    options: { generation: number; counts: boolean; silent: boolean; stopOnError: boolean; allowStdin: boolean; cellId: string | undefined; sent?: SentRequest },
   ): Promise<void> {
     this.iopub('status', { execution_state: 'busy' }, parent);
     if (options.generation < this.abortGeneration) {
@@ -336,12 +363,31 @@ export class KernelRuntime implements KernelChannel {
       // Library frames travel in the message's metadata: Jupyter frontends print content.traceback only, and
       // the web notebook keeps them behind "show internals" (never saved into the .ipynb).
       this.iopub('error', failure, parent, internals ? { 'nighthawk/internals': internals } : {});
-      if (options.stopOnError && !keepQueue) this.abortGeneration++;
+      if (options.stopOnError && !keepQueue) {
+        this.abortGeneration++;
+        if (options.sent) this.lastFailure = failureOf(options.sent);
+      }
       this.reply(parent, route, { status: 'error', execution_count: count, ...failure });
     } else {
       this.reply(parent, route, { status: 'ok', execution_count: count, user_expressions: {}, payload: [] });
     }
     this.iopub('status', { execution_state: 'idle' }, parent);
+  }
+
+  /**
+   * Whether a request reaching the kernel after the last stop_on_error failure was sent behind it, as part of
+   * what the client queued (Jupyter aborts those): the same batch (EXECUTE_BATCH_METADATA), or the same session and a
+   * header date before that client could have seen the failure's reply. A run-all's requests leave a browser
+   * over tens of milliseconds, and a cell failing faster than that (a type error) ended before the rest came.
+   */
+  private queuedBehind(sent: SentRequest): boolean {
+    const failure = this.lastFailure;
+    if (!failure) return false;
+    if (sent.batch !== undefined && sent.batch === failure.batch) return true;
+    if (sent.session !== failure.session || failure.visibleAfter === undefined) return false;
+    const created = Date.parse(sent.date ?? '');
+    // Both dates are the client's clock; header dates keep milliseconds, hence the one of margin.
+    return Number.isFinite(created) && created < failure.visibleAfter - 1;
   }
 
   /** The host admits the cell, then the compiler runs it, unless it was interrupted while admitted. */
