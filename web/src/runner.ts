@@ -49,6 +49,11 @@ export interface RunnerHost {
   notify(message: string): void;
 }
 
+/** A run's batch id: random, from getRandomValues (randomUUID exists only on https or localhost pages). */
+function batchId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export class Runner {
   /** Cells whose execute request is in the kernel and not yet answered, in the order they were sent. */
   private readonly inFlight = new Map<CellView, ExecuteFuture>();
@@ -71,7 +76,7 @@ export class Runner {
    */
   enqueue(cells: CellView[]): void {
     const code = cells.filter((c) => c.model.cellType === 'code' && !this.inFlight.has(c));
-    const batch = code.length > 1 ? crypto.randomUUID() : undefined;
+    const batch = code.length > 1 ? batchId() : undefined;
     for (const cell of cells) {
       if (cell.model.cellType !== 'code') {
         cell.leaveEdit();
