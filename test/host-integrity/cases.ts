@@ -442,6 +442,15 @@ export const auditCases: AttackCase[] = [
       return 'BREACH: wrote an audit record from the interior';`,
     anomaly: 'audit_store_in_run',
   },
+  {
+    id: 'audit and ledger stores: open one at a path in folders that do not exist, so the store makes them',
+    body: `
+      const folder = probe.scratchPath + '-folders';
+      try { new nh.SqlitePerimeterAuditStore({ path: folder + '/audit/audit.db' }); } catch {}
+      try { new nh.SqliteLedgerStore(folder + '/ledger/ledger.db'); } catch {}
+      return process.getBuiltinModule('node:fs').existsSync(folder) ? 'BREACH: a store made ' + folder : 'refused';`,
+    anomaly: 'audit_store_in_run',
+  },
 ];
 
 /**
