@@ -31,7 +31,6 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-
 /** parseArgs, with its refusals (an unknown option, a missing value, a stray argument) said in one line and the usage. */
 function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
   try {

@@ -55,6 +55,11 @@ export function debounce<A extends unknown[]>(fn: (...args: A) => void, ms: numb
 }
 
 /** FNV-1a over UTF-16 code units; enough to notice that a file changed on disk (not a security hash). */
+/** `bytes` random bytes as hex, from getRandomValues (randomUUID exists only on https or localhost pages). */
+export function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export function contentHash(text: string): string {
   let h1 = 0x811c9dc5;
   let h2 = 0x01000193;

@@ -4,6 +4,7 @@
  * update_display_data can find them; it is dropped on save as nbformat requires.
  */
 import { multilineText } from '../../shared/multiline.js';
+import { randomHex } from './dom.js';
 
 export type MimeBundle = Record<string, unknown>;
 
@@ -31,8 +32,7 @@ export interface NotebookModel {
 }
 
 export function newCellId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return randomHex(8);
 }
 
 export function newCell(cellType: CellType = 'code', source = ''): CellModel {

@@ -9,7 +9,7 @@ import type { Kernel, KernelMessage } from '@jupyterlab/services';
 import { EXECUTE_BATCH_METADATA } from '../../shared/rest.js';
 import type { ApprovalAnswer } from '../../shared/ui-types.js';
 import type { CellView } from './cell-view.js';
-import { button, h } from './dom.js';
+import { button, h, randomHex } from './dom.js';
 import type { MimeBundle } from './notebook-model.js';
 import { renderApproval } from './outputs/approval-view.js';
 import { loadRenderers, type Renderers } from './outputs/render-loader.js';
@@ -49,11 +49,6 @@ export interface RunnerHost {
   notify(message: string): void;
 }
 
-/** A run's batch id: random, from getRandomValues (randomUUID exists only on https or localhost pages). */
-function batchId(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 export class Runner {
   /** Cells whose execute request is in the kernel and not yet answered, in the order they were sent. */
   private readonly inFlight = new Map<CellView, ExecuteFuture>();
@@ -76,7 +71,7 @@ export class Runner {
    */
   enqueue(cells: CellView[]): void {
     const code = cells.filter((c) => c.model.cellType === 'code' && !this.inFlight.has(c));
-    const batch = code.length > 1 ? batchId() : undefined;
+    const batch = code.length > 1 ? randomHex(16) : undefined;
     for (const cell of cells) {
       if (cell.model.cellType !== 'code') {
         cell.leaveEdit();

@@ -70,8 +70,14 @@ export const DIAGNOSTICS_TARGET = 'nighthawk.diagnostics';
 interface SentRequest {
   session: string;
   batch: string | undefined;
-  date: string | undefined;
+  /** Its header's date (milliseconds), when it has a readable one. */
+  createdAt: number | undefined;
   arrivedAt: number;
+}
+
+function sentRequest(header: MessageHeader, batch: unknown): SentRequest {
+  const createdAt = Date.parse(header.date ?? '');
+  return { session: header.session, batch: typeof batch === 'string' ? batch : undefined, createdAt: Number.isFinite(createdAt) ? createdAt : undefined, arrivedAt: performance.now() };
 }
 
 interface Failure {
@@ -82,8 +88,7 @@ interface Failure {
 }
 
 function failureOf(sent: SentRequest): Failure {
-  const created = Date.parse(sent.date ?? '');
-  return { session: sent.session, batch: sent.batch, visibleAfter: Number.isFinite(created) ? created + (performance.now() - sent.arrivedAt) : undefined };
+  return { session: sent.session, batch: sent.batch, visibleAfter: sent.createdAt === undefined ? undefined : sent.createdAt + (performance.now() - sent.arrivedAt) };
 }
 
 export class KernelRuntime implements KernelChannel {
@@ -190,8 +195,7 @@ export class KernelRuntime implements KernelChannel {
     }
     if (type === 'execute_request') {
       const content = RequestContentSchemas.execute_request.parse(msg.content);
-      const batch = msg.metadata?.[EXECUTE_BATCH_METADATA];
-      const sent = { session: parent.session, batch: typeof batch === 'string' ? batch : undefined, date: parent.date, arrivedAt: performance.now() };
+      const sent = sentRequest(parent, msg.metadata?.[EXECUTE_BATCH_METADATA]);
       const stopOnError = content.stop_on_error !== false;
       // A request sent behind a failure that arrives after it is aborted like one that was queued behind it.
       const generation = stopOnError && this.queuedBehind(sent) ? this.abortGeneration - 1 : this.abortGeneration;
@@ -305,7 +309,7 @@ export class KernelRuntime implements KernelChannel {
     parent: MessageHeader,
     route: string,
     code: string,
-    options: { generation: number; counts: boolean; silent: boolean; stopOnError: boolean; allowStdin: boolean; cellId: string | undefined; sent?: SentRequest },
+    options: { generation: number; counts: boolean; silent: boolean; stopOnError: boolean; allowStdin: boolean; cellId: string | undefined; sent: SentRequest },
   ): Promise<void> {
     this.iopub('status', { execution_state: 'busy' }, parent);
     if (options.generation < this.abortGeneration) {
@@ -365,7 +369,7 @@ export class KernelRuntime implements KernelChannel {
       this.iopub('error', failure, parent, internals ? { 'nighthawk/internals': internals } : {});
       if (options.stopOnError && !keepQueue) {
         this.abortGeneration++;
-        if (options.sent) this.lastFailure = failureOf(options.sent);
+        this.lastFailure = failureOf(options.sent);
       }
       this.reply(parent, route, { status: 'error', execution_count: count, ...failure });
     } else {
@@ -384,10 +388,9 @@ export class KernelRuntime implements KernelChannel {
     const failure = this.lastFailure;
     if (!failure) return false;
     if (sent.batch !== undefined && sent.batch === failure.batch) return true;
-    if (sent.session !== failure.session || failure.visibleAfter === undefined) return false;
-    const created = Date.parse(sent.date ?? '');
+    if (sent.session !== failure.session || failure.visibleAfter === undefined || sent.createdAt === undefined) return false;
     // Both dates are the client's clock; header dates keep milliseconds, hence the one of margin.
-    return Number.isFinite(created) && created < failure.visibleAfter - 1;
+    return sent.createdAt < failure.visibleAfter - 1;
   }
 
   /** The host admits the cell, then the compiler runs it, unless it was interrupted while admitted. */
