@@ -86,11 +86,16 @@ describe('web notebook: early requests', () => {
     // Sent before the toast (App.open discards before it rethrows).
     await shutDown;
     expect(await sessionsOf(suite.server.url, 'missing.ipynb')).toEqual([]);
+    // Nothing is open, so nothing that acts on a notebook can be clicked.
+    const runAll = page.getByRole('button', { name: 'Run all cells' });
+    expect(await runAll.isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Rename notebook' }).isDisabled()).toBe(true);
     // The file list shows what there is to open instead, and opening from it works.
     const listed = page.locator('ul[aria-label="notebooks"] li', { hasText: 'early nb.ipynb' });
     await listed.waitFor({ timeout: 10_000 });
     await listed.click();
     await page.locator('.cell', { hasText: '1 + 1' }).first().waitFor();
+    expect(await runAll.isEnabled()).toBe(true);
     await page.close();
   });
 

@@ -59,6 +59,17 @@ describe('web notebook: file browser operations', () => {
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => files.locator('.file').allTextContents()).toEqual(['main.ipynb']);
     expect(existsSync(path.join(suite.dir, 'old.ipynb'))).toBe(false);
+
+    // Deleting the open notebook closes it: the controls that act on a notebook are disabled, the palette is not.
+    await expect(page.getByRole('button', { name: 'Run all cells' }).isEnabled()).resolves.toBe(true);
+    await files.getByRole('button', { name: 'Delete main.ipynb' }).click();
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.locator('.empty', { hasText: 'The notebook was deleted' }).waitFor();
+    for (const name of ['Run all cells', 'Save notebook (Ctrl-S)', 'Insert cell below (B)', 'Rename notebook']) {
+      expect(await page.getByRole('button', { name, exact: true }).isDisabled(), name).toBe(true);
+    }
+    expect(await page.getByRole('combobox', { name: 'cell type' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Command palette (Ctrl-Shift-C)' }).isEnabled()).toBe(true);
     await page.close();
   });
 });

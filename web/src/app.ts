@@ -44,6 +44,8 @@ export class App {
   private readonly dirtyMark = h('span', { class: 'dirty-mark', 'aria-label': 'unsaved changes', title: 'unsaved changes', text: '●', hidden: true });
   private readonly kernelStatus = h('span', { class: 'kernel-status', role: 'status', 'aria-live': 'polite', 'data-status': 'no kernel', text: 'Kernel: no kernel' });
   private readonly draftStatus = h('span', { class: 'draft-status', 'aria-live': 'polite' });
+  /** The toolbar's and sidebar's controls that act on the open notebook (set in layout()). */
+  private notebookControls: Array<HTMLButtonElement | HTMLSelectElement> = [];
   private readonly typeSelect = h('select', { 'aria-label': 'cell type' }, h('option', { value: 'code', text: 'Code' }), h('option', { value: 'markdown', text: 'Markdown' }));
   private readonly main = h('main', { class: 'notebook', id: 'notebook', 'aria-label': 'notebook' });
   readonly commands = new CommandRegistry();
@@ -156,6 +158,13 @@ export class App {
       button('Clear outputs of all cells', cmd('clear-all-outputs'), { class: 'btn', text: 'Clear' }),
       h('span', { class: 'sep' }),
       button('Command palette (Ctrl-Shift-C)', cmd('palette'), { class: 'btn', text: '⌘ Commands' }));
+    const rename = button('Rename notebook', () => void this.renameNotebook(), { class: 'btn btn-small', text: 'Rename' });
+    // Everything but the palette acts on the open notebook: disabled while none is (nothing yet, a failed
+    // open, a deleted notebook), so a click never looks taken and does nothing.
+    this.notebookControls = [...toolbar.querySelectorAll<HTMLButtonElement | HTMLSelectElement>('button, select')]
+      .filter((el) => el.getAttribute('aria-label') !== 'Command palette (Ctrl-Shift-C)')
+      .concat(rename);
+    this.setNotebookOpen(false);
     // Toolbar buttons keep focus where it was (the cell list or an editor), as JupyterLab's do.
     toolbar.addEventListener('mousedown', (ev) => {
       if ((ev.target as Element).closest('button')) ev.preventDefault();
@@ -164,7 +173,7 @@ export class App {
       h('div', { class: 'sidebar-head' }, h('h2', { text: 'Notebooks' }),
         button('New notebook', () => void this.newNotebook(), { class: 'btn btn-small', text: '+ New' }),
         ...this.files.actions(),
-        button('Rename notebook', () => void this.renameNotebook(), { class: 'btn btn-small', text: 'Rename' })),
+        rename),
       this.files.crumbs,
       this.files.list,
       this.kernelsPanel.element);
@@ -173,6 +182,10 @@ export class App {
       toolbar,
       h('div', { class: 'status' }, this.draftStatus, this.kernelStatus, themeToggle()));
     this.shell = [header, h('div', { class: 'layout' }, sidebar, this.main)];
+  }
+
+  private setNotebookOpen(open: boolean): void {
+    for (const control of this.notebookControls) control.disabled = !open;
   }
 
   /**
@@ -228,6 +241,7 @@ export class App {
     this.view = undefined;
     const path = this.doc?.path;
     this.doc = undefined;
+    this.setNotebookOpen(false);
     if (path) await this.drafts.delete(path).catch(() => {});
     this.title.textContent = 'Nighthawk';
     this.showDraftState('clean', 0);
@@ -275,6 +289,7 @@ export class App {
       },
     });
     this.main.replaceChildren(this.view.element);
+    this.setNotebookOpen(true);
     markLoad('notebook-drawn');
     this.showShell();
     this.view.element.focus({ preventScroll: true });
