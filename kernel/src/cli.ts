@@ -13,7 +13,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+// A deep import (not the folder's index), so `kernel run` loads nothing else before it binds its sockets.
+import { parseCommandLine } from './server/kernel/command-line.js';
 
 const USAGE = `usage:
   nighthawk-ts kernel install [--user | --prefix P | --sys-prefix | --system] [--name N] [--display-name D] [--data-dir D]
@@ -31,18 +33,12 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** parseArgs, with its refusals (an unknown option, a missing value, a stray argument) said in one line and the usage. */
+/** parseCommandLine, failing with status 2 on a refusal. */
 function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
   try {
-    return parseArgs({ args, options, strict: true });
+    return parseCommandLine(args, options);
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const message = error instanceof Error ? error.message : String(error);
-    const option = /'(-[^']*)'/.exec(message)?.[1]?.split(/[ ,]/)[0];
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') fail(`unknown option '${option ?? message}'`);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') fail(option && /argument missing/.test(message) ? `option '${option}' needs a value` : message);
-    if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') fail(`unexpected argument '${/'([^']*)'/.exec(message)?.[1] ?? message}'`);
-    fail(message);
+    fail(error instanceof Error ? error.message : String(error));
   }
 }
 

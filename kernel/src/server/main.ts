@@ -8,9 +8,8 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { chooseToken, prepareWorkspace, startServer } from './api/index.js';
-import { cullIdleKernels } from './kernel/index.js';
+import { CommandLineError, cullIdleKernels, parseCommandLine } from './kernel/index.js';
 
 const USAGE = `Usage: npm start -- [--port 8888] [--host 127.0.0.1] [--token-file F | --token T] [--notebook-dir ./workspace]
                  [--data-dir ./.nighthawk] [--static-dir ./web/dist] [--host-module M]
@@ -66,8 +65,7 @@ function shippedDemos(): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
+  const { values } = parseCommandLine(process.argv.slice(2), {
       port: { type: 'string', default: '8888' },
       host: { type: 'string', default: '127.0.0.1' },
       token: { type: 'string' },
@@ -82,16 +80,19 @@ async function main(): Promise<void> {
       'spare-kernels': { type: 'string', default: '1' },
       'cull-idle-minutes': { type: 'string', default: '60' },
       'no-open': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-    strict: true,
+      help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
     console.log(USAGE);
     return;
   }
+  // Every value is checked before anything starts, so a typo never leaves a half-started server behind.
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got '${values.port}'`);
+  if (!/^\d+$/.test(values.port) || port > 65535) throw new CommandLineError(`--port must be a port number (0-65535), got '${values.port}'`);
+  const spareKernels = Number(values['spare-kernels']);
+  if (!/^\d+$/.test(values['spare-kernels'])) throw new CommandLineError(`--spare-kernels must be a whole number (0 disables), got '${values['spare-kernels']}'`);
+  const cullMinutes = Number(values['cull-idle-minutes']);
+  if (!/^\d+(\.\d+)?$/.test(values['cull-idle-minutes'])) throw new CommandLineError(`--cull-idle-minutes must be a number of minutes (0 disables), got '${values['cull-idle-minutes']}'`);
   const { token, warning } = chooseToken({ token: values.token, tokenFile: values['token-file'], env: process.env });
   if (warning) console.error(warning);
   const notebookDir = path.resolve(values['notebook-dir']);
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
     hostModule: values['host-module'] ?? defaultHostModule(),
     allowOrigins: values['allow-origin'],
     allowHosts: values['allow-host'],
-    spareKernels: Number(values['spare-kernels']),
+    spareKernels,
   });
   console.log(`Nighthawk TS notebook server
   notebooks: ${server.notebookDir}
@@ -117,8 +118,6 @@ async function main(): Promise<void> {
 
   Open: ${server.url}
 `);
-  const cullMinutes = Number(values['cull-idle-minutes']);
-  if (!Number.isFinite(cullMinutes) || cullMinutes < 0) throw new Error(`--cull-idle-minutes must be a number of minutes (0 disables), got '${values['cull-idle-minutes']}'`);
   // Open tabs keep connections to kernels they no longer use, so connected kernels are culled too.
   const stopCulling = cullIdleKernels(server.kernels, { idleMs: cullMinutes * 60_000, cullConnected: true, log: (line) => console.log(line) });
   if (!values['no-open']) openBrowser(server.url);
@@ -132,6 +131,11 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : String(error));
-  console.error(USAGE);
+  // A bad command line exits 2 with the usage, as `nighthawk-ts` does; anything else (a busy port range, an
+  // unreadable token file) is not a usage problem and exits 1.
+  if (error instanceof CommandLineError) {
+    console.error(USAGE);
+    process.exit(2);
+  }
   process.exit(1);
 });

@@ -26,3 +26,4 @@ export { rateLimitedLog, type RateLimitedLog, type RateLimitOptions } from './ra
 export { startSignalWatchdog } from './interrupt-watchdog.js';
 export { isCompleteSource, type CompletenessReply } from './cell-complete.js';
 export { cullIdleKernels, type CullOptions } from './kernel-culler.js';
+export { CommandLineError, parseCommandLine } from './command-line.js';
