@@ -24,6 +24,11 @@ function diagnoser(k: Kernel.IKernelConnection): (code: string) => Promise<Diagn
   });
 }
 
+/** A client's request is done at its idle: one that never comes fails here, not at the suite's timeout. */
+function within<T>(p: Promise<T>, what: string): Promise<T> {
+  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what} never completed (no idle for it)`)), 10_000))]);
+}
+
 describe('live diagnostics comm', () => {
   test('type errors come back with positions, checked against the session; the code does not run', async () => {
     await runCell(suite.kernel, 'const limit: number = 3;\nlet ran = 0;');
@@ -42,6 +47,11 @@ describe('live diagnostics comm', () => {
     // A cell that ran after the check still sees its own declarations, and the comm is listed.
     const info = await suite.kernel.requestCommInfo({});
     expect(Object.values((info.content as { comms: Record<string, { target_name: string }> }).comms)).toContainEqual({ target_name: 'nighthawk.diagnostics' });
+    // Asked for one target: only that target's comms (none of another's).
+    const mine = await suite.kernel.requestCommInfo({ target_name: 'nighthawk.diagnostics' });
+    expect(Object.keys((mine.content as { comms: object }).comms).length).toBeGreaterThan(0);
+    const other = await suite.kernel.requestCommInfo({ target_name: 'jupyter.widget' });
+    expect((other.content as { comms: object }).comms).toEqual({});
   });
 
   test('an unknown comm target is closed by the kernel', async () => {
@@ -52,5 +62,56 @@ describe('live diagnostics comm', () => {
     });
     comm.open({});
     await expect(closed).resolves.toBe(true);
+  });
+
+  test('every comm message is framed busy and idle, so the request a client sent completes; none is framed inside a running cell', async () => {
+    const k = suite.kernel;
+    const statuses: Array<[string, string | undefined]> = [];
+    const onIopub = (_: unknown, msg: { header: { msg_type: string }; parent_header: unknown; content: unknown }): void => {
+      if (msg.header.msg_type === 'status') statuses.push([(msg.content as { execution_state: string }).execution_state, (msg.parent_header as { msg_type?: string }).msg_type]);
+    };
+    k.iopubMessage.connect(onIopub);
+    try {
+      const comm = k.createComm('nighthawk.diagnostics');
+      await within(comm.open({}).done, 'comm_open');
+      // A cell that waits, and a check sent while it runs: the check is answered, and framed, after the cell.
+      const cell = k.requestExecute({ code: 'await new Promise((r) => setTimeout(r, 600)); 1' });
+      await new Promise((r) => setTimeout(r, 200));
+      await within(comm.send({ request_id: 1, code: 'const x: number = 1;' }).done, 'comm_msg');
+      await cell.done;
+      const executeIdle = statuses.findIndex(([state, parent]) => state === 'idle' && parent === 'execute_request');
+      const commBusy = statuses.findIndex(([state, parent]) => state === 'busy' && parent === 'comm_msg');
+      expect(commBusy).toBeGreaterThan(executeIdle);
+      await within(comm.close().done, 'comm_close');
+      // A target the kernel does not serve: closed, and the open completes.
+      await within(k.createComm('no.such.target').open({}).done, 'comm_open of an unknown target');
+      // services settles a request's future before it hands the same idle to iopub listeners.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(statuses.filter(([, parent]) => parent?.startsWith('comm_')).map(([state]) => state)).toEqual(['busy', 'idle', 'busy', 'idle', 'busy', 'idle', 'busy', 'idle']);
+    } finally {
+      k.iopubMessage.disconnect(onIopub);
+    }
+  });
+
+  test('a restart answers the requests in flight, not the comm messages answered long before', async () => {
+    const k = suite.kernel;
+    const comm = k.createComm('nighthawk.diagnostics');
+    await within(comm.open({}).done, 'comm_open');
+    // Done at the message's idle (the answer comes just before it): nothing of it is in flight after.
+    await within(comm.send({ request_id: 1, code: '1 + 1' }).done, 'comm_msg');
+    const stale: string[] = [];
+    const onAny = (_: unknown, args: { msg: { header: { msg_type: string }; parent_header: unknown } }): void => {
+      const parent = (args.msg.parent_header as { msg_type?: string }).msg_type;
+      if (parent?.startsWith('comm_') && args.msg.header.msg_type !== 'status') stale.push(`${args.msg.header.msg_type} for ${parent}`);
+    };
+    k.anyMessage.connect(onAny);
+    try {
+      await k.restart();
+      await k.info;
+      await new Promise((r) => setTimeout(r, 500));
+      expect(stale).toEqual([]);
+    } finally {
+      k.anyMessage.disconnect(onAny);
+    }
   });
 });

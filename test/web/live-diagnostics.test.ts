@@ -46,6 +46,13 @@ describe('web notebook: live diagnostics from the kernel', () => {
     const cell = page.locator('.cell').nth(1);
     await cell.locator('.editor-host').click();
     await cell.locator('.monaco-editor.focused').waitFor();
+    // Every kernel status the page shows from here on: checks while typing are not "my code is running".
+    await page.locator('.kernel-status[data-status="idle"]').waitFor();
+    await page.evaluate(`(() => {
+      const el = document.querySelector('.kernel-status');
+      window.shownStatuses = [];
+      new MutationObserver(() => window.shownStatuses.push(el.dataset.status)).observe(el, { attributes: true, attributeFilter: ['data-status'] });
+    })()`);
     await page.keyboard.type('limit.toUpperCase()');
     // Monaco draws a squiggle decoration over the marked range; the hover text is the kernel's message.
     const squiggle = cell.locator('.squiggly-error');
@@ -59,6 +66,12 @@ describe('web notebook: live diagnostics from the kernel', () => {
     for (let i = 0; i < 'toUpperCase()'.length; i++) await page.keyboard.press('Backspace');
     await page.keyboard.type('toFixed(1)');
     await expect.poll(() => cell.locator('.squiggly-error').count(), { timeout: 20_000 }).toBe(0);
+    expect(Number(await page.locator('body').getAttribute('data-diagnostics-seq'))).toBeGreaterThanOrEqual(2);
+    expect(await page.evaluate('window.shownStatuses')).not.toContain('busy');
+    // Running a cell does show busy (the observer works).
+    await page.keyboard.press('Shift+Enter');
+    await cell.locator('.prompt', { hasText: '[2]:' }).waitFor();
+    expect(await page.evaluate('window.shownStatuses')).toContain('busy');
     await page.close();
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { Kernel, KernelConnection, KernelSpec, ServerConnection, Session } from '@jupyterlab/services';
 import { NIGHTHAWK_KERNEL } from '../../shared/rest.js';
+import { BACKGROUND_REQUESTS } from './background-requests.js';
 import { earlySession } from './early-requests.js';
 import { loadServices, type Services } from './services-loader.js';
 
@@ -98,6 +99,7 @@ export class KernelSession {
     session.iopubMessage.connect((_, msg) => {
       if (msg.header.msg_type !== 'status') return;
       const parent = msg.parent_header as { msg_type?: string };
+      if (BACKGROUND_REQUESTS.includes(parent.msg_type ?? '')) return;
       const state = (msg.content as { execution_state?: string }).execution_state;
       if (parent.msg_type !== 'kernel_info_request' || state !== 'idle') {
         // A restart's kernel_info is held again.

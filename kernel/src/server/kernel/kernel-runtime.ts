@@ -215,7 +215,18 @@ export class KernelRuntime implements KernelChannel {
       return;
     }
     if (type === 'comm_open' || type === 'comm_msg' || type === 'comm_close') {
-      this.comm(type, msg.content, parent);
+      // In order with executions (a check sees the declarations of every cell submitted before it), and framed
+      // busy/idle as every shell message is: a client's request is done only at its idle (@jupyterlab/services
+      // keeps each comm message's future, and the server each message as in flight, until then).
+      this.enqueue(() => {
+        this.iopub('status', { execution_state: 'busy' }, parent);
+        try {
+          this.comm(type, msg.content, parent);
+        } catch {
+          // A malformed comm message is dropped; a throw here would stall every request queued after it.
+        }
+        this.iopub('status', { execution_state: 'idle' }, parent);
+      });
       return;
     }
     // Other shell requests are answered in order with executions, so a reply never overtakes a cell.
@@ -250,17 +261,14 @@ export class KernelRuntime implements KernelChannel {
     const data = (content.data ?? {}) as JsonObject;
     const code = typeof data.code === 'string' && data.code.length <= 1_000_000 ? data.code : undefined;
     if (code === undefined) return;
-    // Queued with executions: the check sees the declarations of every cell submitted before it.
-    this.enqueue(() => {
-      if (!this.started || this.startError) return;
-      let diagnostics: JsonObject[] = [];
-      try {
-        diagnostics = (this.compiler.diagnose?.(code) ?? []).map((d) => ({ ...d }));
-      } catch {
-        // A checker failure must never break the kernel; the editor simply shows nothing.
-      }
-      this.iopub('comm_msg', { comm_id: commId, data: { request_id: data.request_id ?? null, diagnostics } }, parent);
-    });
+    if (!this.started || this.startError) return;
+    let diagnostics: JsonObject[] = [];
+    try {
+      diagnostics = (this.compiler.diagnose?.(code) ?? []).map((d) => ({ ...d }));
+    } catch {
+      // A checker failure must never break the kernel; the editor simply shows nothing.
+    }
+    this.iopub('comm_msg', { comm_id: commId, data: { request_id: data.request_id ?? null, diagnostics } }, parent);
   }
 
   private answer(parent: MessageHeader, route: string, type: string, content: JsonObject, channel: 'shell' | 'control'): void {
@@ -298,8 +306,12 @@ export class KernelRuntime implements KernelChannel {
       }
       case 'history_request':
         return { status: 'ok', history: [] };
-      case 'comm_info_request':
-        return { status: 'ok', comms: Object.fromEntries([...this.comms].map((id) => [id, { target_name: DIAGNOSTICS_TARGET }])) };
+      case 'comm_info_request': {
+        // The protocol's optional filter: only the comms of that target (all of ours are DIAGNOSTICS_TARGET).
+        const wanted = typeof content.target_name === 'string' && content.target_name !== '' ? content.target_name : DIAGNOSTICS_TARGET;
+        const ids = wanted === DIAGNOSTICS_TARGET ? [...this.comms] : [];
+        return { status: 'ok', comms: Object.fromEntries(ids.map((id) => [id, { target_name: DIAGNOSTICS_TARGET }])) };
+      }
       default:
         return { status: 'error', ...errorContent('UnknownMessageType', `Unsupported msg_type '${type}'`) };
     }
