@@ -211,4 +211,26 @@ describe('oversight contract details', () => {
     expect(user).not.toContain('secret');
     expect(res.result.ok && res.result.value).toMatchObject({ kind: 'pass', bindings: { label: 'urgent' } });
   });
+
+  it('after a refusal the rest of the response is skipped, a call to a tool that does not exist included', async () => {
+    let feedback: Record<string, unknown>[] = [];
+    const res = await runAgent(
+      [
+        () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'bad()' }), toolCall('no_such_tool', { a: 1 }), finish({ kind: 'pass' })] }),
+        (m) => {
+          feedback = toolMessages(m);
+          return { toolCalls: [finish({ kind: 'pass' })] };
+        },
+      ],
+      { inspectOperation: (r) => (r.expression === 'bad()' ? rejectOperation('no') : accept()) },
+      { program: 'execute\nGo.' },
+      { bad: () => 1 },
+    );
+    expect(res.result.ok).toBe(true);
+    const refused = res.operations[0]!.request.operationId;
+    expect(feedback.map((f) => f.status)).toEqual(['rejected', 'skipped', 'skipped']);
+    expect(feedback[1]).toEqual({ status: 'skipped', blocked_by_operation_id: refused });
+    // A tool that does not exist names no operation: it gets feedback, not a record.
+    expect(res.operations.map((o) => [o.request.kind, o.status])).toEqual([['evaluate', 'rejected'], ['output', 'skipped'], ['output', 'completed']]);
+  });
 });

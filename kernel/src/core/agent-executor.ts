@@ -195,6 +195,12 @@ export class AgentExecutor implements StepExecutor {
       const call = calls[i]!;
       const handler = handlers.get(call.name);
       if (!handler) {
+        // After a refusal the rest of the response is skipped (seed 000), whatever it names. A tool that does not
+        // exist names no operation, so it gets this feedback but no record.
+        if (blockedBy !== undefined) {
+          reply(call, { status: 'skipped', blocked_by_operation_id: blockedBy });
+          continue;
+        }
         reply(call, { status: 'error', error: { kind: 'unknown_tool', message: `Unknown tool '${String(call.name)}'. Available: ${[...handlers.keys()].join(', ')}.` } });
         if (call.name === OUTPUT_TOOL_NAME) outputFailed = true;
         continue;

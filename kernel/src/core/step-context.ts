@@ -160,9 +160,13 @@ export class StepContext {
     }));
   }
 
-  /** Called once the step has its outcome: functions its expressions defined may no longer run. */
+  /**
+   * Called once the step has its outcome: functions its expressions defined may no longer run, and an operation
+   * proposed on it afterwards (a custom executor's leftover task) is cut off, recorded aborted, never run.
+   */
   markFinished(): void {
     this.#finished = true;
+    this.endStep(new StepAbortedError({ subject: 'operation', reason: `step ${this.stepId} has finished: no operation may start after its outcome`, stepId: this.stepId }));
   }
 
   /** Marks the step as ended. The first terminal error wins; later ones are dropped. */
@@ -207,11 +211,7 @@ export class StepContext {
       }
       if (decision.kind === 'abort-step') {
         const record = this.#record(request, 'aborted', startedAt, t0, { abortReason: decision.reason });
-        this.endStep(
-          new StepAbortedError({ subject: 'operation', reason: decision.reason, stepId: this.stepId, operationId: request.operationId }),
-        );
-        await this.#deliver(record);
-        throw this.#terminalError;
+        return this.#endWith(record, new StepAbortedError({ subject: 'operation', reason: decision.reason, stepId: this.stepId, operationId: request.operationId }));
       }
     }
     let value: T;
@@ -233,17 +233,7 @@ export class StepContext {
       const record = this.#record(request, 'failed', startedAt, t0, { failure: toFailure(error) });
       this.#failedErrors.set(request.operationId, error);
       if (isNighthawkError(error) && error.kind === 'terminal-operation') {
-        this.endStep(
-          new StepAbortedError({
-            subject: 'operation',
-            reason: `terminal operation failure: ${describeError(error)}`,
-            stepId: this.stepId,
-            operationId: request.operationId,
-            cause: error,
-          }),
-        );
-        await this.#deliver(record);
-        throw this.#terminalError;
+        return this.#endWith(record, terminalOperationAbort(this.stepId, request, error));
       }
       await this.#deliver(record);
       return { status: 'failed', error, record };
@@ -293,13 +283,7 @@ export class StepContext {
     const record = this.#record(request, 'failed', wallClockMs(), monotonicMs(), { failure: toFailure(error) });
     this.#failedErrors.set(request.operationId, error);
     // A TerminalOperationError from an argument validator ends the step as one from a body does (seed 000).
-    if (isNighthawkError(error) && error.kind === 'terminal-operation') {
-      this.endStep(
-        new StepAbortedError({ subject: 'operation', reason: `terminal operation failure: ${describeError(error)}`, stepId: this.stepId, operationId: request.operationId, cause: error }),
-      );
-      await this.#deliver(record);
-      throw this.#terminalError;
-    }
+    if (isNighthawkError(error) && error.kind === 'terminal-operation') return this.#endWith(record, terminalOperationAbort(this.stepId, request, error));
     await this.#deliver(record);
     return record;
   }
@@ -462,8 +446,17 @@ export class StepContext {
     cause?: unknown,
   ): Promise<never> {
     const record = this.#record(request, 'aborted', startedAt, t0, { abortReason: detail });
-    this.endStep(new OversightContractError({ hook: 'inspectOperation', stepId: this.stepId, detail, cause }));
-    await this.#deliver(record);
+    return this.#endWith(record, new OversightContractError({ hook: 'inspectOperation', stepId: this.stepId, detail, cause }));
+  }
+
+  /**
+   * Ends the step with `ending` (unless it had already ended), delivers the record whose outcome ended it, and
+   * throws the step's terminal error. A failed delivery of that record takes the ending's place (seed 000: an
+   * AbortStep propagates StepAbortedError "unless terminal delivery raises a host exception").
+   */
+  async #endWith(record: OperationFinished, ending: unknown): Promise<never> {
+    this.endStep(ending);
+    await this.#deliver(record, ending);
     throw this.#terminalError;
   }
 
@@ -486,17 +479,28 @@ export class StepContext {
     return record;
   }
 
-  async #deliver(record: OperationFinished): Promise<void> {
+  /**
+   * Delivers one record. A failure ends the step (the first terminal error wins), except that it replaces
+   * `ending`, the terminal error this record's own outcome set, so the notification failure is never lost.
+   */
+  async #deliver(record: OperationFinished, ending?: unknown): Promise<void> {
     const deliver = this.#oversight?.onOperationFinished;
     if (!deliver) return;
     try {
       const out = deliver(record);
       if (out instanceof Promise) await out;
     } catch (deliveryCause) {
-      this.endStep(new OperationDeliveryError({ finished: record, deliveryCause }));
+      const failure = new OperationDeliveryError({ finished: record, deliveryCause });
+      if (ending !== undefined && this.#terminalError === ending) this.#terminalError = failure;
+      else this.endStep(failure);
       throw this.#terminalError;
     }
   }
+}
+
+/** The stop a TerminalOperationError (from a body or an argument validator) makes of its operation (seed 000). */
+function terminalOperationAbort(stepId: string, request: OperationRequest, error: unknown): StepAbortedError {
+  return new StepAbortedError({ subject: 'operation', reason: `terminal operation failure: ${describeError(error)}`, stepId, operationId: request.operationId, cause: error });
 }
 
 /** The record's preview; a value whose reading throws (a trap refused, say) is described, not a failed operation. */

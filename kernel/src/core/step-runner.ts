@@ -234,7 +234,9 @@ async function inspectCommit(
     throw new OversightContractError({ hook: 'inspectStepCommit', stepId: ctx.stepId, detail: `returned an invalid decision: ${decision}` });
   }
   if (decision.kind === 'abort-step') {
-    throw new StepAbortedError({ subject: 'step_commit', reason: decision.reason, stepId: ctx.stepId });
+    // Ends the step itself, not only this call: an operation proposed on it afterwards is cut off (seed 000).
+    ctx.endStep(new StepAbortedError({ subject: 'step_commit', reason: decision.reason, stepId: ctx.stepId }));
+    throw ctx.terminalError;
   }
   if (decision.kind === 'accept') return { rewritten: false, candidate: proposed };
   // A rewrite is validated like a proposal; the parts it keeps are taken as proposed (before validation), so
