@@ -137,6 +137,7 @@ export class App {
       if (view) this.runner.enqueue(pick(view));
     };
     const cmd = (id: string) => (): void => this.commands.run(id);
+    const palette = button('Command palette (Ctrl-Shift-C)', cmd('palette'), { class: 'btn', text: '⌘ Commands' });
     const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'notebook actions' },
       button('Save notebook (Ctrl-S)', () => void this.save(), { class: 'btn', text: 'Save' }),
       h('span', { class: 'sep' }),
@@ -157,12 +158,12 @@ export class App {
       button('Restart kernel and run all', cmd('restart-run-all'), { class: 'icon-btn', text: '↻▶' }),
       button('Clear outputs of all cells', cmd('clear-all-outputs'), { class: 'btn', text: 'Clear' }),
       h('span', { class: 'sep' }),
-      button('Command palette (Ctrl-Shift-C)', cmd('palette'), { class: 'btn', text: '⌘ Commands' }));
+      palette);
     const rename = button('Rename notebook', () => void this.renameNotebook(), { class: 'btn btn-small', text: 'Rename' });
     // Everything but the palette acts on the open notebook: disabled while none is (nothing yet, a failed
     // open, a deleted notebook), so a click never looks taken and does nothing.
     this.notebookControls = [...toolbar.querySelectorAll<HTMLButtonElement | HTMLSelectElement>('button, select')]
-      .filter((el) => el.getAttribute('aria-label') !== 'Command palette (Ctrl-Shift-C)')
+      .filter((el) => el !== palette)
       .concat(rename);
     this.setNotebookOpen(false);
     // Toolbar buttons keep focus where it was (the cell list or an editor), as JupyterLab's do.

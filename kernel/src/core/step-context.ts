@@ -166,7 +166,6 @@ export class StepContext {
    */
   markFinished(): void {
     this.#finished = true;
-    this.endStep(new StepAbortedError({ subject: 'operation', reason: `step ${this.stepId} has finished: no operation may start after its outcome`, stepId: this.stepId }));
   }
 
   /** Marks the step as ended. The first terminal error wins; later ones are dropped. */
@@ -185,6 +184,8 @@ export class StepContext {
     const startedAt = wallClockMs();
     const t0 = monotonicMs();
     // Every proposed operation gets exactly one record, also one cut off by a stop before it began.
+    // The stop for a finished step is made only when someone still proposes on it (never on a step's normal path).
+    if (this.#finished) this.endStep(new StepAbortedError({ subject: 'operation', reason: `step ${this.stepId} has finished: no operation may start after its outcome`, stepId: this.stepId }));
     this.checkHostStop();
     if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
     const inspect = this.#oversight?.inspectOperation;

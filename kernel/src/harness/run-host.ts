@@ -469,6 +469,12 @@ export class RunHost implements HostHandle {
     // Before anything is appended, so the host records on the built-ins it was loaded with.
     recordRealmChanges(this, finished.request.operationId, 'hot');
     const event = this.append({ kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
+    // An operation proposed on a step that already ended (its context kept by an expression or an executor) was
+    // cut off by the core; the attempt itself is the anomaly. Inflight first: the ledger lookup only when needed.
+    const executionId = finished.request.executionId;
+    if (!mapHas(this.inflight, executionId) && this.ledger.hasTerminal('execution.end', executionId)) {
+      this.recordAnomaly('operation_after_execution_end', { operationId: finished.request.operationId, executionId, status: finished.status }, executionId);
+    }
     // A secret the snapshot had to redact was read by the model's operation.
     const read = finished.secretsRead ?? [];
     const redacted = event ? redactionsOf(event) : [];

@@ -66,21 +66,21 @@ function shippedDemos(): string {
 
 async function main(): Promise<void> {
   const { values } = parseCommandLine(process.argv.slice(2), {
-      port: { type: 'string', default: '8888' },
-      host: { type: 'string', default: '127.0.0.1' },
-      token: { type: 'string' },
-      'token-file': { type: 'string' },
-      // Apart from the shipped demos in notebooks/ (copied in on first start): new notebooks go here.
-      'notebook-dir': { type: 'string', default: 'workspace' },
-      'data-dir': { type: 'string', default: '.nighthawk' },
-      'static-dir': { type: 'string', default: path.join('web', 'dist') },
-      'host-module': { type: 'string' },
-      'allow-origin': { type: 'string', multiple: true, default: [] },
-      'allow-host': { type: 'string', multiple: true, default: [] },
-      'spare-kernels': { type: 'string', default: '1' },
-      'cull-idle-minutes': { type: 'string', default: '60' },
-      'no-open': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
+    port: { type: 'string', default: '8888' },
+    host: { type: 'string', default: '127.0.0.1' },
+    token: { type: 'string' },
+    'token-file': { type: 'string' },
+    // Apart from the shipped demos in notebooks/ (copied in on first start): new notebooks go here.
+    'notebook-dir': { type: 'string', default: 'workspace' },
+    'data-dir': { type: 'string', default: '.nighthawk' },
+    'static-dir': { type: 'string', default: path.join('web', 'dist') },
+    'host-module': { type: 'string' },
+    'allow-origin': { type: 'string', multiple: true, default: [] },
+    'allow-host': { type: 'string', multiple: true, default: [] },
+    'spare-kernels': { type: 'string', default: '1' },
+    'cull-idle-minutes': { type: 'string', default: '60' },
+    'no-open': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
   });
   if (values.help) {
     console.log(USAGE);

@@ -218,15 +218,15 @@ export class KernelRuntime implements KernelChannel {
       // In order with executions (a check sees the declarations of every cell submitted before it), and framed
       // busy/idle as every shell message is: a client's request is done only at its idle (@jupyterlab/services
       // keeps each comm message's future, and the server each message as in flight, until then).
-      this.enqueue(() => {
-        this.iopub('status', { execution_state: 'busy' }, parent);
-        try {
-          this.comm(type, msg.content, parent);
-        } catch {
-          // A malformed comm message is dropped; a throw here would stall every request queued after it.
-        }
-        this.iopub('status', { execution_state: 'idle' }, parent);
-      });
+      this.enqueue(() =>
+        this.framed(parent, () => {
+          try {
+            this.comm(type, msg.content, parent);
+          } catch {
+            // A malformed comm message is dropped; a throw here would stall every request queued after it.
+          }
+        }),
+      );
       return;
     }
     // Other shell requests are answered in order with executions, so a reply never overtakes a cell.
@@ -271,15 +271,22 @@ export class KernelRuntime implements KernelChannel {
     this.iopub('comm_msg', { comm_id: commId, data: { request_id: data.request_id ?? null, diagnostics } }, parent);
   }
 
-  private answer(parent: MessageHeader, route: string, type: string, content: JsonObject, channel: 'shell' | 'control'): void {
+  /** Busy, the work, idle, on iopub for the request `parent`: a client's request is done only at its idle. */
+  private framed(parent: MessageHeader, work: () => void): void {
     this.iopub('status', { execution_state: 'busy' }, parent);
-    try {
-      if (this.startError && type !== 'kernel_info_request') throw this.startError;
-      this.reply(parent, route, this.replyContent(type, content), channel);
-    } catch (error) {
-      this.reply(parent, route, { status: 'error', ...errorContent('KernelError', (error as Error).message) }, channel);
-    }
+    work();
     this.iopub('status', { execution_state: 'idle' }, parent);
+  }
+
+  private answer(parent: MessageHeader, route: string, type: string, content: JsonObject, channel: 'shell' | 'control'): void {
+    this.framed(parent, () => {
+      try {
+        if (this.startError && type !== 'kernel_info_request') throw this.startError;
+        this.reply(parent, route, this.replyContent(type, content), channel);
+      } catch (error) {
+        this.reply(parent, route, { status: 'error', ...errorContent('KernelError', (error as Error).message) }, channel);
+      }
+    });
   }
 
   private replyContent(type: string, content: JsonObject): JsonObject {
