@@ -4,7 +4,7 @@
  * and leave a trace anomaly naming the attempt (in the run, or in the Session's record after run end).
  */
 import { describe, expect, it } from 'vitest';
-import { approvalCases, asyncContextCases, auditCases, authorityCases, lateCallbackCases, ledgerCases, operatorLedgerCases, reachCases, reopenCases, storeObjectCases, type AttackCase } from './cases.js';
+import { approvalCases, asyncContextCases, auditCases, diagnosticsCases, authorityCases, lateCallbackCases, ledgerCases, operatorLedgerCases, reachCases, reopenCases, storeObjectCases, type AttackCase } from './cases.js';
 import { PLACES, attack, expectContained, expectTerminalContained, stoppedBaseline } from './support.js';
 
 function suite(name: string, cases: readonly AttackCase[]): void {
@@ -22,6 +22,7 @@ function suite(name: string, cases: readonly AttackCase[]): void {
 }
 
 suite('reaching host state through async context', asyncContextCases);
+suite('observing what the host sends through diagnostics channels', diagnosticsCases);
 suite('reaching host state through globals, symbols, prototypes, getters, closures and errors', reachCases);
 suite('appending, mutating or deleting ledger events', ledgerCases);
 suite('widening authority, forging seams and the gateway allowance, replacing oversight', authorityCases);

@@ -49,6 +49,21 @@ const HUNT = `
 
 const AH = `const ah = process.getBuiltinModule('node:async_hooks');`;
 
+/** What the host's own clients publish (its provider requests' headers among them). */
+export const diagnosticsCases: AttackCase[] = [
+  {
+    id: 'diagnostics_channel: subscribe a bound built-in to the HTTP client channels and read what the host sends',
+    body: `
+      const dc = process.getBuiltinModule('node:diagnostics_channel');
+      const seen = [];
+      for (const name of ['undici:request:create', 'undici:client:sendHeaders', 'http.client.request.start']) dc.subscribe(name, Array.prototype.push.bind(seen));
+      return 'BREACH: subscribed to the host client channels';`,
+    anomaly: 'raw_dynamic_execution',
+    // A SessionFunction body is operator code: what it subscribes to is the operator's own traffic.
+    places: ['expression', 'generated'],
+  },
+];
+
 export const asyncContextCases: AttackCase[] = [
   {
     id: 'async_hooks: walk executionAsyncResource() and its symbol-keyed stores for the run host',

@@ -147,11 +147,14 @@ export function expectContained(result: AttackResult & { baseline: AttackResult 
  *   record) before its body can reach the kept ledger view or dispatcher; the refusal stays out of the
  *   event loop;
  * - model code may not set `Error.prepareStackTrace` (recorded as a replaced built-in), so an attack that
- *   needs its own stack formatter meets a plain string stack and throws before the seam it targets.
+ *   needs its own stack formatter meets a plain string stack and throws before the seam it targets;
+ * - model code may not call the dispatcher itself (`dispatch_from_model_code`), so an attack that needs a
+ *   generated export of its own gets none from a model expression or generated code.
  */
 function earlierTier(outcome: string, anomalies: readonly string[]): string | undefined {
   if (outcome.startsWith('threw:RawDynamicExecutionRefusedError') && anomalies.includes('raw_dynamic_execution')) return 'raw_dynamic_execution';
   if (outcome.startsWith('threw:TypeError') && anomalies.includes('builtin_modified')) return 'builtin_modified';
+  if (outcome.startsWith('threw:DispatchRejectedError') && anomalies.includes('dispatch_from_model_code')) return 'dispatch_from_model_code';
   if (anomalies.includes('expression_code_outside_execution')) return 'expression_code_outside_execution';
   return undefined;
 }

@@ -7,7 +7,7 @@ import { z, type ZodType } from 'zod';
 import { toJsonSchema } from './binding-types.js';
 import { requireState, stepAdmissionOf, type RuntimeState } from './context.js';
 import { describeIssues, markParsedToolArguments, type ArgumentsParse } from './tool.js';
-import { ExecutionError, NighthawkError, describeError } from './errors.js';
+import { ExecutionError, NighthawkError, describeError, isInstance } from './errors.js';
 import { redactText, redactValue, secretsVersion } from './secrets.js';
 import { parseTargetPath } from './expression.js';
 import type { ModelClient, ModelMessage, ModelToolCall, ToolDefinition } from './model-client.js';
@@ -387,7 +387,7 @@ function decideOutputHandler(ctx: StepContext): Handler {
 }
 
 function errorKind(error: unknown): string {
-  if (error instanceof NighthawkError && error.kind === 'binding-validation') return 'invalid_input';
+  if (isInstance(error, NighthawkError) && error.kind === 'binding-validation') return 'invalid_input';
   if (error instanceof ReferenceError || error instanceof TypeError) return 'resolution';
   return 'execution';
 }

@@ -32,6 +32,17 @@ export class NighthawkError extends Error {
   }
 }
 
+const ordinaryHasInstance = Function.prototype.bind.call(Function.prototype.call, Function.prototype[Symbol.hasInstance]) as (ctor: Function, value: unknown) => boolean;
+
+/**
+ * `value instanceof type` by the prototype chain alone. Any code in this realm can define `Symbol.hasInstance` on
+ * an exported class, on a base class or on `Error`, and `instanceof` would then answer what that function says;
+ * the host decides what it records (an exhausted allocation, a failed capability call, a step's status) with this.
+ */
+export function isInstance<T>(value: unknown, type: abstract new (...args: never[]) => T): value is T {
+  return ordinaryHasInstance(type, value);
+}
+
 /** True for any Nighthawk error, including ones created in another realm. */
 export function isNighthawkError(value: unknown): value is NighthawkError {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;

@@ -30,6 +30,7 @@ export {
   UnassignedWriteBindingError,
   UsageError,
   describeError,
+  isInstance,
   isNighthawkError,
   type ErrorKind,
   type StepAbortSubject,

@@ -12,6 +12,7 @@ import {
   StepAbortedError,
   UnassignedWriteBindingError,
   describeError,
+  isInstance,
   isNighthawkError,
 } from './errors.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
@@ -259,7 +260,7 @@ export class StepContext {
     if (this.#terminal || !this.signal.aborted) return;
     const reason: unknown = this.signal.reason;
     this.endStep(
-      reason instanceof StepAbortedError
+      isInstance(reason, StepAbortedError)
         ? reason
         : new StepAbortedError({ subject: 'operation', reason: `host stop: ${describeError(reason ?? 'cancelled')}`, stepId: this.stepId, cause: reason }),
     );
@@ -514,7 +515,7 @@ function safePreview(value: unknown): string {
 }
 
 function stopReason(error: unknown): string {
-  if (error instanceof StepAbortedError) return error.reason;
+  if (isInstance(error, StepAbortedError)) return error.reason;
   return describeError(error);
 }
 

@@ -15,6 +15,7 @@ import {
   StepAbortedError,
   UsageError,
   describeError,
+  isInstance,
 } from './errors.js';
 import { markCoreRecord } from './provenance.js';
 import { checkStepCommitDecision, type Oversight } from './oversight.js';
@@ -296,7 +297,7 @@ async function deliverStepFinished(oversight: Oversight | undefined, record: Ste
 }
 
 function statusOf(error: unknown): StepStatus {
-  return error instanceof StepAbortedError ? 'aborted' : 'failed';
+  return isInstance(error, StepAbortedError) ? 'aborted' : 'failed';
 }
 
 /** Reads locals (thunks or values) and resolves read bindings eagerly, before the executor runs. */

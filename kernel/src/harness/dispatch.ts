@@ -4,7 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, interiorParentId, interiorRefusal, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior } from '../core/index.js';
+import { currentInterior, interiorParentId, interiorRefusal, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -105,7 +105,7 @@ export interface DispatchOutcome extends Materialization {
 
 /** Dispatch refused before any generated code ran (invalid proposal, confinement not confirmed). */
 export class DispatchRejectedError extends NighthawkError {
-  readonly reason: 'invalid-proposal' | 'confinement-unconfirmed' | 'run-closed' | 'other-run';
+  readonly reason: 'invalid-proposal' | 'confinement-unconfirmed' | 'run-closed' | 'other-run' | 'model-code';
   constructor(options: { reason: DispatchRejectedError['reason']; detail: string; cause?: unknown }) {
     super('dispatch-rejected', `Dispatch rejected (${options.reason}): ${options.detail}`, { cause: options.cause });
     this.reason = options.reason;
@@ -169,6 +169,14 @@ export class Dispatcher {
       host.refuseOtherRun(frame, { dispatch: true });
       throw new DispatchRejectedError({ reason: 'other-run', detail: `this dispatcher belongs to run ${host.runId}, not to the run using it` });
     }
+    // Generated source reaches dispatch by the two typed routes only (a committed CodeProposal, the execute_code
+    // capability), which the host runs outside any interior mark. Model code calling the dispatcher itself would
+    // run what it wrote past oversight of the proposal and without the capability's grant.
+    const mark = currentInterior() ?? taintedByModelCode();
+    if (mark !== undefined) {
+      host.recordAnomaly('dispatch_from_model_code', { interior: mark.kind, ...(mark.kind === 'generated' ? { definitionId: mark.definitionId } : {}) }, interiorParentId(mark));
+      throw new DispatchRejectedError({ reason: 'model-code', detail: `${mark.kind === 'expression' ? 'a model expression' : 'generated code'} may not dispatch generated source itself; propose it through a write binding or the execute_code capability` });
+    }
     const parentId = frame?.submitterId ?? host.runId;
     if (host.state !== 'running') {
       host.recordAnomaly('dispatch_after_run_closed', {}, parentId);
@@ -177,6 +185,9 @@ export class Dispatcher {
     const parsed = parseCodeProposal(value);
     if (!parsed.ok) throw new DispatchRejectedError({ reason: 'invalid-proposal', detail: parsed.issues.join('; ') });
     const proposal = frozenProposal(parsed.proposal);
+    // The identity is computed on the built-ins the host loaded with (normalising the source reads String and
+    // Array methods): a model expression of this step may have replaced one to name other content.
+    recordRealmChanges(host, parentId);
     const definitionId = definitionIdOf(proposal);
     const nodeId = newId('dsp_');
     const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId, node: 'materialization' };
@@ -230,7 +241,7 @@ export class Dispatcher {
     try {
       this.#host.allocation.admitDispatch((frame?.depth ?? 0) + 1);
     } catch (error) {
-      if (error instanceof AllocationExhaustedError) {
+      if (isInstance(error, AllocationExhaustedError)) {
         this.#host.append({ kind: 'allocation.exhausted', subjectId: nodeId, parentId, status: error.resource, data: { resource: error.resource } });
       }
       throw error;

@@ -3,6 +3,7 @@
  * code can replace `RegExp.prototype.test`, `Set.prototype.has` or `Reflect.apply` in the shared realm,
  * and a check that calls the replacement would answer what the replacement says.
  */
+import { createHash } from 'node:crypto';
 import { types as utilTypes } from 'node:util';
 
 const apply = Reflect.apply;
@@ -133,4 +134,18 @@ export function builtinGetter(proto: object, key: PropertyKey): (target: unknown
   const get = getOwnPropertyDescriptor(proto, key)?.get;
   if (get === undefined) throw new TypeError(`no built-in getter ${String(key)}`);
   return (target) => apply(get, target, []);
+}
+
+// Content hashing for identities the host decides (generated definition ids, approved source hashes): a
+// `Hash.prototype.digest` replaced by model code (even by a bound built-in) must not name the content.
+/** `crypto.Hash.prototype` as loaded, for the realm check's watch list. */
+export const hashPrototype = getPrototypeOf(createHash('sha256')) as { update(data: string, encoding: 'utf8'): unknown; digest(encoding: 'hex' | 'base64'): string };
+const hashUpdate = uncurry(hashPrototype.update);
+const hashDigest = uncurry(hashPrototype.digest);
+
+/** sha256 of `text` (UTF-8) on the hashing methods captured at load. */
+export function sha256Of(text: string, encoding: 'hex' | 'base64' = 'hex'): string {
+  const hash = createHash('sha256');
+  hashUpdate(hash, text, 'utf8');
+  return hashDigest(hash, encoding);
 }

@@ -24,9 +24,13 @@ import { markLateRefusal } from './late-callbacks.js';
 import { wrapClass, wrapMethod } from './checked-exports.js';
 import { reflectConstruct, setHas, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 
-/** Built-in modules that run constructed code or reach the engine; refused to interior code at run time. */
+/**
+ * Built-in modules that run constructed code or reach the engine; refused to interior code at run time.
+ * `diagnostics_channel` is here because its subscribers see what the host's own clients publish (the provider
+ * request's headers, key included), and a subscriber made of bound built-ins never runs model-made code.
+ */
 export const FORBIDDEN_AT_RUNTIME: ReadonlySet<string> = new Set(
-  ['vm', 'module', 'worker_threads', 'child_process', 'inspector', 'inspector/promises', 'async_hooks', 'v8', 'trace_events', 'repl', 'wasi'].flatMap((m) => [m, `node:${m}`]),
+  ['vm', 'module', 'worker_threads', 'child_process', 'inspector', 'inspector/promises', 'async_hooks', 'v8', 'trace_events', 'repl', 'wasi', 'diagnostics_channel'].flatMap((m) => [m, `node:${m}`]),
 );
 
 /** Interior code reached an intrinsic that turns text into code; it was refused and recorded. */

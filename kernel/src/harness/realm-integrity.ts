@@ -12,7 +12,7 @@
 import { EventEmitter } from 'node:events';
 import { Socket } from 'node:net';
 import { Duplex, Readable, Stream, Transform, Writable } from 'node:stream';
-import { defineProperty, deleteProperty, getOwnPropertyDescriptor, getPrototypeOf, isExtensible, objectIs, ownKeys, setHas, setPrototypeOf, symbolDescription } from './intrinsics.js';
+import { defineProperty, deleteProperty, getOwnPropertyDescriptor, getPrototypeOf, hashPrototype, isExtensible, objectIs, ownKeys, setHas, setPrototypeOf, symbolDescription } from './intrinsics.js';
 
 interface Watched {
   readonly name: string;
@@ -93,6 +93,9 @@ function watchList(): [string, object][] {
     add(name, proto);
   };
   addProto('EventEmitter.prototype', EventEmitter.prototype);
+  // What the host hashes identities and writes ids with (intrinsics.ts captures the methods it calls itself).
+  addProto('crypto.Hash.prototype', hashPrototype);
+  addProto('Buffer.prototype', Buffer.prototype);
   for (const [name, ctor] of [['Stream', Stream], ['Readable', Readable], ['Writable', Writable], ['Duplex', Duplex], ['Transform', Transform], ['net.Socket', Socket]] as const) {
     addProto(`${name}.prototype`, ctor.prototype);
   }

@@ -39,6 +39,7 @@ import {
   type ToolSpec,
   type Usage,
   describeIssues,
+  isInstance,
 } from '../core/index.js';
 import { admitPerimeterEffect, createPerimeterAttempt, type PerimeterAuditStore } from './audit-store.js';
 import type { CapturedAuditStore, CapturedMethods } from './captured-methods.js';
@@ -344,7 +345,7 @@ export class RunHost implements HostHandle {
             return withAllowance(name, () => cap.run(request, context));
           });
         } catch (error) {
-          if (error instanceof PerimeterAttemptNotRecordedError) return refuse('audit-store-failed', 'the attempt record could not be persisted, so the effect was not attempted', error);
+          if (isInstance(error, PerimeterAttemptNotRecordedError)) return refuse('audit-store-failed', 'the attempt record could not be persisted, so the effect was not attempted', error);
           throw error;
         }
       } else {
@@ -353,7 +354,7 @@ export class RunHost implements HostHandle {
       record('completed', { result });
       return result;
     } catch (error) {
-      if (!(error instanceof CapabilityRefusedError)) record('failed', { error });
+      if (!isInstance(error, CapabilityRefusedError)) record('failed', { error });
       throw error;
     }
   }
@@ -391,7 +392,7 @@ export class RunHost implements HostHandle {
     try {
       this.allocation.admitOperation(request.executionId, this.observation !== 'aggregate');
     } catch (error) {
-      if (!(error instanceof AllocationExhaustedError)) throw error;
+      if (!isInstance(error, AllocationExhaustedError)) throw error;
       this.#exhausted(error, request.executionId, request.operationId);
       return abortStep('allocation_exhausted');
     }
@@ -551,7 +552,7 @@ export class RunHost implements HostHandle {
       this.allocation.checkAggregate(meter?.total.requests ?? 0);
       return true;
     } catch (error) {
-      if (!(error instanceof AllocationExhaustedError)) throw error;
+      if (!isInstance(error, AllocationExhaustedError)) throw error;
       this.#exhausted(error, executionId);
       return false;
     }
@@ -593,10 +594,10 @@ export class RunHost implements HostHandle {
   }
 
   #translate(error: unknown, finished: StepFinished): unknown {
-    if (error instanceof NaturalExecutionError) return error;
+    if (isInstance(error, NaturalExecutionError)) return error;
     const failure: NaturalExecutionFailure =
       mapGet(this.#failures, finished.executionId) ??
-      (error instanceof AllocationExhaustedError ? 'allocation_exhausted' : causedBy(error, RunTerminatedError) ? 'terminated' : finished.status === 'raised' ? 'raised' : finished.status === 'aborted' ? 'aborted' : 'failed');
+      (isInstance(error, AllocationExhaustedError) ? 'allocation_exhausted' : causedBy(error, RunTerminatedError) ? 'terminated' : finished.status === 'raised' ? 'raised' : finished.status === 'aborted' ? 'aborted' : 'failed');
     const requestedType = finished.status === 'raised' && error instanceof Error ? error.constructor.name : undefined;
     return new NaturalExecutionError({ executionId: finished.executionId, stepId: finished.stepId, failure, ...(requestedType ? { requestedType } : {}), cause: error });
   }
@@ -657,7 +658,7 @@ export class RunHost implements HostHandle {
     try {
       this.allocation.admitNaturalExecution(depth);
     } catch (error) {
-      if (error instanceof AllocationExhaustedError) this.#exhausted(error, ctx.executionId);
+      if (isInstance(error, AllocationExhaustedError)) this.#exhausted(error, ctx.executionId);
       throw error;
     }
     const meter = new UsageMeter();
@@ -677,7 +678,7 @@ export class RunHost implements HostHandle {
                 // A new executor step: what is observed from now on belongs to it, not to the last request sent.
                 current = undefined;
               } catch (error) {
-                if (error instanceof AllocationExhaustedError) this.#exhausted(error, ctx.executionId);
+                if (isInstance(error, AllocationExhaustedError)) this.#exhausted(error, ctx.executionId);
                 throw error;
               }
             },
@@ -747,7 +748,7 @@ function settleUsage(allocation: Allocation, entry: RequestUsage, source: 'meter
 /** True when `error` or one of its causes is an instance of `type`. */
 function causedBy(error: unknown, type: abstract new (...args: never[]) => unknown): boolean {
   for (let e = error, depth = 0; e !== undefined && depth < 8; e = (e as { cause?: unknown })?.cause, depth++) {
-    if (e instanceof type) return true;
+    if (isInstance(e, type)) return true;
   }
   return false;
 }

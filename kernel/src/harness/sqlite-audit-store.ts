@@ -7,7 +7,7 @@
 import { refuseHostStoreInRun } from './host-context.js';
 import type Database from 'better-sqlite3';
 import { loadedSqliteDatabase, openSqliteFile } from './sqlite-module.js';
-import { UsageError } from '../core/index.js';
+import { isInstance, UsageError } from '../core/index.js';
 import {
   parsePerimeterAttempt,
   parsePerimeterAuditFilter,
@@ -209,7 +209,7 @@ function storage<T>(operation: PerimeterAuditStoreOperation, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (error instanceof PerimeterAuditConflictError) throw error;
+    if (isInstance(error, PerimeterAuditConflictError)) throw error;
     throw new PerimeterAuditStoreUnavailableError({ operation, reason: 'storage-failure', cause: error });
   }
 }

@@ -8,13 +8,15 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { DependencyUnavailableError } from '../core/index.js';
 
+// Made at load: the first store may open while model code runs, where `module.createRequire` is refused.
+const requireHere = createRequire(import.meta.url);
 let loaded: typeof Database | undefined;
 
 /** Throws DependencyUnavailableError when the addon cannot load (e.g. built for another Node version). */
 export function sqliteDatabase(): typeof Database {
   if (loaded) return loaded;
   try {
-    loaded = createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+    loaded = requireHere('better-sqlite3') as typeof Database;
   } catch (cause) {
     throw new DependencyUnavailableError({ dependency: 'better-sqlite3', neededFor: 'SQLite ledger and audit stores', cause });
   }

@@ -3,7 +3,7 @@
  * callable correspondence comes only from observed materialization or trusted imported-function
  * registration: names, `toString()` text and writable metadata transfer nothing.
  */
-import { createHash } from 'node:crypto';
+import { sha256Of } from '../harness/index.js';
 
 export type ApprovalRoute = 'operator-submission' | 'core-transformation' | 'trusted-import';
 
@@ -24,5 +24,5 @@ export interface Submission {
 }
 
 export function hashSource(source: string): string {
-  return createHash('sha256').update(source, 'utf8').digest('hex');
+  return sha256Of(source);
 }

@@ -5,9 +5,11 @@
 import { createRequire } from 'node:module';
 import type TS from 'typescript';
 
+// Made at load, not on first use (which may come while model code runs, where `module.createRequire` is refused).
+const requireHere = createRequire(import.meta.url);
 let loaded: typeof TS | undefined;
 
 export function typescript(): typeof TS {
-  loaded ??= createRequire(import.meta.url)('typescript') as typeof TS;
+  loaded ??= requireHere('typescript') as typeof TS;
   return loaded;
 }

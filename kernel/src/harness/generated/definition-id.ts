@@ -2,7 +2,7 @@
  * Content identity of a generated definition: the same normalised source, intent, language and
  * dependency declarations always give the same id. The run-local materialisation id is dispatch's.
  */
-import { createHash } from 'node:crypto';
+import { sha256Of } from '../intrinsics.js';
 import type { CodeProposal } from './code-proposal.js';
 import { normalizeTypeText } from './dependencies.js';
 
@@ -28,5 +28,5 @@ export function definitionIdOf(proposal: Pick<CodeProposal, 'language' | 'source
     source: normalizeSource(proposal.source),
     dependencies,
   });
-  return `sha256:${createHash('sha256').update(payload).digest('hex')}`;
+  return `sha256:${sha256Of(payload)}`;
 }

@@ -11,6 +11,7 @@
  * unit tests of this module) only the shadows apply.
  */
 import { createRequire, isBuiltin } from 'node:module';
+import { isInstance } from '../../core/index.js';
 import { GeneratedModuleRefusedError, RawDynamicExecutionError, type RuntimeSpelling } from './errors.js';
 import { FORBIDDEN_MODULES } from './forbidden-names.js';
 
@@ -98,7 +99,7 @@ export function createRuntimeShadows(options: RuntimeShadowOptions): unknown[] {
     try {
       resolved = resolve(spec);
     } catch (error) {
-      if (error instanceof GeneratedModuleRefusedError) report('undeclared-module', `module '${spec}' is not provided`);
+      if (isInstance(error, GeneratedModuleRefusedError)) report('undeclared-module', `module '${spec}' is not provided`);
       throw error;
     }
     if (resolved === undefined || resolved === null) {

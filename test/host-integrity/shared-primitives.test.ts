@@ -1,0 +1,123 @@
+/**
+ * Attacks on primitives the host shares with model code in one realm, with only built-in functions (a
+ * bound built-in is not model-made, so the late-callback guard never sees it run):
+ * - a `diagnostics_channel` subscriber would see every request the host's own HTTP client sends (the
+ *   provider's key in its headers);
+ * - a replaced `Hash.prototype.digest` would forge generated definition identities and approved source
+ *   hashes, and stay replaced after the run;
+ * - a `Symbol.hasInstance` defined on an exported error class (or on `Error`) would turn the host's
+ *   `instanceof` decisions and drop `allocation.exhausted` or a failed capability call from the ledger.
+ */
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as nh from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+
+const pass = () => toolCall('nh_output', { result: { kind: 'pass' } });
+const evaluate = (expression: string) => toolCall('nh_evaluate', { expression });
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** One step whose model evaluates `expression` first, then finishes. */
+async function expressionRun(expression: string, extra: Record<string, unknown> = {}) {
+  const model = new ScriptedModel([() => ({ toolCalls: [evaluate(expression)] }), () => ({ toolCalls: [pass()] })]);
+  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+  await runner.run(() => nh.scope({ taskReferences: { nh, ...extra } }, () => nh.step({ program: 'execute\nDo it.' })));
+  const events = runner.ledger.select({});
+  const operation = events.find((e) => e.kind === 'operation')!;
+  return { runner, events, operation, anomalies: events.filter((e) => e.kind === 'trace.anomaly') };
+}
+
+const hashProto = Object.getPrototypeOf(createHash('sha256')) as { digest: unknown; update: unknown };
+const originalDigest = hashProto.digest;
+const errorHasInstance = Object.getOwnPropertyDescriptor(Error, Symbol.hasInstance);
+
+afterEach(() => {
+  // Whatever a failing case left behind must not spill into the next one.
+  hashProto.digest = originalDigest;
+  for (const ctor of [Error, nh.NighthawkError, nh.AllocationExhaustedError, nh.CapabilityRefusedError]) {
+    if (Object.getOwnPropertyDescriptor(ctor, Symbol.hasInstance) && !(ctor === Error && errorHasInstance)) {
+      Reflect.deleteProperty(ctor, Symbol.hasInstance);
+    }
+  }
+});
+
+describe('attack: a diagnostics_channel subscriber from model code', () => {
+  it('a model expression cannot load diagnostics_channel: refused at run time and recorded', async () => {
+    const { operation, anomalies } = await expressionRun(
+      "(() => { const dc = process.getBuiltinModule('node:diagnostics_channel'); const seen = []; dc.subscribe('undici:client:sendHeaders', Array.prototype.push.bind(seen)); return 'subscribed'; })()",
+    );
+    expect(operation.status).toBe('failed');
+    expect(JSON.stringify(operation.data)).toContain('RawDynamicExecutionRefusedError');
+    expect(anomalies.map((a) => [a.status, (a.data as { module?: string }).module])).toContainEqual(['raw_dynamic_execution', 'node:diagnostics_channel']);
+  });
+
+  it('nor through process.getBuiltinModule without the node: prefix', async () => {
+    const { operation, anomalies } = await expressionRun("process.getBuiltinModule('diagnostics_channel').channel('x').hasSubscribers");
+    expect(operation.status).toBe('failed');
+    expect(anomalies.some((a) => a.status === 'raw_dynamic_execution')).toBe(true);
+  });
+});
+
+describe('attack: a replaced Hash.prototype.digest', () => {
+  it('is put back when the step ends and recorded; a later submission hashes its real source', async () => {
+    const forged = 'f'.repeat(64);
+    const { anomalies } = await expressionRun(
+      `(() => { const c = process.getBuiltinModule('node:crypto'); Object.getPrototypeOf(c.createHash('sha256')).digest = String.prototype.toString.bind('${forged}'); return 1; })()`,
+    );
+    expect(hashProto.digest).toBe(originalDigest);
+    expect(anomalies.map((a) => (a.data as { property?: string }).property)).toContain('crypto.Hash.prototype.digest');
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    const source = 'const answer = 42;';
+    expect(session.submit(source).sourceHash).toBe(sha256(source));
+  });
+
+  it('the host hashes on captured primitives: a digest replaced before the run changes no definition identity', async () => {
+    const proposal = { language: 'javascript' as const, intent: 'define' as const, source: 'export function add(a, b) { return a + b; }' };
+    const expected = nh.definitionIdOf(proposal);
+    hashProto.digest = String.prototype.toString.bind('0'.repeat(64));
+    try {
+      expect(nh.definitionIdOf(proposal)).toBe(expected);
+      const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+      expect(session.submit('let x = 1;').sourceHash).not.toBe('0'.repeat(64));
+    } finally {
+      hashProto.digest = originalDigest;
+    }
+    expect(nh.definitionIdOf(proposal)).toBe(`sha256:${createHash('sha256').update(JSON.stringify({ v: 1, language: 'javascript', intent: 'define', source: proposal.source, dependencies: [] })).digest('hex')}`);
+  });
+});
+
+describe("attack: Symbol.hasInstance on the host's error classes", () => {
+  for (const target of ['nh.AllocationExhaustedError', 'nh.NighthawkError', 'Error']) {
+    it(`defined on ${target} from a model expression: allocation.exhausted is still recorded`, async () => {
+      const model = new ScriptedModel([
+        () => ({ toolCalls: [evaluate(`(Object.defineProperty(${target}, Symbol.hasInstance, { value: () => false, configurable: true }), 1)`)] }),
+        () => ({ toolCalls: [evaluate('2')] }),
+        () => ({ toolCalls: [evaluate('3')] }),
+        () => ({ toolCalls: [pass()] }),
+      ]);
+      const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+      const error = await runner
+        .run(() => nh.scope({ taskReferences: { nh } }, () => nh.step({ program: 'execute\nLoop.' })), { allocation: { maxExecutorSteps: 2 } })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      const events = runner.ledger.select({});
+      expect(events.filter((e) => e.kind === 'allocation.exhausted')).toHaveLength(1);
+      const end = events.find((e) => e.kind === 'execution.end')!;
+      expect((end.data as { failure?: string }).failure).toBe('allocation_exhausted');
+    });
+  }
+
+  it('true for every value on CapabilityRefusedError: a capability that fails is still recorded failed', async () => {
+    const broken = nh.defineCapability({ name: 'broken', description: 'Always fails', request: z.object({}), run: () => { throw new Error('disk on fire'); } });
+    const model = new ScriptedModel([
+      () => ({ toolCalls: [evaluate('(Object.defineProperty(nh.CapabilityRefusedError, Symbol.hasInstance, { value: () => true, configurable: true }), 1)')] }),
+      () => ({ toolCalls: [toolCall('broken', {})] }),
+      () => ({ toolCalls: [pass()] }),
+    ]);
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    await runner.run(() => nh.scope({ taskReferences: { nh } }, () => nh.step({ program: 'execute\nCall broken.' })), { grant: { capabilities: [broken] } });
+    const calls = runner.ledger.select({}).filter((e) => e.kind === 'capability.call');
+    expect(calls.map((e) => e.status)).toContain('failed');
+  });
+});
