@@ -190,7 +190,7 @@ export class Runner {
     }
     const authority = authorityFromGrant(options.grant ?? {}, effective);
     const runId = options.runId ?? newId('run_');
-    const allocation = new Allocation(runId, { ...this.#options.allocation, ...options.allocation });
+    const allocation = new Allocation(runId, runAllocation(this.#options.allocation, options.allocation));
     const deadline = this.#options.inspectorDeadlineMs;
     if (deadline !== undefined && !(Number.isFinite(deadline) && deadline > 0)) throw new RunRejectedError({ reason: 'invalid-options', detail: `inspectorDeadlineMs must be a positive number of milliseconds (got ${String(deadline)})` });
     const host = new RunHost({
@@ -367,6 +367,27 @@ export class Runner {
     host.state = 'ended';
     appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
   }
+}
+
+/**
+ * The run's limits: what the platform configured on the Runner is a ceiling a run can only narrow (seed 002:
+ * admission and accounting are the platform's); a limit the platform left at its default a run may set. A
+ * request beyond the ceiling is refused, not clamped, so the caller learns its run would not get what it asked.
+ */
+function runAllocation(platform: Partial<AllocationLimits> | undefined, requested: Partial<AllocationLimits> | undefined): Partial<AllocationLimits> {
+  if (!requested) return { ...platform };
+  const out: Record<string, unknown> = { ...platform };
+  for (const [key, value] of Object.entries(requested)) {
+    if (value === undefined) continue;
+    const ceiling = platform?.[key as keyof AllocationLimits];
+    if (key === 'costOf') {
+      if (ceiling !== undefined && value !== ceiling) throw new RunRejectedError({ reason: 'invalid-options', detail: "allocation.costOf is the platform's: the Runner set one, and a run may not count its cost another way" });
+    } else if (typeof ceiling === 'number' && !(typeof value === 'number' && value <= ceiling)) {
+      throw new RunRejectedError({ reason: 'invalid-options', detail: `allocation.${key} ${String(value)} exceeds the platform's ${ceiling}: a run can only narrow the Runner's allocation` });
+    }
+    out[key] = value;
+  }
+  return out as Partial<AllocationLimits>;
 }
 
 /**
