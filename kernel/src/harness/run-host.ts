@@ -331,7 +331,9 @@ export class RunHost implements HostHandle {
       let result: unknown;
       if (cap.footprint.length > 0) {
         if (!this.#auditStore) return refuse('audit-store-failed', 'no perimeter audit store is configured');
-        const attempt = createPerimeterAttempt({ runId: this.runId, capability: name, footprint: cap.footprint, arguments: request, ...(executionId ? { executionId } : {}) });
+        // Made by generated code: the attempt names its dispatch node (the frame's submitter while it runs).
+        const dispatchNodeId = executionId === undefined && mapHas(this.activeDispatches, parentId) ? parentId : undefined;
+        const attempt = createPerimeterAttempt({ runId: this.runId, capability: name, footprint: cap.footprint, arguments: request, ...(executionId ? { executionId } : {}), ...(dispatchNodeId ? { dispatchNodeId } : {}) });
         // The attempt goes through the methods read when the Runner was built; a shadowing since is recorded.
         this.noteObjectEdits(parentId);
         try {
