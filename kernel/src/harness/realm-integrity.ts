@@ -93,6 +93,15 @@ function watchList(): [string, object][] {
     add(name, proto);
   };
   addProto('EventEmitter.prototype', EventEmitter.prototype);
+  // The dispatcher's own classes (touching the globals above made Node create it): a method replaced there would
+  // see every request fetch sends.
+  const dispatcher = (globalThis as Record<PropertyKey, unknown>)[UNDICI_DISPATCHER];
+  if (typeof dispatcher === 'object' && dispatcher !== null) {
+    for (let proto: unknown = getPrototypeOf(dispatcher); proto !== null && proto !== EventEmitter.prototype && proto !== Object.prototype; proto = getPrototypeOf(proto as object)) {
+      const ctor = getOwnPropertyDescriptor(proto as object, 'constructor')?.value as { name?: unknown } | undefined;
+      addProto(`undici.${typeof ctor?.name === 'string' ? ctor.name : 'anonymous'}.prototype`, proto);
+    }
+  }
   // What the host hashes identities and writes ids with (intrinsics.ts captures the methods it calls itself).
   addProto('crypto.Hash.prototype', hashPrototype);
   addProto('Buffer.prototype', Buffer.prototype);
@@ -134,10 +143,13 @@ const PROVIDER: ReadonlySet<string> = new Set([
   'URL.prototype', 'URLSearchParams.prototype', 'TextDecoder.prototype', 'TextEncoder.prototype', 'ReadableStream.prototype',
 ]);
 
+const UNDICI_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 const GLOBAL_NAMES: readonly PropertyKey[] = [
   'Object', 'Function', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'RegExp', 'Date', 'Error', 'TypeError', 'Map', 'Set',
   'WeakMap', 'WeakSet', 'Promise', 'Proxy', 'Reflect', 'JSON', 'Math', 'eval', 'fetch', 'Headers', 'Request', 'Response', 'URL', 'Buffer',
   'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'WebAssembly', 'process', 'console', 'globalThis',
+  // The HTTP dispatcher Node's fetch sends every request through, the provider's with its key among them.
+  UNDICI_DISPATCHER,
 ];
 /** Of `process`, besides every method the effect audit guards (installRealmIntegrity's argument). */
 const PROCESS_NAMES: readonly PropertyKey[] = ['getBuiltinModule', 'emitWarning', 'nextTick', 'cwd'];
