@@ -117,6 +117,8 @@ export class RunHost implements HostHandle {
   readonly #notedEdits = new Set<string>();
   readonly #editChecks: readonly (readonly [string, () => readonly string[]])[];
   readonly #auditStore: CapturedAuditStore | undefined;
+  /** The audit store as host infrastructure, made at the first perimeter effect and kept for the run. */
+  #infrastructureStore: PerimeterAuditStore | undefined;
   readonly #app: Oversight | undefined;
   readonly #late: RunHostInit['lateAnomaly'];
   readonly #failures = new Map<string, NaturalExecutionFailure>();
@@ -337,7 +339,7 @@ export class RunHost implements HostHandle {
         // The attempt goes through the methods read when the Runner was built; a shadowing since is recorded.
         this.noteObjectEdits(parentId);
         try {
-          result = await admitPerimeterEffect(hostInfrastructureStore(this.#auditStore.methods), attempt, () => {
+          result = await admitPerimeterEffect((this.#infrastructureStore ??= hostInfrastructureStore(this.#auditStore.methods)), attempt, () => {
             // The store may take its time: a run terminated meanwhile (its end perhaps recorded) attempts nothing more.
             // The attempt's completion then says failed (not attempted) and the refusal is recorded, late if need be.
             if (this.state !== 'running') {
