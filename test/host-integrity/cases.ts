@@ -62,6 +62,19 @@ export const diagnosticsCases: AttackCase[] = [
     // A SessionFunction body is operator code: what it subscribes to is the operator's own traffic.
     places: ['expression', 'generated'],
   },
+  {
+    id: "fetch's global dispatcher: swap it for a recorder of bound built-ins that keeps every request the host sends",
+    body: `
+      const key = Symbol.for('undici.globalDispatcher.1');
+      const original = globalThis[key];
+      const loot = [];
+      Object.assign(globalThis, { [key]: { dispatch: Array.prototype.push.bind(loot) } });
+      if (globalThis[key] === original) return 'inert';
+      probe.swapped = globalThis[key];
+      return 'swapped until the host checks';`,
+    anomaly: 'builtin_modified',
+    places: ['expression', 'generated'],
+  },
 ];
 
 export const asyncContextCases: AttackCase[] = [

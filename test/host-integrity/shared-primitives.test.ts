@@ -108,6 +108,41 @@ describe("attack: Symbol.hasInstance on the host's error classes", () => {
     });
   }
 
+  it('defined on nh.AllocationExhaustedError from generated code: allocation.exhausted is still recorded', async () => {
+    const model = new ScriptedModel(() => ({ toolCalls: [evaluate('1')] }));
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    const error = await runner
+      .run(
+        async () => {
+          const out = await nh.currentDispatcher().dispatch({
+            language: 'javascript',
+            intent: 'define-and-invoke',
+            entry: 'spoil',
+            source: 'export function spoil() { Object.defineProperty(nh.AllocationExhaustedError, Symbol.hasInstance, { value: () => false, configurable: true }); return 1; }',
+            dependencies: [{ name: 'nh', kind: 'reference', type: 'object' }],
+          });
+          expect(out.invocation!.value).toBe(1);
+          await nh.step({ program: 'execute\nLoop.' });
+        },
+        { grant: { capabilities: [], references: { nh } }, allocation: { maxExecutorSteps: 2 } },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(runner.ledger.select({}).filter((e) => e.kind === 'allocation.exhausted')).toHaveLength(1);
+  });
+
+  it('defined on nh.AllocationExhaustedError from a SessionFunction body: allocation.exhausted is still recorded', async () => {
+    const model = new ScriptedModel(() => ({ toolCalls: [evaluate('1')] }));
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }), allocation: { maxExecutorSteps: 2 } });
+    const body = async () => {
+      Object.defineProperty(nh.AllocationExhaustedError, Symbol.hasInstance, { value: () => false, configurable: true });
+      await nh.step({ program: 'execute\nLoop.' });
+    };
+    const { agent } = session.materialized(session.submit('async function agent() { /* spoils instanceof, then loops */ }'), { agent: body });
+    await expect(agent!()).rejects.toBeInstanceOf(Error);
+    expect(session.ledger.select({}).filter((e) => e.kind === 'allocation.exhausted')).toHaveLength(1);
+  });
+
   it('true for every value on CapabilityRefusedError: a capability that fails is still recorded failed', async () => {
     const broken = nh.defineCapability({ name: 'broken', description: 'Always fails', request: z.object({}), run: () => { throw new Error('disk on fire'); } });
     const model = new ScriptedModel([
