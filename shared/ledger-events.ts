@@ -23,7 +23,7 @@ export type LedgerText = z.infer<typeof LedgerTextSchema>;
 export const PerimeterClassSchema = z.enum(['egress', 'destructive', 'durable_write_back']);
 export const ExecutorStepObservationSchema = z.enum(['adapter', 'custom-admission', 'aggregate']);
 export const AllocationResourceSchema = z.enum(['recursion-depth', 'executor-steps', 'cost', 'natural-executions', 'dispatches', 'operations', 'operations-per-response']);
-export const CapabilityRefusalReasonSchema = z.enum(['not-granted', 'invalid-request', 'footprint-outside-policy', 'audit-store-failed', 'run-closed', 'other-run']);
+export const CapabilityRefusalReasonSchema = z.enum(['not-granted', 'invalid-request', 'footprint-outside-policy', 'audit-store-failed', 'run-closed', 'other-run', 'branch-terminated']);
 
 const header = {
   sequence: z.number(),

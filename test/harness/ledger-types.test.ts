@@ -28,7 +28,7 @@ describe('typed ledger events', () => {
     expectTypeOf<typeof call.data.result>().toEqualTypeOf<Snapshot>();
 
     const refused = null as unknown as First<ReturnType<typeof ledger.select<'capability.refused'>>>;
-    expectTypeOf<typeof refused.data.reason>().toEqualTypeOf<'not-granted' | 'invalid-request' | 'footprint-outside-policy' | 'audit-store-failed' | 'run-closed' | 'other-run'>();
+    expectTypeOf<typeof refused.data.reason>().toEqualTypeOf<'not-granted' | 'invalid-request' | 'footprint-outside-policy' | 'audit-store-failed' | 'run-closed' | 'other-run' | 'branch-terminated'>();
     expectTypeOf<typeof refused.data.detail>().toEqualTypeOf<SnapshotOf<LedgerText>>();
 
     const anomaly = null as unknown as First<ReturnType<typeof ledger.select<'trace.anomaly'>>>;

@@ -105,7 +105,7 @@ export interface DispatchOutcome extends Materialization {
 
 /** Dispatch refused before any generated code ran (invalid proposal, confinement not confirmed). */
 export class DispatchRejectedError extends NighthawkError {
-  readonly reason: 'invalid-proposal' | 'confinement-unconfirmed' | 'run-closed' | 'other-run' | 'model-code';
+  readonly reason: 'invalid-proposal' | 'confinement-unconfirmed' | 'run-closed' | 'other-run' | 'model-code' | 'branch-terminated';
   constructor(options: { reason: DispatchRejectedError['reason']; detail: string; cause?: unknown }) {
     super('dispatch-rejected', `Dispatch rejected (${options.reason}): ${options.detail}`, { cause: options.cause });
     this.reason = options.reason;
@@ -182,6 +182,7 @@ export class Dispatcher {
       host.recordAnomaly('dispatch_after_run_closed', {}, parentId);
       throw new DispatchRejectedError({ reason: 'run-closed', detail: 'the run is not admitting interior operations' });
     }
+    refuseInClosedBranch(host, parentId);
     const parsed = parseCodeProposal(value);
     if (!parsed.ok) throw new DispatchRejectedError({ reason: 'invalid-proposal', detail: parsed.issues.join('; ') });
     const proposal = frozenProposal(parsed.proposal);
@@ -319,6 +320,7 @@ export class Dispatcher {
         host.recordAnomaly('generated_export_outside_dispatch', { export: name, definitionId: ids.definitionId }, ended);
         throw markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId: ids.definitionId, site: 'entry' }));
       }
+      refuseInClosedBranch(host, frame.submitterId);
       const nodeId = newId('dsp_');
       const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId: ids.definitionId, node: 'invocation', exportName: name };
       if (dispatcher.#confinement) host.noteObjectEdits(frame.submitterId);
@@ -392,6 +394,13 @@ export class Dispatcher {
     markGenerated(wrapper, { ...ids, exportName: name });
     return wrapper as GeneratedFunction;
   }
+}
+
+/** Host code still running in a branch its parent asked to terminate (a capability body) starts no node under it. */
+function refuseInClosedBranch(host: RunHost, parentId: string): void {
+  if (!host.inClosedBranch(parentId)) return;
+  host.recordAnomaly('dispatch_in_terminated_branch', {}, parentId);
+  throw new DispatchRejectedError({ reason: 'branch-terminated', detail: 'it would run under a dispatch branch its parent asked to terminate (RunContext.terminateBranch)' });
 }
 
 function typeLabel(value: unknown): string {

@@ -92,6 +92,7 @@ export { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 export {
   ActiveBranchesError,
   AllocationExhaustedError,
+  BranchTerminationRefusedError,
   CapabilityRefusedError,
   GrantWideningError,
   InspectorDeadlineError,
@@ -100,6 +101,7 @@ export {
   RunTerminatedError,
   UnmediatedPerimeterEffectError,
   type AllocationResource,
+  type BranchTerminationRefusal,
   type CapabilityRefusalReason,
   type NaturalExecutionFailure,
 } from './run-errors.js';

@@ -22,7 +22,9 @@ export type IntegrityAttempt =
   /** A host oversight seam called with a request or record the core did not create. */
   | 'forged-seam-call'
   /** A step executor handed a step context that does not carry the host oversight, or one it already saw. */
-  | 'foreign-step-context';
+  | 'foreign-step-context'
+  /** Model code (an expression, generated code, an operation body) asked to terminate a dispatch branch. */
+  | 'terminate-branch-from-model-code';
 
 export class HostIntegrityError extends NighthawkError {
   readonly attempt: IntegrityAttempt;

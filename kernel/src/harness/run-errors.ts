@@ -26,7 +26,15 @@ export class GrantWideningError extends NighthawkError {
   }
 }
 
-export type CapabilityRefusalReason = 'not-granted' | 'footprint-outside-policy' | 'invalid-request' | 'run-closed' | 'audit-store-failed' | 'other-run';
+export type CapabilityRefusalReason =
+  | 'not-granted'
+  | 'footprint-outside-policy'
+  | 'invalid-request'
+  | 'run-closed'
+  | 'audit-store-failed'
+  | 'other-run'
+  /** Submitted from a dispatch branch a parent asked to terminate (RunContext.terminateBranch). */
+  | 'branch-terminated';
 
 /** A capability call refused by the host gateway before its body ran. */
 export class CapabilityRefusedError extends NighthawkError {
@@ -135,6 +143,25 @@ export class ActiveBranchesError extends NighthawkError {
     this.activeExecutions = options.activeExecutions;
     this.activeDispatches = options.activeDispatches ?? [];
     this.ceased = ceased;
+  }
+}
+
+export type BranchTerminationRefusal = 'unknown-node' | 'not-dispatch-node' | 'not-active' | 'not-descendant' | 'run-closed' | 'other-run';
+
+/**
+ * RunContext.terminateBranch refused the request before asking the termination mechanism: the id names no dispatch
+ * node of this run, names a Natural execution, names a node that already ended, names a node that does not run under
+ * the caller, or the run no longer admits it (ended or terminating), or the context belongs to another run.
+ */
+export class BranchTerminationRefusedError extends NighthawkError {
+  readonly runId: string;
+  readonly nodeId: string;
+  readonly reason: BranchTerminationRefusal;
+  constructor(options: { runId: string; nodeId: string; reason: BranchTerminationRefusal; detail: string }) {
+    super('branch-termination-refused', `Termination of branch ${options.nodeId} in run ${options.runId} was refused (${options.reason}): ${options.detail}`);
+    this.runId = options.runId;
+    this.nodeId = options.nodeId;
+    this.reason = options.reason;
   }
 }
 

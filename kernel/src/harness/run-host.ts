@@ -54,7 +54,7 @@ import { appendAsHost, captureForLedger, redactionsOf, type Ledger, type LedgerA
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
-import { addListener, append, mapDelete, mapGet, mapHas, mapKeyList, mapSet, removeListener, setAdd, setHas, signalAborted } from './intrinsics.js';
+import { addListener, append, mapDelete, mapGet, mapHas, mapKeyList, mapSet, removeListener, setAdd, setHas, setSizeOf, signalAborted } from './intrinsics.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
@@ -234,6 +234,38 @@ export class RunHost implements HostHandle {
     return branches;
   }
 
+  /** Dispatch nodes and executions of branches a parent asked to terminate (RunContext.terminateBranch). */
+  readonly #closedBranches = new Set<string>();
+
+  /**
+   * Closes a branch a parent asked to terminate, before its mechanism is asked: from now on every mediation seam
+   * refuses what is submitted from these ids or from under them (inClosedBranch), and each dispatch node's guarded
+   * code refuses to start or resume. Nothing terminal is recorded here; that waits for established cessation.
+   */
+  closeBranch(ids: readonly string[]): void {
+    for (let i = 0; i < ids.length; i++) {
+      setAdd(this.#closedBranches, ids[i]!);
+      mapGet(this.activeDispatches, ids[i]!)?.close();
+    }
+  }
+
+  /** True when `id` (an execution, a dispatch node) is in, or runs under, a closed branch (closeBranch). */
+  inClosedBranch(id: string | undefined): boolean {
+    if (setSizeOf(this.#closedBranches) === 0) return false;
+    for (let hops = 0; id !== undefined && hops < 64; hops++) {
+      if (setHas(this.#closedBranches, id)) return true;
+      id = mapGet(this.activeDispatches, id)?.parentId ?? mapGet(this.inflight, id);
+    }
+    return false;
+  }
+
+  /** Cessation of its branch is established: the execution's one terminal event (`terminated`), and its host state released. */
+  endTerminatedExecution(executionId: string, data: Record<string, unknown>): void {
+    if (!mapHas(this.inflight, executionId)) return;
+    mapSet(this.#failures, executionId, 'terminated');
+    this.#endExecution(executionId, 'terminated', data);
+  }
+
   /**
    * Seed 001: rejected perimeter effects are terminal. The Natural execution the effect was submitted
    * from (directly, or through dispatch nodes under it) ends, even if the refusal is caught inside.
@@ -287,6 +319,7 @@ export class RunHost implements HostHandle {
       if (this.ended) this.recordAnomaly('capability_after_run_closed', { capability: name });
       refuse('run-closed', 'the run is no longer admitting interior operations');
     }
+    if (this.inClosedBranch(parentId)) return refuse('branch-terminated', 'it was submitted from a dispatch branch its parent asked to terminate (RunContext.terminateBranch)');
     const cap = authority.capabilities.get(name);
     if (!cap) return refuse('not-granted', 'it is not in the grant in force here');
     // The request is validated, and the capability body runs, on the built-ins the host loaded with: interior
@@ -391,6 +424,7 @@ export class RunHost implements HostHandle {
 
   #inspectOperation(request: OperationRequest): OperationDecision | Promise<OperationDecision> {
     if (this.state !== 'running') return abortStep('the run is terminating; interior operations are refused');
+    if (this.inClosedBranch(request.executionId)) return abortStep('its dispatch branch is being terminated; interior operations are refused');
     // Operations are consumption too: admitted against the opaque allocation after argument
     // validation and before any inspector or body (seed 000), per response and per run.
     try {
@@ -505,6 +539,7 @@ export class RunHost implements HostHandle {
 
   async #inspectStepCommit(commit: StepCommit): Promise<StepCommitDecision> {
     if (this.state !== 'running') return abortStep('the run was terminated; nothing is committed');
+    if (this.inClosedBranch(commit.executionId)) return abortStep('its dispatch branch is being terminated; nothing is committed');
     // The core validated this write set on clean built-ins (#runStep checked just before handing it back): a
     // change now was made while it was validated, by a getter in the model's value, so the validation is void.
     if (recordRealmChanges(this, commit.executionId) > 0) return abortStep('validating the write set modified built-ins; nothing is committed');
@@ -562,7 +597,7 @@ export class RunHost implements HostHandle {
     }
   }
 
-  #endExecution(executionId: string, status: StepFinished['status'], data: Record<string, unknown>): void {
+  #endExecution(executionId: string, status: StepFinished['status'] | 'terminated', data: Record<string, unknown>): void {
     // Usage of an execution that ends without reaching its commit still counts (it consumed before failing); a
     // meter accounted at the commit is gone already, so none is counted twice.
     if (this.observation === 'aggregate' && mapHas(this.#meters, executionId)) this.#accountAggregate(executionId);
@@ -622,6 +657,12 @@ export class RunHost implements HostHandle {
       mapSet(this.#failures, ctx.executionId, 'terminated');
       throw new NaturalExecutionError({ executionId: ctx.executionId, stepId: ctx.stepId, failure: 'terminated', cause: new RunTerminatedError({ runId: this.runId, ceased: false, reason: this.ended ? 'the run has ended' : 'terminating' }) });
     }
+    // The same for a step submitted from a dispatch branch its parent asked to terminate (RunContext.terminateBranch).
+    if (this.inClosedBranch(parentId)) {
+      this.recordAnomaly('step_in_terminated_branch', { stepId: ctx.stepId, executionId: ctx.executionId }, parentId);
+      mapSet(this.#failures, ctx.executionId, 'terminated');
+      throw new NaturalExecutionError({ executionId: ctx.executionId, stepId: ctx.stepId, failure: 'terminated', cause: new RunTerminatedError({ runId: this.runId, ceased: false, reason: 'its dispatch branch is being terminated' }) });
+    }
     mapSet(this.inflight, ctx.executionId, parentId);
     mapSet(this.#contexts, ctx.executionId, ctx);
     this.append({ kind: 'execution.start', subjectId: ctx.executionId, parentId, data: { stepId: ctx.stepId, program: ctx.program.text, inputBindings: ctx.inputBindings } });
@@ -676,6 +717,7 @@ export class RunHost implements HostHandle {
             admit: () => {
               this.#refuseAdmissionToModelCode(ctx.executionId, 'admit');
               if (this.state !== 'running') throw new RunTerminatedError({ runId: this.runId, ceased: false, reason: 'terminating' });
+              if (this.inClosedBranch(ctx.executionId)) throw new RunTerminatedError({ runId: this.runId, ceased: false, reason: 'its dispatch branch is being terminated' });
               try {
                 this.allocation.admitExecutorStep();
                 this.allocation.startResponse(ctx.executionId);

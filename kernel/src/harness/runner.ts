@@ -17,9 +17,10 @@ import { Ledger, appendAsHost, describeGenerated, type LedgerEvent, type LedgerF
 import { LedgerView } from './ledger-view.js';
 import { intersectPolicies, perimeterPolicy } from './perimeter.js';
 import { ActiveBranchesError, RunRejectedError, RunTerminatedError } from './run-errors.js';
+import { terminateBranch } from './branch-termination.js';
 import { RunHost, type ExecutorStepObservation } from './run-host.js';
 import { decideOnLoadedBuiltins } from './realm-integrity.js';
-import { cooperativeTermination, type ConfinementService, type TerminationService } from './termination.js';
+import { cooperativeTermination, type ConfinementService, type TerminationService, type TerminationTarget } from './termination.js';
 
 export interface RunnerOptions {
   /** The delegate step executor (an AgentExecutor, or a custom one). */
@@ -74,6 +75,20 @@ export interface RunContext {
   dispatch(proposal: unknown): Promise<DispatchOutcome>;
   /** Records an Agent Part's own event (for example a loop event) in the run ledger, as evidence. */
   recordPartEvent(part: string, event: { readonly kind: string; readonly [key: string]: unknown }): void;
+  /**
+   * Requests forced termination of one active dispatch node that runs under the caller (the composition, or the
+   * Natural execution whose code calls this) and of the active dispatch nodes and Natural executions under it,
+   * through the Runner's `termination` service (a target with `scope: 'branch'`, `includesRoot: false`). The branch
+   * is closed at once: the host's seams refuse whatever it submits from then on. Resolves true only when the
+   * mechanism establishes cessation, after each affected execution and node has its one terminal event
+   * (`terminated`); false when it does not (a `ceased: false` report, a throw, a malformed answer): then nothing
+   * terminal is recorded for the branch, which stays closed, and what still unwinds records its own outcome.
+   * Rejects with BranchTerminationRefusedError for an id that is no active dispatch node of this run or not a
+   * descendant of the caller, or once the run has ended or is terminating; with HostIntegrityError (and a
+   * `trace.anomaly`) when model code calls it. Forced termination rolls nothing back: a promise the parent holds
+   * from the branch may never settle.
+   */
+  terminateBranch(nodeId: string, reason?: string): Promise<boolean>;
 }
 
 export interface RunHandle<T> {
@@ -249,6 +264,9 @@ export class Runner {
         const frame = currentHostFrame();
         host.append({ kind: 'part.event', subjectId: `${part}:${event.kind}`, parentId: frame?.host === host ? frame.submitterId : runId, status: event.kind, data: { part, event } });
       },
+      // The same captured mechanism the run's own termination asks (read here: the composition may call this before
+      // `termination` below is initialised).
+      terminateBranch: (nodeId, reason) => terminateBranch(host, (target) => askTermination(host, this.#termination?.methods ?? cooperativeTermination, target), nodeId, reason),
     };
     let bodySettled = false;
     const body = runInFrame({ host, authority, allowance: undefined, submitterId: runId, depth: 0 }, () =>
@@ -395,7 +413,7 @@ function runAllocation(platform: Partial<AllocationLimits> | undefined, requeste
  * with, and its answer counts only if none changed while it worked: a branch it is asked about is still running
  * and may have left a callback (a listener of built-ins on a timeout signal) that makes its lookups lie.
  */
-async function askTermination(host: RunHost, service: TerminationService, target: { runId: string; branches: readonly string[]; includesRoot: boolean }): Promise<{ ceased: boolean }> {
+async function askTermination(host: RunHost, service: TerminationService, target: TerminationTarget): Promise<{ ceased: boolean }> {
   // The service asked is the one the Runner captured; an edit of the operator's object since is recorded now.
   host.noteObjectEdits();
   try {

@@ -7,6 +7,17 @@ export interface TerminationTarget {
   /** Executions and dispatch nodes still active, plus the run root while the composition executes. */
   readonly branches: readonly string[];
   readonly includesRoot: boolean;
+  /**
+   * What is asked to cease. Absent or `'run'`: the run's own termination (RunHandle.terminate, branches left
+   * active at run end). `'branch'`: a parent's request for one descendant dispatch branch
+   * (RunContext.terminateBranch); `branchRoot` names its dispatch node and `branches` holds that node and the
+   * active dispatch nodes and Natural executions under it, never the run root. Either way the contract is the
+   * same: stop exactly `branches`, and report `ceased: true` only once none of them can execute or submit
+   * operations. A service written before branch scope (it stops `branches`) therefore keeps working.
+   */
+  readonly scope?: 'run' | 'branch';
+  /** With scope `'branch'`: the dispatch node whose branch is targeted (also the first entry of `branches`). */
+  readonly branchRoot?: string;
 }
 
 export interface TerminationReport {
