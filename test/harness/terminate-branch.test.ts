@@ -81,6 +81,18 @@ const invocationNode = (ctx: RunContext): string => {
   return starts[starts.length - 1]!.subjectId;
 };
 
+/**
+ * Dispatches `proposal` and calls its export `name` without awaiting it (the call's rejection is absorbed), then
+ * waits until the branch reached `reached`: the invocation node that call runs as, and its pending promise.
+ */
+async function heldInvocation(ctx: RunContext, proposal: CodeProposal, name: string, reached: Promise<void>) {
+  const { exports } = await ctx.dispatch(proposal);
+  const pending = (exports[name] as () => Promise<unknown>)();
+  pending.catch(() => undefined);
+  await reached;
+  return { node: invocationNode(ctx), pending };
+}
+
 /** Every started execution and node has exactly one terminal event, and so does every run that ended. */
 const everyTerminalOnce = (events: readonly LedgerEvent[]) => {
   const counts = terminalCounts(events);
@@ -107,10 +119,8 @@ describe('RunContext.terminateBranch when the mechanism establishes cessation', 
     let node = '';
     const value = await runner.run(
       async (ctx) => {
-        const { exports } = await ctx.dispatch(holdingExport);
-        void (exports.slow as () => Promise<string>)().catch(() => undefined);
-        await held.arrived;
-        node = invocationNode(ctx);
+        const { node: started } = await heldInvocation(ctx, holdingExport, 'slow', held.arrived);
+        node = started;
         answered = await ctx.terminateBranch(node, 'stuck export');
         atResolution = ctx.history({ kind: 'dispatch.end', subjectId: node }).map((e) => e.status);
         // The run goes on: later interior work is admitted as usual.
@@ -153,10 +163,8 @@ describe('RunContext.terminateBranch when the mechanism establishes cessation', 
     let endsAtResolution: readonly (string | undefined)[] = [];
     const value = await runner.run(
       async (ctx) => {
-        const { exports } = await ctx.dispatch(holdingExport);
-        void (exports.slow as () => Promise<string>)().catch(() => undefined);
-        await model.arrived;
-        node = invocationNode(ctx);
+        const { node: started } = await heldInvocation(ctx, holdingExport, 'slow', model.arrived);
+        node = started;
         expect(await ctx.terminateBranch(node)).toBe(true);
         endsAtResolution = ctx.history({ kind: 'execution.end' }).map((e) => e.status);
         // This fake mechanism left the step running in-process: what it does while the run goes on is refused
@@ -197,10 +205,8 @@ describe('RunContext.terminateBranch when the mechanism establishes cessation', 
     const executor: StepExecutor & { admitsExecutorSteps: true } = {
       admitsExecutorSteps: true,
       async runStep() {
-        const { exports } = await ctxRef!.dispatch(holdingExport);
-        void (exports.slow as () => Promise<string>)().catch(() => undefined);
-        await held.arrived;
-        answer = await ctxRef!.terminateBranch(invocationNode(ctxRef!));
+        const { node: started } = await heldInvocation(ctxRef!, holdingExport, 'slow', held.arrived);
+        answer = await ctxRef!.terminateBranch(started);
         return { outcome: Pass };
       },
     };
@@ -240,11 +246,8 @@ describe('RunContext.terminateBranch without established cessation', () => {
       let terminalsAtAnswer = -1;
       const value = await runner.run(
         async (ctx) => {
-          const { exports } = await ctx.dispatch(holdingExport);
-          const pending = (exports.slow as () => Promise<string>)();
-          pending.catch(() => undefined);
-          await held.arrived;
-          node = invocationNode(ctx);
+          const { node: started, pending } = await heldInvocation(ctx, holdingExport, 'slow', held.arrived);
+          node = started;
           expect(await ctx.terminateBranch(node)).toBe(false);
           terminalsAtAnswer = ctx.history({ kind: 'dispatch.end', subjectId: node }).length;
           // The branch unwinds on its own: it records its own outcome, never `terminated`.
@@ -284,11 +287,8 @@ describe('RunContext.terminateBranch without established cessation', () => {
     await runner.run(
       async (ctx) => {
         ctxRef = ctx;
-        const { exports } = await ctx.dispatch(holdingExport);
-        const pending = (exports.slow as () => Promise<string>)();
-        pending.catch(() => undefined);
-        await held.arrived;
-        node = invocationNode(ctx);
+        const { node: started, pending } = await heldInvocation(ctx, holdingExport, 'slow', held.arrived);
+        node = started;
         expect(await ctx.terminateBranch(node)).toBe(false);
         // The composition itself is not in the branch: its own calls are admitted.
         expect(await ctx.invoke('lookup', { target: 'root' })).toBe('root');
@@ -332,11 +332,8 @@ describe('RunContext.terminateBranch without established cessation', () => {
     await runner.run(
       async (ctx) => {
         ctxRef = ctx;
-        const { exports } = await ctx.dispatch(calling);
-        const pending = (exports.go as () => Promise<unknown>)();
-        pending.catch(() => undefined);
-        await held.arrived;
-        node = invocationNode(ctx);
+        const { node: started, pending } = await heldInvocation(ctx, calling, 'go', held.arrived);
+        node = started;
         expect(await ctx.terminateBranch(node)).toBe(false);
         held.open();
         await pending.catch(() => undefined);
@@ -358,11 +355,8 @@ describe('RunContext.terminateBranch without established cessation', () => {
     const ask = () => step({ program: 'execute\nStuck.' });
     const value = await runner.run(
       async (ctx) => {
-        const { exports } = await ctx.dispatch(holdingExport);
-        const pending = (exports.slow as () => Promise<string>)();
-        pending.catch(() => undefined);
-        await model.arrived;
-        expect(await ctx.terminateBranch(invocationNode(ctx))).toBe(false);
+        const { node: started, pending } = await heldInvocation(ctx, holdingExport, 'slow', model.arrived);
+        expect(await ctx.terminateBranch(started)).toBe(false);
         expect(ctx.history({ kind: 'execution.end' })).toHaveLength(0);
         model.open();
         await pending.catch(() => undefined);
@@ -439,11 +433,8 @@ describe('RunContext.terminateBranch refusals', () => {
     await runner.run(
       async (ctx) => {
         ctxRef = ctx;
-        const { exports } = await ctx.dispatch(holdingExport);
-        const pending = (exports.slow as () => Promise<string>)();
-        pending.catch(() => undefined);
-        await held.arrived;
-        sibling = invocationNode(ctx);
+        const { node: started, pending } = await heldInvocation(ctx, holdingExport, 'slow', held.arrived);
+        sibling = started;
         await step({ program: 'execute\nNot my branch.' });
         held.open();
         await pending;
@@ -474,11 +465,8 @@ describe('RunContext.terminateBranch refusals', () => {
     await runner.run(
       async (ctx) => {
         ctxRef = ctx;
-        const { exports } = await ctx.dispatch(holdingExport);
-        const pending = (exports.slow as () => Promise<string>)();
-        pending.catch(() => undefined);
-        await held.arrived;
-        probe.node = invocationNode(ctx);
+        const { node: started, pending } = await heldInvocation(ctx, holdingExport, 'slow', held.arrived);
+        probe.node = started;
         await step({ program: 'execute\nTry it.' });
         held.open();
         await pending;
