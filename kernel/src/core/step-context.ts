@@ -530,8 +530,9 @@ const nextTurn = setImmediate;
  * refuses to run once its execution ended.
  */
 function untilStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  // Awaited as before (a thenable subclass keeps its meaning); the race itself is on a promise the core made.
-  const settled = (async () => await work)();
+  // The built-in `then` on the body's own promise (a model's replaced `then` is not consulted; `await` read the
+  // same `constructor` before).
+  const settled = work;
   return new Promise<T>((resolve, reject) => {
     const onStop = (): void => {
       nextTurn(() => reject(signal.reason));
