@@ -59,6 +59,19 @@ describe('attack: a diagnostics_channel subscriber from model code', () => {
   });
 });
 
+describe("attack: a write put on the HTTPS socket class's prototype", () => {
+  it('shadowing net.Socket.prototype.write with a recorder is undone by the realm check and recorded', async () => {
+    const tls = await import('node:tls');
+    const before = Object.getOwnPropertyDescriptor(tls.TLSSocket.prototype, 'write');
+    const { anomalies } = await expressionRun(
+      "(() => { const tls = process.getBuiltinModule('node:tls'); globalThis.__sent = []; tls.TLSSocket.prototype.write = Array.prototype.push.bind(globalThis.__sent); return 1; })()",
+    );
+    delete (globalThis as { __sent?: unknown }).__sent;
+    expect(Object.getOwnPropertyDescriptor(tls.TLSSocket.prototype, 'write')).toEqual(before);
+    expect(anomalies.map((a) => (a.data as { property?: string }).property)).toContain('tls.TLSSocket.prototype.write');
+  });
+});
+
 describe('attack: a replaced Hash.prototype.digest', () => {
   it('is put back when the step ends and recorded; a later submission hashes its real source', async () => {
     const forged = 'f'.repeat(64);

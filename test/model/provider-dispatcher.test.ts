@@ -33,4 +33,24 @@ describe("attack: replacing fetch's global dispatcher from a model expression", 
     const anomalies = runner.ledger.select({}).filter((e) => e.kind === 'trace.anomaly' && e.status === 'builtin_modified');
     expect(anomalies.map((e) => (e.data as { property?: unknown }).property)).toContain('globalThis.[undici.globalDispatcher.1]');
   });
+
+  it('a socket write shadowed by a recorder earlier in the step is undone before the next provider request', async () => {
+    const shadow = "(globalThis.__loot = [], process.getBuiltinModule('node:net').Socket.prototype.write = Array.prototype.push.bind(globalThis.__loot), 1)";
+    server = await startOpenAIServer({
+      replies: [completion({ toolCalls: [toolCall('nh_evaluate', { expression: shadow }, 'a')] }), completion({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } }, 'b')] })],
+    });
+    const net = await import('node:net');
+    const before = Object.getOwnPropertyDescriptor(net.Socket.prototype, 'write');
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model: new nh.OpenAIModelClient({ apiKey: KEY, baseURL: server.baseURL, env: {}, maxRetries: 0, timeoutMs: 5000 }) }) });
+    try {
+      await runner.run(() => nh.step({ program: 'execute\nDo it.' }));
+    } finally {
+      if (before) Object.defineProperty(net.Socket.prototype, 'write', before);
+      else Reflect.deleteProperty(net.Socket.prototype, 'write');
+    }
+    expect(server.requests).toHaveLength(2);
+    expect(JSON.stringify((globalThis as { __loot?: unknown }).__loot ?? [])).not.toContain(KEY);
+    const anomalies = runner.ledger.select({}).filter((e) => e.kind === 'trace.anomaly' && e.status === 'builtin_modified');
+    expect(anomalies.map((e) => (e.data as { property?: unknown }).property)).toContain('net.Socket.prototype.write');
+  });
 });

@@ -10,9 +10,10 @@
  */
 
 import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import { Duplex, Readable, Stream, Transform, Writable } from 'node:stream';
-import { defineProperty, deleteProperty, getOwnPropertyDescriptor, getPrototypeOf, hashPrototype, isExtensible, objectIs, ownKeys, setHas, setPrototypeOf, symbolDescription } from './intrinsics.js';
+import { defineProperty, deleteProperty, getOwnPropertyDescriptor, getPrototypeOf, hashPrototype, isExtensible, stringStartsWith, objectIs, ownKeys, setHas, setPrototypeOf, symbolDescription } from './intrinsics.js';
 
 interface Watched {
   readonly name: string;
@@ -23,6 +24,8 @@ interface Watched {
   readonly hotKeys: readonly PropertyKey[];
   /** Checked in full before each model request (see PROVIDER). */
   readonly provider: boolean;
+  /** Checked before each model request like the hot set (added keys, and these keys' descriptors). */
+  readonly providerKeys: readonly PropertyKey[] | undefined;
   readonly extensible: boolean;
   readonly target: object;
   readonly proto: object | null;
@@ -108,6 +111,9 @@ function watchList(): [string, object][] {
   for (const [name, ctor] of [['Stream', Stream], ['Readable', Readable], ['Writable', Writable], ['Duplex', Duplex], ['Transform', Transform], ['net.Socket', Socket]] as const) {
     addProto(`${name}.prototype`, ctor.prototype);
   }
+  // The socket class HTTPS requests (the provider's among them) are written through: a `write` put on its prototype
+  // would shadow net.Socket's. Loaded here, at the first run, not when the library is imported.
+  addProto('tls.TLSSocket.prototype', (createRequire(import.meta.url)('node:tls') as typeof import('node:tls')).TLSSocket.prototype);
   for (const [name, stream] of [['process.stdout', process.stdout], ['process.stderr', process.stderr]] as const) {
     for (let proto: unknown = getPrototypeOf(stream); proto !== null && proto !== Object.prototype; proto = getPrototypeOf(proto as object)) {
       const ctor = getOwnPropertyDescriptor(proto as object, 'constructor')?.value as { name?: unknown } | undefined;
@@ -142,6 +148,21 @@ const PROVIDER: ReadonlySet<string> = new Set([
   'globalThis', 'JSON', 'Object', 'Promise', 'Promise.prototype', 'Headers.prototype', 'Request.prototype', 'Response.prototype',
   'URL.prototype', 'URLSearchParams.prototype', 'TextDecoder.prototype', 'TextEncoder.prototype', 'ReadableStream.prototype',
 ]);
+
+/**
+ * The stream classes the request is written to (its headers carry the key): before each request only the write
+ * path's methods are checked (changed, or added where the class only inherits them); their full check, at the
+ * other seams, would cost about 20 µs on every model turn.
+ */
+const WRITE_PATH: readonly PropertyKey[] = ['write', '_write', '_writev', '_writeGeneric', 'end', 'cork', 'uncork', 'pipe', 'emit', 'push'];
+const PROVIDER_KEYS: Readonly<Record<string, readonly PropertyKey[]>> = {
+  __proto__: null,
+  'Stream.prototype': WRITE_PATH,
+  'Writable.prototype': WRITE_PATH,
+  'Duplex.prototype': WRITE_PATH,
+  'net.Socket.prototype': WRITE_PATH,
+  'tls.TLSSocket.prototype': WRITE_PATH,
+} as never;
 
 const UNDICI_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 const GLOBAL_NAMES: readonly PropertyKey[] = [
@@ -183,7 +204,7 @@ function capture(name: string, target: object, processNames: readonly PropertyKe
   }
   const ordered: PropertyDescriptor[] = [];
   for (let i = 0; i < keys.length; i++) ordered[i] = descriptors[keys[i]!]!;
-  return { name, target, hotAdditions: setHas(HOT_ADDITIONS, name), hotKeys: hasOwn(HOT_KEYS, name) ? HOT_KEYS[name]! : [], provider: setHas(PROVIDER, name), originalOnly: target === globalThis || target === process || target === console, extensible: isExtensible(target), proto: getPrototypeOf(target), keys, descriptors, ordered };
+  return { name, target, hotAdditions: setHas(HOT_ADDITIONS, name), hotKeys: hasOwn(HOT_KEYS, name) ? HOT_KEYS[name]! : [], provider: setHas(PROVIDER, name) || stringStartsWith(name, 'undici.'), providerKeys: hasOwn(PROVIDER_KEYS, name) ? PROVIDER_KEYS[name]! : undefined, originalOnly: target === globalThis || target === process || target === console, extensible: isExtensible(target), proto: getPrototypeOf(target), keys, descriptors, ordered };
 }
 
 function same(a: PropertyDescriptor, b: PropertyDescriptor): boolean {
@@ -224,6 +245,10 @@ export function checkRealm(scope: RealmScope = 'full'): RealmChange[] {
     const w = watched[i]!;
     if (scope === 'hot') {
       checkHot(w, note);
+      continue;
+    }
+    if (scope === 'provider' && w.providerKeys !== undefined) {
+      checkKeys(w, false, w.providerKeys, note);
       continue;
     }
     if (scope === 'provider' && !w.provider) continue;
@@ -274,18 +299,27 @@ function unchangedInOrder(w: Watched, now: readonly PropertyKey[]): boolean {
 }
 
 function checkHot(w: Watched, note: (w: Watched, key: PropertyKey | undefined, change: RealmChange['change'], restored: boolean) => void): void {
+  checkKeys(w, w.hotAdditions, w.hotKeys === ALL ? w.keys : w.hotKeys, note);
+}
+
+/** Added keys (when `additions`), and the descriptors of `hotKeys` the target had when recorded. */
+function checkKeys(w: Watched, additions: boolean, hotKeys: readonly PropertyKey[], note: (w: Watched, key: PropertyKey | undefined, change: RealmChange['change'], restored: boolean) => void): void {
   const { target, descriptors } = w;
-  if (w.hotAdditions) {
+  if (additions) {
     const now = ownKeys(target);
     if (now.length !== w.keys.length) {
       for (let j = 0; j < now.length; j++) if (!hasOwn(descriptors, now[j]!)) note(w, now[j], 'added', deleteProperty(target, now[j]!));
     }
   }
-  const hotKeys = w.hotKeys === ALL ? w.keys : w.hotKeys;
   for (let j = 0; j < hotKeys.length; j++) {
     const key = hotKeys[j]!;
     const current = getOwnPropertyDescriptor(target, key);
-    const original = descriptors[key]!;
+    const original = hasOwn(descriptors, key) ? descriptors[key] : undefined;
+    // A key the target did not have (the write path lists methods some classes only inherit): an addition.
+    if (original === undefined) {
+      if (current) note(w, key, 'added', deleteProperty(target, key));
+      continue;
+    }
     if (!current) note(w, key, 'deleted', defineProperty(target, key, original));
     else if (!same(original, current)) note(w, key, 'changed', defineProperty(target, key, original));
   }
