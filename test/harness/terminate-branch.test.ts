@@ -93,6 +93,15 @@ async function heldInvocation(ctx: RunContext, proposal: CodeProposal, name: str
   return { node: invocationNode(ctx), pending };
 }
 
+/** A custom executor (it admits its own steps) whose every step does `work` as the step's own code, then passes. */
+const executorThat = (work: () => Promise<unknown>): StepExecutor & { admitsExecutorSteps: true } => ({
+  admitsExecutorSteps: true,
+  async runStep() {
+    await work();
+    return { outcome: Pass };
+  },
+});
+
 /** Every started execution and node has exactly one terminal event, and so does every run that ended. */
 const everyTerminalOnce = (events: readonly LedgerEvent[]) => {
   const counts = terminalCounts(events);
@@ -202,14 +211,10 @@ describe('RunContext.terminateBranch when the mechanism establishes cessation', 
     const held = gate();
     let ctxRef: RunContext | undefined;
     let answer: unknown;
-    const executor: StepExecutor & { admitsExecutorSteps: true } = {
-      admitsExecutorSteps: true,
-      async runStep() {
-        const { node: started } = await heldInvocation(ctxRef!, holdingExport, 'slow', held.arrived);
-        answer = await ctxRef!.terminateBranch(started);
-        return { outcome: Pass };
-      },
-    };
+    const executor = executorThat(async () => {
+      const { node: started } = await heldInvocation(ctxRef!, holdingExport, 'slow', held.arrived);
+      answer = await ctxRef!.terminateBranch(started);
+    });
     const runner = new Runner({ executor, termination: service });
     const hold = async () => (held.reached(), await held.opened, 'late');
     await runner.run(
@@ -421,13 +426,9 @@ describe('RunContext.terminateBranch refusals', () => {
     let ctxRef: RunContext | undefined;
     let sibling = '';
     let refusal: unknown;
-    const executor: StepExecutor & { admitsExecutorSteps: true } = {
-      admitsExecutorSteps: true,
-      async runStep() {
-        refusal = await ctxRef!.terminateBranch(sibling).catch((e: unknown) => e);
-        return { outcome: Pass };
-      },
-    };
+    const executor = executorThat(async () => {
+      refusal = await ctxRef!.terminateBranch(sibling).catch((e: unknown) => e);
+    });
     const runner = new Runner({ executor, termination: service });
     const hold = async () => (held.reached(), await held.opened, 'late');
     await runner.run(

@@ -75,6 +75,17 @@ export const diagnosticsCases: AttackCase[] = [
     anomaly: 'builtin_modified',
     places: ['expression', 'generated'],
   },
+  {
+    id: 'socket write path: shadow net.Socket.prototype.write with a recorder of bound built-ins',
+    body: `
+      const net = process.getBuiltinModule('node:net');
+      const loot = [];
+      net.Socket.prototype.write = Array.prototype.push.bind(loot);
+      if (!Object.hasOwn(net.Socket.prototype, 'write') || net.Socket.prototype.write === Array.prototype.push) return 'inert';
+      return 'shadowed until the host checks';`,
+    anomaly: 'builtin_modified',
+    places: ['expression', 'generated'],
+  },
 ];
 
 export const asyncContextCases: AttackCase[] = [

@@ -530,21 +530,19 @@ const nextTurn = setImmediate;
  * refuses to run once its execution ended.
  */
 function untilStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  // The built-in `then` on the body's own promise (a model's replaced `then` is not consulted; `await` read the
-  // same `constructor` before).
-  const settled = work;
+  // The built-in `then` on the body's own promise: a `then` the model replaced is not consulted.
   return new Promise<T>((resolve, reject) => {
     const onStop = (): void => {
       nextTurn(() => reject(signal.reason));
     };
     if (signal.aborted) {
-      apply(promiseThen, settled, [resolve, reject]);
+      apply(promiseThen, work, [resolve, reject]);
       onStop();
       return;
     }
     apply(addAbortListener, signal, ['abort', onStop, { once: true }]);
     const done = (): void => apply(removeAbortListener, signal, ['abort', onStop]);
-    apply(promiseThen, settled, [
+    apply(promiseThen, work, [
       (value: T) => {
         done();
         resolve(value);

@@ -212,7 +212,7 @@ export class Dispatcher {
               const live = liveNodes.getStore();
               return live !== undefined && live.materializationId === materializationId && !live.terminal && host.state === 'running';
             },
-            dependencies: this.#dependencies(proposal),
+            dependencies: this.#dependencies(proposal, definitionId),
             granted: this.#granted(frame),
             // Only the export a RetainedFunction selected is linked to the original identity in its invocation records.
             wrapExport: (name, fn) => this.#wrap(name, fn, link && name === link.exportName ? { definitionId, materializationId, originalDefinitionId, linked: true } : { definitionId, materializationId, originalDefinitionId: definitionId }),
@@ -280,13 +280,12 @@ export class Dispatcher {
     return out;
   }
 
-  #dependencies(proposal: CodeProposal): Record<string, unknown> {
+  #dependencies(proposal: CodeProposal, definitionId: string): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     const frame = currentHostFrame();
     const authority = frame?.host === this.#host ? frame.authority : this.#host.rootAuthority;
     const dependencies = proposal.dependencies ?? [];
     const host = this.#host;
-    const definitionId = definitionIdOf(proposal);
     const capability = (name: string) => (request: unknown): Promise<unknown> => {
       const ended = endedSubmitter();
       if (ended === undefined) return host.invokeCapability(name, request);

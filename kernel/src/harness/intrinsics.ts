@@ -139,13 +139,13 @@ export function builtinGetter(proto: object, key: PropertyKey): (target: unknown
 // Content hashing for identities the host decides (generated definition ids, approved source hashes): a
 // `Hash.prototype.digest` replaced by model code (even by a bound built-in) must not name the content.
 /** `crypto.Hash.prototype` as loaded, for the realm check's watch list. */
-export const hashPrototype = getPrototypeOf(createHash('sha256')) as { update(data: string, encoding: 'utf8'): unknown; digest(encoding: 'hex' | 'base64'): string };
+export const hashPrototype = getPrototypeOf(createHash('sha256')) as { update(data: string, encoding: 'utf8'): unknown; digest(encoding: 'hex'): string };
 const hashUpdate = uncurry(hashPrototype.update);
 const hashDigest = uncurry(hashPrototype.digest);
 
-/** sha256 of `text` (UTF-8) on the hashing methods captured at load. */
-export function sha256Of(text: string, encoding: 'hex' | 'base64' = 'hex'): string {
+/** sha256 of `text` (UTF-8), as hex, on the hashing methods captured at load. */
+export function sha256Of(text: string): string {
   const hash = createHash('sha256');
   hashUpdate(hash, text, 'utf8');
-  return hashDigest(hash, encoding);
+  return hashDigest(hash, 'hex');
 }
