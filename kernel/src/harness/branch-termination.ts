@@ -9,7 +9,7 @@
 import { currentInterior, insideOperationBody, taintedByModelCode } from '../core/index.js';
 import { currentHostFrame, insideUntrustedRead, refuseInteriorControl } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
-import { append, mapGet, mapHas, mapKeyList, objectFreeze } from './intrinsics.js';
+import { append, mapHas, mapKeyList, objectFreeze } from './intrinsics.js';
 import { recordRealmChanges } from './realm-integrity.js';
 import { BranchTerminationRefusedError, type BranchTerminationRefusal } from './run-errors.js';
 import type { RunHost } from './run-host.js';
@@ -86,7 +86,7 @@ function startOf(host: RunHost, id: string): { kind: 'dispatch.start' | 'executi
 
 /** The parent of an execution or node: from the live maps, else (it ended) from its start event. */
 function parentOf(host: RunHost, id: string): string | undefined {
-  return mapGet(host.activeDispatches, id)?.parentId ?? mapGet(host.inflight, id) ?? startOf(host, id)?.parentId;
+  return host.liveParentOf(id) ?? startOf(host, id)?.parentId;
 }
 
 /** True when `ancestor` is on the parent chain of `id` (not `id` itself). */

@@ -254,9 +254,14 @@ export class RunHost implements HostHandle {
     if (setSizeOf(this.#closedBranches) === 0) return false;
     for (let hops = 0; id !== undefined && hops < 64; hops++) {
       if (setHas(this.#closedBranches, id)) return true;
-      id = mapGet(this.activeDispatches, id)?.parentId ?? mapGet(this.inflight, id);
+      id = this.liveParentOf(id);
     }
     return false;
+  }
+
+  /** The parent of an active dispatch node or Natural execution (undefined once it ended). */
+  liveParentOf(id: string): string | undefined {
+    return mapGet(this.activeDispatches, id)?.parentId ?? mapGet(this.inflight, id);
   }
 
   /** Cessation of its branch is established: the execution's one terminal event (`terminated`), and its host state released. */
