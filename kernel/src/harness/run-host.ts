@@ -311,9 +311,13 @@ export class RunHost implements HostHandle {
     }
     const authority = frame?.host === this ? frame.authority : this.rootAuthority;
     const parentId = executionId ?? frame?.submitterId ?? this.runId;
+    // The refusal this call made itself. What the capability body throws is its failure, whatever its class: generated
+    // code running in it can throw a CapabilityRefusedError of its own (made with `new`, or Object.create of the
+    // prototype), which must not pass for the host's refusal and leave the call unrecorded.
+    let refusal: CapabilityRefusedError | undefined;
     const refuse = (reason: CapabilityRefusedError['reason'], detail: string, cause?: unknown): never => {
       this.append({ kind: 'capability.refused', subjectId: name, parentId, status: reason, data: { capability: name, reason, detail } });
-      const error = new CapabilityRefusedError({ capability: name, reason, detail, cause });
+      const error = (refusal = new CapabilityRefusedError({ capability: name, reason, detail, cause }));
       // Seed 001: a rejected perimeter effect is terminal, whether the policy refused it or the host could not
       // record its attempt (seed 002: a store that raises means the effect is not attempted).
       if (reason === 'footprint-outside-policy' || reason === 'audit-store-failed') this.#refusePerimeterEffect(parentId, error.message, error);
@@ -376,18 +380,22 @@ export class RunHost implements HostHandle {
         const attempt = createPerimeterAttempt({ runId: this.runId, capability: name, footprint: cap.footprint, arguments: request, ...(executionId ? { executionId } : {}), ...(dispatchNodeId ? { dispatchNodeId } : {}) });
         // The attempt goes through the methods read when the Runner was built; a shadowing since is recorded.
         this.noteObjectEdits(parentId);
+        // Only before the effect can a failure be the attempt write's: a PerimeterAttemptNotRecordedError the body
+        // throws (generated code can make one) is the body's failure, not a refusal saying nothing was attempted.
+        let effectCalled = false;
         try {
           result = await admitPerimeterEffect((this.#infrastructureStore ??= hostInfrastructureStore(this.#auditStore.methods)), attempt, () => {
+            effectCalled = true;
             // The store may take its time: a run terminated meanwhile (its end perhaps recorded) attempts nothing more.
             // The attempt's completion then says failed (not attempted) and the refusal is recorded, late if need be.
             if (this.state !== 'running') {
               this.recordAnomaly('effect_after_run_stopped', { capability: name, attemptId: attempt.attemptId }, parentId);
-              throw new CapabilityRefusedError({ capability: name, reason: 'run-closed', detail: 'the run stopped while its attempt record was written, so the effect was not attempted' });
+              throw (refusal = new CapabilityRefusedError({ capability: name, reason: 'run-closed', detail: 'the run stopped while its attempt record was written, so the effect was not attempted' }));
             }
             return withAllowance(name, () => cap.run(request, context));
           });
         } catch (error) {
-          if (isInstance(error, PerimeterAttemptNotRecordedError)) return refuse('audit-store-failed', 'the attempt record could not be persisted, so the effect was not attempted', error);
+          if (!effectCalled && isInstance(error, PerimeterAttemptNotRecordedError)) return refuse('audit-store-failed', 'the attempt record could not be persisted, so the effect was not attempted', error);
           throw error;
         }
       } else {
@@ -396,7 +404,7 @@ export class RunHost implements HostHandle {
       record('completed', { result });
       return result;
     } catch (error) {
-      if (!isInstance(error, CapabilityRefusedError)) record('failed', { error });
+      if (refusal === undefined || error !== refusal) record('failed', { error });
       throw error;
     }
   }
