@@ -40,6 +40,7 @@ export { PrivateAsyncContext, privateAsyncContextInUse } from './private-context
 export { isCoreRecord } from './provenance.js';
 export { insideOperationBody } from './operation-body.js';
 export { currentInterior, interiorParentId, interiorRefusal, noteUnmarkedModelCode, probedMark, reenterInterior, runInterior, runOutsideInterior, taintedByModelCode, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from './interior.js';
+export { untilStopped } from './until-stopped.js';
 export {
   ExpressionCodeOutsideExecutionError,
   ExpressionNotGuardableError,

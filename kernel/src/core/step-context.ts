@@ -31,6 +31,7 @@ import type {
   OperationStatus,
 } from './operation.js';
 import { previewValue } from './operation.js';
+import { untilStopped } from './until-stopped.js';
 import { checkOperationDecision, type Oversight } from './oversight.js';
 import type { NaturalProgram, OutcomeKind } from './program.js';
 
@@ -512,47 +513,6 @@ function safePreview(value: unknown): string {
   } catch {
     return '[unreadable value]';
   }
-}
-
-const promiseThen = Promise.prototype.then;
-const addAbortListener = EventTarget.prototype.addEventListener;
-const removeAbortListener = EventTarget.prototype.removeEventListener;
-const apply = Reflect.apply;
-// Captured at load, before the harness binds timers that model code registers: this one is the core's own.
-const nextTurn = setImmediate;
-
-/**
- * The body's promise, or the step's stop, whichever comes first (seed 002: cooperative cancellation unwinds the
- * body). A body that never settles (a model expression awaiting `new Promise(() => {})`) would otherwise hold the
- * step, the composition and the caller's run call for ever after the host stopped it. A body that finishes in the
- * same turn as the stop (it called the host's stop itself, then returned) still completes: the stop cuts it off
- * only from the next turn of the event loop. The body is left behind, not stopped: a function its model code made
- * refuses to run once its execution ended.
- */
-function untilStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  // The built-in `then` on the body's own promise: a `then` the model replaced is not consulted.
-  return new Promise<T>((resolve, reject) => {
-    const onStop = (): void => {
-      nextTurn(() => reject(signal.reason));
-    };
-    if (signal.aborted) {
-      apply(promiseThen, work, [resolve, reject]);
-      onStop();
-      return;
-    }
-    apply(addAbortListener, signal, ['abort', onStop, { once: true }]);
-    const done = (): void => apply(removeAbortListener, signal, ['abort', onStop]);
-    apply(promiseThen, work, [
-      (value: T) => {
-        done();
-        resolve(value);
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
-    ]);
-  });
 }
 
 function stopReason(error: unknown): string {

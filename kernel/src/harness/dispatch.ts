@@ -4,7 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, interiorParentId, interiorRefusal, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode } from '../core/index.js';
+import { currentInterior, describeError, interiorParentId, interiorRefusal, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -380,7 +380,15 @@ export class Dispatcher {
           end('failed', { error });
           throw error;
         }
-        return { nodeId, value: settled };
+        // Awaited by operator code, a promise that never settles would hold the composition and the caller's run call
+        // for ever after the run stopped: one turn after the stop the caller gets a typed error. The node itself stays
+        // nonterminal until it settles or the termination mechanism establishes its cessation (seed 002).
+        const value = untilStopped(settled as Promise<unknown>, host.abort.signal, (reason) =>
+          isInstance(reason, RunTerminatedError)
+            ? reason
+            : new RunTerminatedError({ runId: host.runId, ceased: false, reason: `the run was stopped (${describeError(reason, 200)}) while generated export '${name}' was still running` }),
+        );
+        return { nodeId, value };
       }
       end('completed', { result });
       return { nodeId, value: result };
