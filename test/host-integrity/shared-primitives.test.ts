@@ -30,6 +30,8 @@ async function expressionRun(expression: string, extra: Record<string, unknown> 
 
 const hashProto = Object.getPrototypeOf(createHash('sha256')) as { digest: unknown; update: unknown };
 const originalDigest = hashProto.digest;
+/** The real SHA-256 while Hash.prototype.digest is replaced: the original digest, called directly. */
+const sha256Real = (text: string) => (originalDigest as (this: unknown, encoding: string) => string).call(createHash('sha256').update(text, 'utf8'), 'hex');
 const errorHasInstance = Object.getOwnPropertyDescriptor(Error, Symbol.hasInstance);
 
 afterEach(() => {
@@ -83,6 +85,53 @@ describe('attack: a replaced Hash.prototype.digest', () => {
     const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
     const source = 'const answer = 42;';
     expect(session.submit(source).sourceHash).toBe(sha256(source));
+  });
+
+  it('replaced from generated code: put back when its node ends and recorded; a later dispatch hashes its real source', async () => {
+    const forged = 'f'.repeat(64);
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    const later = { language: 'javascript' as const, intent: 'define' as const, source: 'export function later() { return 2; }' };
+    const ids = await runner.run(async (ctx) => {
+      const out = await ctx.dispatch({
+        language: 'javascript',
+        intent: 'define-and-invoke',
+        entry: 'spoil',
+        source: `export function spoil() { const c = process.getBuiltinModule('node:crypto'); Object.getPrototypeOf(c.createHash('sha256')).digest = String.prototype.toString.bind('${forged}'); return 1; }`,
+        dependencies: [],
+      });
+      expect(out.invocation!.value).toBe(1);
+      await ctx.dispatch(later);
+      return runner.ledger.select({ kind: 'dispatch.start' }).map((e) => (e.data as { definitionId: string }).definitionId);
+    });
+    expect(hashProto.digest).toBe(originalDigest);
+    expect(ids.at(-1)).toBe(nh.definitionIdOf(later));
+    expect(ids.every((id) => !id.includes(forged))).toBe(true);
+    const anomalies = runner.ledger.select({ kind: 'trace.anomaly' });
+    expect(anomalies.map((a) => (a.data as { property?: string }).property)).toContain('crypto.Hash.prototype.digest');
+  });
+
+  it('replaced in a SessionFunction body (operator code, so not undone): the host still hashes dispatched and submitted source truly', async () => {
+    const forged = 'e'.repeat(64);
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    const proposal = { language: 'javascript' as const, intent: 'define' as const, source: 'export function two() { return 2; }' };
+    const body = async () => {
+      hashProto.digest = String.prototype.toString.bind(forged);
+      await nh.currentDispatcher().dispatch(proposal);
+      return 1;
+    };
+    const { spoil } = session.materialized(session.submit('async function spoil() { /* replaces Hash.prototype.digest, then dispatches */ }'), { spoil: body });
+    await spoil!();
+    const ids = session.ledger.select({ kind: 'dispatch.start' }).map((e) => (e.data as { definitionId: string }).definitionId);
+    hashProto.digest = originalDigest;
+    expect(ids).toEqual([nh.definitionIdOf(proposal)]);
+    expect(ids[0]).not.toContain(forged);
+    const source = 'const next = 1;';
+    hashProto.digest = String.prototype.toString.bind(forged);
+    try {
+      expect(session.submit(source).sourceHash).toBe(sha256Real(source));
+    } finally {
+      hashProto.digest = originalDigest;
+    }
   });
 
   it('the host hashes on captured primitives: a digest replaced before the run changes no definition identity', async () => {
