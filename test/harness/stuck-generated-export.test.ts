@@ -75,6 +75,27 @@ describe('operator code awaiting a generated export that never settles', () => {
     expect(r.ledger.select({ kind: 'dispatch.end' })).toHaveLength(2);
   });
 
+  it('a stuck export nobody awaits: the run-end seam stops the run, and the cut-off is no unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      const r = runner();
+      const outcome = await settled(
+        r.run(async (ctx) => {
+          const { exports } = await ctx.dispatch({ language: 'javascript', intent: 'define', source: STUCK, dependencies: [] });
+          void (exports.wait as () => Promise<unknown>)();
+          return 'value';
+        }),
+      );
+      expect((outcome as { error: unknown }).error).toBeInstanceOf(nh.ActiveBranchesError);
+      await pause(50);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+  });
+
   it('an export that settles in the turn of the stop keeps its value, and one that finished before is untouched', async () => {
     const r = runner();
     const values: unknown[] = [];

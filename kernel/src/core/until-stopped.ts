@@ -8,6 +8,7 @@ const removeAbortListener = EventTarget.prototype.removeEventListener;
 const apply = Reflect.apply;
 // Captured at load, before the harness binds timers that model code registers: this one is the core's own.
 const nextTurn = setImmediate;
+const ignore = (): void => {};
 
 /**
  * `work`, or the stop of `signal`, whichever comes first (seed 002: cooperative cancellation unwinds the body). Work
@@ -19,13 +20,16 @@ const nextTurn = setImmediate;
  */
 export function untilStopped<T>(work: Promise<T>, signal: AbortSignal, cutOff: (reason: unknown) => unknown = (reason) => reason): Promise<T> {
   // The built-in `then` on the work's own promise: a `then` the model replaced is not consulted.
-  return new Promise<T>((resolve, reject) => {
+  const bounded = new Promise<T>((resolve, reject) => {
     let settled = false;
     const onStop = (): void => {
       nextTurn(() => {
         if (settled) return;
         settled = true;
         reject(cutOff(signal.reason));
+        // Whoever awaits still gets the cut-off; work nobody awaits (an export called and dropped) must not turn the
+        // stop into an unhandled rejection, which ends a plain Node process.
+        apply(promiseThen, bounded, [undefined, ignore]);
       });
     };
     const listening = !signal.aborted;
@@ -48,4 +52,5 @@ export function untilStopped<T>(work: Promise<T>, signal: AbortSignal, cutOff: (
     ]);
     if (!listening) onStop();
   });
+  return bounded;
 }
