@@ -165,7 +165,8 @@ describe('the admission refuses model code and outlives nothing', () => {
     const baseline = await run(false);
     const attacked = await run(true);
     expect(baseline.outcome).toBe('allocation_exhausted');
-    expect(attacked).toEqual({ ...baseline, refused: 'UsageError' });
+    // The host's meter refuses model code before the figures are looked at (usage-meter.test.ts).
+    expect(attacked).toEqual({ ...baseline, refused: 'HostIntegrityError' });
   });
 
   it('under the adapter the step scope holds no admission, and the public runOutsideInterior refuses model code', async () => {

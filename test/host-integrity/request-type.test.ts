@@ -176,7 +176,7 @@ describe("a model that edits a capability's request type changes nothing the gat
     const expression = `(async () => {
       const tool = nh.currentState().tools.find((t) => t.name === 'send');
       const note = { text: 'benign', toJSON() { probe.toJSONRan = true; return { text: 'EVIL' }; } };
-      try { await tool.run({ note }, { executionId: 'x' }); probe.outcome = 'accepted'; } catch (e) { probe.outcome = e.name; }
+      try { await tool.run({ note }, nh.currentStepContext()); probe.outcome = 'accepted'; } catch (e) { probe.outcome = e.name; }
     })()`;
     const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression }), finish()] } : { toolCalls: [finish()] }));
     const run = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });

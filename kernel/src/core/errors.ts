@@ -178,13 +178,28 @@ export class StepAbortedError extends NighthawkError {
 }
 
 /**
+ * Errors the TerminalOperationError constructor made (subclasses included). Whether an operation's failure ends its
+ * step is decided on this, not on the brand and `kind` any object can carry (`Symbol.for` is shared by the realm).
+ */
+const constructedTerminal = new WeakSet<object>();
+const weakSetAdd = WeakSet.prototype.add;
+const weakSetHas = WeakSet.prototype.has;
+const reflectApply = Reflect.apply;
+
+/**
  * Base class for user errors the model must not handle. An operation that throws one ends its step
  * like AbortStep instead of being reported back to the model as a failed operation.
  */
 export class TerminalOperationError extends NighthawkError {
   constructor(message: string, options?: { cause?: unknown }) {
     super('terminal-operation', message, options);
+    reflectApply(weakSetAdd, constructedTerminal, [this]);
   }
+}
+
+/** Whether `value` was constructed as a TerminalOperationError (a look-alike with its brand and kind is not). */
+export function isTerminalOperationError(value: unknown): value is TerminalOperationError {
+  return typeof value === 'object' && value !== null && (reflectApply(weakSetHas, constructedTerminal, [value]) as boolean);
 }
 
 /** The in-process notification of an operation fact failed; the step ends and the fact is kept. */

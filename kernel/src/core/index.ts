@@ -32,13 +32,14 @@ export {
   describeError,
   isInstance,
   isNighthawkError,
+  isTerminalOperationError,
   type ErrorKind,
   type StepAbortSubject,
 } from './errors.js';
 export { compileExpression, parseTargetPath } from './expression.js';
 export { PrivateAsyncContext, privateAsyncContextInUse } from './private-context.js';
 export { isCoreRecord } from './provenance.js';
-export { insideOperationBody } from './operation-body.js';
+export { currentOperationBody, insideOperationBody } from './operation-body.js';
 export { currentInterior, interiorParentId, interiorRefusal, noteUnmarkedModelCode, probedMark, reenterInterior, runInterior, runOutsideInterior, taintedByModelCode, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from './interior.js';
 export { untilStopped } from './until-stopped.js';
 export {

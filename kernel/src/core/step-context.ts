@@ -13,7 +13,7 @@ import {
   UnassignedWriteBindingError,
   describeError,
   isInstance,
-  isNighthawkError,
+  isTerminalOperationError,
 } from './errors.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
 import { currentInterior, currentOperationId, noteUnmarkedModelCode, probedMark, runAsOperation, runInterior, type InteriorMark } from './interior.js';
@@ -222,7 +222,7 @@ export class StepContext {
     try {
       this.#running++;
       try {
-        const out = runOperationBody(() => runAsOperation(request.operationId, body));
+        const out = runOperationBody(request, () => runAsOperation(request.operationId, body));
         value = out instanceof Promise ? await untilStopped(out, this.signal) : (out as T);
         // Previewing runs the value's toJSON, getters and proxy traps: while the operation still runs, under its mark.
         if (request.kind === 'evaluate') valuePreview = runAsOperation(request.operationId, () => this.readModelValue(() => safePreview(value)));
@@ -235,7 +235,7 @@ export class StepContext {
       if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
       const record = this.#record(request, 'failed', startedAt, t0, { failure: toFailure(error) });
       this.#failedErrors.set(request.operationId, error);
-      if (isNighthawkError(error) && error.kind === 'terminal-operation') {
+      if (isTerminalOperationError(error)) {
         return this.#endWith(record, terminalOperationAbort(this.stepId, request, error));
       }
       await this.#deliver(record);
@@ -286,7 +286,7 @@ export class StepContext {
     const record = this.#record(request, 'failed', wallClockMs(), monotonicMs(), { failure: toFailure(error) });
     this.#failedErrors.set(request.operationId, error);
     // A TerminalOperationError from an argument validator ends the step as one from a body does (seed 000).
-    if (isNighthawkError(error) && error.kind === 'terminal-operation') return this.#endWith(record, terminalOperationAbort(this.stepId, request, error));
+    if (isTerminalOperationError(error)) return this.#endWith(record, terminalOperationAbort(this.stepId, request, error));
     await this.#deliver(record);
     return record;
   }

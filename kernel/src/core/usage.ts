@@ -34,8 +34,15 @@ export function addUsage(a: Usage, b: Partial<Usage>): Usage {
 export class UsageMeter {
   #total: Usage = ZERO_USAGE;
   readonly #byKind = new Map<string, Usage>();
+  readonly #guard: (() => void) | undefined;
+
+  /** `guard` runs before every record and throws to refuse it: a host's meter refuses writes from model code. */
+  constructor(options?: { readonly guard?: () => void }) {
+    this.#guard = options?.guard;
+  }
 
   record(usage: Partial<Usage>, kind = 'step'): void {
+    this.#guard?.();
     for (const key of USAGE_KEYS) {
       const value = usage?.[key];
       if (value !== undefined && !isCount(value)) {

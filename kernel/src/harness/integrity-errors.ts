@@ -24,7 +24,11 @@ export type IntegrityAttempt =
   /** A step executor handed a step context that does not carry the host oversight, or one it already saw. */
   | 'foreign-step-context'
   /** Model code (an expression, generated code, an operation body) asked to terminate a dispatch branch. */
-  | 'terminate-branch-from-model-code';
+  | 'terminate-branch-from-model-code'
+  /** A host tool called with a context naming another Natural execution than the one calling it. */
+  | 'forged-execution-id'
+  /** Model code or an operation body wrote the usage meter a step's executor reports to. */
+  | 'usage-from-model-code';
 
 export class HostIntegrityError extends NighthawkError {
   readonly attempt: IntegrityAttempt;

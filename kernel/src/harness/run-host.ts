@@ -6,6 +6,7 @@
 import {
   abortStep,
   currentInterior,
+  currentOperationBody,
   currentState,
   describeError,
   handStepAdmission,
@@ -54,7 +55,8 @@ import { appendAsHost, captureForLedger, redactionsOf, type Ledger, type LedgerA
 import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
-import { addListener, append, mapDelete, mapGet, mapHas, mapKeyList, mapSet, removeListener, setAdd, setHas, setSizeOf, signalAborted } from './intrinsics.js';
+import { classNameOf, isProxy } from './snapshot-reflect.js';
+import { addListener, append, builtinGetter, defineProperty, mapDelete, mapGet, mapHas, mapKeyList, mapSet, objectFreeze, reflectApply, removeListener, setAdd, setHas, setSizeOf, signalAborted } from './intrinsics.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
@@ -425,12 +427,36 @@ export class RunHost implements HostHandle {
         if (!parsed.success && operatorTypeAdmits(cap, value)) this.recordAnomaly('request_type_modified', { capability: cap.name, issues: describeIssues(parsed.error.issues) });
         return parsed;
       },
-      // Data only when the agent executor parsed it from the model's call; code calling run directly gets the full path.
-      run: (args: unknown, ctx: { executionId: string }) => this.invokeCapability(cap.name, args, ctx.executionId, isParsedToolArguments(args)),
+      run: (args: unknown, ctx: unknown) => this.#runTool(cap.name, args, ctx),
     }) as ToolSpec;
     mapSet(this.#toolCapability, tool, cap.name);
     this.#toolByName.set(cap.name, tool);
     return tool;
+  }
+
+  /**
+   * A host tool's `run`. The tools sit in the runtime state any code in the run can read, so the context handed in
+   * says nothing the host may believe: the Natural execution is the one whose tool operation the core is running
+   * (its frozen request, outside any interior mark), and otherwise the caller is code making a direct capability
+   * call, recorded under its host frame like any other. A context naming something else is refused: it would
+   * attribute the call and its durable attempt falsely, escape a closed branch, or aim a perimeter refusal elsewhere.
+   */
+  #runTool(name: string, args: unknown, ctx: unknown): Promise<unknown> {
+    const caller = currentInterior();
+    const body = currentOperationBody();
+    const own = caller === undefined && body !== undefined && body.kind === 'tool' && body.toolName === name && body.runId === this.runId && isCoreRecord(body) ? body.executionId : undefined;
+    const frame = currentHostFrame();
+    // From another run the gateway refuses first, into the caller's ledger (see #invokeCapability).
+    if (frame === undefined || frame.host === this) {
+      const claimed = claimedExecution(ctx, caller);
+      const actual = own ?? frame?.submitterId ?? this.runId;
+      if (claimed !== undefined && claimed !== actual) {
+        this.recordAnomaly('forged_execution_id', { capability: name, claimed }, actual);
+        return Promise.reject(new HostIntegrityError({ attempt: 'forged-execution-id', detail: `a call of tool '${name}' from ${actual} named ${claimed}; the host decides which execution a call belongs to` }));
+      }
+    }
+    // Data only when the agent executor parsed it from the model's call; code calling run directly gets the full path.
+    return this.invokeCapability(name, args, own, isParsedToolArguments(args));
   }
 
   // --- host seams around Natural executions ------------------------------------------------
@@ -600,8 +626,9 @@ export class RunHost implements HostHandle {
     const meter = mapGet(this.#meters, executionId);
     mapDelete(this.#meters, executionId);
     try {
-      if (meter) this.allocation.observe(meter.total);
-      this.allocation.checkAggregate(meter?.total.requests ?? 0);
+      const total = meter ? meterTotal(meter) : undefined;
+      if (total) this.allocation.observe(total);
+      this.allocation.checkAggregate(total?.requests ?? 0);
       return true;
     } catch (error) {
       if (!isInstance(error, AllocationExhaustedError)) throw error;
@@ -633,6 +660,14 @@ export class RunHost implements HostHandle {
    * figures are the run's accounting. The adapter's executor receives it privately (handStepAdmission); wherever
    * it is, code an operation runs (an expression, a tool) and generated code are refused it.
    */
+  /** The step's usage meter is written by its executor only (seed 002's aggregate accounting reads it). */
+  #refuseUsageFromModelCode(executionId: string): void {
+    if (insideOperationBody() || currentInterior() !== undefined) {
+      this.recordAnomaly('usage_from_model_code', { executionId }, executionId);
+      throw new HostIntegrityError({ attempt: 'usage-from-model-code', detail: 'the step usage meter records what the step executor consumed; model code and operation bodies may not write it' });
+    }
+  }
+
   #refuseAdmissionToModelCode(executionId: string, use: 'admit' | 'request' | 'observe'): void {
     if (insideOperationBody() || currentInterior() !== undefined) {
       this.recordAnomaly('admission_from_operation', { executionId, use }, executionId);
@@ -646,12 +681,18 @@ export class RunHost implements HostHandle {
   }
 
   #translate(error: unknown, finished: StepFinished): unknown {
+    if (finished.status === 'raised') {
+      // The model's own outcome: an error a model expression threw (raise_operation_id) or one the core made of the
+      // type it named. Whatever its class says (a NaturalExecutionError naming another execution, an allocation or
+      // termination look-alike), only what the host recorded about this execution decides its failure.
+      const requestedType = isProxy(error) || typeof error !== 'object' || error === null ? undefined : classNameOf(error);
+      return new NaturalExecutionError({ executionId: finished.executionId, stepId: finished.stepId, failure: mapGet(this.#failures, finished.executionId) ?? 'raised', ...(requestedType ? { requestedType } : {}), cause: error });
+    }
     if (isInstance(error, NaturalExecutionError)) return error;
     const failure: NaturalExecutionFailure =
       mapGet(this.#failures, finished.executionId) ??
-      (isInstance(error, AllocationExhaustedError) ? 'allocation_exhausted' : causedBy(error, RunTerminatedError) ? 'terminated' : finished.status === 'raised' ? 'raised' : finished.status === 'aborted' ? 'aborted' : 'failed');
-    const requestedType = finished.status === 'raised' && error instanceof Error ? error.constructor.name : undefined;
-    return new NaturalExecutionError({ executionId: finished.executionId, stepId: finished.stepId, failure, ...(requestedType ? { requestedType } : {}), cause: error });
+      (isInstance(error, AllocationExhaustedError) ? 'allocation_exhausted' : causedBy(error, RunTerminatedError) ? 'terminated' : finished.status === 'aborted' ? 'aborted' : 'failed');
+    return new NaturalExecutionError({ executionId: finished.executionId, stepId: finished.stepId, failure, cause: error });
   }
 
   async #runStep(request: StepRequest) {
@@ -719,7 +760,7 @@ export class RunHost implements HostHandle {
       if (isInstance(error, AllocationExhaustedError)) this.#exhausted(error, ctx.executionId);
       throw error;
     }
-    const meter = new UsageMeter();
+    const meter = hostUsageMeter(() => this.#refuseUsageFromModelCode(ctx.executionId));
     mapSet(this.#meters, ctx.executionId, meter);
     /** The usage of the current model request: as its replies' bytes stated, as its response claimed, as counted. */
     let current: RequestUsage | undefined;
@@ -834,4 +875,33 @@ function operatorTypeAdmits(cap: Capability, value: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The execution a tool's context names, read as the caller's code (its getters run under its mark), or a
+ * description of why it cannot be read. Undefined when no context, or one naming none, was handed in.
+ */
+function claimedExecution(ctx: unknown, caller: InteriorMark | undefined): string | undefined {
+  if (ctx === undefined || ctx === null) return undefined;
+  const read = (): unknown => (ctx as { executionId?: unknown }).executionId;
+  try {
+    const value = caller ? reenterInterior(caller, read) : read();
+    return value === undefined ? undefined : typeof value === 'string' ? value : `<${typeof value}>`;
+  } catch {
+    return '<unreadable>';
+  }
+}
+
+// The meter's methods as the host loaded them: code in the run can replace them on UsageMeter.prototype (a `record`
+// that drops the executor's usage, a `total` that reports none) and aggregate accounting would follow.
+const meterRecord = UsageMeter.prototype.record;
+const meterTotal = builtinGetter(UsageMeter.prototype, 'total') as (meter: UsageMeter) => Usage;
+
+/** A step's usage meter: `record` is its own, frozen, and the one the host loaded; `guard` refuses model code. */
+function hostUsageMeter(guard: () => void): UsageMeter {
+  const meter = new UsageMeter({ guard });
+  const record = (usage: Partial<Usage>, kind?: string): void => reflectApply(meterRecord, meter, [usage, kind]);
+  defineProperty(meter, 'record', { value: record, enumerable: false, writable: false, configurable: false });
+  objectFreeze(meter);
+  return meter;
 }

@@ -12,6 +12,7 @@ import {
   type CodeProposal,
   type ModelMessage,
 } from '../../../kernel/src/index.js';
+import * as nh from '../../../kernel/src/index.js';
 import { ScriptedModel, toolCall, type ScriptedTurn } from '../../../kernel/src/testing.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
@@ -150,6 +151,27 @@ describe('parts/exploration', () => {
       [{ check: 'export', passed: false, detail: "The source has no exported function named 'double' (exports: twice)." }],
     ]);
     expect(result.evidence.ledger.filter((e) => e.kind === 'part.event').at(-1)!.data).toMatchObject({ event: { outcome: 'exhausted', attempts: 2 } });
+  });
+
+  it("a look-alike of a host stop thrown by the generated code a check calls is a finding, not the run's stop", async () => {
+    const prompts: string[] = [];
+    const lookAlike = (make: string): CodeProposal => ({
+      language: 'javascript',
+      intent: 'define',
+      source: `export function double(x) { throw ${make}; }`,
+      dependencies: [{ name: 'nh', kind: 'reference', type: 'object' }],
+    });
+    const exhausted = lookAlike("Object.assign(Object.create(nh.AllocationExhaustedError.prototype), { message: 'forged' })");
+    const terminated = lookAlike("new nh.RunTerminatedError({ runId: 'forged', ceased: true, reason: 'forged' })");
+    const { runner } = runnerOver([proposeTurn(exhausted, prompts), proposeTurn(terminated, prompts)]);
+    const doubles: AcceptanceCheck = function doubles(exports) {
+      return [{ check: 'double(21) is 42', passed: (exports.double as (x: number) => number)(21) === 42 }];
+    };
+    const result = await runner.run((ctx) => explore(ctx, { task: 'Double a number.', exportName: 'double', checks: [doubles], maxAttempts: 2 }), { grant: { capabilities: [], references: { nh } } });
+    expect(result.kind).toBe('exhausted');
+    if (result.kind !== 'exhausted') return;
+    expect(result.attempts.map((a) => a.findings.map((f) => [f.check, f.passed]))).toEqual([[['doubles', false]], [['doubles', false]]]);
+    expect(runner.ledger.select({ kind: 'allocation.exhausted' })).toEqual([]);
   });
 
   it('the run allocation bounds the exploration: exhaustion surfaces as the typed harness error, not as a finding', async () => {

@@ -115,7 +115,7 @@ async function assess(ctx: RunContext, options: ExplorationOptions, proposal: Co
   try {
     materialization = await ctx.dispatch(proposal);
   } catch (error) {
-    rethrowHostStop(ctx, error);
+    rethrowHostStop(ctx, error, mark, 'dispatch');
     return { findings: [failed('dispatch', error)], materialization: undefined, dispatchNodeId: nodeOf(ctx, definitionIdOf(proposal), mark) };
   }
   const base = { materialization, dispatchNodeId: materialization.nodeId };
@@ -128,7 +128,7 @@ async function assess(ctx: RunContext, options: ExplorationOptions, proposal: Co
     try {
       returned = await check(materialization.exports, materialization);
     } catch (error) {
-      rethrowHostStop(ctx, error);
+      rethrowHostStop(ctx, error, mark, 'check');
       findings.push(failed(check.name || `check#${i + 1}`, error));
       continue;
     }
@@ -143,9 +143,15 @@ function nodeOf(ctx: RunContext, definitionId: string, mark: number): string | u
   return ctx.history({ kind: 'dispatch.start', status: 'materialization', afterSequence: mark }).find((e) => stringField(e.data, 'definitionId') === definitionId)?.subjectId;
 }
 
-/** Allocation exhaustion, termination and a closed run end the exploration; everything else is an assessment. */
-function rethrowHostStop(ctx: RunContext, error: unknown): void {
+/**
+ * Allocation exhaustion, termination and a closed run end the exploration; everything else is an assessment. What a
+ * check throws comes through the generated code it called, which can throw a look-alike of any host error: there
+ * the decision is the run's record (its signal, an allocation.exhausted since the attempt began), not the class.
+ */
+function rethrowHostStop(ctx: RunContext, error: unknown, mark: number, from: 'dispatch' | 'check'): void {
   if (ctx.signal.aborted) throw error;
+  if (ctx.history({ kind: 'allocation.exhausted', afterSequence: mark }).length > 0) throw error;
+  if (from === 'check') return;
   if (error instanceof AllocationExhaustedError || error instanceof RunTerminatedError) throw error;
   if (error instanceof DispatchRejectedError && error.reason === 'run-closed') throw error;
   if (error instanceof NaturalExecutionError && (error.failure === 'allocation_exhausted' || error.failure === 'terminated')) throw error;
