@@ -316,6 +316,7 @@ export class AgentExecutor implements StepExecutor {
     return map;
   }
 }
+Object.freeze(AgentExecutor.prototype); // shared by every run in the process: model code replaces no method
 
 function outputHandler(ctx: StepContext): Handler {
   const { schema, json } = outputToolSchema(ctx.allowedOutcomes, Object.keys(ctx.errorTypes));

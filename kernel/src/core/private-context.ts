@@ -101,3 +101,4 @@ export class PrivateAsyncContext<T extends object> {
     }
   }
 }
+Object.freeze(PrivateAsyncContext.prototype); // shared by every run in the process: model code replaces no method

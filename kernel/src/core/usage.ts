@@ -69,3 +69,4 @@ export class UsageMeter {
     return { total: this.#total, byKind: Object.fromEntries(this.#byKind) };
   }
 }
+Object.freeze(UsageMeter.prototype); // shared by every run in the process: model code replaces no method

@@ -101,6 +101,7 @@ export class RecordingModelClient implements ModelClient {
     return response;
   }
 }
+Object.freeze(RecordingModelClient.prototype); // shared by every run in the process: model code replaces no method
 
 /** Reads a cassette, ordered by request index. Throws CassetteFormatError for a missing or malformed file. */
 export function readCassette(path: string): CassetteEntry[] {
@@ -221,6 +222,7 @@ export class ReplayModelClient implements ModelClient {
     }
   }
 }
+Object.freeze(ReplayModelClient.prototype); // shared by every run in the process: model code replaces no method
 
 function replayStream(response: CassetteResponse, emit: (event: ModelStreamEvent) => void): void {
   if (response.text) emit({ kind: 'text-delta', delta: response.text });

@@ -206,6 +206,7 @@ export class OpenAIModelClient implements ModelClient {
     return describeAbortReason(reason, this.#apiKey);
   }
 }
+Object.freeze(OpenAIModelClient.prototype); // shared by every run in the process: model code replaces no method
 
 /** Carries an error thrown by the caller's onStream out of #send, so it is rethrown unchanged and never retried. */
 class CallbackFailure {

@@ -87,3 +87,4 @@ export class ScriptedModel implements ModelClient {
     return { text: response.text ?? null, toolCalls, usage: response.usage ?? { inputTokens: 0, outputTokens: 0 } };
   }
 }
+Object.freeze(ScriptedModel.prototype); // shared by every run in the process: model code replaces no method

@@ -307,6 +307,7 @@ export class HarnessLoop {
     return step;
   }
 }
+Object.freeze(HarnessLoop.prototype); // shared by every run in the process: model code replaces no method
 
 function pausedOutcome(budget: BudgetName): LoopPaused {
   return Object.freeze({ kind: 'paused', reason: 'budget_exceeded', budget });

@@ -91,6 +91,7 @@ export class NodeWebFetchClient implements WebFetchClient {
     }
   }
 }
+Object.freeze(NodeWebFetchClient.prototype); // shared by every run in the process: model code replaces no method
 
 function lowercase(headers: Readonly<Record<string, string>>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
