@@ -58,7 +58,8 @@ describe('conformance: the agent loop', () => {
     expect((out.result as { error: unknown }).error).toBeInstanceOf(StepAbortedError);
     expect((out.result as { error: StepAbortedError }).error.subject).toBe('step_commit');
     expect(out.steps).toHaveLength(1);
-    expect(out.steps[0]!.status).toBe('aborted');
+    // Seed 000: an AbortStep gives a StepAbortedError and a failed terminal record.
+    expect(out.steps[0]!.status).toBe('failed');
   });
 
   it('14. a refusal in the middle of a batch skips later calls and the output; earlier effects stay', async () => {

@@ -43,7 +43,7 @@ describe('a host stop while an asynchronous inspector decides', () => {
     expect(out.result.ok).toBe(false);
     expect((out.result as { error: unknown }).error).toBeInstanceOf(StepAbortedError);
     expect(out.operations.map((o) => `${o.request.kind}:${o.status}`)).toEqual(['evaluate:aborted', 'output:skipped']);
-    expect(out.steps.map((s) => s.status)).toEqual(['aborted']);
+    expect(out.steps.map((s) => s.status)).toEqual(['failed']);
   });
 
   it('inspectStepCommit accepts after the stop: nothing is committed and the step ends aborted', async () => {
@@ -61,7 +61,7 @@ describe('a host stop while an asynchronous inspector decides', () => {
     expect(out.result.ok).toBe(false);
     expect((out.result as { error: unknown }).error).toBeInstanceOf(StepAbortedError);
     expect(out.steps).toHaveLength(1);
-    expect(out.steps[0]!.status).toBe('aborted');
+    expect(out.steps[0]!.status).toBe('failed');
     expect(out.steps[0]!.committedBindings).toEqual({});
   });
 });

@@ -73,7 +73,7 @@ describe('opaque allocation', () => {
       .catch((e: unknown) => e);
     expect((error as NaturalExecutionError).failure).toBe('allocation_exhausted');
     const ends = runner.ledger.select({ kind: 'execution.end' });
-    expect(ends.map((e) => e.status)).toEqual(['failed', 'failed', 'failed', 'aborted']);
+    expect(ends.map((e) => e.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
     expect(ends[3]!.data).toMatchObject({ committed: {}, failure: 'allocation_exhausted' });
     // The second failed execution took the run past 1,000 (2 × 800): that is when the overshoot is recorded.
     const exhausted = runner.ledger.select({ kind: 'allocation.exhausted' });

@@ -53,7 +53,7 @@ describe('capabilities through the host gateway', () => {
     expect(calls).toEqual([]);
     expect(model.requestCount).toBe(1);
     const end = runner.ledger.select({ kind: 'execution.end' })[0]!;
-    expect([end.status, (end.data as { failure?: string }).failure]).toEqual(['aborted', 'perimeter_refused']);
+    expect([end.status, (end.data as { failure?: string }).failure]).toEqual(['failed', 'perimeter_refused']);
     expect(runner.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['audit-store-failed']);
     expect(runner.ledger.select({ kind: 'operation' }).map((e) => e.status)).toEqual(['aborted', 'skipped']);
   });

@@ -57,7 +57,7 @@ describe('seed 001: "Explicit step aborts, rejected perimeter effects, inspectio
       'operation:aborted',
       'operation:skipped',
       'operation:skipped',
-      'execution.end:aborted',
+      'execution.end:failed',
       'run.end:failed',
     ]);
     const [refused, skippedA, skippedB] = events.filter((e) => e.kind === 'operation').map(operationData);
@@ -81,7 +81,7 @@ describe('seed 001: "Explicit step aborts, rejected perimeter effects, inspectio
       'trace.anomaly:unmediated_perimeter_effect',
       'operation:aborted',
       'operation:skipped',
-      'execution.end:aborted',
+      'execution.end:failed',
       'run.end:failed',
     ]);
   });
@@ -139,7 +139,7 @@ describe('seed 001: "Explicit step aborts, rejected perimeter effects, inspectio
     expect(error).toBeInstanceOf(RunTerminatedError);
     expect((error as RunTerminatedError).ceased).toBe(false);
     expect(handle.finalize()).toBe(true);
-    expect(sequence(runner.ledger.events())).toEqual(['run.entry', 'execution.start', 'operation:aborted', 'operation:skipped', 'execution.end:aborted', 'run.end:terminated']);
+    expect(sequence(runner.ledger.events())).toEqual(['run.entry', 'execution.start', 'operation:aborted', 'operation:skipped', 'execution.end:failed', 'run.end:terminated']);
 
     const ceasing: TerminationService = { terminate: async () => ({ ceased: true }) };
     const second = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: '1' }), finish()] })], { termination: ceasing });
@@ -155,7 +155,7 @@ describe('seed 001: "Explicit step aborts, rejected perimeter effects, inspectio
     expect(seq.slice(0, 2)).toEqual(['run.entry', 'execution.start']);
     expect(seq.at(-1)).toBe('run.end:terminated');
     expect(seq.filter((s) => s.startsWith('execution.end'))).toHaveLength(1);
-    expect(seq.slice(2, -1).every((s) => ['operation:aborted', 'operation:skipped', 'execution.end:aborted', 'execution.end:terminated'].includes(s))).toBe(true);
+    expect(seq.slice(2, -1).every((s) => ['operation:aborted', 'operation:skipped', 'execution.end:failed', 'execution.end:terminated'].includes(s))).toBe(true);
   });
 
   it('a perimeter effect whose attempt record was still being written when the run was terminated is not attempted', async () => {
@@ -228,8 +228,9 @@ describe('seed 000: "Host stops and exhausted limits remain effective even if an
     expect(error).toBeInstanceOf(NaturalExecutionError);
     expect((error as NaturalExecutionError).failure).toBe('aborted');
     expect((error as NaturalExecutionError).cause).toBeInstanceOf(StepAbortedError);
-    expect(sequence(runner.ledger.events())).toEqual(['run.entry', 'execution.start', 'operation:completed', 'operation:completed', 'execution.end:aborted', 'run.end:failed']);
-    expect(runner.ledger.select({ kind: 'execution.end' })[0]!.data).toMatchObject({ committed: {} });
+    expect(sequence(runner.ledger.events())).toEqual(['run.entry', 'execution.start', 'operation:completed', 'operation:completed', 'execution.end:failed', 'run.end:failed']);
+    // Seed 000: a StepAbortedError and a failed terminal record; the stop is the recorded failure.
+    expect(runner.ledger.select({ kind: 'execution.end' })[0]!.data).toMatchObject({ committed: {}, failure: 'aborted' });
   });
 
   it('an exhausted operation allocation is effective although an output was accepted earlier in that response', async () => {
@@ -242,7 +243,7 @@ describe('seed 000: "Host stops and exhausted limits remain effective even if an
       'operation:completed',
       'allocation.exhausted:operations-per-response',
       'operation:aborted',
-      'execution.end:aborted',
+      'execution.end:failed',
       'run.end:failed',
     ]);
   });
@@ -260,7 +261,7 @@ describe('seed 000: "Host stops and exhausted limits remain effective even if an
     expect(seq.slice(0, 7)).toEqual(['run.entry', 'execution.start', 'operation:completed', 'operation:completed', 'operation:completed', 'allocation.exhausted:operations-per-response', 'operation:aborted']);
     expect(seq.slice(7, -2).every((s) => s === 'operation:skipped')).toBe(true);
     expect(seq.slice(7, -2)).toHaveLength(997);
-    expect(seq.slice(-2)).toEqual(['execution.end:aborted', 'run.end:failed']);
+    expect(seq.slice(-2)).toEqual(['execution.end:failed', 'run.end:failed']);
   });
 
   it('the default allocation bounds the operations of one response', async () => {
@@ -294,7 +295,7 @@ describe('seed 000: "Host stops and exhausted limits remain effective even if an
       'allocation.exhausted:operations',
       'operation:aborted',
       'operation:skipped',
-      'execution.end:aborted',
+      'execution.end:failed',
       'run.end:failed',
     ]);
     expect(new AllocationExhaustedError({ resource: 'operations', runId: 'r' }).kind).toBe('allocation_exhausted');
@@ -309,7 +310,7 @@ describe('seed 000: every proposed operation gets exactly one terminal record, a
     const error = await runner.run(async () => step({ program: 'execute\nStop.' }), { grant: { references: { stopHost } }, signal: controller.signal }).catch((e: unknown) => e);
     expect((error as NaturalExecutionError).failure).toBe('aborted');
     const events = runner.ledger.events();
-    expect(sequence(events)).toEqual(['run.entry', 'execution.start', 'operation:completed', 'operation:skipped', 'operation:skipped', 'execution.end:aborted', 'run.end:failed']);
+    expect(sequence(events)).toEqual(['run.entry', 'execution.start', 'operation:completed', 'operation:skipped', 'operation:skipped', 'execution.end:failed', 'run.end:failed']);
     const ops = events.filter((e) => e.kind === 'operation').map(operationData);
     const recorded = new Set(ops.map((o) => o.request.operationId));
     expect(recorded.size).toBe(3);
@@ -336,7 +337,7 @@ describe('seed 000: every proposed operation gets exactly one terminal record, a
     expect(thrown).toBeInstanceOf(StepAbortedError);
     expect((error as NaturalExecutionError).failure).toBe('aborted');
     const events = runner.ledger.events();
-    expect(sequence(events)).toEqual(['run.entry', 'execution.start', 'operation:completed', 'operation:aborted', 'execution.end:aborted', 'run.end:failed']);
+    expect(sequence(events)).toEqual(['run.entry', 'execution.start', 'operation:completed', 'operation:aborted', 'execution.end:failed', 'run.end:failed']);
     expect(operationData(events[3]!).abortReason).toContain('host stop');
   });
 });
@@ -375,7 +376,7 @@ export async function later(): Promise<string> {
     expect((error as NaturalExecutionError).failure).toBe('perimeter_refused');
     expect(calls).toEqual([]);
     const end = runner.ledger.select({ kind: 'execution.end' });
-    expect(end.map((e) => e.status)).toEqual(['aborted']);
+    expect(end.map((e) => e.status)).toEqual(['failed']);
     expect(end[0]!.data).toMatchObject({ committed: {}, failure: 'perimeter_refused' });
   });
 

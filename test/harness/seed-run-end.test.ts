@@ -123,7 +123,7 @@ describe('seed 002: "When the mechanism does not establish cessation, the run do
       'capability.refused:run-closed',
       'trace.anomaly:dispatch_after_run_closed',
       'operation:aborted',
-      'execution.end:aborted',
+      'execution.end:failed',
       'run.end:failed',
     ]);
     expect(runner.ledger.select({ kind: 'run.end' })[0]!.data).toMatchObject({ error: { name: 'ActiveBranchesError' } });

@@ -179,7 +179,7 @@ export function expectTerminalContained(result: AttackResult & { baseline: Attac
   expectFn(result.runOutcome).toBe(stopped.runOutcome);
   expectFn(result.badTerminals, 'subjects without exactly one terminal event').toEqual([]);
   const ended = result.events.filter((e) => e.kind === 'execution.end');
-  expectFn(ended.map((e) => `${e.status}:${String((e.data as { failure?: unknown }).failure)}`)).toEqual(['aborted:perimeter_refused']);
+  expectFn(ended.map((e) => `${e.status}:${String((e.data as { failure?: unknown }).failure)}`)).toEqual(['failed:perimeter_refused']);
   const named = result.events.filter((e) => e.kind === 'trace.anomaly' && e.status === anomaly);
   expectFn(named.length, `anomalies (outcome: ${result.outcome})`).toBeGreaterThan(0);
   expectFn(named[0]!.parentId, 'the anomaly names the execution that ended').toBe(ended[0]!.subjectId);

@@ -279,7 +279,7 @@ describe('effect-audit table (issue 13)', () => {
         expect((outcome as { error?: unknown }).error).toBeInstanceOf(NaturalExecutionError);
         expect((outcome as { error: NaturalExecutionError }).error.failure).toBe('perimeter_refused');
         expect(operation!.status).toBe('aborted');
-        expect(runner.ledger.select({ kind: 'execution.end' }).map((e) => e.status)).toEqual(['aborted']);
+        expect(runner.ledger.select({ kind: 'execution.end' }).map((e) => e.status)).toEqual(['failed']);
         expect(runner.ledger.select({ kind: 'run.end' }).map((e) => e.status)).toEqual(['failed']);
       }
       const anomalies = runner.ledger.select({ kind: 'trace.anomaly' });

@@ -92,9 +92,9 @@ describe('run end attacked from a SessionFunction body', () => {
     await abandons!().catch(() => undefined);
     await sleep(200);
     const events = session.ledger.select({}).filter((e) => e.runId === runId);
-    // The branch left active at the run-end seam is evidence, and the in-flight execution is ended (aborted).
+    // The branch left active at the run-end seam is evidence, and the in-flight execution is ended (failed, aborted).
     expect(events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status)).toContain('branches_active_at_run_end');
-    expect(events.find((e) => e.kind === 'execution.end')?.status).toBe('aborted');
+    expect(events.find((e) => e.kind === 'execution.end')?.status).toBe('failed');
     const end = events.findIndex((e) => e.kind === 'run.end');
     if (end >= 0) {
       // If the run ended at all, the execution ended first and nothing followed.

@@ -15,7 +15,6 @@ import {
   StepAbortedError,
   UsageError,
   describeError,
-  isInstance,
 } from './errors.js';
 import { markCoreRecord } from './provenance.js';
 import { checkStepCommitDecision, type Oversight } from './oversight.js';
@@ -101,7 +100,7 @@ async function executeStep(
     // An abort recorded in the step (or a host stop) wins over whatever the executor threw afterwards.
     ctx.checkHostStop();
     const terminal = ctx.isTerminal ? ctx.terminalError : error;
-    await finishTranslated(ctx, finish, statusOf(terminal), undefined, terminal);
+    await finishTranslated(ctx, finish, 'failed', undefined, terminal);
     throw translate(ctx, terminal, finish.record);
   }
   let raised: { error: unknown } | undefined;
@@ -129,7 +128,7 @@ async function executeStep(
       : { kind: committed.outcome.kind, bindings: committed.bindings };
   } catch (error) {
     if (raised && raised.error === error) throw error;
-    if (!finish.done) await finishTranslated(ctx, finish, statusOf(error), candidate.outcome?.kind, error);
+    if (!finish.done) await finishTranslated(ctx, finish, 'failed', candidate.outcome?.kind, error);
     throw translate(ctx, error, finish.record);
   }
 }
@@ -296,9 +295,6 @@ async function deliverStepFinished(oversight: Oversight | undefined, record: Ste
   }
 }
 
-function statusOf(error: unknown): StepStatus {
-  return isInstance(error, StepAbortedError) ? 'aborted' : 'failed';
-}
 
 /** Reads locals (thunks or values) and resolves read bindings eagerly, before the executor runs. */
 function resolveLocals(

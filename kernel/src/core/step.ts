@@ -60,7 +60,7 @@ export interface StepCommit {
   readonly failedOperations: readonly OperationFinished[];
 }
 
-export type StepStatus = 'completed' | 'raised' | 'failed' | 'aborted';
+export type StepStatus = 'completed' | 'raised' | 'failed';
 
 /** The one terminal record of a step, delivered to the step lifecycle after commit. */
 export interface StepFinished {

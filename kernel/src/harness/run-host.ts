@@ -611,7 +611,9 @@ export class RunHost implements HostHandle {
       committed: notification ? {} : finished.committedBindings,
       rewritten: finished.rewritten,
       failedOperations: finished.failedOperations.map((o) => o.request.operationId),
-      failure: mapGet(this.#failures, finished.executionId),
+      // Seed 000: an AbortStep (or a TerminalOperationError) ends the step with a failed terminal record; why it failed
+      // is data, as for every other failure the host classified.
+      failure: mapGet(this.#failures, finished.executionId) ?? (!notification && finished.status === 'failed' && isInstance(finished.error, StepAbortedError) ? 'aborted' : undefined),
       error: notification ? notification.error : finished.error,
     });
     if (notification) throw notification.error;
@@ -691,7 +693,7 @@ export class RunHost implements HostHandle {
     if (isInstance(error, NaturalExecutionError)) return error;
     const failure: NaturalExecutionFailure =
       mapGet(this.#failures, finished.executionId) ??
-      (isInstance(error, AllocationExhaustedError) ? 'allocation_exhausted' : causedBy(error, RunTerminatedError) ? 'terminated' : finished.status === 'aborted' ? 'aborted' : 'failed');
+      (isInstance(error, AllocationExhaustedError) ? 'allocation_exhausted' : causedBy(error, RunTerminatedError) ? 'terminated' : isInstance(error, StepAbortedError) ? 'aborted' : 'failed');
     return new NaturalExecutionError({ executionId: finished.executionId, stepId: finished.stepId, failure, cause: error });
   }
 

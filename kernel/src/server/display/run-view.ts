@@ -77,7 +77,8 @@ export class RunView {
         if (!exe) return false;
         const at = this.#open.lastIndexOf(event.subjectId);
         if (at >= 0) this.#open.splice(at, 1);
-        exe.status = executionStatus(event.status);
+        // A stopped step's terminal event says failed (seed 000); its failure says it was aborted.
+        exe.status = event.status === 'failed' && data.failure === 'aborted' ? 'aborted' : executionStatus(event.status);
         const proposed = asData(data.proposed);
         const committed = asData(data.committed);
         if (Object.keys(proposed).length || Object.keys(committed).length) exe.commit = { proposed, committed, rewritten: data.rewritten === true };
