@@ -16,7 +16,7 @@ import type { OperationFinished, OperationKind, OperationRequest } from './opera
 import { OUTPUT_TOOL_NAME, decideToolSchema, outputToolSchema, type OutputProposal } from './output-schema.js';
 import { DEFAULT_PROMPT_LIMITS, previewValue, renderSystemPrompt, renderUserPrompt, type PromptLimits } from './prompt.js';
 import { Raise, Return, type StepCandidate, type StepExecutor, type StepOutcome, type StepRequest } from './step.js';
-import { validateWith, type AssignResult, type StepContext } from './step-context.js';
+import { markAssigned, validateWith, type AssignResult, type StepContext } from './step-context.js';
 
 export interface AgentExecutorOptions {
   readonly model: ModelClient;
@@ -380,7 +380,7 @@ function decideOutputHandler(ctx: StepContext): Handler {
     rawArguments: true,
     body: (c, a) => {
       c.locals[name] = a.value;
-      c.assignedBindingNames.add(name);
+      markAssigned(c, name);
       return { kind: 'pass' } satisfies StepOutcome;
     },
     present: () => ({}),

@@ -6,6 +6,7 @@
 import { UsageError } from './errors.js';
 import { newId } from './ids.js';
 import { PrivateAsyncContext } from './private-context.js';
+import { runOutsideInterior } from './interior.js';
 import { outsideOperationBody } from './operation-body.js';
 import type { Oversight } from './oversight.js';
 import type { OutcomeKind } from './program.js';
@@ -182,7 +183,9 @@ function deriveState(parent: RuntimeState, options: ScopeOptions): RuntimeState 
 export function withStepContext<T>(stepContext: StepContext, fn: () => T): T {
   const parent = storage.getStore();
   if (!parent) throw new UsageError('A Natural step must run inside run(executor, fn).');
-  return storage.run(Object.freeze({ ...parent, stepContext }), () => outsideOperationBody(fn));
+  // The step is host machinery even when a model expression or generated code started it (nh.step() in its body): its
+  // executor runs unmarked, and the step's own expressions are marked again when they run.
+  return storage.run(Object.freeze({ ...parent, stepContext }), () => outsideOperationBody(() => runOutsideInterior(fn)));
 }
 
 /** The current runtime state, or undefined outside a run. */

@@ -20,6 +20,7 @@ export type ErrorKind =
   | 'model-request'
   | 'admission-refused'
   | 'dependency-unavailable'
+  | 'step-control'
   | (string & {});
 
 export class NighthawkError extends Error {
@@ -200,6 +201,19 @@ export class TerminalOperationError extends NighthawkError {
 /** Whether `value` was constructed as a TerminalOperationError (a look-alike with its brand and kind is not). */
 export function isTerminalOperationError(value: unknown): value is TerminalOperationError {
   return typeof value === 'object' && value !== null && (reflectApply(weakSetHas, constructedTerminal, [value]) as boolean);
+}
+
+/**
+ * Model code (an expression, or generated code) called a step context member that belongs to the step's executor:
+ * running or recording an operation, evaluating text, assigning a binding, or ending the step. Each would make a
+ * record say what did not happen (a tool operation whose body was the model's own) or skip the host's checks.
+ */
+export class StepControlRefusedError extends NighthawkError {
+  readonly member: string;
+  constructor(options: { member: string; stepId: string }) {
+    super('step-control', `StepContext.${options.member} of step ${options.stepId} belongs to the step executor; model code may not call it. Propose an operation instead (nh_evaluate, nh_assign, a tool call).`);
+    this.member = options.member;
+  }
 }
 
 /** The in-process notification of an operation fact failed; the step ends and the fact is kept. */

@@ -33,6 +33,7 @@ export {
   isInstance,
   isNighthawkError,
   isTerminalOperationError,
+  StepControlRefusedError,
   type ErrorKind,
   type StepAbortSubject,
 } from './errors.js';
@@ -147,3 +148,4 @@ export { runBlock } from './step-runner.js';
 export { defineTool, describeIssues, isParsedToolArguments, type ArgumentsParse, type ToolSpec } from './tool.js';
 export { addUsage, usageCount, UsageMeter, ZERO_USAGE, type Usage } from './usage.js';
 export * from './transform/index.js';
+export { reportRefusal, setRefusalSink, type RefusalSink } from './refusal-sink.js';

@@ -14,7 +14,9 @@ import {
   describeError,
   isInstance,
   isTerminalOperationError,
+  StepControlRefusedError,
 } from './errors.js';
+import { reportRefusal } from './refusal-sink.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
 import { currentInterior, currentOperationId, noteUnmarkedModelCode, probedMark, runAsOperation, runInterior, type InteriorMark } from './interior.js';
 import { hasRegisteredSecrets, secretsIn } from './secrets.js';
@@ -64,6 +66,11 @@ export type AssignResult = {
   readonly note?: string;
 };
 
+/** Core-internal (the agent executor's decide output): marks a write binding assigned. Installed by StepContext. */
+export let markAssigned: (ctx: StepContext, name: string) => void;
+/** Core-internal (the step runner): the step has its outcome (see StepContext.markFinished). */
+export let finishStep: (ctx: StepContext) => void;
+
 /** Thrown inside an operation body when a value fails its binding schema; reported as invalid input. */
 export class BindingValidationError extends NighthawkError {
   readonly targetPath: string;
@@ -90,14 +97,53 @@ export class StepContext {
   readonly allowedOutcomes: readonly OutcomeKind[];
   readonly errorTypes: Readonly<Record<string, new (message?: string) => unknown>>;
   readonly signal: AbortSignal;
-  readonly operations: OperationFinished[] = [];
+  // The step's evidence is private: model code reaches the step context (nh.currentStepContext()) and must not erase a
+  // failed operation before commit inspection, which may refuse a result that ignored one (seed 000), or mark a write
+  // binding assigned that no operation assigned.
+  readonly #operations: OperationFinished[] = [];
   // Private so no expression or executor that reaches the step context can clear or replace it.
   readonly #oversight: Oversight | undefined;
-  readonly assignedBindingNames = new Set<string>();
-  readonly dirtyBindingNames = new Set<string>();
-  /** Names nh_assign bound that are not write bindings (step-local scratch state). */
-  readonly stepLocalAssignments = new Set<string>();
+  readonly #assigned = new Set<string>();
+  readonly #dirty = new Set<string>();
+  readonly #stepLocal = new Set<string>();
   revision = 0;
+
+  static {
+    markAssigned = (ctx, name) => void ctx.#assigned.add(name);
+    // The step runner finishes a step in the caller's context, which may be a model expression that called nh.step().
+    finishStep = (ctx) => void (ctx.#finished = true);
+  }
+
+  /**
+   * The executor's members refuse model code: the step context is reachable from it (nh.currentStepContext()), and a
+   * call would run an operation whose record says a tool ran when the model's own function did, compile text outside
+   * any inspected operation, or end the step with an error of the model's choosing.
+   */
+  #executorOnly(member: string): void {
+    if (currentInterior() === undefined) return;
+    reportRefusal('step_control_from_model_code', { member, executionId: this.executionId, stepId: this.stepId });
+    throw new StepControlRefusedError({ member, stepId: this.stepId });
+  }
+
+  /** Every operation record of this step so far, in order (a frozen copy). */
+  get operations(): readonly OperationFinished[] {
+    return Object.freeze([...this.#operations]);
+  }
+
+  /** Write bindings an operation assigned. */
+  get assignedBindingNames(): ReadonlySet<string> {
+    return new Set(this.#assigned);
+  }
+
+  /** Write bindings an operation mutated in place (through a nested target path). */
+  get dirtyBindingNames(): ReadonlySet<string> {
+    return new Set(this.#dirty);
+  }
+
+  /** Names nh_assign bound that are not write bindings (step-local scratch state). */
+  get stepLocalAssignments(): ReadonlySet<string> {
+    return new Set(this.#stepLocal);
+  }
   #terminalError: unknown = undefined;
   #terminal = false;
   readonly #failedErrors = new Map<string, unknown>();
@@ -142,7 +188,7 @@ export class StepContext {
 
   /** Operations that failed and were recovered from, for commit inspection. */
   get failedOperations(): OperationFinished[] {
-    return this.operations.filter((o) => o.status === 'failed');
+    return this.#operations.filter((o) => o.status === 'failed');
   }
 
   /** The original error object of a failed operation (for raise with raise_operation_id). */
@@ -167,11 +213,17 @@ export class StepContext {
    * proposed on it afterwards (a custom executor's leftover task) is cut off, recorded aborted, never run.
    */
   markFinished(): void {
+    this.#executorOnly('markFinished');
     this.#finished = true;
   }
 
   /** Marks the step as ended. The first terminal error wins; later ones are dropped. */
   endStep(error: unknown): void {
+    this.#executorOnly('endStep');
+    this.#endStep(error);
+  }
+
+  #endStep(error: unknown): void {
     if (this.#terminal) return;
     this.#terminal = true;
     this.#terminalError = error;
@@ -183,11 +235,12 @@ export class StepContext {
    * TerminalOperationErrors end the step and are thrown.
    */
   async runOperation<T>(request: OperationRequest, body: () => T | Promise<T>): Promise<OperationResult<T>> {
+    this.#executorOnly('runOperation');
     const startedAt = wallClockMs();
     const t0 = monotonicMs();
     // Every proposed operation gets exactly one record, also one cut off by a stop before it began.
     // The stop for a finished step is made only when someone still proposes on it (never on a step's normal path).
-    if (this.#finished) this.endStep(new StepAbortedError({ subject: 'operation', reason: `step ${this.stepId} has finished: no operation may start after its outcome`, stepId: this.stepId }));
+    if (this.#finished) this.#endStep(new StepAbortedError({ subject: 'operation', reason: `step ${this.stepId} has finished: no operation may start after its outcome`, stepId: this.stepId }));
     this.checkHostStop();
     if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
     const inspect = this.#oversight?.inspectOperation;
@@ -260,7 +313,7 @@ export class StepContext {
   checkHostStop(): void {
     if (this.#terminal || !this.signal.aborted) return;
     const reason: unknown = this.signal.reason;
-    this.endStep(
+    this.#endStep(
       isInstance(reason, StepAbortedError)
         ? reason
         : new StepAbortedError({ subject: 'operation', reason: `host stop: ${describeError(reason ?? 'cancelled')}`, stepId: this.stepId, cause: reason }),
@@ -276,6 +329,7 @@ export class StepContext {
 
   /** Records an operation that never ran because an earlier sibling was refused. */
   async skipOperation(request: OperationRequest, blockedByOperationId: string): Promise<OperationFinished> {
+    this.#executorOnly('skipOperation');
     const record = this.#record(request, 'skipped', wallClockMs(), monotonicMs(), { blockedByOperationId });
     await this.#deliver(record);
     return record;
@@ -283,6 +337,7 @@ export class StepContext {
 
   /** Records an operation whose arguments failed validation; no inspector or body ran. */
   async failBeforeInspection(request: OperationRequest, error: unknown): Promise<OperationFinished> {
+    this.#executorOnly('failBeforeInspection');
     const record = this.#record(request, 'failed', wallClockMs(), monotonicMs(), { failure: toFailure(error) });
     this.#failedErrors.set(request.operationId, error);
     // A TerminalOperationError from an argument validator ends the step as one from a body does (seed 000).
@@ -328,6 +383,7 @@ export class StepContext {
 
   /** Evaluates an expression against this step's locals and references (the body of nh_evaluate). */
   evaluateBody(expression: string): Promise<unknown> {
+    this.#executorOnly('evaluateBody');
     const fn = compileExpression(expression);
     this.#scope ??= createScope(this.locals, this.references);
     const scope = this.#scope;
@@ -360,6 +416,7 @@ export class StepContext {
    * setting the field may run the model's getters and setters: under its mark (see readModelValue).
    */
   assignValue(targetPath: string, segments: readonly string[], value: unknown): AssignResult {
+    this.#executorOnly('assignValue');
     return this.readModelValue(() => this.#assignValue(targetPath, segments, value));
   }
 
@@ -379,11 +436,11 @@ export class StepContext {
       this.locals[root] = value;
       this.revision++;
       if (this.writeBindingNames.has(root)) {
-        this.assignedBindingNames.add(root);
+        this.#assigned.add(root);
         return { targetPath, revision: this.revision, value };
       }
       // Assigning a new name is step-local scratch state (as designed); a misspelling must not pass silently.
-      this.stepLocalAssignments.add(root);
+      this.#stepLocal.add(root);
       const declared = this.writeBindingNames.size ? `declared write bindings: ${[...this.writeBindingNames].join(', ')}` : 'this step declares no write bindings';
       return { targetPath, revision: this.revision, value, note: `'${root}' is step-local, not a write binding; ${declared}` };
     }
@@ -403,7 +460,7 @@ export class StepContext {
       validateWith(rootSchema, withFieldSet(this.locals[root], segments.slice(1), value), targetPath);
     }
     (target as Record<string, unknown>)[segments[segments.length - 1]!] = value;
-    if (this.writeBindingNames.has(root)) this.dirtyBindingNames.add(root);
+    if (this.writeBindingNames.has(root)) this.#dirty.add(root);
     this.revision++;
     return { targetPath, revision: this.revision, value };
   }
@@ -420,7 +477,7 @@ export class StepContext {
     const names: string[] = [];
     const details: string[] = [];
     for (const name of this.writeBindingNames) {
-      if (this.assignedBindingNames.has(name) || this.dirtyBindingNames.has(name)) continue;
+      if (this.#assigned.has(name) || this.#dirty.has(name)) continue;
       const schema = this.bindingSchemas[name];
       const parsed = schema?.safeParse(this.locals[name]);
       if (!parsed || parsed.success) continue;
@@ -429,14 +486,14 @@ export class StepContext {
     }
     if (names.length === 0) return undefined;
     const detail = names.length === 1 ? `it is ${details[0]}` : names.map((n, i) => `<:${n}> is ${details[i]}`).join('; ');
-    return new UnassignedWriteBindingError({ bindingNames: names, stepId: this.stepId, detail, stepLocals: [...this.stepLocalAssignments] });
+    return new UnassignedWriteBindingError({ bindingNames: names, stepId: this.stepId, detail, stepLocals: [...this.#stepLocal] });
   }
 
   /** The write bindings an agent executor should propose: rebound or dirtied ones. */
   touchedWriteBindings(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const name of this.writeBindingNames) {
-      if (this.assignedBindingNames.has(name) || this.dirtyBindingNames.has(name)) out[name] = this.locals[name];
+      if (this.#assigned.has(name) || this.#dirty.has(name)) out[name] = this.locals[name];
     }
     return out;
   }
@@ -458,7 +515,7 @@ export class StepContext {
    * AbortStep propagates StepAbortedError "unless terminal delivery raises a host exception").
    */
   async #endWith(record: OperationFinished, ending: unknown): Promise<never> {
-    this.endStep(ending);
+    this.#endStep(ending);
     await this.#deliver(record, ending);
     throw this.#terminalError;
   }
@@ -474,11 +531,11 @@ export class StepContext {
       request,
       status,
       ...extra,
-      sequence: this.operations.length,
+      sequence: this.#operations.length,
       startedAt,
       durationMs: monotonicMs() - t0,
     });
-    this.operations.push(markCoreRecord(record));
+    this.#operations.push(markCoreRecord(record));
     return record;
   }
 
@@ -495,7 +552,7 @@ export class StepContext {
     } catch (deliveryCause) {
       const failure = new OperationDeliveryError({ finished: record, deliveryCause });
       if (ending !== undefined && this.#terminalError === ending) this.#terminalError = failure;
-      else this.endStep(failure);
+      else this.#endStep(failure);
       throw this.#terminalError;
     }
   }

@@ -20,7 +20,7 @@ import { markCoreRecord } from './provenance.js';
 import { checkStepCommitDecision, type Oversight } from './oversight.js';
 import { allowedOutcomes, parseProgram, type NaturalProgram, type OutcomeKind } from './program.js';
 import type { StepCandidate, StepCommit, StepFinished, StepOutcome, StepStatus } from './step.js';
-import { StepContext } from './step-context.js';
+import { finishStep, StepContext } from './step-context.js';
 import { currentInterior, reenterInterior } from './interior.js';
 import { monotonicMs } from './ids.js';
 
@@ -77,7 +77,7 @@ export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
     const assign = given && caller ? (bindings: Readonly<Record<string, unknown>>) => reenterInterior(caller, () => given(bindings)) : given;
     return await withStepContext(ctx, () => executeStep(ctx, state.executor, assign));
   } finally {
-    ctx.markFinished();
+    finishStep(ctx);
   }
 }
 

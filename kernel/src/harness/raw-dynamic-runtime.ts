@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, sep } from 'node:path';
 import vm from 'node:vm';
 import { z } from 'zod';
-import { NighthawkError, currentInterior, interiorParentId, setLateRefusalSink, taintedByModelCode, type InteriorMark } from '../core/index.js';
+import { NighthawkError, currentInterior, interiorParentId, setLateRefusalSink, setRefusalSink, taintedByModelCode, type InteriorMark } from '../core/index.js';
 import { currentHostFrame, type HostHandle } from './host-context.js';
 import { callerFile } from './call-sites.js';
 import { markLateRefusal } from './late-callbacks.js';
@@ -154,6 +154,12 @@ const moduleName = (value: unknown): string => (typeof value === 'string' ? valu
 export function installRawDynamicRuntime(): void {
   if (installed) return;
   installed = true;
+  // What the core refuses to model code (a step context's executor members) is recorded under the code's operation or node.
+  setRefusalSink((kind, detail) => {
+    const frame = currentHostFrame();
+    const mark = currentInterior();
+    frame?.host.recordAnomaly(kind, { ...detail }, mark ? interiorParentId(mark) : frame.submitterId);
+  });
   // A function a model expression defined, called after its execution, is recorded under that run.
   setLateRefusalSink({
     capture: () => currentHostFrame()?.host,

@@ -283,7 +283,8 @@ export class RunHost implements HostHandle {
       const ctx = mapGet(this.#contexts, id);
       if (ctx) {
         mapSet(this.#failures, ctx.executionId, 'perimeter_refused');
-        ctx.endStep(new StepAbortedError({ subject: 'operation', reason: `rejected perimeter effect: ${reason}`, stepId: ctx.stepId, cause }));
+        // Reached from model code too (an unmediated effect it attempted): the host ends the step, not that code.
+        runOutsideInterior(() => ctx.endStep(new StepAbortedError({ subject: 'operation', reason: `rejected perimeter effect: ${reason}`, stepId: ctx.stepId, cause })));
         return;
       }
       id = mapGet(this.activeDispatches, id)?.parentId;
