@@ -120,6 +120,8 @@ export class StepContext {
    * any inspected operation, or end the step with an error of the model's choosing.
    */
   #executorOnly(member: string): void {
+    // Marked code only: the flag for a model-made function an unmarked caller ran (unmarkedModelCode) lasts the rest of
+    // the job, and the executor's own next call in that job (after a replaced built-in the host ran) would be refused.
     if (currentInterior() === undefined) return;
     reportRefusal('step_control_from_model_code', { member, executionId: this.executionId, stepId: this.stepId });
     throw new StepControlRefusedError({ member, stepId: this.stepId });

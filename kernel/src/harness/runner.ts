@@ -4,7 +4,7 @@
  * process and event loop, and records exactly one run-end event.
  */
 import { abortWith, append, mapClear, mapEntryList, mapKeyList, objectFreeze, reflectApply } from './intrinsics.js';
-import { AgentExecutor, currentInterior, currentState, insideOperationBody, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
+import { AgentExecutor, currentInterior, currentState, insideOperationBody, interiorParentId, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
 import { installEffectAudit } from './effect-audit.js';
@@ -262,6 +262,12 @@ export class Runner {
       recordPartEvent: (part, event) => {
         if (host.state !== 'running') return;
         const frame = currentHostFrame();
+        // A part's events are the operator's record: model code handed the run context (as a reference) may not write them.
+        const mark = currentInterior();
+        if (mark !== undefined) {
+          host.recordAnomaly('part_event_from_model_code', { part: String(part) }, mark ? interiorParentId(mark) : frame?.submitterId);
+          throw new HostIntegrityError({ attempt: 'ledger-append', detail: 'RunContext.recordPartEvent writes the operator\'s record of a part; model code may not call it' });
+        }
         host.append({ kind: 'part.event', subjectId: `${part}:${event.kind}`, parentId: frame?.host === host ? frame.submitterId : runId, status: event.kind, data: { part, event } });
       },
       // The same captured mechanism the run's own termination asks (read here: the composition may call this before
