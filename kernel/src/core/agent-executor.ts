@@ -16,7 +16,7 @@ import type { OperationFinished, OperationKind, OperationRequest } from './opera
 import { OUTPUT_TOOL_NAME, decideToolSchema, outputToolSchema, type OutputProposal } from './output-schema.js';
 import { DEFAULT_PROMPT_LIMITS, previewValue, renderSystemPrompt, renderUserPrompt, type PromptLimits } from './prompt.js';
 import { Raise, Return, type StepCandidate, type StepExecutor, type StepOutcome, type StepRequest } from './step.js';
-import { markAssigned, validateWith, type AssignResult, type StepContext } from './step-context.js';
+import { markAssigned, typesOf, validateWith, type AssignResult, type StepContext } from './step-context.js';
 
 export interface AgentExecutorOptions {
   readonly model: ModelClient;
@@ -348,7 +348,7 @@ async function resolveProposal(ctx: StepContext, proposal: OutputProposal): Prom
   switch (proposal.kind) {
     case 'return': {
       const value = await ctx.evaluateBody(proposal.return_expression);
-      const schema = ctx.returnSchema;
+      const schema = typesOf(ctx).returns;
       // Checked now, so the model can retry an unfit value; parsed once, with the write set, at the commit.
       if (schema) ctx.readModelValue(() => validateWith(schema, value, 'return value'));
       return Return.of(value);
@@ -370,7 +370,7 @@ async function resolveProposal(ctx: StepContext, proposal: OutputProposal): Prom
 
 function decideOutputHandler(ctx: StepContext): Handler {
   const name = ctx.program.writeBindingNames[0]!;
-  const { schema, json } = decideToolSchema(ctx.bindingSchemas[name] ?? z.unknown());
+  const { schema, json } = decideToolSchema(typesOf(ctx).bindings[name] ?? z.unknown());
   return {
     kind: 'output',
     definition: { name: OUTPUT_TOOL_NAME, description: `Give the value of <:${name}>.`, parameters: json },

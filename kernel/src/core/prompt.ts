@@ -6,7 +6,7 @@
 import { types } from 'node:util';
 import { typeLabel } from './binding-types.js';
 import { unescapeProgram } from './program.js';
-import type { StepContext } from './step-context.js';
+import { typesOf, type StepContext } from './step-context.js';
 
 const isProxy = types.isProxy;
 // Captured at load, and called on the value: a model's value may carry its own `slice`, `entries` or `getTime`
@@ -211,7 +211,7 @@ export function renderUserPrompt(ctx: StepContext, limits: PromptLimits = DEFAUL
   const locals = localNames.map((n): [string, unknown, string | undefined] => [
     n,
     ctx.locals[n],
-    ctx.writeBindingNames.has(n) ? typeLabel(ctx.bindingSchemas[n]) : undefined,
+    ctx.writeBindingNames.has(n) ? typeLabel(typesOf(ctx).bindings[n]) : undefined,
   ]);
   const globalNames = new Set<string>();
   if (ctx.program.sentinel === 'execute') for (const n of Object.keys(ctx.references)) globalNames.add(n);

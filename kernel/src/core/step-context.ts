@@ -66,10 +66,42 @@ export type AssignResult = {
   readonly note?: string;
 };
 
+/** A set of binding names nothing can change after construction (a Set's own `add` and `delete` would stay callable). */
+class NameSet implements ReadonlySet<string> {
+  readonly #names: Set<string>;
+  constructor(names: Iterable<string>) {
+    this.#names = new Set(names);
+  }
+  get size(): number {
+    return this.#names.size;
+  }
+  has(name: string): boolean {
+    return this.#names.has(name);
+  }
+  forEach(fn: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    for (const name of this.#names) fn.call(thisArg, name, name, this);
+  }
+  entries(): SetIterator<[string, string]> {
+    return this.#names.entries();
+  }
+  keys(): SetIterator<string> {
+    return this.#names.keys();
+  }
+  values(): SetIterator<string> {
+    return this.#names.values();
+  }
+  [Symbol.iterator](): SetIterator<string> {
+    return this.#names.values();
+  }
+}
+Object.freeze(NameSet.prototype);
+
 /** Core-internal (the agent executor's decide output): marks a write binding assigned. Installed by StepContext. */
 export let markAssigned: (ctx: StepContext, name: string) => void;
 /** Core-internal (the step runner): the step has its outcome (see StepContext.markFinished). */
 export let finishStep: (ctx: StepContext) => void;
+/** Core-internal: the step's binding and return types, read while model values are validated (under the model's mark). */
+export let typesOf: (ctx: StepContext) => { readonly bindings: Readonly<Record<string, ZodType>>; readonly returns: ZodType | undefined };
 
 /** Thrown inside an operation body when a value fails its binding schema; reported as invalid input. */
 export class BindingValidationError extends NighthawkError {
@@ -92,8 +124,8 @@ export class StepContext {
   readonly inputBindings: Readonly<Record<string, unknown>>;
   readonly readBindingNames: ReadonlySet<string>;
   readonly writeBindingNames: ReadonlySet<string>;
-  readonly bindingSchemas: Readonly<Record<string, ZodType>>;
-  readonly returnSchema: ZodType | undefined;
+  readonly #bindingSchemas: Readonly<Record<string, ZodType>>;
+  readonly #returnSchema: ZodType | undefined;
   readonly allowedOutcomes: readonly OutcomeKind[];
   readonly errorTypes: Readonly<Record<string, new (message?: string) => unknown>>;
   readonly signal: AbortSignal;
@@ -106,12 +138,13 @@ export class StepContext {
   readonly #assigned = new Set<string>();
   readonly #dirty = new Set<string>();
   readonly #stepLocal = new Set<string>();
-  revision = 0;
+  #revision = 0;
 
   static {
     markAssigned = (ctx, name) => void ctx.#assigned.add(name);
     // The step runner finishes a step in the caller's context, which may be a model expression that called nh.step().
     finishStep = (ctx) => void (ctx.#finished = true);
+    typesOf = (ctx) => ({ bindings: ctx.#bindingSchemas, returns: ctx.#returnSchema });
   }
 
   /**
@@ -163,16 +196,40 @@ export class StepContext {
     this.locals = init.locals;
     this.references = init.references;
     this.inputBindings = init.inputBindings;
-    this.readBindingNames = new Set(init.program.readBindingNames);
-    this.writeBindingNames = new Set(init.program.writeBindingNames);
-    this.bindingSchemas = init.bindingSchemas;
-    this.returnSchema = init.returnSchema;
-    this.allowedOutcomes = init.allowedOutcomes;
+    this.readBindingNames = new NameSet(init.program.readBindingNames);
+    this.writeBindingNames = new NameSet(init.program.writeBindingNames);
+    // Copies, frozen: model code reaches the step context, and the commit validates and admits by these (a binding
+    // schema record emptied, an outcome added, would pass what the step's type refuses).
+    this.#bindingSchemas = Object.freeze({ ...init.bindingSchemas });
+    this.#returnSchema = init.returnSchema;
+    this.allowedOutcomes = Object.freeze([...init.allowedOutcomes]);
     this.#oversight = init.oversight;
-    this.errorTypes = init.errorTypes;
+    this.errorTypes = Object.freeze({ ...init.errorTypes });
     this.signal = init.signal;
-    // No own property may shadow the oversight getter, and the prototype cannot be swapped.
-    Object.preventExtensions(this);
+    // Every field read-only (the step's mutable state is private), no own property may shadow a getter, and the
+    // prototype cannot be swapped. `locals` stays the model's scratch object.
+    Object.freeze(this);
+  }
+
+  /**
+   * The write bindings' types. Executor-only: a zod schema is a mutable object (its `safeParse` an own property), and
+   * an edit by model code would change what this step commits and every later step with the same types. The core
+   * reads them through `typesOf`.
+   */
+  get bindingSchemas(): Readonly<Record<string, ZodType>> {
+    this.#executorOnly('bindingSchemas');
+    return this.#bindingSchemas;
+  }
+
+  /** The return value's type (see bindingSchemas). */
+  get returnSchema(): ZodType | undefined {
+    this.#executorOnly('returnSchema');
+    return this.#returnSchema;
+  }
+
+  /** Increments with every assignment through nh_assign (reported back to the model). */
+  get revision(): number {
+    return this.#revision;
   }
 
   /** The oversight fixed when the step started. */
@@ -433,18 +490,18 @@ export class StepContext {
       }
       // Checked now, so the model can retry an unfit value; the step holds the value as assigned and the commit
       // parses it, once (a zod transform applied here and again at the commit would run twice).
-      const schema = this.bindingSchemas[root];
+      const schema = this.#bindingSchemas[root];
       if (schema) validateWith(schema, value, targetPath);
       this.locals[root] = value;
-      this.revision++;
+      this.#revision++;
       if (this.writeBindingNames.has(root)) {
         this.#assigned.add(root);
-        return { targetPath, revision: this.revision, value };
+        return { targetPath, revision: this.#revision, value };
       }
       // Assigning a new name is step-local scratch state (as designed); a misspelling must not pass silently.
       this.#stepLocal.add(root);
       const declared = this.writeBindingNames.size ? `declared write bindings: ${[...this.writeBindingNames].join(', ')}` : 'this step declares no write bindings';
-      return { targetPath, revision: this.revision, value, note: `'${root}' is step-local, not a write binding; ${declared}` };
+      return { targetPath, revision: this.#revision, value, note: `'${root}' is step-local, not a write binding; ${declared}` };
     }
     if (!Object.prototype.hasOwnProperty.call(this.locals, root)) {
       throw new ReferenceError(`'${root}' is not a local of this step.`);
@@ -455,7 +512,7 @@ export class StepContext {
       target = (target as Record<string, unknown>)[segment];
     }
     if (target === null || typeof target !== 'object') throw new TypeError(`Cannot set a field on a non-object at '${targetPath}'.`);
-    const rootSchema = this.bindingSchemas[root];
+    const rootSchema = this.#bindingSchemas[root];
     if (rootSchema && this.writeBindingNames.has(root)) {
       // Validate the would-be root before mutating, so a failed assignment changes nothing: a copy of the
       // objects along the path (prototypes kept, so an instance type still recognises its class) with the field set.
@@ -463,8 +520,8 @@ export class StepContext {
     }
     (target as Record<string, unknown>)[segments[segments.length - 1]!] = value;
     if (this.writeBindingNames.has(root)) this.#dirty.add(root);
-    this.revision++;
-    return { targetPath, revision: this.revision, value };
+    this.#revision++;
+    return { targetPath, revision: this.#revision, value };
   }
 
   /**
@@ -480,7 +537,7 @@ export class StepContext {
     const details: string[] = [];
     for (const name of this.writeBindingNames) {
       if (this.#assigned.has(name) || this.#dirty.has(name)) continue;
-      const schema = this.bindingSchemas[name];
+      const schema = this.#bindingSchemas[name];
       const parsed = schema?.safeParse(this.locals[name]);
       if (!parsed || parsed.success) continue;
       names.push(name);

@@ -20,7 +20,7 @@ import { markCoreRecord } from './provenance.js';
 import { checkStepCommitDecision, type Oversight } from './oversight.js';
 import { allowedOutcomes, parseProgram, type NaturalProgram, type OutcomeKind } from './program.js';
 import type { StepCandidate, StepCommit, StepFinished, StepOutcome, StepStatus } from './step.js';
-import { finishStep, StepContext } from './step-context.js';
+import { finishStep, StepContext, typesOf } from './step-context.js';
 import { currentInterior, reenterInterior } from './interior.js';
 import { monotonicMs } from './ids.js';
 
@@ -178,7 +178,7 @@ function validateCandidate(ctx: StepContext, candidate: StepCandidate): Validate
   const raw = candidate.bindings ?? {};
   for (const name of ctx.writeBindingNames) {
     if (!Object.prototype.hasOwnProperty.call(raw, name)) continue;
-    const schema = ctx.bindingSchemas[name];
+    const schema = typesOf(ctx).bindings[name];
     bindings[name] = schema ? parseOrThrow(schema, raw[name], { kind: 'binding', name }, ctx.stepId) : raw[name];
   }
   if (ctx.program.sentinel === 'decide') {
@@ -187,8 +187,9 @@ function validateCandidate(ctx: StepContext, candidate: StepCandidate): Validate
       throw new ExecutionError(`Decide block ${ctx.stepId} must commit its write binding <:${name}>.`, { stepId: ctx.stepId });
     }
   }
-  if (outcome.kind === 'return' && ctx.returnSchema) {
-    const value = parseOrThrow(ctx.returnSchema, outcome.value, { kind: 'return' }, ctx.stepId);
+  const returns = typesOf(ctx).returns;
+  if (outcome.kind === 'return' && returns) {
+    const value = parseOrThrow(returns, outcome.value, { kind: 'return' }, ctx.stepId);
     return { outcome: value === outcome.value ? outcome : { kind: 'return', value }, bindings };
   }
   return { outcome, bindings };
