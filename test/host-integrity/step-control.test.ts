@@ -73,6 +73,39 @@ describe("attack: model code calling its step context's executor members", () =>
     }
   }
 
+  for (const place of ['expression', 'generated'] as const) {
+    it(`the host executor called with a step context the model built, from ${place === 'expression' ? 'a model expression' : 'generated code an expression called'}: refused before any execution starts`, async () => {
+      const body = `const s = nh.currentState(); const p = nh.parseProgram('execute\\nInner.');
+        try {
+          const c = new nh.StepContext({ stepId: 'forged', runId: s.runId, program: p, locals: {}, references: {}, inputBindings: {}, bindingSchemas: {}, allowedOutcomes: ['pass'], oversight: s.oversight, errorTypes: {}, signal: new AbortController().signal });
+          await s.executor.runStep({ stepContext: c, program: p, allowedOutcomes: ['pass'], signal: c.signal });
+          return 'ran';
+        } catch (e) { return e.name; }`;
+      const expression = place === 'expression' ? `(async () => { ${body} })()` : 'probe.go()';
+      const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression }), finish()] }), () => ({ toolCalls: [finish()] })]);
+      const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+      const probe: { go?: () => Promise<string> } = {};
+      const outcome = await runner
+        .run(
+          async (ctx) => {
+            if (place === 'generated') {
+              const source = `export async function go() { ${body} }`;
+              probe.go = (await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'nh', kind: 'reference', type: 'object' }] })).exports.go as () => Promise<string>;
+            }
+            await nh.step({ program: 'execute\nGo.' });
+            return 'done';
+          },
+          { grant: { capabilities: [], references: { nh, probe } } },
+        )
+        .catch((e: Error) => `threw:${e.name}`);
+      const events = runner.ledger.select({});
+      expect(outcome).toBe('done');
+      expect((events.find((e) => e.kind === 'operation')!.data as { valuePreview?: string }).valuePreview).toBe('"HostIntegrityError"');
+      expect(events.filter((e) => e.kind === 'execution.start')).toHaveLength(1);
+      expect(events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status)).toEqual(['foreign_step_context']);
+    });
+  }
+
   it('a nested step a model expression starts still runs its own operations (the executor is not model code)', async () => {
     const model = new ScriptedModel([
       () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'inner()' })] }),

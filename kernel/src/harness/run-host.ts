@@ -14,6 +14,7 @@ import {
   ExpressionNotGuardableError,
   StepAbortedError,
   insideOperationBody,
+  interiorParentId,
   isCoreRecord,
   reenterInterior,
   rejectOperation,
@@ -699,6 +700,14 @@ export class RunHost implements HostHandle {
   }
 
   async #runStep(request: StepRequest) {
+    // The host executor is reachable (the runtime state's `executor`): model code calling it with a step context it
+    // built would start an execution no step runner finishes, left active at the run end. Steps model code starts
+    // through nh.step() reach here unmarked (withStepContext).
+    const mark = currentInterior();
+    if (mark !== undefined) {
+      this.recordAnomaly('foreign_step_context', { caller: mark.kind === 'expression' ? 'model expression' : 'generated code' }, interiorParentId(mark));
+      throw new HostIntegrityError({ attempt: 'foreign-step-context', detail: 'the host executor runs the steps the core starts; model code starts a step with nh.step()' });
+    }
     const ctx = request.stepContext;
     const state = currentState();
     const frame = currentHostFrame();
