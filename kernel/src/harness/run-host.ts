@@ -126,6 +126,8 @@ export class RunHost implements HostHandle {
   readonly #late: RunHostInit['lateAnomaly'];
   readonly #failures = new Map<string, NaturalExecutionFailure>();
   readonly #meters = new Map<string, UsageMeter>();
+  /** Operation records delivered through the host seam (each once). */
+  readonly #delivered = new Set<OperationFinished>();
   readonly #toolCapability = new Map<ToolSpec, string>();
   readonly #toolByName = new Map<string, ToolSpec>();
   readonly oversight: Oversight;
@@ -149,19 +151,26 @@ export class RunHost implements HostHandle {
     // The oversight object is reachable from interior code (it is the run's oversight), so each seam
     // accepts only what the core's operation engine and step runner created.
     this.oversight = Object.freeze({
-      inspectOperation: (r: OperationRequest) => this.#inspectOperation(this.#genuine('inspectOperation', r)),
-      onOperationFinished: (f: OperationFinished) => this.#onOperationFinished(this.#genuine('onOperationFinished', f)),
-      inspectStepCommit: (c: StepCommit) => this.#inspectStepCommit(this.#genuine('inspectStepCommit', c)),
+      inspectOperation: (r: OperationRequest) => this.#inspectOperation(this.#genuine('inspectOperation', r, true)),
+      onOperationFinished: (f: OperationFinished) => this.#onOperationFinished(this.#genuine('onOperationFinished', f, true)),
+      inspectStepCommit: (c: StepCommit) => this.#inspectStepCommit(this.#genuine('inspectStepCommit', c, true)),
       onStepFinished: (f: StepFinished) => this.#onStepFinished(this.#genuine('onStepFinished', f)),
       translateStepFailure: (e: unknown, f: StepFinished) => this.#translate(e, f),
     });
     this.executor = Object.freeze({ runStep: (request: StepRequest) => this.#runStep(request) });
   }
 
-  #genuine<T>(seam: string, value: T): T {
-    if (isCoreRecord(value)) return value;
-    this.recordAnomaly('forged_seam_call', { seam }, currentHostFrame()?.submitterId);
-    throw new HostIntegrityError({ attempt: 'forged-seam-call', detail: `the host seam ${seam} accepts only records the core created` });
+  /**
+   * `executorOnly`: the seam's one caller is the core's operation engine or step runner, which model code cannot
+   * drive (StepContext refuses it), so a call under an interior mark is model code replaying a genuine request (each
+   * inspection admits an operation against the allocation) or record. The terminal seams are also reached by a step
+   * that failed before its executor, in its caller's context, and take the provenance check alone.
+   */
+  #genuine<T>(seam: string, value: T, executorOnly = false): T {
+    const mark = executorOnly ? currentInterior() : undefined;
+    if (mark === undefined && isCoreRecord(value)) return value;
+    this.recordAnomaly('forged_seam_call', { seam, ...(mark ? { caller: mark.kind === 'expression' ? 'model expression' : 'generated code' } : {}) }, mark ? interiorParentId(mark) : currentHostFrame()?.submitterId);
+    throw new HostIntegrityError({ attempt: 'forged-seam-call', detail: mark ? `the host seam ${seam} serves the core's step machinery; model code may not call it` : `the host seam ${seam} accepts only records the core created` });
   }
 
   /** Tools for the capabilities of an authority (stable identities, so the seam check can recognise them). */
@@ -546,6 +555,13 @@ export class RunHost implements HostHandle {
   }
 
   async #onOperationFinished(finished: OperationFinished): Promise<void> {
+    // Each record is delivered once by the core. The seam is reachable (the runtime state's oversight) and a genuine
+    // record is too (a step context's `operations`): delivered again, it would be a second record of one operation.
+    if (setHas(this.#delivered, finished)) {
+      this.recordAnomaly('forged_seam_call', { seam: 'onOperationFinished', operationId: finished.request.operationId, redelivered: true }, finished.request.executionId);
+      throw new HostIntegrityError({ attempt: 'forged-seam-call', detail: `the record of operation ${finished.request.operationId} was delivered already` });
+    }
+    setAdd(this.#delivered, finished);
     // Before anything is appended, so the host records on the built-ins it was loaded with.
     recordRealmChanges(this, finished.request.operationId, 'hot');
     const event = this.append({ kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
