@@ -37,8 +37,9 @@ describe('web notebook: editing and saving', () => {
 
     await page.reload();
     await page.locator('body[data-ready="true"]').waitFor();
-    const text = await page.locator('.cell').nth(1).locator('.view-lines, .static-source').first().innerText();
-    expect(text.replace(/\u00a0/g, ' ')).toContain('const edited = 42;');
+    // The cell may show its editor before Monaco has drawn its lines (a loaded machine): wait for the text, not a frame.
+    const source = page.locator('.cell').nth(1).locator('.view-lines, .static-source').first();
+    await expect.poll(async () => (await source.innerText()).replace(/\u00a0/g, ' '), { timeout: 10_000 }).toContain('const edited = 42;');
     await screenshot(page, 'edit-save-reload');
     await context.close();
   });
