@@ -16,6 +16,7 @@ import {
   isTerminalOperationError,
   StepControlRefusedError,
 } from './errors.js';
+import { FrozenSet } from './frozen-collections.js';
 import { reportRefusal } from './refusal-sink.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
 import { currentInterior, currentOperationId, noteUnmarkedModelCode, probedMark, runAsOperation, runInterior, type InteriorMark } from './interior.js';
@@ -65,36 +66,6 @@ export type AssignResult = {
   /** Set when the name is not a declared write binding: the model learns it assigned scratch state. */
   readonly note?: string;
 };
-
-/** A set of binding names nothing can change after construction (a Set's own `add` and `delete` would stay callable). */
-class NameSet implements ReadonlySet<string> {
-  readonly #names: Set<string>;
-  constructor(names: Iterable<string>) {
-    this.#names = new Set(names);
-  }
-  get size(): number {
-    return this.#names.size;
-  }
-  has(name: string): boolean {
-    return this.#names.has(name);
-  }
-  forEach(fn: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
-    for (const name of this.#names) fn.call(thisArg, name, name, this);
-  }
-  entries(): SetIterator<[string, string]> {
-    return this.#names.entries();
-  }
-  keys(): SetIterator<string> {
-    return this.#names.keys();
-  }
-  values(): SetIterator<string> {
-    return this.#names.values();
-  }
-  [Symbol.iterator](): SetIterator<string> {
-    return this.#names.values();
-  }
-}
-Object.freeze(NameSet.prototype);
 
 /** Core-internal (the agent executor's decide output): marks a write binding assigned. Installed by StepContext. */
 export let markAssigned: (ctx: StepContext, name: string) => void;
@@ -196,8 +167,8 @@ export class StepContext {
     this.locals = init.locals;
     this.references = init.references;
     this.inputBindings = init.inputBindings;
-    this.readBindingNames = new NameSet(init.program.readBindingNames);
-    this.writeBindingNames = new NameSet(init.program.writeBindingNames);
+    this.readBindingNames = new FrozenSet(init.program.readBindingNames);
+    this.writeBindingNames = new FrozenSet(init.program.writeBindingNames);
     // Copies, frozen: model code reaches the step context, and the commit validates and admits by these (a binding
     // schema record emptied, an outcome added, would pass what the step's type refuses).
     this.#bindingSchemas = Object.freeze({ ...init.bindingSchemas });

@@ -6,7 +6,7 @@ import { admitCapability, type Capability } from './capability.js';
 import { GrantWideningError } from './run-errors.js';
 import { intersectPolicies, outsidePolicy, perimeterPolicy, type PerimeterPolicy } from './perimeter.js';
 import type { PerimeterClass } from './audit-store.js';
-import { FrozenMap } from './frozen-collections.js';
+import { FrozenMap } from '../core/index.js';
 import { append, objectFreeze, objectHasOwn, objectKeys, put } from './intrinsics.js';
 
 export interface Grant {

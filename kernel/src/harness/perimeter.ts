@@ -3,7 +3,7 @@
  * at run entry; a composition may only narrow it, and the effective policy is the intersection.
  */
 import { PerimeterClass } from './audit-store.js';
-import { FrozenSet } from './frozen-collections.js';
+import { FrozenSet } from '../core/index.js';
 import { append, listOf } from './intrinsics.js';
 
 export { PerimeterClass };

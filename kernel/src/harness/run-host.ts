@@ -57,7 +57,7 @@ import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
 import { classNameOf, isProxy } from './snapshot-reflect.js';
-import { addListener, append, builtinGetter, defineProperty, mapDelete, mapGet, mapHas, mapKeyList, mapSet, objectFreeze, reflectApply, removeListener, setAdd, setHas, setSizeOf, signalAborted } from './intrinsics.js';
+import { addListener, append, mapDelete, mapGet, mapHas, mapKeyList, mapSet, objectFreeze, removeListener, setAdd, setHas, setSizeOf, signalAborted } from './intrinsics.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
@@ -169,7 +169,7 @@ export class RunHost implements HostHandle {
   #genuine<T>(seam: string, value: T, executorOnly = false): T {
     const mark = executorOnly ? currentInterior() : undefined;
     if (mark === undefined && isCoreRecord(value)) return value;
-    this.recordAnomaly('forged_seam_call', { seam, ...(mark ? { caller: mark.kind === 'expression' ? 'model expression' : 'generated code' } : {}) }, mark ? interiorParentId(mark) : currentHostFrame()?.submitterId);
+    this.recordAnomaly('forged_seam_call', { seam, ...(mark ? { caller: callerOf(mark) } : {}) }, mark ? interiorParentId(mark) : currentHostFrame()?.submitterId);
     throw new HostIntegrityError({ attempt: 'forged-seam-call', detail: mark ? `the host seam ${seam} serves the core's step machinery; model code may not call it` : `the host seam ${seam} accepts only records the core created` });
   }
 
@@ -646,9 +646,8 @@ export class RunHost implements HostHandle {
     const meter = mapGet(this.#meters, executionId);
     mapDelete(this.#meters, executionId);
     try {
-      const total = meter ? meterTotal(meter) : undefined;
-      if (total) this.allocation.observe(total);
-      this.allocation.checkAggregate(total?.requests ?? 0);
+      if (meter) this.allocation.observe(meter.total);
+      this.allocation.checkAggregate(meter?.total.requests ?? 0);
       return true;
     } catch (error) {
       if (!isInstance(error, AllocationExhaustedError)) throw error;
@@ -675,21 +674,21 @@ export class RunHost implements HostHandle {
     this.append({ kind: 'allocation.exhausted', subjectId: executionId, parentId: mapGet(this.inflight, executionId), status: error.resource, data: { resource: error.resource, ...(operationId ? { operationId } : {}) } });
   }
 
-  /**
-   * The executor-step admission is the executor's seam: it runs its callback as host infrastructure and its
-   * figures are the run's accounting. The adapter's executor receives it privately (handStepAdmission); wherever
-   * it is, code an operation runs (an expression, a tool) and generated code are refused it.
-   */
   /** The step's usage meter is written by its executor only (seed 002's aggregate accounting reads it). */
   #refuseUsageFromModelCode(executionId: string): void {
-    if (insideOperationBody() || currentInterior() !== undefined) {
+    if (runningModelCode()) {
       this.recordAnomaly('usage_from_model_code', { executionId }, executionId);
       throw new HostIntegrityError({ attempt: 'usage-from-model-code', detail: 'the step usage meter records what the step executor consumed; model code and operation bodies may not write it' });
     }
   }
 
+  /**
+   * The executor-step admission is the executor's seam: it runs its callback as host infrastructure and its
+   * figures are the run's accounting. The adapter's executor receives it privately (handStepAdmission); wherever
+   * it is, code an operation runs (an expression, a tool) and generated code are refused it.
+   */
   #refuseAdmissionToModelCode(executionId: string, use: 'admit' | 'request' | 'observe'): void {
-    if (insideOperationBody() || currentInterior() !== undefined) {
+    if (runningModelCode()) {
       this.recordAnomaly('admission_from_operation', { executionId, use }, executionId);
       throw new HostIntegrityError({ attempt: 'admission-from-operation', detail: `the executor-step admission (${use}) serves the step executor's provider requests only; model code and operation bodies may not use it` });
     }
@@ -721,7 +720,7 @@ export class RunHost implements HostHandle {
     // through nh.step() reach here unmarked (withStepContext).
     const mark = currentInterior();
     if (mark !== undefined) {
-      this.recordAnomaly('foreign_step_context', { caller: mark.kind === 'expression' ? 'model expression' : 'generated code' }, interiorParentId(mark));
+      this.recordAnomaly('foreign_step_context', { caller: callerOf(mark) }, interiorParentId(mark));
       throw new HostIntegrityError({ attempt: 'foreign-step-context', detail: 'the host executor runs the steps the core starts; model code starts a step with nh.step()' });
     }
     const ctx = request.stepContext;
@@ -788,7 +787,9 @@ export class RunHost implements HostHandle {
       if (isInstance(error, AllocationExhaustedError)) this.#exhausted(error, ctx.executionId);
       throw error;
     }
-    const meter = hostUsageMeter(() => this.#refuseUsageFromModelCode(ctx.executionId));
+    // Frozen, on a frozen prototype: model code can neither shadow nor replace the `record` that refuses it.
+    const meter = new UsageMeter({ guard: () => this.#refuseUsageFromModelCode(ctx.executionId) });
+    objectFreeze(meter);
     mapSet(this.#meters, ctx.executionId, meter);
     /** The usage of the current model request: as its replies' bytes stated, as its response claimed, as counted. */
     let current: RequestUsage | undefined;
@@ -920,16 +921,8 @@ function claimedExecution(ctx: unknown, caller: InteriorMark | undefined): strin
   }
 }
 
-// The meter's methods as the host loaded them: code in the run can replace them on UsageMeter.prototype (a `record`
-// that drops the executor's usage, a `total` that reports none) and aggregate accounting would follow.
-const meterRecord = UsageMeter.prototype.record;
-const meterTotal = builtinGetter(UsageMeter.prototype, 'total') as (meter: UsageMeter) => Usage;
+/** What an operation body runs (an expression, a tool) or generated code: never the step executor. */
+const runningModelCode = (): boolean => insideOperationBody() || currentInterior() !== undefined;
 
-/** A step's usage meter: `record` is its own, frozen, and the one the host loaded; `guard` refuses model code. */
-function hostUsageMeter(guard: () => void): UsageMeter {
-  const meter = new UsageMeter({ guard });
-  const record = (usage: Partial<Usage>, kind?: string): void => reflectApply(meterRecord, meter, [usage, kind]);
-  defineProperty(meter, 'record', { value: record, enumerable: false, writable: false, configurable: false });
-  objectFreeze(meter);
-  return meter;
-}
+/** How an interior mark names its code in an anomaly. */
+const callerOf = (mark: InteriorMark): string => (mark.kind === 'expression' ? 'model expression' : 'generated code');

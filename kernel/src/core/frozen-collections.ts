@@ -1,11 +1,22 @@
 /**
  * Read-only collections that really are read-only. `Object.freeze(new Set())` still lets `add` and
  * `Set.prototype.add.call` change it; these keep their entries in a private field, are frozen, and
- * are not Set/Map instances, so no built-in mutator accepts them. Policies and authorities use them.
+ * are not Set/Map instances, so no built-in mutator accepts them. Policies, authorities and a step's binding names use them.
  */
 // Membership checks decide authority: they use the intrinsics captured at load, not whatever
 // Set.prototype / Map.prototype hold later; so does filling (`new Set(values)` would call the live `add`).
-import { listOf, mapGet, mapHas, mapSet, mapSizeOf, objectFreeze, setAdd, setHas, setSizeOf } from './intrinsics.js';
+const bindCall = Function.prototype.bind.bind(Function.prototype.call) as <A extends unknown[], R>(fn: (...args: A) => R) => (self: unknown, ...args: A) => R;
+const setAdd = bindCall(Set.prototype.add) as <T>(set: Set<T>, value: T) => Set<T>;
+const setHas = bindCall(Set.prototype.has) as <T>(set: Set<T>, value: T) => boolean;
+const setSizeOf = bindCall(Object.getOwnPropertyDescriptor(Set.prototype, 'size')!.get!) as (set: Set<unknown>) => number;
+const mapGet = bindCall(Map.prototype.get) as <K, V>(map: Map<K, V>, key: K) => V | undefined;
+const mapHas = bindCall(Map.prototype.has) as <K>(map: Map<K, unknown>, key: K) => boolean;
+const mapSet = bindCall(Map.prototype.set) as <K, V>(map: Map<K, V>, key: K, value: V) => Map<K, V>;
+const mapSizeOf = bindCall(Object.getOwnPropertyDescriptor(Map.prototype, 'size')!.get!) as (map: Map<unknown, unknown>) => number;
+const objectFreeze = Object.freeze;
+const isArray = Array.isArray;
+const arrayFrom = Array.from;
+const listOf = <T>(values: Iterable<T>): readonly T[] => (isArray(values) ? (values as readonly T[]) : arrayFrom(values));
 
 export class FrozenSet<T> implements ReadonlySet<T> {
   readonly #set: Set<T>;
