@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+import { STEP_PLACES, modelCodeIn, placeName, type StepPlace } from './model-code.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 
@@ -25,27 +26,22 @@ const CALLS: Record<string, string> = {
   markFinished: `c.markFinished()`,
 };
 
-async function callFrom(place: 'expression' | 'generated', call: string) {
-  const body = `const c = nh.currentStepContext(); try { await ${call}; return 'called'; } catch (e) { return e.name; }`;
-  const expression = place === 'expression' ? `(async () => { ${body} })()` : 'probe.go()';
+async function callFrom(place: StepPlace, call: string) {
+  const code = modelCodeIn(place, `const c = nh.currentStepContext(); try { await ${call}; return 'called'; } catch (e) { return e.name; }`);
   const sent: unknown[] = [];
   const send = nh.defineCapability({ name: 'send', description: 'sends', request: z.object({ to: z.string() }), run: (r) => void sent.push(r) });
   const model = new ScriptedModel([
-    () => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }),
+    () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }),
     () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'answer', expression: '42' }), finish()] }),
   ]);
   const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-  const probe: { go?: () => Promise<string> } = {};
   const outcome = await runner
     .run(
       async (ctx) => {
-        if (place === 'generated') {
-          const source = `export async function go() { ${body} }`;
-          probe.go = (await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'nh', kind: 'reference', type: 'object' }] })).exports.go as () => Promise<string>;
-        }
+        await code.prepare(ctx);
         return nh.step({ program: 'execute\nSet <:answer>.', writes: { answer: z.number() } });
       },
-      { grant: { capabilities: [send], references: { nh, probe } } },
+      { grant: { capabilities: [send], references: code.references } },
     )
     .then(
       (r) => `returned:${JSON.stringify(r.bindings)}`,
@@ -57,9 +53,9 @@ async function callFrom(place: 'expression' | 'generated', call: string) {
 }
 
 describe("attack: model code calling its step context's executor members", () => {
-  for (const place of ['expression', 'generated'] as const) {
+  for (const place of STEP_PLACES) {
     for (const [member, call] of Object.entries(CALLS)) {
-      it(`${member}, from ${place === 'expression' ? 'a model expression' : 'generated code an expression called'}: refused and recorded; the step goes on`, async () => {
+      it(`${member}, from ${placeName(place)}: refused and recorded; the step goes on`, async () => {
         const { outcome, events, sent, said } = await callFrom(place, call);
         expect(said).toBe('"StepControlRefusedError"');
         expect(outcome).toBe('returned:{"answer":42}');
@@ -73,29 +69,25 @@ describe("attack: model code calling its step context's executor members", () =>
     }
   }
 
-  for (const place of ['expression', 'generated'] as const) {
-    it(`the host executor called with a step context the model built, from ${place === 'expression' ? 'a model expression' : 'generated code an expression called'}: refused before any execution starts`, async () => {
+  for (const place of STEP_PLACES) {
+    it(`the host executor called with a step context the model built, from ${placeName(place)}: refused before any execution starts`, async () => {
       const body = `const s = nh.currentState(); const p = nh.parseProgram('execute\\nInner.');
         try {
           const c = new nh.StepContext({ stepId: 'forged', runId: s.runId, program: p, locals: {}, references: {}, inputBindings: {}, bindingSchemas: {}, allowedOutcomes: ['pass'], oversight: s.oversight, errorTypes: {}, signal: new AbortController().signal });
           await s.executor.runStep({ stepContext: c, program: p, allowedOutcomes: ['pass'], signal: c.signal });
           return 'ran';
         } catch (e) { return e.name; }`;
-      const expression = place === 'expression' ? `(async () => { ${body} })()` : 'probe.go()';
-      const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression }), finish()] }), () => ({ toolCalls: [finish()] })]);
+      const code = modelCodeIn(place, body);
+      const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression }), finish()] }), () => ({ toolCalls: [finish()] })]);
       const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-      const probe: { go?: () => Promise<string> } = {};
       const outcome = await runner
         .run(
           async (ctx) => {
-            if (place === 'generated') {
-              const source = `export async function go() { ${body} }`;
-              probe.go = (await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'nh', kind: 'reference', type: 'object' }] })).exports.go as () => Promise<string>;
-            }
+            await code.prepare(ctx);
             await nh.step({ program: 'execute\nGo.' });
             return 'done';
           },
-          { grant: { capabilities: [], references: { nh, probe } } },
+          { grant: { capabilities: [], references: code.references } },
         )
         .catch((e: Error) => `threw:${e.name}`);
       const events = runner.ledger.select({});

@@ -9,42 +9,39 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+import { STEP_PLACES, modelCodeIn, placeName, type StepPlace } from './model-code.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 const ERASE = `const c = nh.currentStepContext(); try { c.operations.splice(0); } catch {} try { c.operations.length = 0; } catch {}`;
 
-async function eraseFrom(place: 'expression' | 'generated') {
-  const expression = place === 'expression' ? `(() => { ${ERASE} return 'erased'; })()` : 'probe.erase()';
+async function eraseFrom(place: StepPlace) {
+  const code = modelCodeIn(place, `${ERASE} return 'erased';`);
   const model = new ScriptedModel([
     () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'undefinedThing()' })] }),
-    () => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }),
+    () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }),
     () => ({ toolCalls: [finish()] }),
   ]);
   const seen: number[] = [];
   const oversight: nh.Oversight = {
     inspectStepCommit: (commit) => (seen.push(commit.failedOperations.length), commit.failedOperations.length ? nh.abortStep('the result ignored a failure') : nh.accept()),
   };
-  const probe: { erase?: () => string } = {};
   const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
   const outcome = await runner
     .run(
       async (ctx) => {
-        if (place === 'generated') {
-          const source = `export function erase() { ${ERASE} return 'erased'; }`;
-          probe.erase = (await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'nh', kind: 'reference', type: 'object' }] })).exports.erase as () => string;
-        }
+        await code.prepare(ctx);
         await nh.step({ program: 'execute\nGo.' });
         return 'passed';
       },
-      { grant: { capabilities: [], references: { nh, probe } }, oversight },
+      { grant: { capabilities: [], references: code.references }, oversight },
     )
     .catch((e: nh.NaturalExecutionError) => `threw:${e.failure}`);
   return { outcome, seen, end: runner.ledger.select({ kind: 'execution.end' })[0]! };
 }
 
 describe("attack: model code erasing its step's evidence", () => {
-  for (const place of ['expression', 'generated'] as const) {
-    it(`splicing out a failed operation, from ${place === 'expression' ? 'a model expression' : 'generated code an expression called'}: commit inspection still sees it`, async () => {
+  for (const place of STEP_PLACES) {
+    it(`splicing out a failed operation, from ${placeName(place)}: commit inspection still sees it`, async () => {
       const { outcome, seen, end } = await eraseFrom(place);
       expect(seen).toEqual([1]);
       expect(outcome).toBe('threw:aborted');

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+import { STEP_PLACES, modelCodeIn, placeName, type StepPlace } from './model-code.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 
@@ -20,25 +21,20 @@ const EDITS: Record<string, string> = {
   'an added outcome': `c.allowedOutcomes.push('return')`,
 };
 
-async function editFrom(place: 'expression' | 'generated', edit: string, answer: z.ZodType) {
-  const body = `const c = nh.currentStepContext(); try { ${edit}; } catch (e) { return e.name; } return 'edited';`;
-  const expression = place === 'expression' ? `(() => { ${body} })()` : 'probe.edit()';
+async function editFrom(place: StepPlace, edit: string, answer: z.ZodType) {
+  const code = modelCodeIn(place, `const c = nh.currentStepContext(); try { ${edit}; } catch (e) { return e.name; } return 'edited';`);
   const model = new ScriptedModel([
-    () => ({ toolCalls: [toolCall('nh_evaluate', { expression }), toolCall('nh_assign', { target_path: 'answer', expression: '"not a number"' }), finish()] }),
+    () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression }), toolCall('nh_assign', { target_path: 'answer', expression: '"not a number"' }), finish()] }),
     () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'answer', expression: '42' }), finish()] }),
   ]);
-  const probe: { edit?: () => string } = {};
   const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
   const outcome = await runner
     .run(
       async (ctx) => {
-        if (place === 'generated') {
-          const source = `export function edit() { ${body} }`;
-          probe.edit = (await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'nh', kind: 'reference', type: 'object' }] })).exports.edit as () => string;
-        }
+        await code.prepare(ctx);
         return nh.step({ program: 'execute\nSet <:answer>.', writes: { answer } });
       },
-      { grant: { capabilities: [], references: { nh, probe } } },
+      { grant: { capabilities: [], references: code.references } },
     )
     .then(
       (r) => `returned:${JSON.stringify(r.bindings)}`,
@@ -48,9 +44,9 @@ async function editFrom(place: 'expression' | 'generated', edit: string, answer:
 }
 
 describe('attack: model code editing the types its step commits by', () => {
-  for (const place of ['expression', 'generated'] as const) {
+  for (const place of STEP_PLACES) {
     for (const [name, edit] of Object.entries(EDITS)) {
-      it(`${name}, from ${place === 'expression' ? 'a model expression' : 'generated code an expression called'}: the commit still refuses an ill-typed value`, async () => {
+      it(`${name}, from ${placeName(place)}: the commit still refuses an ill-typed value`, async () => {
         const answer = z.number();
         const { outcome, events } = await editFrom(place, edit, answer);
         // The ill-typed assignment fails (the model sees it) and the second response commits a number.

@@ -1,0 +1,27 @@
+/**
+ * The two places model code runs inside a step, for attacks on what the step reaches: a model expression, and
+ * generated code (dispatched by the composition, then called from an expression). `body` is an async function body
+ * with `nh` in scope; the expression runs it, or calls the generated export that does.
+ */
+import * as nh from '../../kernel/src/index.js';
+
+export type StepPlace = 'expression' | 'generated';
+export const STEP_PLACES: readonly StepPlace[] = ['expression', 'generated'];
+export const placeName = (place: StepPlace): string => (place === 'expression' ? 'a model expression' : 'generated code an expression called');
+
+export function modelCodeIn(place: StepPlace, body: string) {
+  const probe: { go?: () => Promise<unknown> } = {};
+  return {
+    /** What the scripted model proposes through nh_evaluate. */
+    expression: place === 'expression' ? `(async () => { ${body} })()` : 'probe.go()',
+    /** Grant references the expression needs. */
+    references: { nh, probe } as Record<string, unknown>,
+    /** Call from the composition before the step: dispatches the generated export (nothing for an expression). */
+    async prepare(ctx: nh.RunContext): Promise<void> {
+      if (place !== 'generated') return;
+      const source = `export async function go() { ${body} }`;
+      const { exports } = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'nh', kind: 'reference', type: 'object' }] });
+      probe.go = exports.go as () => Promise<unknown>;
+    },
+  };
+}
