@@ -3,10 +3,11 @@
  * extends it. State objects are immutable; entering a scope creates a new one and exiting restores
  * the enclosing one (never `enterWith`).
  */
-import { UsageError } from './errors.js';
+import { ScopeAuthorityError, UsageError } from './errors.js';
 import { newId } from './ids.js';
 import { PrivateAsyncContext } from './private-context.js';
-import { runOutsideInterior } from './interior.js';
+import { currentInterior, runOutsideInterior } from './interior.js';
+import { reportRefusal } from './refusal-sink.js';
 import { outsideOperationBody } from './operation-body.js';
 import type { Oversight } from './oversight.js';
 import type { OutcomeKind } from './program.js';
@@ -133,11 +134,41 @@ export interface ScopeOptions {
   extensions?: Record<symbol, unknown>;
 }
 
-/** Runs `fn` in a nested scope of the current run. Requires an active run. */
+/** What only operator code may set in a scope: each decides something for every step inside it. */
+const OPERATOR_ONLY: readonly (keyof ScopeOptions)[] = Object.freeze(['executor', 'oversight', 'model', 'usageMeter', 'requestAdmission', 'signal', 'extensions']);
+const SCOPE_KEYS: readonly (keyof ScopeOptions)[] = Object.freeze([
+  ...OPERATOR_ONLY,
+  'taskReferences',
+  'replaceTaskReferences',
+  'systemPromptFragments',
+  'userPromptFragments',
+  'tools',
+  'replaceTools',
+]);
+
+/**
+ * Runs `fn` in a nested scope of the current run. Requires an active run. The options are read once each (a getter
+ * answering the executor check with the run's executor and the state with another would replace a locked executor);
+ * from model code (a model expression, generated code it called) the operator-only ones are refused.
+ */
 export function scope<T>(options: ScopeOptions, fn: () => T): T {
   const parent = storage.getStore();
   if (!parent) throw new UsageError('scope() must be called inside run(executor, fn).');
-  return storage.run(deriveState(parent, options), fn);
+  if (options === null || typeof options !== 'object') throw new UsageError('scope() needs an options object as its first argument.');
+  const read: ScopeOptions = {};
+  for (const key of SCOPE_KEYS) {
+    const value: unknown = options[key];
+    if (value !== undefined) (read as Record<string, unknown>)[key] = value;
+  }
+  const mark = currentInterior();
+  if (mark !== undefined) {
+    const refused = OPERATOR_ONLY.filter((key) => key in read);
+    if (refused.length > 0) {
+      reportRefusal('scope_authority_from_model_code', { options: Object.freeze(refused), runId: parent.runId, stepId: parent.stepContext?.stepId });
+      throw new ScopeAuthorityError({ options: refused });
+    }
+  }
+  return storage.run(deriveState(parent, read), fn);
 }
 
 function deriveState(parent: RuntimeState, options: ScopeOptions): RuntimeState {
@@ -146,12 +177,14 @@ function deriveState(parent: RuntimeState, options: ScopeOptions): RuntimeState 
   }
   let taskReferences = options.replaceTaskReferences ? Object.freeze({ ...options.replaceTaskReferences }) : parent.taskReferences;
   if (options.taskReferences) {
-    for (const [name, value] of Object.entries(options.taskReferences)) {
+    // One copy is both checked and bound: enumerating the caller's object twice could answer differently.
+    const added: Record<string, unknown> = { ...options.taskReferences };
+    for (const [name, value] of Object.entries(added)) {
       if (name in taskReferences && taskReferences[name] !== value) {
         throw new UsageError(`Task reference '${name}' is already bound to a different object in the enclosing scope.`);
       }
     }
-    taskReferences = Object.freeze({ ...taskReferences, ...options.taskReferences });
+    taskReferences = Object.freeze({ ...taskReferences, ...added });
   }
   return Object.freeze({
     ...parent,

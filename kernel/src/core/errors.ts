@@ -21,6 +21,7 @@ export type ErrorKind =
   | 'admission-refused'
   | 'dependency-unavailable'
   | 'step-control'
+  | 'scope-authority'
   | (string & {});
 
 export class NighthawkError extends Error {
@@ -213,6 +214,21 @@ export class StepControlRefusedError extends NighthawkError {
   constructor(options: { member: string; stepId: string }) {
     super('step-control', `StepContext.${options.member} of step ${options.stepId} belongs to the step executor; model code may not call it. Propose an operation instead (nh_evaluate, nh_assign, a tool call).`);
     this.member = options.member;
+  }
+}
+
+/**
+ * Model code asked scope() for something only the operator decides for the steps inside it: the step executor, the
+ * oversight, the model, the usage meter, the request admission, the abort signal or the host's extension slots.
+ */
+export class ScopeAuthorityError extends NighthawkError {
+  readonly options: readonly string[];
+  constructor(options: { options: readonly string[] }) {
+    super(
+      'scope-authority',
+      `scope() called from model code may not set ${options.options.join(', ')}: the operator's code decides these for every step of the run. A model expression may still start a step (nh.step) in its own scope, with task references and prompt fragments.`,
+    );
+    this.options = Object.freeze([...options.options]);
   }
 }
 

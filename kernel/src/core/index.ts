@@ -34,6 +34,7 @@ export {
   isNighthawkError,
   isTerminalOperationError,
   StepControlRefusedError,
+  ScopeAuthorityError,
   type ErrorKind,
   type StepAbortSubject,
 } from './errors.js';
