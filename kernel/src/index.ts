@@ -7,6 +7,13 @@ export * from './model/index.js';
 export * from './harness/index.js';
 export * from './parts/index.js';
 export * from './session/index.js';
-// Explicit exports take precedence over the star exports above: the public runOutsideInterior refuses model code.
-export { publicRunOutsideInterior as runOutsideInterior } from './harness/index.js';
+// Explicit exports take precedence over the star exports above: the public interior-mark controls and refusal report
+// refuse model code (the core and the harness use their own).
+export {
+  publicNoteUnmarkedModelCode as noteUnmarkedModelCode,
+  publicReenterInterior as reenterInterior,
+  publicReportRefusal as reportRefusal,
+  publicRunInterior as runInterior,
+  publicRunOutsideInterior as runOutsideInterior,
+} from './harness/index.js';
 export { displayLedger, exportLedgerHtml, ledgerReportHtml, operatorApproval, parseAnswer, type LedgerReportOptions, type OperatorApprovalOptions } from './server/display/index.js';

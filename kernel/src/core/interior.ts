@@ -20,6 +20,10 @@ const probes = new WeakMap<InteriorMark, () => InteriorRefusal | undefined>();
 const probeGet = WeakMap.prototype.get;
 const probeSet = WeakMap.prototype.set;
 const apply = Reflect.apply;
+/** Marks runInterior and probedMark made: the only ones reenterInterior takes (never null, never a look-alike). */
+const issued = new WeakSet<InteriorMark>();
+const issuedAdd = WeakSet.prototype.add;
+const issuedHas = WeakSet.prototype.has;
 
 /** The id interior work is recorded under: the operation for expressions, the dispatch node for generated code. */
 export function interiorParentId(mark: InteriorMark): string {
@@ -69,6 +73,7 @@ export function taintedByModelCode(): InteriorMark | undefined {
 /** Runs `fn` under `mark`; `live` says when code it leaves behind may no longer run (see interiorRefusal). */
 export function runInterior<T>(mark: InteriorMark, fn: () => T, live?: () => InteriorRefusal | undefined): T {
   const stored = Object.freeze({ ...mark });
+  apply(issuedAdd, issued, [stored]);
   if (live) apply(probeSet, probes, [stored, live]);
   return marks.run(stored, fn);
 }
@@ -76,6 +81,7 @@ export function runInterior<T>(mark: InteriorMark, fn: () => T, live?: () => Int
 /** A mark (frozen) whose liveness `live` answers, for code that registers under it without running under it. */
 export function probedMark(mark: InteriorMark, live: () => InteriorRefusal | undefined): InteriorMark {
   const stored = Object.freeze({ ...mark });
+  apply(issuedAdd, issued, [stored]);
   apply(probeSet, probes, [stored, live]);
   return stored;
 }
@@ -94,6 +100,7 @@ export function interiorRefusal(mark: InteriorMark): InteriorRefusal | undefined
  * currentInterior(): the same mark object, so callbacks left meanwhile keep its liveness probe.
  */
 export function reenterInterior<T>(mark: InteriorMark, fn: () => T): T {
+  if (!apply(issuedHas, issued, [mark])) throw new TypeError('reenterInterior needs a mark currentInterior() returned (one runInterior made).');
   return marks.run(mark, fn);
 }
 

@@ -5,7 +5,20 @@
  * Allowances expire when the gateway call settles, so contexts copied into timers or tasks during
  * the call lose the allowance when it ends. Nothing exported from the package returns a frame.
  */
-import { PrivateAsyncContext, currentInterior, insideOperationBody, privateAsyncContextInUse, runOutsideInterior, wallClockMs } from '../core/index.js';
+import {
+  PrivateAsyncContext,
+  currentInterior,
+  insideOperationBody,
+  noteUnmarkedModelCode,
+  privateAsyncContextInUse,
+  reenterInterior,
+  reportRefusal,
+  runInterior,
+  runOutsideInterior,
+  wallClockMs,
+  type InteriorMark,
+  type InteriorRefusal,
+} from '../core/index.js';
 import { append } from './intrinsics.js';
 import type { Authority } from './grant.js';
 import { HostIntegrityError } from './integrity-errors.js';
@@ -202,14 +215,40 @@ function recordRefusal(anomalyKind: string, detail: Record<string, unknown>): vo
 }
 
 /**
- * `runOutsideInterior` as the library's public entry point offers it. Clearing the interior mark is host
- * machinery (a gateway, a Natural execution's own setup); model code (an operation body, generated code) that
- * reached the public module would use it to run unmarked, so it is refused there and recorded.
+ * The interior mark's controls, as the library's public entry point offers them. Choosing the mark is host machinery
+ * (a gateway, a Natural execution's own setup, the wrappers of dispatched code and late callbacks); model code (an
+ * expression, generated code, an operation body) that reached the public module would use them to run unmarked, past
+ * every refusal that asks whether model code is calling, or under a mark of its own making, whose left-behind
+ * callbacks no execution's end stops and whose anomalies name whom it chose. So they refuse model code, and record it.
  */
+function refuseToModelCode(control: string, attempt: 'clear-interior-mark' | 'choose-interior-mark' | 'ledger-append', detail: string): void {
+  if (!insideOperationBody() && currentInterior() === undefined) return;
+  refuseInteriorControl(control);
+  throw new HostIntegrityError({ attempt, detail });
+}
+
 export function publicRunOutsideInterior<T>(fn: () => T): T {
-  if (insideOperationBody() || currentInterior() !== undefined) {
-    refuseInteriorControl('runOutsideInterior');
-    throw new HostIntegrityError({ attempt: 'clear-interior-mark', detail: 'runOutsideInterior is host machinery; model code may not clear its own interior mark' });
-  }
+  refuseToModelCode('runOutsideInterior', 'clear-interior-mark', 'runOutsideInterior is host machinery; model code may not clear its own interior mark');
   return runOutsideInterior(fn);
+}
+
+export function publicReenterInterior<T>(mark: InteriorMark, fn: () => T): T {
+  refuseToModelCode('reenterInterior', 'choose-interior-mark', 'reenterInterior is host machinery; model code may not replace or clear its own interior mark');
+  return reenterInterior(mark, fn);
+}
+
+export function publicRunInterior<T>(mark: InteriorMark, fn: () => T, live?: () => InteriorRefusal | undefined): T {
+  refuseToModelCode('runInterior', 'choose-interior-mark', 'runInterior is host machinery; model code may not choose the interior mark it runs under');
+  return runInterior(mark, fn, live);
+}
+
+export function publicNoteUnmarkedModelCode(mark: InteriorMark): void {
+  refuseToModelCode('noteUnmarkedModelCode', 'choose-interior-mark', 'noteUnmarkedModelCode is host machinery; model code may not choose the mark it is treated under');
+  noteUnmarkedModelCode(mark);
+}
+
+/** The core's refusal report as the public module offers it: the anomalies it writes are the host's record. */
+export function publicReportRefusal(anomalyKind: string, detail: Readonly<Record<string, unknown>>): void {
+  refuseToModelCode('reportRefusal', 'ledger-append', "reportRefusal records the host's own refusals as trace anomalies; model code may not write them");
+  reportRefusal(anomalyKind, detail);
 }

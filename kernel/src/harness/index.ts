@@ -49,7 +49,20 @@ export { FORBIDDEN_AT_RUNTIME, RawDynamicExecutionRefusedError } from './raw-dyn
 /** The sha256 the host names approved sources and generated definitions by, on hashing methods captured at load. */
 export { sha256Of } from './intrinsics.js';
 export { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
-export { insideHostFrame, insideUntrustedRead, publicRunOutsideInterior, readingUntrustedValue, refuseInteriorControl, untrustedReadAnomalies, withoutAllowance, type GatewayAllowance } from './host-context.js';
+export {
+  insideHostFrame,
+  insideUntrustedRead,
+  publicNoteUnmarkedModelCode,
+  publicReenterInterior,
+  publicReportRefusal,
+  publicRunInterior,
+  publicRunOutsideInterior,
+  readingUntrustedValue,
+  refuseInteriorControl,
+  untrustedReadAnomalies,
+  withoutAllowance,
+  type GatewayAllowance,
+} from './host-context.js';
 export { markLateRefusal, refuseCallAfterRun, refuseDuringUntrustedRead } from './late-callbacks.js';
 export {
   Ledger,

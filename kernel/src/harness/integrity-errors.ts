@@ -11,6 +11,8 @@ export type IntegrityAttempt =
   | 'stale-admission'
   /** Model code asked the public module to clear its own interior mark. */
   | 'clear-interior-mark'
+  /** Model code asked the public module to run under an interior mark of its choosing. */
+  | 'choose-interior-mark'
   /** An append through a read-only ledger view, or through a Ledger while a run's interior executes. */
   | 'ledger-append'
   /** Interior code opened, wrote or closed a SQLite ledger store. */
