@@ -22,6 +22,7 @@ export type ErrorKind =
   | 'dependency-unavailable'
   | 'step-control'
   | 'scope-authority'
+  | 'secret-registration'
   | (string & {});
 
 export class NighthawkError extends Error {
@@ -229,6 +230,21 @@ export class ScopeAuthorityError extends NighthawkError {
       `scope() called from model code may not set ${options.options.join(', ')}: the operator's code decides these for every step of the run. A model expression may still start a step (nh.step) in its own scope, with task references and prompt fragments.`,
     );
     this.options = Object.freeze([...options.options]);
+  }
+}
+
+/**
+ * Model code asked to register a secret: every host sink would then redact the text it chose (its own expression in
+ * the ledger, say), in this run and every later one.
+ */
+export class SecretRegistrationError extends NighthawkError {
+  readonly secretName: string;
+  constructor(options: { secretName: string }) {
+    super(
+      'secret-registration',
+      `registerSecret('${options.secretName}') called from model code: secrets are registered by the operator's code (or the model client it builds), since every record the host writes redacts them.`,
+    );
+    this.secretName = options.secretName;
   }
 }
 

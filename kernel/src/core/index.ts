@@ -35,6 +35,7 @@ export {
   isTerminalOperationError,
   StepControlRefusedError,
   ScopeAuthorityError,
+  SecretRegistrationError,
   type ErrorKind,
   type StepAbortSubject,
 } from './errors.js';

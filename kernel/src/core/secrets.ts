@@ -6,7 +6,10 @@
  * The registry is process-wide and append-only: nothing here removes a secret. Short values are refused,
  * since redacting them would rewrite ordinary text.
  */
-import { UsageError } from './errors.js';
+import { SecretRegistrationError, UsageError } from './errors.js';
+import { currentInterior } from './interior.js';
+import { insideOperationBody } from './operation-body.js';
+import { reportRefusal } from './refusal-sink.js';
 
 const MIN_LENGTH = 8;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -33,8 +36,16 @@ export function secretsVersion(): number {
   return version;
 }
 
-/** Registers `value` as a secret recorded as `[redacted:<name>]`. Idempotent; empty values are ignored. */
+/**
+ * Registers `value` as a secret recorded as `[redacted:<name>]`. Idempotent; empty values are ignored. Model code (an
+ * expression, generated code, an operation body) is refused: it would choose what every record hides.
+ */
 export function registerSecret(name: string, value: string | undefined): void {
+  if (currentInterior() !== undefined || insideOperationBody()) {
+    const secretName = typeof name === 'string' ? name : String(typeof name);
+    reportRefusal('secret_registration_from_model_code', { secretName });
+    throw new SecretRegistrationError({ secretName });
+  }
   if (typeof name !== 'string' || !NAME.test(name)) throw new UsageError(`registerSecret(): name '${String(name)}' must be an identifier such as OPENAI_API_KEY.`);
   if (value === undefined || value === '') return;
   if (typeof value !== 'string' || value.length < MIN_LENGTH) {
