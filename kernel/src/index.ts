@@ -7,9 +7,10 @@ export * from './model/index.js';
 export * from './harness/index.js';
 export * from './parts/index.js';
 export * from './session/index.js';
-// Explicit exports take precedence over the star exports above: the public interior-mark controls and refusal report
-// refuse model code (the core and the harness use their own).
+// Explicit exports take precedence over the star exports above: the public interior-mark controls, refusal report and
+// expression compiler refuse model code (the core and the harness use their own).
 export {
+  publicCompileExpression as compileExpression,
   publicNoteUnmarkedModelCode as noteUnmarkedModelCode,
   publicReenterInterior as reenterInterior,
   publicReportRefusal as reportRefusal,

@@ -45,7 +45,7 @@ export {
 export { Allocation, DEFAULT_ALLOCATION, type AllocationLimits } from './allocation.js';
 export { admitCapability, defineCapability, type Capability, type CapabilityContext } from './capability.js';
 export { installEffectAudit } from './effect-audit.js';
-export { FORBIDDEN_AT_RUNTIME, RawDynamicExecutionRefusedError } from './raw-dynamic-runtime.js';
+export { FORBIDDEN_AT_RUNTIME, publicCompileExpression, RawDynamicExecutionRefusedError } from './raw-dynamic-runtime.js';
 /** The sha256 the host names approved sources and generated definitions by, on hashing methods captured at load. */
 export { sha256Of } from './intrinsics.js';
 export { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, sep } from 'node:path';
 import vm from 'node:vm';
 import { z } from 'zod';
-import { NighthawkError, currentInterior, interiorParentId, setLateRefusalSink, setRefusalSink, taintedByModelCode, type InteriorMark } from '../core/index.js';
+import { NighthawkError, compileExpression, currentInterior, interiorParentId, setLateRefusalSink, setRefusalSink, taintedByModelCode, type InteriorMark } from '../core/index.js';
 import { currentHostFrame, type HostHandle } from './host-context.js';
 import { callerFile } from './call-sites.js';
 import { markLateRefusal } from './late-callbacks.js';
@@ -94,6 +94,15 @@ export function refuseRawDynamic(operation: string, detail: Record<string, unkno
   }
   // Recorded: where nothing catches it (a promise reaction, a timer) it is absorbed instead of ending the process.
   throw markLateRefusal(new RawDynamicExecutionRefusedError({ operation, interior: mark.kind }));
+}
+
+/**
+ * The core's expression compiler as the public module offers it: turning text into a function is the executor's
+ * (an nh_evaluate operation's body); model code calling it would run text it built outside any inspected operation.
+ */
+export function publicCompileExpression(expression: string): ReturnType<typeof compileExpression> {
+  refuseRawDynamic('compileExpression');
+  return compileExpression(expression);
 }
 
 // --- who called the Function constructor (only consulted inside interior execution) --------------

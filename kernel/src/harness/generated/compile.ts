@@ -9,6 +9,7 @@ import type TS from 'typescript';
 import { ts } from './typescript-lazy.js';
 import { isNaturalFunction } from '../../core/index.js';
 import { markLateRefusal } from '../late-callbacks.js';
+import { refuseRawDynamic } from '../raw-dynamic-runtime.js';
 import type { CodeProposal } from './code-proposal.js';
 import { checkDependencies, type DependencyMismatch, type GrantedDependency } from './dependencies.js';
 import { definitionIdOf } from './definition-id.js';
@@ -89,6 +90,8 @@ function runtimeKind(staticKind: ExportKind, value: unknown): ExportKind {
 }
 
 export function compileGenerated(proposal: CodeProposal, options: CompileOptions): CompiledDefinition {
+  // Its one caller is the dispatcher, outside any mark: model code calling it would run source outside any dispatch node.
+  refuseRawDynamic('compileGenerated');
   const definitionId = definitionIdOf(proposal);
   const record = (anomaly: GeneratedCodeAnomaly): void => {
     try {
