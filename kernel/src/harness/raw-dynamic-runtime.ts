@@ -159,10 +159,12 @@ function constructorStub(name: string, Real: Ctor): Ctor {
 
 const moduleName = (value: unknown): string => (typeof value === 'string' ? value : StringCtor(value));
 
-/** Installs the run-time tier once. Idempotent; changes nothing outside interior execution. */
-export function installRawDynamicRuntime(): void {
-  if (installed) return;
-  installed = true;
+/**
+ * The core's refusal sinks, installed when the harness loads: the first installation stands, and a model expression
+ * of a run that had no Runner before it (a core-only run) would otherwise install its own, silencing every later
+ * run's refusal records and having the host call its functions.
+ */
+function installRefusalSinks(): void {
   // What the core refuses to model code (a step context's executor members) is recorded under the code's operation or node.
   setRefusalSink((kind, detail) => {
     const frame = currentHostFrame();
@@ -179,7 +181,13 @@ export function installRawDynamicRuntime(): void {
     // Recorded by `report`: where no caller can catch it (a timer, a promise job) it is absorbed, not fatal.
     refused: (error) => markLateRefusal(error),
   });
+}
+installRefusalSinks();
 
+/** Installs the run-time tier once. Idempotent; changes nothing outside interior execution. */
+export function installRawDynamicRuntime(): void {
+  if (installed) return;
+  installed = true;
   // zod probes `new Function` once per process; let it do so now, outside any interior execution.
   z.object({ probe: z.string() }).safeParse({ probe: '' });
 
