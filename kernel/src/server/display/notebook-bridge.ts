@@ -6,7 +6,10 @@ import { randomUUID } from 'node:crypto';
 import {
   abortStep,
   accept,
+  currentInterior,
+  insideOperationBody,
   rejectOperation,
+  reportRefusal,
   type OperationDecision,
   type OperationKind,
   type OperationRequest,
@@ -16,7 +19,7 @@ import { NighthawkMime } from '../../../../shared/mime.js';
 import { ApprovalAnswerSchema } from '../../../../shared/ui-types.js';
 import type { KernelChannel } from '../kernel/index.js';
 import { ledgerEntry, operationLine, runLabels } from './run-view.js';
-import { activeSession } from '../../session/index.js';
+import { activeSession, OperatorControlError } from '../../session/index.js';
 
 let channel: KernelChannel | undefined;
 let persisted: SqliteLedgerStore | undefined;
@@ -112,6 +115,13 @@ export function operatorApproval(options: OperatorApprovalOptions = {}): (reques
   const timeoutMs = options.timeoutMs ?? 120_000;
   const kinds = new Set(options.kinds ?? DEFAULT_APPROVAL_KINDS);
   return async (request) => {
+    // The operator's inspector asks, and the host calls it outside any mark. Model code calling an approval function
+    // (one it made, or the operator's) would put a card in front of the operator that no operation of the run stands
+    // behind, and take the kernel's input request while a real one may be waiting.
+    if (currentInterior() !== undefined || insideOperationBody()) {
+      reportRefusal('operator_approval_from_model_code', { kind: String(request?.kind) });
+      throw new OperatorControlError({ control: 'operatorApproval' });
+    }
     if (!kinds.has(request.kind)) return accept();
     if (options.when && !options.when(request)) return accept();
     const ch = requireChannel('operatorApproval');
