@@ -42,7 +42,7 @@ export {
 export { compileExpression, parseTargetPath } from './expression.js';
 export { PrivateAsyncContext, privateAsyncContextInUse } from './private-context.js';
 export { isCoreRecord } from './provenance.js';
-export { currentOperationBody, insideOperationBody } from './operation-body.js';
+export { currentOperationBody, insideOperationBody, modelCodeRunning } from './operation-body.js';
 export { currentInterior, interiorParentId, interiorRefusal, noteUnmarkedModelCode, probedMark, reenterInterior, runInterior, runOutsideInterior, taintedByModelCode, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from './interior.js';
 export { untilStopped } from './until-stopped.js';
 export {

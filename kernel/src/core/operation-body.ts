@@ -5,6 +5,7 @@
  * carries the operation's own request, so a tool body learns its Natural execution from the core,
  * not from the context object its caller handed it.
  */
+import { currentInterior } from './interior.js';
 import type { OperationRequest } from './operation.js';
 import { PrivateAsyncContext } from './private-context.js';
 
@@ -28,6 +29,15 @@ export function outsideOperationBody<T>(fn: () => T): T {
 /** True while an operation body (expression evaluation, tool call) is executing. */
 export function insideOperationBody(): boolean {
   return marks.getStore()?.request !== undefined;
+}
+
+/**
+ * Whether what runs now is model code or an operation body: under an interior mark (a model expression, generated
+ * code) or inside an operation body. Operator-only calls (the interior-mark controls, secrets, approvals, the
+ * executor-step admission) refuse it.
+ */
+export function modelCodeRunning(): boolean {
+  return marks.getStore()?.request !== undefined || currentInterior() !== undefined;
 }
 
 /**

@@ -7,8 +7,7 @@
  * since redacting them would rewrite ordinary text.
  */
 import { SecretRegistrationError, UsageError } from './errors.js';
-import { currentInterior } from './interior.js';
-import { insideOperationBody } from './operation-body.js';
+import { modelCodeRunning } from './operation-body.js';
 import { reportRefusal } from './refusal-sink.js';
 
 const MIN_LENGTH = 8;
@@ -41,7 +40,7 @@ export function secretsVersion(): number {
  * expression, generated code, an operation body) is refused: it would choose what every record hides.
  */
 export function registerSecret(name: string, value: string | undefined): void {
-  if (currentInterior() !== undefined || insideOperationBody()) {
+  if (modelCodeRunning()) {
     const secretName = typeof name === 'string' ? name : String(typeof name);
     reportRefusal('secret_registration_from_model_code', { secretName });
     throw new SecretRegistrationError({ secretName });

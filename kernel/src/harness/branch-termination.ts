@@ -6,7 +6,7 @@
  * reports completion. A request or an acknowledgement alone establishes nothing: without cessation nothing terminal
  * is recorded for the branch and it stays closed; what still unwinds records its own outcome.
  */
-import { currentInterior, insideOperationBody, taintedByModelCode } from '../core/index.js';
+import { modelCodeRunning, taintedByModelCode } from '../core/index.js';
 import { currentHostFrame, insideUntrustedRead, refuseInteriorControl } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
 import { append, mapHas, mapKeyList, objectFreeze } from './intrinsics.js';
@@ -28,7 +28,7 @@ export type AskTermination = (target: TerminationTarget) => Promise<{ ceased: bo
  */
 export async function terminateBranch(host: RunHost, ask: AskTermination, nodeId: unknown, reason: unknown): Promise<boolean> {
   // Model code (an expression, generated code, an operation body, a callback one planted) never reaches the mechanism.
-  if (insideOperationBody() || currentInterior() !== undefined || taintedByModelCode() !== undefined || insideUntrustedRead()) {
+  if (modelCodeRunning() || taintedByModelCode() !== undefined || insideUntrustedRead()) {
     refuseInteriorControl('terminateBranch');
     throw new HostIntegrityError({ attempt: 'terminate-branch-from-model-code', detail: 'terminating a dispatch branch is an operator control of the parent; model code and operation bodies may not use it' });
   }

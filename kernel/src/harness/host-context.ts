@@ -7,8 +7,7 @@
  */
 import {
   PrivateAsyncContext,
-  currentInterior,
-  insideOperationBody,
+  modelCodeRunning,
   noteUnmarkedModelCode,
   privateAsyncContextInUse,
   reenterInterior,
@@ -222,7 +221,7 @@ function recordRefusal(anomalyKind: string, detail: Record<string, unknown>): vo
  * callbacks no execution's end stops and whose anomalies name whom it chose. So they refuse model code, and record it.
  */
 function refuseToModelCode(control: string, attempt: 'clear-interior-mark' | 'choose-interior-mark' | 'ledger-append', detail: string): void {
-  if (!insideOperationBody() && currentInterior() === undefined) return;
+  if (!modelCodeRunning()) return;
   refuseInteriorControl(control);
   throw new HostIntegrityError({ attempt, detail });
 }

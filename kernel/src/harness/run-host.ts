@@ -13,8 +13,8 @@ import {
   isParsedToolArguments,
   ExpressionNotGuardableError,
   StepAbortedError,
-  insideOperationBody,
   interiorParentId,
+  modelCodeRunning,
   isCoreRecord,
   reenterInterior,
   rejectOperation,
@@ -676,7 +676,7 @@ export class RunHost implements HostHandle {
 
   /** The step's usage meter is written by its executor only (seed 002's aggregate accounting reads it). */
   #refuseUsageFromModelCode(executionId: string): void {
-    if (runningModelCode()) {
+    if (modelCodeRunning()) {
       this.recordAnomaly('usage_from_model_code', { executionId }, executionId);
       throw new HostIntegrityError({ attempt: 'usage-from-model-code', detail: 'the step usage meter records what the step executor consumed; model code and operation bodies may not write it' });
     }
@@ -688,7 +688,7 @@ export class RunHost implements HostHandle {
    * it is, code an operation runs (an expression, a tool) and generated code are refused it.
    */
   #refuseAdmissionToModelCode(executionId: string, use: 'admit' | 'request' | 'observe'): void {
-    if (runningModelCode()) {
+    if (modelCodeRunning()) {
       this.recordAnomaly('admission_from_operation', { executionId, use }, executionId);
       throw new HostIntegrityError({ attempt: 'admission-from-operation', detail: `the executor-step admission (${use}) serves the step executor's provider requests only; model code and operation bodies may not use it` });
     }
@@ -921,8 +921,6 @@ function claimedExecution(ctx: unknown, caller: InteriorMark | undefined): strin
   }
 }
 
-/** What an operation body runs (an expression, a tool) or generated code: never the step executor. */
-const runningModelCode = (): boolean => insideOperationBody() || currentInterior() !== undefined;
 
 /** How an interior mark names its code in an anomaly. */
 const callerOf = (mark: InteriorMark): string => (mark.kind === 'expression' ? 'model expression' : 'generated code');

@@ -4,7 +4,7 @@
  * process and event loop, and records exactly one run-end event.
  */
 import { abortWith, append, mapClear, mapEntryList, mapKeyList, objectFreeze, reflectApply } from './intrinsics.js';
-import { AgentExecutor, currentInterior, currentState, insideOperationBody, interiorParentId, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
+import { AgentExecutor, currentInterior, currentState, interiorParentId, modelCodeRunning, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
 import { installEffectAudit } from './effect-audit.js';
@@ -461,7 +461,7 @@ export function oversightByValue(oversight: Oversight | undefined): Oversight | 
  */
 export function currentExecutorStepAdmission(): { request<T>(send: () => Promise<T>): Promise<T>; admit(): void; observe(usage: { inputTokens?: number; outputTokens?: number }): void } {
   // Model code (an operation body, generated code) never gets it, whether or not one is in scope here.
-  if (insideOperationBody() || currentInterior() !== undefined) {
+  if (modelCodeRunning()) {
     refuseInteriorControl('currentExecutorStepAdmission');
     throw new HostIntegrityError({ attempt: 'admission-from-operation', detail: 'the executor-step admission serves the step executor only; model code and operation bodies may not use it' });
   }

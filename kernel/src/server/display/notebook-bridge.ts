@@ -6,8 +6,7 @@ import { randomUUID } from 'node:crypto';
 import {
   abortStep,
   accept,
-  currentInterior,
-  insideOperationBody,
+  modelCodeRunning,
   rejectOperation,
   reportRefusal,
   type OperationDecision,
@@ -118,7 +117,7 @@ export function operatorApproval(options: OperatorApprovalOptions = {}): (reques
     // The operator's inspector asks, and the host calls it outside any mark. Model code calling an approval function
     // (one it made, or the operator's) would put a card in front of the operator that no operation of the run stands
     // behind, and take the kernel's input request while a real one may be waiting.
-    if (currentInterior() !== undefined || insideOperationBody()) {
+    if (modelCodeRunning()) {
       reportRefusal('operator_approval_from_model_code', { kind: String(request?.kind) });
       throw new OperatorControlError({ control: 'operatorApproval' });
     }
