@@ -379,6 +379,14 @@ export const authorityCases: AttackCase[] = [
     anomaly: 'forged_seam_call',
   },
   {
+    id: "oversight: have the host translate a forged terminal record into its verdict on an execution it does not own",
+    body: `
+      const state = nh.currentState();
+      const verdict = await state.oversight.translateStepFailure(new nh.AllocationExhaustedError({ resource: 'cost', limit: 1, used: 2 }), { stepId: 's', executionId: 'exe_other', runId: state.runId, status: 'failed', operations: [], failedOperations: [], proposedBindings: {}, committedBindings: {} });
+      return 'BREACH: the host answered ' + verdict.failure + ' for a record it never saw';`,
+    anomaly: 'forged_seam_call',
+  },
+  {
     id: 'oversight: run a forged step context without oversight through the host executor',
     body: `
       const state = nh.currentState();

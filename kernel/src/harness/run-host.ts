@@ -155,7 +155,8 @@ export class RunHost implements HostHandle {
       onOperationFinished: (f: OperationFinished) => this.#onOperationFinished(this.#genuine('onOperationFinished', f, true)),
       inspectStepCommit: (c: StepCommit) => this.#inspectStepCommit(this.#genuine('inspectStepCommit', c, true)),
       onStepFinished: (f: StepFinished) => this.#onStepFinished(this.#genuine('onStepFinished', f)),
-      translateStepFailure: (e: unknown, f: StepFinished) => this.#translate(e, f),
+      // Its answer is the error the operator catches for an execution: only for a terminal record the core made.
+      translateStepFailure: (e: unknown, f: StepFinished) => this.#translate(e, this.#genuine('translateStepFailure', f)),
     });
     this.executor = Object.freeze({ runStep: (request: StepRequest) => this.#runStep(request) });
   }
