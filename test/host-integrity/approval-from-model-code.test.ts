@@ -11,7 +11,7 @@ import * as nh from '../../kernel/src/index.js';
 import { setNotebookChannel } from '../../kernel/src/server/display/notebook-bridge.js';
 import type { KernelChannel } from '../../kernel/src/server/kernel/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
-import { STEP_PLACES, modelCodeIn, placeName } from './model-code.js';
+import { STEP_PLACES, evaluateInStep, modelCodeIn, placeName } from './model-code.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 
@@ -38,17 +38,8 @@ describe('attack: model code putting an approval card in front of the operator',
     it(`from ${placeName(place)}: refused and recorded; no card, no input request`, async () => {
       const { shown, prompts } = channel();
       const code = modelCodeIn(place, `try { const d = await nh.operatorApproval()(${FAKE}); return 'asked:' + d.kind; } catch (e) { return e.name; }`);
-      const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression }), finish()] })]);
-      const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-      await runner.run(
-        async (ctx) => {
-          await code.prepare(ctx);
-          await nh.step({ program: 'execute\nGo.' });
-        },
-        { grant: { capabilities: [], references: code.references } },
-      );
-      const events = runner.ledger.select({});
-      expect((events.find((e) => e.kind === 'operation')!.data as { valuePreview?: string }).valuePreview).toBe('"OperatorControlError"');
+      const { events, previews } = await evaluateInStep(code);
+      expect(previews).toEqual(['"OperatorControlError"']);
       expect(shown).toEqual([]);
       expect(prompts).toEqual([]);
       expect(events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status)).toEqual(['operator_approval_from_model_code']);

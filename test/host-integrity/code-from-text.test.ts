@@ -9,10 +9,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as nh from '../../kernel/src/index.js';
-import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
-import { STEP_PLACES, modelCodeIn, placeName, type StepPlace } from './model-code.js';
+import { STEP_PLACES, evaluateInStep, modelCodeIn, placeName } from './model-code.js';
 
-const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 const RAN = `globalThis.__nhFromText = true`;
 
 const COMPILERS: Record<string, string> = {
@@ -20,29 +18,14 @@ const COMPILERS: Record<string, string> = {
   compileGenerated: `nh.compileGenerated({ language: 'javascript', intent: 'define', source: ${JSON.stringify(`${RAN};\nexport const x = 1;`)} }, { onAnomaly: () => {}, isLive: () => true, runInterior: (fn) => fn() })`,
 };
 
-async function compileFrom(place: StepPlace, call: string) {
-  const code = modelCodeIn(place, `try { ${call}; return 'compiled'; } catch (e) { return e.name + ':' + e.operation; }`);
-  const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression }), finish()] })]);
-  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-  await runner.run(
-    async (ctx) => {
-      await code.prepare(ctx);
-      await nh.step({ program: 'execute\nGo.' });
-    },
-    { grant: { capabilities: [], references: code.references } },
-  );
-  const events = runner.ledger.select({});
-  const evaluate = events.find((e) => e.kind === 'operation')!;
-  return { events, said: (evaluate.data as { valuePreview?: string }).valuePreview };
-}
-
 describe("attack: model code compiling text with the library's own compilers", () => {
   for (const place of STEP_PLACES) {
     for (const [compiler, call] of Object.entries(COMPILERS)) {
       it(`${compiler}, from ${placeName(place)}: refused and recorded; the text never runs`, async () => {
         delete (globalThis as { __nhFromText?: boolean }).__nhFromText;
-        const { events, said } = await compileFrom(place, call);
-        expect(said).toBe(JSON.stringify(`RawDynamicExecutionRefusedError:${compiler}`));
+        const code = modelCodeIn(place, `try { ${call}; return 'compiled'; } catch (e) { return e.name + ':' + e.operation; }`);
+        const { events, previews } = await evaluateInStep(code);
+        expect(previews).toEqual([JSON.stringify(`RawDynamicExecutionRefusedError:${compiler}`)]);
         expect((globalThis as { __nhFromText?: boolean }).__nhFromText).toBeUndefined();
         const anomalies = events.filter((e) => e.kind === 'trace.anomaly');
         expect(anomalies.map((e) => [e.status, (e.data as unknown as { operation: string }).operation])).toEqual([['raw_dynamic_execution', compiler]]);

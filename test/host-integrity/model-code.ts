@@ -4,6 +4,7 @@
  * with `nh` in scope; the expression runs it, or calls the generated export that does.
  */
 import * as nh from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 
 export type StepPlace = 'expression' | 'generated';
 export const STEP_PLACES: readonly StepPlace[] = ['expression', 'generated'];
@@ -24,4 +25,31 @@ export function modelCodeIn(place: StepPlace, body: string) {
       probe.go = exports.go as () => Promise<unknown>;
     },
   };
+}
+
+export type ModelCode = ReturnType<typeof modelCodeIn>;
+
+/**
+ * Runs one step in a fresh Runner whose model evaluates `code`'s expression, then `next` if given, and finishes.
+ * Returns the run's ledger events and the value previews of its evaluate operations, in order.
+ */
+export async function evaluateInStep(code: ModelCode, next?: string): Promise<{ events: readonly nh.LedgerEvent[]; previews: Array<string | undefined> }> {
+  const finish = toolCall('nh_output', { result: { kind: 'pass' } });
+  const first = toolCall('nh_evaluate', { expression: code.expression });
+  const model = new ScriptedModel(
+    next === undefined
+      ? [() => ({ toolCalls: [first, finish] })]
+      : [() => ({ toolCalls: [first] }), () => ({ toolCalls: [toolCall('nh_evaluate', { expression: next }), finish] })],
+  );
+  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+  await runner.run(
+    async (ctx) => {
+      await code.prepare(ctx);
+      await nh.step({ program: 'execute\nGo.' });
+    },
+    { grant: { capabilities: [], references: code.references } },
+  );
+  const events = runner.ledger.select({});
+  const evaluations = events.filter((e) => e.kind === 'operation' && (e.data as { request: { kind: string } }).request.kind === 'evaluate');
+  return { events, previews: evaluations.map((e) => (e.data as { valuePreview?: string }).valuePreview) };
 }

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
-import { STEP_PLACES, modelCodeIn, placeName, type StepPlace } from './model-code.js';
+import { STEP_PLACES, evaluateInStep, modelCodeIn, placeName } from './model-code.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 const MARKER = 'EVIDENCE-OF-THE-ATTACK';
@@ -20,30 +20,12 @@ const ROUTES: Record<string, string> = {
   'the model client constructor': `new nh.OpenAIModelClient({ apiKey: '${MARKER}', baseURL: 'http://127.0.0.1:9/v1' })`,
 };
 
-async function registerFrom(place: StepPlace, call: string) {
-  const code = modelCodeIn(place, `try { ${call}; return 'registered'; } catch (e) { return e.name; }`);
-  const model = new ScriptedModel([
-    () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }),
-    () => ({ toolCalls: [toolCall('nh_evaluate', { expression: `'${MARKER} is plain text'` }), finish()] }),
-  ]);
-  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-  await runner.run(
-    async (ctx) => {
-      await code.prepare(ctx);
-      await nh.step({ program: 'execute\nGo.' });
-    },
-    { grant: { capabilities: [], references: code.references } },
-  );
-  const events = runner.ledger.select({});
-  const evaluations = events.filter((e) => e.kind === 'operation' && (e.data as { request: { kind: string } }).request.kind === 'evaluate');
-  return { events, previews: evaluations.map((e) => (e.data as { valuePreview?: string }).valuePreview) };
-}
-
 describe('attack: model code registering a secret, so that the records redact what it chose', () => {
   for (const place of STEP_PLACES) {
     for (const [route, call] of Object.entries(ROUTES)) {
       it(`${route}, from ${placeName(place)}: refused and recorded; nothing is redacted`, async () => {
-        const { events, previews } = await registerFrom(place, call);
+        const code = modelCodeIn(place, `try { ${call}; return 'registered'; } catch (e) { return e.name; }`);
+        const { events, previews } = await evaluateInStep(code, `'${MARKER} is plain text'`);
         expect(previews).toEqual(['"SecretRegistrationError"', JSON.stringify(`${MARKER} is plain text`)]);
         expect(nh.registeredSecretNames()).not.toContain('HIDE');
         expect(nh.registeredSecretNames()).not.toContain('OPENAI_API_KEY');
