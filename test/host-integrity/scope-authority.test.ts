@@ -30,10 +30,10 @@ const OPTIONS: Record<string, string> = {
   extensions: `{ extensions: { [Symbol('x')]: 1 } }`,
 };
 
-async function nestedFrom(place: StepPlace, options: string) {
+async function nestedFrom(place: StepPlace, options: string, before = '', after = '') {
   const code = modelCodeIn(
     place,
-    `let n = 0; try { await nh.scope(${options}, () => nh.step({ program: 'execute\\nInner.' })); return 'nested step ran'; } catch (e) { return e.name + ':' + (e.options ?? []).join(','); }`,
+    `let n = 0; ${before} try { await nh.scope(${options}, () => nh.step({ program: 'execute\\nInner.' })); return 'nested step ran'; } catch (e) { return e.name + ':' + (e.options ?? []).join(','); } finally { ${after} }`,
   );
   const requests: Array<string | undefined> = [];
   const scripted = new ScriptedModel([
@@ -72,6 +72,19 @@ describe('attack: model code choosing what the operator decides for a nested ste
         expect(anomalies.map((e) => [e.status, (e.data as unknown as { options: string[] }).options])).toEqual([['scope_authority_from_model_code', [option]]]);
       });
     }
+
+    it(`model, with Array.prototype.filter replaced first (answering "nothing refused"), from ${placeName(place)}: still refused`, async () => {
+      const { outcome, requests, said, events } = await nestedFrom(
+        place,
+        `{ model: 'attacker-model' }`,
+        `const filter = Array.prototype.filter; Array.prototype.filter = function () { return []; };`,
+        `Array.prototype.filter = filter;`,
+      );
+      expect(said).toBe(JSON.stringify('ScopeAuthorityError:model'));
+      expect(outcome).toBe('done');
+      expect(requests).toEqual([undefined]);
+      expect(events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status)).toContain('scope_authority_from_model_code');
+    });
 
     it(`task references and prompt fragments, from ${placeName(place)}: the nested step runs`, async () => {
       const { outcome, events, requests, said } = await nestedFrom(place, `{ taskReferences: { extra: 1 }, systemPromptFragments: ['Be brief.'] }`);

@@ -155,14 +155,17 @@ export function scope<T>(options: ScopeOptions, fn: () => T): T {
   const parent = storage.getStore();
   if (!parent) throw new UsageError('scope() must be called inside run(executor, fn).');
   if (options === null || typeof options !== 'object') throw new UsageError('scope() needs an options object as its first argument.');
+  // Index loops, no Array methods: model code calling this may have replaced them (a `filter` answering "nothing").
   const read: ScopeOptions = {};
-  for (const key of SCOPE_KEYS) {
+  for (let i = 0; i < SCOPE_KEYS.length; i++) {
+    const key = SCOPE_KEYS[i]!;
     const value: unknown = options[key];
     if (value !== undefined) (read as Record<string, unknown>)[key] = value;
   }
   const mark = currentInterior();
   if (mark !== undefined) {
-    const refused = OPERATOR_ONLY.filter((key) => key in read);
+    const refused: string[] = [];
+    for (let i = 0; i < OPERATOR_ONLY.length; i++) if (OPERATOR_ONLY[i]! in read) refused[refused.length] = OPERATOR_ONLY[i]!;
     if (refused.length > 0) {
       reportRefusal('scope_authority_from_model_code', { options: Object.freeze(refused), runId: parent.runId, stepId: parent.stepContext?.stepId });
       throw new ScopeAuthorityError({ options: refused });
