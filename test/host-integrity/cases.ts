@@ -379,6 +379,20 @@ export const authorityCases: AttackCase[] = [
     anomaly: 'forged_seam_call',
   },
   {
+    id: 'oversight: make every record look like the core\'s (WeakSet.prototype.has answering true), then forge a terminal record',
+    body: `
+      const state = nh.currentState();
+      const has = WeakSet.prototype.has;
+      WeakSet.prototype.has = function () { return true; };
+      try {
+        await state.oversight.onStepFinished({ stepId: 's', executionId: 'exe_forged', runId: state.runId, status: 'completed', operations: [], failedOperations: [], proposedBindings: {}, committedBindings: {} });
+      } finally {
+        WeakSet.prototype.has = has;
+      }
+      return 'BREACH: forged step record accepted under a replaced WeakSet.prototype.has';`,
+    anomaly: 'forged_seam_call',
+  },
+  {
     id: "oversight: have the host translate a forged terminal record into its verdict on an execution it does not own",
     body: `
       const state = nh.currentState();

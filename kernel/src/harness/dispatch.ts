@@ -11,7 +11,7 @@ import { markGenerated } from './generated-registry.js';
 import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
-import { isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply } from './intrinsics.js';
+import { isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply, weakSetAdd, weakSetHas } from './intrinsics.js';
 import {
   compileGenerated,
   definitionIdOf,
@@ -130,7 +130,7 @@ const genuine = new WeakSet<object>();
  * a forgery claims nothing).
  */
 export function observedIdentityOf(materialization: Materialization, exportName: string): string | undefined {
-  if (!genuine.has(materialization)) return undefined;
+  if (!weakSetHas(genuine, materialization)) return undefined;
   return materialization.linkedExport === exportName ? materialization.originalDefinitionId : materialization.definitionId;
 }
 
@@ -221,7 +221,7 @@ export class Dispatcher {
         ),
       );
       materialization = Object.freeze({ nodeId, definitionId, materializationId, originalDefinitionId, ...linked, exports: compiled.exports, proposal });
-      genuine.add(materialization);
+      weakSetAdd(genuine, materialization);
     } catch (error) {
       recordRealmChanges(host, nodeId);
       host.endDispatch(nodeId, 'rejected', { error });
@@ -232,7 +232,7 @@ export class Dispatcher {
     if (proposal.intent !== 'define-and-invoke') return materialization;
     const invoke = this.#invokers.get(materialization.exports[proposal.entry!] as object)!;
     const outcome = Object.freeze({ ...materialization, invocation: invoke(undefined, [...(proposal.args ?? [])]) });
-    genuine.add(outcome);
+    weakSetAdd(genuine, outcome);
     return outcome;
   }
 

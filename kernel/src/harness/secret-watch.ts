@@ -9,6 +9,7 @@
  */
 import { interiorParentId, registerEnvSecret, secretsInText } from '../core/index.js';
 import { activeInterior, recordAnomalyAnyState } from './raw-dynamic-runtime.js';
+import { weakSetAdd, weakSetHas } from './intrinsics.js';
 
 let installed = false;
 
@@ -55,9 +56,9 @@ export function installSecretWatch(refuseWrite: (effect: string) => void): void 
   };
   const ours = new WeakSet<object>();
   const watch = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => {
-    if ((typeof env !== 'object' && typeof env !== 'function') || env === null || ours.has(env)) return env;
+    if ((typeof env !== 'object' && typeof env !== 'function') || env === null || weakSetHas(ours, env)) return env;
     const watched = new Proxy(env, handler);
-    ours.add(watched);
+    weakSetAdd(ours, watched);
     return watched;
   };
   // An accessor, so that replacing the whole object (`process.env = { NODE_OPTIONS: … }`) is a write too. Tools
