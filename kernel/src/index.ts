@@ -16,5 +16,7 @@ export {
   publicReportRefusal as reportRefusal,
   publicRunInterior as runInterior,
   publicRunOutsideInterior as runOutsideInterior,
+  publicSetLateRefusalSink as setLateRefusalSink,
+  publicSetRefusalSink as setRefusalSink,
 } from './harness/index.js';
 export { displayLedger, exportLedgerHtml, ledgerReportHtml, operatorApproval, parseAnswer, type LedgerReportOptions, type OperatorApprovalOptions } from './server/display/index.js';

@@ -5,7 +5,8 @@
  * - `nh.runInterior(mark, fn)` ran under a mark of the model's making (no liveness probe: callbacks it leaves behind
  *   outlive its execution; anomalies name whom it chose);
  * - `nh.noteUnmarkedModelCode(mark)` chose the mark the run-time tier treats it under;
- * - `nh.reportRefusal(kind, detail)` wrote a trace anomaly of the model's choosing into the ledger.
+ * - `nh.reportRefusal(kind, detail)` wrote a trace anomaly of the model's choosing into the ledger;
+ * - `nh.setRefusalSink` / `nh.setLateRefusalSink` changed nothing (the harness's stand) but left no evidence.
  * Each refuses model code (an expression, generated code an expression called) with a HostIntegrityError and an
  * `operator_control_in_run` anomaly naming the control; operator code keeps them.
  */
@@ -23,7 +24,11 @@ const CONTROLS: Record<string, string> = {
   runInterior: `nh.runInterior(${FORGED}, () => setTimeout(() => {}, 0))`,
   noteUnmarkedModelCode: `nh.noteUnmarkedModelCode(${FORGED})`,
   reportRefusal: `nh.reportRefusal('forged_anomaly', { executionId: 'someone-else' })`,
+  // Already installed by the harness (the first installation stands), so these changed nothing, silently.
+  setRefusalSink: `nh.setRefusalSink(() => {})`,
+  setLateRefusalSink: `nh.setLateRefusalSink({ capture() {}, report() {}, refused: (e) => e })`,
 };
+const WRITES_RECORD = new Set(['reportRefusal', 'setRefusalSink', 'setLateRefusalSink']);
 
 async function controlFrom(place: StepPlace, call: string) {
   const code = modelCodeIn(place, `try { ${call}; return 'allowed'; } catch (e) { return e.name + ':' + e.attempt; }`);
@@ -50,7 +55,7 @@ describe("attack: model code handling the interior mark through the public modul
     for (const [control, call] of Object.entries(CONTROLS)) {
       it(`${control}, from ${placeName(place)}: refused and recorded; the step ends as the model's operations say`, async () => {
         const { outcome, events, said } = await controlFrom(place, call);
-        const attempt = control === 'reportRefusal' ? 'ledger-append' : 'choose-interior-mark';
+        const attempt = WRITES_RECORD.has(control) ? 'ledger-append' : 'choose-interior-mark';
         expect(said).toBe(JSON.stringify(`HostIntegrityError:${attempt}`));
         expect(outcome).toEqual({ answer: 42 });
         const anomalies = events.filter((e) => e.kind === 'trace.anomaly');

@@ -13,6 +13,10 @@ import {
   reenterInterior,
   reportRefusal,
   runInterior,
+  setLateRefusalSink,
+  setRefusalSink,
+  type LateRefusalSink,
+  type RefusalSink,
   runOutsideInterior,
   wallClockMs,
   type InteriorMark,
@@ -250,4 +254,18 @@ export function publicNoteUnmarkedModelCode(mark: InteriorMark): void {
 export function publicReportRefusal(anomalyKind: string, detail: Readonly<Record<string, unknown>>): void {
   refuseToModelCode('reportRefusal', 'ledger-append', "reportRefusal records the host's own refusals as trace anomalies; model code may not write them");
   reportRefusal(anomalyKind, detail);
+}
+
+/**
+ * The core's refusal sinks as the public module offers them. The harness installs its own when it loads and the
+ * first installation stands, so a later one changes nothing; from model code the attempt is refused and recorded.
+ */
+export function publicSetRefusalSink(value: RefusalSink): void {
+  refuseToModelCode('setRefusalSink', 'ledger-append', "the refusal sink records the host's own refusals; model code may not install one");
+  setRefusalSink(value);
+}
+
+export function publicSetLateRefusalSink(value: LateRefusalSink): void {
+  refuseToModelCode('setLateRefusalSink', 'ledger-append', "the late refusal sink records the host's own refusals; model code may not install one");
+  setLateRefusalSink(value);
 }

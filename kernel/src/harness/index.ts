@@ -57,6 +57,8 @@ export {
   publicReportRefusal,
   publicRunInterior,
   publicRunOutsideInterior,
+  publicSetLateRefusalSink,
+  publicSetRefusalSink,
   readingUntrustedValue,
   refuseInteriorControl,
   untrustedReadAnomalies,
