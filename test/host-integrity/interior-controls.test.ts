@@ -13,8 +13,8 @@
 import { describe, expect, it } from 'vitest';
 import * as nh from '../../kernel/src/index.js';
 import { reenterInterior as coreReenterInterior } from '../../kernel/src/core/index.js';
-import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
-import { STEP_PLACES, modelCodeIn, placeName, type StepPlace } from './model-code.js';
+import { toolCall } from '../../kernel/src/testing.js';
+import { STEP_PLACES, modelCodeIn, placeName, runStepWith, type StepPlace } from './model-code.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 const FORGED = `{ kind: 'generated', nodeId: 'forged', definitionId: 'forged' }`;
@@ -32,22 +32,15 @@ const WRITES_RECORD = new Set(['reportRefusal', 'setRefusalSink', 'setLateRefusa
 
 async function controlFrom(place: StepPlace, call: string) {
   const code = modelCodeIn(place, `try { ${call}; return 'allowed'; } catch (e) { return e.name + ':' + e.attempt; }`);
-  const model = new ScriptedModel([
-    () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }),
-    () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'answer', expression: '42' }), finish()] }),
-  ]);
-  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-  const outcome = await runner.run(
-    async (ctx) => {
-      await code.prepare(ctx);
-      const { bindings } = await nh.step({ program: 'execute\nSet <:answer>.' });
-      return bindings;
-    },
-    { grant: { capabilities: [], references: code.references } },
+  const { outcome, events, previews } = await runStepWith(
+    code,
+    [
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }),
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'answer', expression: '42' }), finish()] }),
+    ],
+    { program: 'execute\nSet <:answer>.' },
   );
-  const events = runner.ledger.select({});
-  const evaluate = events.find((e) => e.kind === 'operation' && (e.data as { request: { kind: string } }).request.kind === 'evaluate')!;
-  return { outcome, events, said: (evaluate.data as { valuePreview?: string }).valuePreview };
+  return { outcome, events, said: previews[0] };
 }
 
 describe("attack: model code handling the interior mark through the public module's controls", () => {
@@ -57,7 +50,7 @@ describe("attack: model code handling the interior mark through the public modul
         const { outcome, events, said } = await controlFrom(place, call);
         const attempt = WRITES_RECORD.has(control) ? 'ledger-append' : 'choose-interior-mark';
         expect(said).toBe(JSON.stringify(`HostIntegrityError:${attempt}`));
-        expect(outcome).toEqual({ answer: 42 });
+        expect(outcome).toBe('returned:{"answer":42}');
         const anomalies = events.filter((e) => e.kind === 'trace.anomaly');
         expect(anomalies.map((e) => [e.status, (e.data as unknown as { control: string }).control])).toEqual([['operator_control_in_run', control]]);
         expect(events.filter((e) => e.kind === 'execution.end').map((e) => e.status)).toEqual(['completed']);

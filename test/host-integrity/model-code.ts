@@ -4,7 +4,8 @@
  * with `nh` in scope; the expression runs it, or calls the generated export that does.
  */
 import * as nh from '../../kernel/src/index.js';
-import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+import type { z } from 'zod';
+import { ScriptedModel, toolCall, type ScriptedTurn } from '../../kernel/src/testing.js';
 
 export type StepPlace = 'expression' | 'generated';
 export const STEP_PLACES: readonly StepPlace[] = ['expression', 'generated'];
@@ -29,27 +30,49 @@ export function modelCodeIn(place: StepPlace, body: string) {
 
 export type ModelCode = ReturnType<typeof modelCodeIn>;
 
+export interface StepRunOptions {
+  /** The step's program (default `execute\nGo.`) and write bindings. */
+  readonly program?: string;
+  readonly writes?: Record<string, z.ZodType>;
+  readonly oversight?: nh.Oversight;
+  /** Granted besides the code's references (default none). */
+  readonly capabilities?: nh.Capability[];
+  /** Wraps the scripted model (to note what each request asks for). */
+  readonly client?: (model: ScriptedModel) => nh.ModelClient;
+}
+
 /**
- * Runs one step in a fresh Runner whose model evaluates `code`'s expression, then `next` if given, and finishes.
- * Returns the run's ledger events and the value previews of its evaluate operations, in order.
+ * Runs one step in a fresh Runner whose scripted model answers `turns`, after `code.prepare`. `outcome` is
+ * `returned:<committed bindings as JSON>`, or `threw:<failure>` (a NaturalExecutionError's, else the error's name).
  */
-export async function evaluateInStep(code: ModelCode, next?: string): Promise<{ events: readonly nh.LedgerEvent[]; previews: Array<string | undefined> }> {
+export async function runStepWith(code: ModelCode, turns: readonly ScriptedTurn[], options: StepRunOptions = {}) {
+  const model = new ScriptedModel(turns);
+  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model: options.client ? options.client(model) : model }) });
+  const outcome = await runner
+    .run(
+      async (ctx) => {
+        await code.prepare(ctx);
+        return nh.step({ program: options.program ?? 'execute\nGo.', ...(options.writes ? { writes: options.writes } : {}) });
+      },
+      { grant: { capabilities: options.capabilities ?? [], references: code.references }, ...(options.oversight ? { oversight: options.oversight } : {}) },
+    )
+    .then(
+      (r) => `returned:${JSON.stringify(r.bindings)}`,
+      (e: Error) => `threw:${(e as { failure?: string }).failure ?? e.name}`,
+    );
+  const events = runner.ledger.select({});
+  const evaluations = events.filter((e) => e.kind === 'operation' && (e.data as { request: { kind: string } }).request.kind === 'evaluate');
+  return { outcome, events, model, previews: evaluations.map((e) => (e.data as { valuePreview?: string }).valuePreview) };
+}
+
+/** One step whose model evaluates `code`'s expression, then `next` if given, and finishes (see runStepWith). */
+export function evaluateInStep(code: ModelCode, next?: string) {
   const finish = toolCall('nh_output', { result: { kind: 'pass' } });
   const first = toolCall('nh_evaluate', { expression: code.expression });
-  const model = new ScriptedModel(
+  return runStepWith(
+    code,
     next === undefined
       ? [() => ({ toolCalls: [first, finish] })]
       : [() => ({ toolCalls: [first] }), () => ({ toolCalls: [toolCall('nh_evaluate', { expression: next }), finish] })],
   );
-  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-  await runner.run(
-    async (ctx) => {
-      await code.prepare(ctx);
-      await nh.step({ program: 'execute\nGo.' });
-    },
-    { grant: { capabilities: [], references: code.references } },
-  );
-  const events = runner.ledger.select({});
-  const evaluations = events.filter((e) => e.kind === 'operation' && (e.data as { request: { kind: string } }).request.kind === 'evaluate');
-  return { events, previews: evaluations.map((e) => (e.data as { valuePreview?: string }).valuePreview) };
 }

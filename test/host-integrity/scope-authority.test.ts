@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
-import { STEP_PLACES, modelCodeIn, placeName, type StepPlace } from './model-code.js';
+import { STEP_PLACES, modelCodeIn, placeName, runStepWith, type StepPlace } from './model-code.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 
@@ -36,23 +36,12 @@ async function nestedFrom(place: StepPlace, options: string, before = '', after 
     `let n = 0; ${before} try { await nh.scope(${options}, () => nh.step({ program: 'execute\\nInner.' })); return 'nested step ran'; } catch (e) { return e.name + ':' + (e.options ?? []).join(','); } finally { ${after} }`,
   );
   const requests: Array<string | undefined> = [];
-  const scripted = new ScriptedModel([
-    () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression }), finish()] }),
-    () => ({ toolCalls: [finish()] }),
-  ]);
-  const model = noting(scripted, requests);
-  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-  const outcome = await runner.run(
-    async (ctx) => {
-      await code.prepare(ctx);
-      await nh.step({ program: 'execute\nGo.' });
-      return 'done';
-    },
-    { grant: { capabilities: [], references: code.references } },
+  const { outcome, events, previews } = await runStepWith(
+    code,
+    [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression }), finish()] }), () => ({ toolCalls: [finish()] })],
+    { client: (scripted) => noting(scripted, requests) },
   );
-  const events = runner.ledger.select({});
-  const evaluate = events.find((e) => e.kind === 'operation' && (e.data as { request: { kind: string } }).request.kind === 'evaluate')!;
-  return { outcome, events, requests, said: (evaluate.data as { valuePreview?: string }).valuePreview };
+  return { outcome, events, requests, said: previews[0] };
 }
 
 describe('attack: model code choosing what the operator decides for a nested step (nh.scope)', () => {
@@ -63,7 +52,7 @@ describe('attack: model code choosing what the operator decides for a nested ste
         const { outcome, events, requests, said } = await nestedFrom(place, options);
         const option = name.split(' ')[0]!;
         expect(said).toBe(JSON.stringify(`ScopeAuthorityError:${option}`));
-        expect(outcome).toBe('done');
+        expect(outcome).toBe('returned:{}');
         expect((globalThis as { __nhScopeEvil?: boolean }).__nhScopeEvil).toBeUndefined();
         // Only the outer step ran, on the operator's model choice (the client's default).
         expect(requests).toEqual([undefined]);
@@ -81,7 +70,7 @@ describe('attack: model code choosing what the operator decides for a nested ste
         `Array.prototype.filter = filter;`,
       );
       expect(said).toBe(JSON.stringify('ScopeAuthorityError:model'));
-      expect(outcome).toBe('done');
+      expect(outcome).toBe('returned:{}');
       expect(requests).toEqual([undefined]);
       expect(events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status)).toContain('scope_authority_from_model_code');
     });
@@ -89,7 +78,7 @@ describe('attack: model code choosing what the operator decides for a nested ste
     it(`task references and prompt fragments, from ${placeName(place)}: the nested step runs`, async () => {
       const { outcome, events, requests, said } = await nestedFrom(place, `{ taskReferences: { extra: 1 }, systemPromptFragments: ['Be brief.'] }`);
       expect(said).toBe('"nested step ran"');
-      expect(outcome).toBe('done');
+      expect(outcome).toBe('returned:{}');
       expect(requests).toEqual([undefined, undefined]);
       expect(events.filter((e) => e.kind === 'execution.start')).toHaveLength(2);
       expect(events.filter((e) => e.kind === 'trace.anomaly')).toEqual([]);

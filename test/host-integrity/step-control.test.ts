@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
-import { STEP_PLACES, modelCodeIn, placeName, type StepPlace } from './model-code.js';
+import { STEP_PLACES, modelCodeIn, placeName, runStepWith, type StepPlace } from './model-code.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 
@@ -30,26 +30,15 @@ async function callFrom(place: StepPlace, call: string) {
   const code = modelCodeIn(place, `const c = nh.currentStepContext(); try { await ${call}; return 'called'; } catch (e) { return e.name; }`);
   const sent: unknown[] = [];
   const send = nh.defineCapability({ name: 'send', description: 'sends', request: z.object({ to: z.string() }), run: (r) => void sent.push(r) });
-  const model = new ScriptedModel([
-    () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }),
-    () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'answer', expression: '42' }), finish()] }),
-  ]);
-  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-  const outcome = await runner
-    .run(
-      async (ctx) => {
-        await code.prepare(ctx);
-        return nh.step({ program: 'execute\nSet <:answer>.', writes: { answer: z.number() } });
-      },
-      { grant: { capabilities: [send], references: code.references } },
-    )
-    .then(
-      (r) => `returned:${JSON.stringify(r.bindings)}`,
-      (e: nh.NaturalExecutionError) => `threw:${e.failure}`,
-    );
-  const events = runner.ledger.select({});
-  const evaluate = events.find((e) => e.kind === 'operation' && (e.data as { request: { kind: string } }).request.kind === 'evaluate')!;
-  return { outcome, events, sent, said: (evaluate.data as { valuePreview?: string }).valuePreview };
+  const { outcome, events, previews } = await runStepWith(
+    code,
+    [
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }),
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'answer', expression: '42' }), finish()] }),
+    ],
+    { program: 'execute\nSet <:answer>.', writes: { answer: z.number() }, capabilities: [send] },
+  );
+  return { outcome, events, sent, said: previews[0] };
 }
 
 describe("attack: model code calling its step context's executor members", () => {
@@ -78,21 +67,9 @@ describe("attack: model code calling its step context's executor members", () =>
           return 'ran';
         } catch (e) { return e.name; }`;
       const code = modelCodeIn(place, body);
-      const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression }), finish()] }), () => ({ toolCalls: [finish()] })]);
-      const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-      const outcome = await runner
-        .run(
-          async (ctx) => {
-            await code.prepare(ctx);
-            await nh.step({ program: 'execute\nGo.' });
-            return 'done';
-          },
-          { grant: { capabilities: [], references: code.references } },
-        )
-        .catch((e: Error) => `threw:${e.name}`);
-      const events = runner.ledger.select({});
-      expect(outcome).toBe('done');
-      expect((events.find((e) => e.kind === 'operation')!.data as { valuePreview?: string }).valuePreview).toBe('"HostIntegrityError"');
+      const { outcome, events, previews } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression }), finish()] }), () => ({ toolCalls: [finish()] })]);
+      expect(outcome).toBe('returned:{}');
+      expect(previews).toEqual(['"HostIntegrityError"']);
       expect(events.filter((e) => e.kind === 'execution.start')).toHaveLength(1);
       expect(events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status)).toEqual(['foreign_step_context']);
     });

@@ -9,34 +9,27 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
-import { STEP_PLACES, modelCodeIn, placeName, type StepPlace } from './model-code.js';
+import { STEP_PLACES, modelCodeIn, placeName, runStepWith, type StepPlace } from './model-code.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 const ERASE = `const c = nh.currentStepContext(); try { c.operations.splice(0); } catch {} try { c.operations.length = 0; } catch {}`;
 
 async function eraseFrom(place: StepPlace) {
   const code = modelCodeIn(place, `${ERASE} return 'erased';`);
-  const model = new ScriptedModel([
-    () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'undefinedThing()' })] }),
-    () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }),
-    () => ({ toolCalls: [finish()] }),
-  ]);
   const seen: number[] = [];
   const oversight: nh.Oversight = {
     inspectStepCommit: (commit) => (seen.push(commit.failedOperations.length), commit.failedOperations.length ? nh.abortStep('the result ignored a failure') : nh.accept()),
   };
-  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-  const outcome = await runner
-    .run(
-      async (ctx) => {
-        await code.prepare(ctx);
-        await nh.step({ program: 'execute\nGo.' });
-        return 'passed';
-      },
-      { grant: { capabilities: [], references: code.references }, oversight },
-    )
-    .catch((e: nh.NaturalExecutionError) => `threw:${e.failure}`);
-  return { outcome, seen, end: runner.ledger.select({ kind: 'execution.end' })[0]! };
+  const { outcome, events } = await runStepWith(
+    code,
+    [
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'undefinedThing()' })] }),
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }),
+      () => ({ toolCalls: [finish()] }),
+    ],
+    { oversight },
+  );
+  return { outcome, seen, end: events.find((e) => e.kind === 'execution.end')! };
 }
 
 describe("attack: model code erasing its step's evidence", () => {

@@ -8,9 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import * as nh from '../../kernel/src/index.js';
-import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
-import { STEP_PLACES, modelCodeIn, placeName, type StepPlace } from './model-code.js';
+import { toolCall } from '../../kernel/src/testing.js';
+import { STEP_PLACES, modelCodeIn, placeName, runStepWith, type StepPlace } from './model-code.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 
@@ -23,24 +22,14 @@ const EDITS: Record<string, string> = {
 
 async function editFrom(place: StepPlace, edit: string, answer: z.ZodType) {
   const code = modelCodeIn(place, `const c = nh.currentStepContext(); try { ${edit}; } catch (e) { return e.name; } return 'edited';`);
-  const model = new ScriptedModel([
-    () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression }), toolCall('nh_assign', { target_path: 'answer', expression: '"not a number"' }), finish()] }),
-    () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'answer', expression: '42' }), finish()] }),
-  ]);
-  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
-  const outcome = await runner
-    .run(
-      async (ctx) => {
-        await code.prepare(ctx);
-        return nh.step({ program: 'execute\nSet <:answer>.', writes: { answer } });
-      },
-      { grant: { capabilities: [], references: code.references } },
-    )
-    .then(
-      (r) => `returned:${JSON.stringify(r.bindings)}`,
-      (e: Error) => `threw:${e.name}`,
-    );
-  return { outcome, events: runner.ledger.select({}) };
+  return runStepWith(
+    code,
+    [
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression }), toolCall('nh_assign', { target_path: 'answer', expression: '"not a number"' }), finish()] }),
+      () => ({ toolCalls: [toolCall('nh_assign', { target_path: 'answer', expression: '42' }), finish()] }),
+    ],
+    { program: 'execute\nSet <:answer>.', writes: { answer } },
+  );
 }
 
 describe('attack: model code editing the types its step commits by', () => {
