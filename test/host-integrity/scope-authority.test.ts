@@ -95,6 +95,27 @@ describe('attack: model code choosing what the operator decides for a nested ste
     expect(runner.ledger.select({ kind: 'trace.anomaly' })).toEqual([]);
   });
 
+  it('a SessionFunction body is operator code: called from a cell it chooses the model; called from a model expression it runs under the mark and is refused', async () => {
+    const requests: Array<string | undefined> = [];
+    const scripted = new ScriptedModel([
+      // The cell's call: the SessionFunction's own step.
+      () => ({ toolCalls: [finish()] }),
+      // A later run: the model calls the SessionFunction from an expression.
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'pick().then(() => "picked", (e) => e.name)' }), finish()] }),
+    ]);
+    const body = () => nh.scope({ model: 'operator-model' }, () => nh.step({ program: 'execute\nGo.' }));
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: noting(scripted, requests) }), grant: { capabilities: [], references: {} } });
+    const pick = session.registerImported(body, { name: 'pick', reviewedSourceHash: 'a'.repeat(64) });
+    await pick();
+    expect(requests).toEqual(['operator-model']);
+    await session.runner.run(() => nh.step({ program: 'execute\nGo.' }), { grant: { capabilities: [], references: { pick } } });
+    const said = session.ledger.select({ kind: 'operation' }).map((e) => (e.data as { valuePreview?: string }).valuePreview);
+    expect(said).toContain('"ScopeAuthorityError"');
+    expect(session.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toEqual(['scope_authority_from_model_code']);
+    expect(requests).toEqual(['operator-model', undefined]);
+    await session.close();
+  });
+
   it("an operator's getter is read once: it cannot answer the executor check and the state differently", async () => {
     let reads = 0;
     const other: nh.StepExecutor = { runStep: async () => ({ outcome: { kind: 'pass' }, bindings: {} }) };
