@@ -57,7 +57,7 @@ import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
 import { classNameOf, isProxy } from './snapshot-reflect.js';
-import { addListener, append, mapDelete, mapGet, mapHas, mapKeyList, mapSet, objectFreeze, removeListener, setAdd, setHas, setSizeOf, signalAborted } from './intrinsics.js';
+import { addListener, append, mapDelete, mapGet, mapHas, mapKeyList, mapSet, objectFreeze, removeListener, setAdd, setHas, setSizeOf, signalAborted, weakSetAdd, weakSetHas } from './intrinsics.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
@@ -126,8 +126,8 @@ export class RunHost implements HostHandle {
   readonly #late: RunHostInit['lateAnomaly'];
   readonly #failures = new Map<string, NaturalExecutionFailure>();
   readonly #meters = new Map<string, UsageMeter>();
-  /** Operation records delivered through the host seam (each once). */
-  readonly #delivered = new Set<OperationFinished>();
+  /** Operation records delivered through the host seam (each once); weak, so a long run does not keep them all. */
+  readonly #delivered = new WeakSet<OperationFinished>();
   readonly #toolCapability = new Map<ToolSpec, string>();
   readonly #toolByName = new Map<string, ToolSpec>();
   readonly oversight: Oversight;
@@ -558,11 +558,11 @@ export class RunHost implements HostHandle {
   async #onOperationFinished(finished: OperationFinished): Promise<void> {
     // Each record is delivered once by the core. The seam is reachable (the runtime state's oversight) and a genuine
     // record is too (a step context's `operations`): delivered again, it would be a second record of one operation.
-    if (setHas(this.#delivered, finished)) {
+    if (weakSetHas(this.#delivered, finished)) {
       this.recordAnomaly('forged_seam_call', { seam: 'onOperationFinished', operationId: finished.request.operationId, redelivered: true }, finished.request.executionId);
       throw new HostIntegrityError({ attempt: 'forged-seam-call', detail: `the record of operation ${finished.request.operationId} was delivered already` });
     }
-    setAdd(this.#delivered, finished);
+    weakSetAdd(this.#delivered, finished);
     // Before anything is appended, so the host records on the built-ins it was loaded with.
     recordRealmChanges(this, finished.request.operationId, 'hot');
     const event = this.append({ kind: 'operation', subjectId: finished.request.operationId, parentId: finished.request.executionId, status: finished.status, data: finished });
