@@ -92,7 +92,8 @@ afterAll(() => {
 describe('a kernel process started from a compiler snapshot', () => {
   test('has its program built before the first cell, checks types as a fresh compiler does, and hands cell code nothing', async () => {
     const target = await built(root);
-    const cells = ['import * as nh from "nighthawk-ts";\ntypeof nh.Session', 'const n: number = "text";', 'const k: number = 6;\nk * 7'];
+    // The last cell: the blob's converter is mended as a fresh one is (tslab-converter-fixes.ts).
+    const cells = ['import * as nh from "nighthawk-ts";\ntypeof nh.Session', 'const n: number = "text";', 'const k: number = 6;\nk * 7', 'const __k = 5;\n__k + 1'];
     const fromBlob = probe(root, target.path, cells);
     const fresh = probe(root, undefined, cells);
     expect(fromBlob.built).toBe(true);
@@ -103,6 +104,7 @@ describe('a kernel process started from a compiler snapshot', () => {
     expect(fromBlob.outcomes[1]!.kind).toBe('error');
     expect(fromBlob.outcomes[1]!.text).toMatch(/Type 'string' is not assignable to type 'number'/);
     expect(fromBlob.outcomes[2]).toEqual({ kind: 'ok', text: '42' });
+    expect(fromBlob.outcomes[3]).toEqual({ kind: 'ok', text: '6' });
     expect(fromBlob.outcomes).toEqual(fresh.outcomes);
   }, 120_000);
 

@@ -21,6 +21,9 @@ const script = `
 import { createRequire } from 'node:module';
 import { writeFileSync } from 'node:fs';
 const load = createRequire(${JSON.stringify(path.join(root, 'package.json'))});
+const { createTslabCompiler, preloadTslab } = await import(${JSON.stringify(path.join(built, 'tslab-compiler.js'))});
+// The kernel's converter (loaded mended, as the module of its path) is the one wrapped.
+preloadTslab();
 const tslab = load(load.resolve('tslab/dist/converter'));
 let conversions = 0;
 const create = tslab.createConverter;
@@ -30,7 +33,6 @@ tslab.createConverter = (options) => {
   converter.convert = (...args) => (conversions++, convert(...args));
   return converter;
 };
-const { createTslabCompiler } = await import(${JSON.stringify(path.join(built, 'tslab-compiler.js'))});
 const compiler = createTslabCompiler();
 const importing = 'import { x } from "./mod";\\nconst s: string = x;';
 const codes = () => compiler.diagnose(importing).map((d) => d.code);

@@ -17,6 +17,7 @@ import vm from 'node:vm';
 import type * as TS from 'typescript';
 import { prepareCompilerSystem, WARM_UP_CELL } from './compiler-system.js';
 import { COMPILER_SNAPSHOT_SLOT, type CompilerSnapshotConfig, type CompilerSnapshotHandoff } from './compiler-snapshot-slot.js';
+import { mendConverterSource } from './tslab-converter-fixes.js';
 
 declare const require: (id: string) => unknown;
 
@@ -67,7 +68,9 @@ function load(file: string): unknown {
   if (hit) return hit.exports;
   const module: LoadedModule = { exports: {}, filename: file };
   loaded.set(file, module);
-  const source = readFileSync(file, 'utf8');
+  const read = readFileSync(file, 'utf8');
+  // tslab's converter, mended as the kernel loads it (tslab-converter-fixes.ts).
+  const source = file === config!.converterPath ? mendConverterSource(read, file) : read;
   if (file.endsWith('.json')) {
     module.exports = JSON.parse(source);
     return module.exports;

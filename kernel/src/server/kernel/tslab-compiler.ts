@@ -20,6 +20,7 @@ import { ConversionStore } from './conversion-store.js';
 import { prepareCompilerSystem, WARM_UP_CELL, WARM_UP_ROUNDS } from './compiler-system.js';
 import { discardStartupBlob, takeCompilerSnapshot, tslabPaths } from './compiler-snapshot.js';
 import type { CompilerSnapshotHandoff } from './compiler-snapshot-slot.js';
+import { CONVERTER_FIXES_VERSION, loadMendedConverter } from './tslab-converter-fixes.js';
 import type { FileSystemObservations, Observation } from './fs-observations.js';
 import { sigintTakenOver } from './sigint-hold.js';
 import { beginKernelWork, duringKernelWork } from './kernel-work.js';
@@ -198,9 +199,8 @@ function loadTslabModules(): { ts: typeof TS; converter: TslabConverterModule } 
     tslabModules = { ts: handoff.ts, converter: handoff.converterModule as TslabConverterModule };
     return tslabModules;
   }
-  const load = createRequire(import.meta.url);
   const ts = createRequire(converterPath)('@tslab/typescript-for-tslab') as typeof TS;
-  tslabModules = { ts, converter: load(converterPath) as TslabConverterModule };
+  tslabModules = { ts, converter: loadMendedConverter(converterPath) as TslabConverterModule };
   return tslabModules;
 }
 
@@ -267,7 +267,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   let snapshotWarm = unarmed !== undefined;
   // Everything a conversion depends on besides the two texts and the file system it observes.
   const stored = ConversionStore.open<Conversion>(
-    JSON.stringify([process.version, ts.version, tslabVersion(), rootDir, self ? [self.name, self.root, [...self.files]] : null]),
+    JSON.stringify([process.version, ts.version, tslabVersion(), CONVERTER_FIXES_VERSION, rootDir, self ? [self.name, self.root, [...self.files]] : null]),
     observations,
   );
   // Built at the first need (a warm-up, a conversion not stored, a completion): about a second of one

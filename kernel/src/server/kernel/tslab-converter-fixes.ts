@@ -1,0 +1,98 @@
+/**
+ * tslab 1.0.22's converter, with three places mended where it writes TypeScript's escaped identifier names as
+ * code. TypeScript keeps a name starting with two underscores escaped inside (`__x` is `___x` in a file's
+ * locals); the converter printed those keys, so a cell declaring and using `__x` failed with "Cannot find name
+ * '___x'", a class whose name a later cell gave to an interface was kept as `let ___K: any`, and completion of
+ * `__al` looked for `___al`. Node built-ins only: the compiler snapshot's builder bundles this too.
+ *
+ * Each fix must apply exactly once; a converter where one does not (another tslab) is refused with the fix
+ * named, rather than run with the defect back.
+ */
+import { readFileSync } from 'node:fs';
+import Module from 'node:module';
+import path from 'node:path';
+
+interface Fix {
+  what: string;
+  from: string;
+  to: string;
+}
+
+const FIXES: readonly Fix[] = [
+  {
+    what: "the export of a cell's own names",
+    from: 'const suffix = "\\nexport {" + Array.from(keys).join(", ") + "}";',
+    to: 'const suffix = "\\nexport {" + Array.from(keys, (key) => ts.unescapeLeadingUnderscores(key)).join(", ") + "}";',
+  },
+  {
+    what: 'the value kept for a class whose name became a type',
+    from: 'anyVarsDecls.push(`let ${name}: any;\\n`);',
+    to: 'anyVarsDecls.push(`let ${ts.unescapeLeadingUnderscores(name)}: any;\\n`);',
+  },
+  {
+    what: 'the prefix completion matches against',
+    from: 'let name = id.escapedText.toString();',
+    to: 'let name = ts.idText(id);',
+  },
+];
+
+/** Bumped when FIXES change: conversions stored by a kernel with other fixes are not reused (conversion-store.ts). */
+export const CONVERTER_FIXES_VERSION = 'escaped-names-1';
+
+export class TslabConverterMismatchError extends Error {
+  override readonly name = 'TslabConverterMismatchError';
+}
+
+/** The converter's source with every fix applied; throws TslabConverterMismatchError naming a fix that did not apply. */
+export function mendConverterSource(source: string, file: string): string {
+  let mended = source;
+  for (const fix of FIXES) {
+    const at = mended.indexOf(fix.from);
+    if (at < 0 || mended.indexOf(fix.from, at + fix.from.length) >= 0) {
+      throw new TslabConverterMismatchError(
+        `${file} is not the tslab converter this kernel mends (${fix.what}: expected its code exactly once); install the tslab version package.json pins`,
+      );
+    }
+    mended = mended.slice(0, at) + fix.to + mended.slice(at + fix.from.length);
+  }
+  return mended;
+}
+
+interface NodeModule {
+  exports: unknown;
+  filename: string;
+  paths: string[];
+  loaded: boolean;
+  _compile(source: string, filename: string): unknown;
+}
+interface NodeModuleClass {
+  new (id: string, parent?: unknown): NodeModule;
+  _cache: Record<string, NodeModule | undefined>;
+  _nodeModulePaths(dir: string): string[];
+}
+
+const mendedModules = new WeakSet<object>();
+
+/**
+ * Loads the converter at `file` mended, as the CommonJS module of that path (its own requires resolve beside
+ * it, and later requires of the path get this module). A copy someone required unmended before is left alone.
+ */
+export function loadMendedConverter(file: string): unknown {
+  const Loader = Module as unknown as NodeModuleClass;
+  const cached = Loader._cache[file];
+  if (cached && mendedModules.has(cached)) return cached.exports;
+  const source = mendConverterSource(readFileSync(file, 'utf8'), file);
+  const module = new Loader(file);
+  module.filename = file;
+  module.paths = Loader._nodeModulePaths(path.dirname(file));
+  if (!cached) Loader._cache[file] = module;
+  try {
+    module._compile(source, file);
+  } catch (error) {
+    if (Loader._cache[file] === module) delete Loader._cache[file];
+    throw error;
+  }
+  module.loaded = true;
+  mendedModules.add(module);
+  return module.exports;
+}
