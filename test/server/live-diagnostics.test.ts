@@ -40,6 +40,9 @@ describe('live diagnostics comm', () => {
     // Names from earlier cells are known: no "Cannot find name" for them.
     await expect(diagnose('limit * 2')).resolves.toEqual([]);
     await expect(diagnose('missingName + 1')).resolves.toEqual([expect.objectContaining({ code: 2304, line: 0, character: 0 })]);
+    // Module syntax a cell accepts is not flagged; what it refuses is, where it is (cell-module-syntax.ts).
+    await expect(diagnose('export const doubled = limit * 2;')).resolves.toEqual([]);
+    await expect(diagnose('const n = 1;\n  export default n;')).resolves.toEqual([expect.objectContaining({ line: 1, character: 2, severity: 'error', message: expect.stringContaining('export default') })]);
     // Checking is not running: the assignment never happened.
     await diagnose('ran = 99;');
     const check = await runCell(suite.kernel, 'ran');

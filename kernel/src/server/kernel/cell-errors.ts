@@ -4,6 +4,7 @@
  */
 import { inspect } from 'node:util';
 import type { CellOutcome } from './cell-compiler.js';
+import type { CellSyntaxProblem } from './cell-module-syntax.js';
 
 interface Diagnostic {
   start: { line: number; character: number };
@@ -20,21 +21,30 @@ export function interruptedOutcome(): CellOutcome {
 }
 
 export function typeScriptError(diagnostics: readonly Diagnostic[], source: string): ErrorOutcome {
+  return placedError('TypeScriptError', diagnostics.map((d) => ({ ...d, tag: ` (TS${d.code})` })), source);
+}
+
+/** Module syntax a cell cannot hold (cell-module-syntax.ts), placed as a TypeScript diagnostic is. */
+export function cellSyntaxError(problems: readonly CellSyntaxProblem[], source: string): ErrorOutcome {
+  return placedError('CellSyntaxError', problems.map((p) => ({ ...p, tag: '' })), source);
+}
+
+function placedError(ename: string, items: ReadonlyArray<Omit<Diagnostic, 'code'> & { tag: string }>, source: string): ErrorOutcome {
   const lines = source.split('\n');
-  const describe = (d: Diagnostic): string =>
+  const describe = (d: (typeof items)[number]): string =>
     `${d.fileName ? d.fileName + ' ' : ''}${d.start.line + 1}:${d.start.character + 1} - ${d.messageText}`;
-  const first = diagnostics[0]!;
+  const first = items[0]!;
   const traceback: string[] = [];
-  for (const d of diagnostics) {
-    traceback.push(`TypeScriptError: ${describe(d)} (TS${d.code})`);
+  for (const d of items) {
+    traceback.push(`${ename}: ${describe(d)}${d.tag}`);
     const text = d.fileName ? undefined : lines[d.start.line];
     if (text !== undefined) {
       traceback.push(`  ${String(d.start.line + 1).padStart(4)} | ${text}`);
       traceback.push(`       | ${' '.repeat(d.start.character)}^`);
     }
   }
-  const more = diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more)` : '';
-  return { kind: 'error', ename: 'TypeScriptError', evalue: describe(first) + more, traceback };
+  const more = items.length > 1 ? ` (and ${items.length - 1} more)` : '';
+  return { kind: 'error', ename, evalue: describe(first) + more, traceback };
 }
 
 /** How a cell's compiled lines map back to its source, kept per execution count for later tracebacks. */

@@ -13,7 +13,8 @@ import type { CellCompiler, CellDiagnostic, CellOutcome, CompletionResult, Execu
 import { expandShorthandProperties } from './cell-shorthand.js';
 import { createLineMap } from './cell-lines.js';
 import { isCompleteSource } from './cell-complete.js';
-import { CellFrames, interruptedOutcome, runtimeError, typeScriptError } from './cell-errors.js';
+import { CellFrames, cellSyntaxError, interruptedOutcome, runtimeError, typeScriptError } from './cell-errors.js';
+import { prepareModuleSyntax } from './cell-module-syntax.js';
 import { bindingNames, survivingDeclarations } from './cell-declarations.js';
 import { valueToBundle } from './value-bundle.js';
 import { ConversionStore } from './conversion-store.js';
@@ -432,7 +433,11 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     } catch (error) {
       return runtimeError(error, frames, describeError);
     }
+    const syntax = prepareModuleSyntax(code, ts);
+    if (syntax.problems.length > 0) return cellSyntaxError(syntax.problems, code);
+    code = syntax.code;
     const converted = convert(prevDecl, code);
+    const topLevelAwait = converted.hasToplevelAwait === true || syntax.topLevelAwait;
     const errors = converted.diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error);
     if (errors.length > 0) return typeScriptError(errors, code);
     if (!converted.output) {
@@ -448,7 +453,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     // One line before the cell's own, so its line numbers hold.
     const wrapped =
       `(function (slot) { delete ${slot}; slot.started(); return ` +
-      (converted.hasToplevelAwait ? '(async function (exports, require) { ' : '(function (exports, require) { ') +
+      (topLevelAwait ? '(async function (exports, require) { ' : '(function (exports, require) { ') +
       output +
       `\n})(slot.exports, slot.require); })(${slot})`;
     cellSlot.started = () => {
@@ -466,7 +471,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
       } finally {
         delete (globalThis as Record<symbol, unknown>)[slotKey]; // a script that never started leaves it otherwise
       }
-      if (converted.hasToplevelAwait) await untilInterrupted(returned);
+      if (topLevelAwait) await untilInterrupted(returned);
     } catch (error) {
       // What ran before the throw stays, as in Jupyter and Deno: later cells see the names it reached.
       if (assigned.size > 0) prevDecl = survivingDeclarations(ts, prevDecl, converted.declOutput ?? '', names, assigned);
@@ -515,6 +520,11 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     } catch {
       return [];
     }
+    const syntax = prepareModuleSyntax(code, ts);
+    if (syntax.problems.length > 0) {
+      return syntax.problems.map((p) => ({ line: p.start.line, character: p.start.character, message: p.messageText, code: 0, severity: 'error' as const }));
+    }
+    code = syntax.code;
     // Checked against the declarations of the cells that ran; nothing runs and prevDecl is not moved.
     return convert(prevDecl, code).diagnostics
       .filter((d) => d.category === ts.DiagnosticCategory.Error || d.category === ts.DiagnosticCategory.Warning)

@@ -1,12 +1,14 @@
 /**
- * tslab 1.0.22's converter, with three places mended where it writes TypeScript's escaped identifier names as
- * code. TypeScript keeps a name starting with two underscores escaped inside (`__x` is `___x` in a file's
- * locals); the converter printed those keys, so a cell declaring and using `__x` failed with "Cannot find name
- * '___x'", a class whose name a later cell gave to an interface was kept as `let ___K: any`, and completion of
- * `__al` looked for `___al`. Node built-ins only: the compiler snapshot's builder bundles this too.
- *
- * Each fix must apply exactly once; a converter where one does not (another tslab) is refused with the fix
- * named, rather than run with the defect back.
+ * tslab 1.0.22's converter, mended where cells failed:
+ * - It printed TypeScript's escaped names as code. A name starting with two underscores is kept escaped inside
+ *   (`__x` is `___x` in a file's locals), so a cell declaring and using `__x` failed with "Cannot find name
+ *   '___x'", a class whose name a later cell gave to an interface was kept as `let ___K: any`, and completion of
+ *   `__al` looked for `___al`.
+ * - `declare global { var flag: number }` failed: the block's internal name (`__global`) was exported as a
+ *   variable, later cells read `flag` from the earlier cells' exports instead of the global object, and the
+ *   block was dropped from the declarations after one cell.
+ * Node built-ins only: the compiler snapshot's builder bundles this too. Each fix must apply exactly once; a
+ * converter where one does not (another tslab) is refused with the fix named, rather than run with a defect back.
  */
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';
@@ -22,12 +24,25 @@ const FIXES: readonly Fix[] = [
   {
     what: "the export of a cell's own names",
     from: 'const suffix = "\\nexport {" + Array.from(keys).join(", ") + "}";',
-    to: 'const suffix = "\\nexport {" + Array.from(keys, (key) => ts.unescapeLeadingUnderscores(key)).join(", ") + "}";',
+    // Internal names (`__global` of `declare global`, which a user's `__x` can never be: it is `___x`) are no variables.
+    to: 'const suffix = "\\nexport {" + Array.from(keys).filter((key) => !/^__(?!_)/.test(key)).map((key) => ts.unescapeLeadingUnderscores(key)).join(", ") + "}";',
   },
   {
     what: 'the value kept for a class whose name became a type',
     from: 'anyVarsDecls.push(`let ${name}: any;\\n`);',
     to: 'anyVarsDecls.push(`let ${ts.unescapeLeadingUnderscores(name)}: any;\\n`);',
+  },
+  {
+    what: "references to an earlier cell's globals",
+    from: 'if (decl.getSourceFile() === declsFile) {',
+    // A `declare global` variable lives on the global object, not among the earlier cells' exports.
+    to: 'if (decl.getSourceFile() === declsFile && !ts.findAncestor(decl, (n) => ts.isModuleDeclaration(n) && (n.flags & ts.NodeFlags.GlobalAugmentation) !== 0)) {',
+  },
+  {
+    what: "the declarations kept for later cells",
+    from: 'let names = keepMap.get(stmt);\n            if (!names) {\n                return;',
+    // A `declare global` block names no local, so the converter dropped it after one cell.
+    to: 'let names = keepMap.get(stmt);\n            if (!names) {\n                if (ts.isModuleDeclaration(stmt) && (stmt.flags & ts.NodeFlags.GlobalAugmentation) !== 0) statements.push(stmt);\n                return;',
   },
   {
     what: 'the prefix completion matches against',
@@ -37,7 +52,7 @@ const FIXES: readonly Fix[] = [
 ];
 
 /** Bumped when FIXES change: conversions stored by a kernel with other fixes are not reused (conversion-store.ts). */
-export const CONVERTER_FIXES_VERSION = 'escaped-names-1';
+export const CONVERTER_FIXES_VERSION = 'escaped-names-and-globals-1';
 
 export class TslabConverterMismatchError extends Error {
   override readonly name = 'TslabConverterMismatchError';
