@@ -53,6 +53,19 @@ describe('Session and SessionFunction', () => {
     expect(seen).toBe(runId);
   });
 
+  it('generator functions keep their iteration: never wrapped, never approved, and refused by registration by name', () => {
+    const session = newSession();
+    function* numbers() { yield 1; }
+    async function* words() { yield 'a'; }
+    const adapters = cell(session, 'function* numbers() { yield 1 }\nasync function* words() { yield "a" }\nfunction plain() { return 1 }', { numbers, words, plain: () => 1 });
+    expect(Object.keys(adapters)).toEqual(['plain']);
+    expect(session.isApproved(numbers)).toBe(false);
+    expect([...numbers()]).toEqual([1]);
+    // Not an unobserved definition: the cell did define them, they are only left as written.
+    expect(session.anomalies.filter((a) => a.anomalyKind === 'unobserved_definition')).toEqual([]);
+    expect(() => session.registerImported(words, { reviewedSourceHash: hashSource('async function* words() {}') })).toThrow(/generator function cannot be a SessionFunction/);
+  });
+
   it('calls after close are refused; escaped adapters lose their admission evidence', async () => {
     const session = newSession();
     const raw = async () => 1;

@@ -58,6 +58,18 @@ function isClass(value: unknown): boolean {
   return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
 }
 
+const GENERATOR_FUNCTION_PROTOTYPES: readonly object[] = [Object.getPrototypeOf(function* () {}) as object, Object.getPrototypeOf(async function* () {}) as object];
+
+/**
+ * Generator functions run their body at each `next()`, after the call returned: a run started by the call would
+ * have ended before any of it ran, so an adapter would only break iteration. They are never wrapped.
+ */
+function isGeneratorFunction(value: unknown): boolean {
+  if (typeof value !== 'function') return false;
+  const proto = Object.getPrototypeOf(value) as object | null;
+  return GENERATOR_FUNCTION_PROTOTYPES.includes(proto as object);
+}
+
 /** A refused attempt the Session recorded outside any open run ledger. */
 export interface SessionAnomaly {
   readonly runId: string | undefined;
@@ -284,7 +296,7 @@ export class Session {
         out[name] = existing;
         continue;
       }
-      if ((value as unknown as Record<symbol, unknown>)[SESSION_FUNCTION] || isClass(value)) continue;
+      if ((value as unknown as Record<symbol, unknown>)[SESSION_FUNCTION] || isClass(value) || isGeneratorFunction(value)) continue;
       const kind = defined.get(name);
       if (isGeneratedCallable(value) || kind === undefined || (kind === 'spec' && !isSpecNaturalFunction(value)) || neverOperatorDefined(value)) {
         // Binding an existing value is not a definition: nothing is approved, and the attempt is evidence.
@@ -308,6 +320,9 @@ export class Session {
       throw new SubmissionRefusedError({ reason: 'not-source-text', detail: 'generated, bound or native callables are never approved by registration' });
     }
     if (!/^[0-9a-f]{64}$/.test(options.reviewedSourceHash)) throw new TypeError('reviewedSourceHash must be a sha256 hex digest of the reviewed source.');
+    if (isGeneratorFunction(fn)) {
+      throw new TypeError('A generator function cannot be a SessionFunction: its body runs at each next(), after the run a call would start has ended. Register a function that consumes it instead.');
+    }
     this.#approve(fn, 'trusted-import', options.reviewedSourceHash, newId('imp_'));
     return this.#adapter(fn, options.name ?? fn.name) as SessionFunction<F>;
   }
