@@ -101,7 +101,8 @@ describe('attack: model code choosing what the operator decides for a nested ste
       // The cell's call: the SessionFunction's own step.
       () => ({ toolCalls: [finish()] }),
       // A later run: the model calls the SessionFunction from an expression.
-      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'pick().then(() => "picked", (e) => e.name)' }), finish()] }),
+      // (`pick` is written synchronous, so inside the run it throws where it is called.)
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'Promise.resolve().then(() => pick()).then(() => "picked", (e) => e.name)' }), finish()] }),
     ]);
     const body = () => nh.scope({ model: 'operator-model' }, () => nh.step({ program: 'execute\nGo.' }));
     const session = new nh.Session({ executor: new nh.AgentExecutor({ model: noting(scripted, requests) }), grant: { capabilities: [], references: {} } });

@@ -66,6 +66,28 @@ describe('Session and SessionFunction', () => {
     expect(() => session.registerImported(words, { reviewedSourceHash: hashSource('async function* words() {}') })).toThrow(/generator function cannot be a SessionFunction/);
   });
 
+  it('inside a run a synchronous SessionFunction answers as written; from operator code outside any run it starts one', async () => {
+    const session = newSession();
+    const { add } = cell(session, 'function add(a, b) { return a + b }', { add: (a: number, b: number) => a + b });
+    const { fails } = cell(session, 'function fails() { throw new RangeError("no") }', { fails: () => { throw new RangeError('no'); } });
+    const { later } = cell(session, 'async function later() { return 1 }', { later: async () => 1 });
+    const { outer } = cell(session, 'function outer() {...}', {
+      outer: () => {
+        let thrown: unknown;
+        try {
+          fails!();
+        } catch (error) {
+          thrown = error;
+        }
+        return { sum: (add as unknown as (a: number, b: number) => number)(2, 3) * 2, thrown: (thrown as Error | undefined)?.name, later: later!() instanceof Promise };
+      },
+    });
+    expect(add!(1, 2)).toBeInstanceOf(Promise);
+    await expect(add!(1, 2)).resolves.toBe(3);
+    await expect(outer!()).resolves.toEqual({ sum: 10, thrown: 'RangeError', later: true });
+    expect(session.ledger.select({ kind: 'run.entry' })).toHaveLength(3);
+  });
+
   it('calls after close are refused; escaped adapters lose their admission evidence', async () => {
     const session = newSession();
     const raw = async () => 1;

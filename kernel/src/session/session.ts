@@ -70,6 +70,12 @@ function isGeneratorFunction(value: unknown): boolean {
   return GENERATOR_FUNCTION_PROTOTYPES.includes(proto as object);
 }
 
+const ASYNC_FUNCTION_PROTOTYPE = Object.getPrototypeOf(async function () {}) as object;
+
+function isAsyncFunction(fn: AnyFunction): boolean {
+  return Object.getPrototypeOf(fn) === ASYNC_FUNCTION_PROTOTYPE;
+}
+
 /** A refused attempt the Session recorded outside any open run ledger. */
 export interface SessionAnomaly {
   readonly runId: string | undefined;
@@ -437,7 +443,17 @@ export class Session {
       if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(name);
       return session.#runner.run(async () => fn.apply(self, args), session.#runOptions(name));
     };
+    // A function written synchronous answers synchronously inside a run, as its callers there were written and
+    // type-checked to expect: `return add(x, x) * 2` in one operator function calling another read a promise
+    // (NaN), and a throw inside became a rejection nobody saw. A call that starts a run is asynchronous.
+    const synchronous = !isAsyncFunction(fn);
     const adapter = function (this: unknown, ...args: never[]): Promise<unknown> {
+      if (synchronous && insideHostFrame()) {
+        if (session.#closed) session.#refuseClosed(name);
+        session.#refuseWithoutRun(name);
+        session.#refuseAfterRun(name);
+        return fn.apply(this, args) as Promise<unknown>;
+      }
       return callResult(call(this, args));
     } as unknown as SessionFunction;
     Object.defineProperty(adapter, 'name', { value: name });
