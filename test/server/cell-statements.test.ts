@@ -9,15 +9,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { kernelSuite } from '../support/kernel-suite.js';
-import { runCell } from '../support/kernel-client.js';
+import { runCell, runCellOk } from '../support/kernel-client.js';
 
 const suite = kernelSuite();
 
-async function ok(code: string): Promise<{ value: unknown; stdout: string }> {
-  const run = await runCell(suite.kernel, code);
-  expect(run.error?.evalue, `cell ${JSON.stringify(code)}`).toBeUndefined();
-  return { value: run.result?.['text/plain'], stdout: run.stdout };
-}
+const ok = (code: string) => runCellOk(suite.kernel, code);
 
 describe('top-level for await', () => {
   test('at the top of a cell, in a block, and with a value after it', async () => {

@@ -11,15 +11,11 @@
 import { describe, expect, test } from 'vitest';
 import { startSessionKernelServer } from '../support/kernel-server.js';
 import { kernelSuite } from '../support/kernel-suite.js';
-import { runCell } from '../support/kernel-client.js';
+import { runCell, runCellOk } from '../support/kernel-client.js';
 
 const suite = kernelSuite(startSessionKernelServer);
 
-async function ok(code: string): Promise<{ value: unknown; stdout: string }> {
-  const run = await runCell(suite.kernel, code);
-  expect(run.error?.evalue, `cell ${JSON.stringify(code)}`).toBeUndefined();
-  return { value: run.result?.['text/plain'], stdout: run.stdout };
-}
+const ok = (code: string) => runCellOk(suite.kernel, code);
 
 describe('generator functions in a Session kernel', () => {
   test('a generator function iterates in its own cell and in later ones', async () => {

@@ -6,15 +6,11 @@
  */
 import { describe, expect, test } from 'vitest';
 import { kernelSuite } from '../support/kernel-suite.js';
-import { runCell } from '../support/kernel-client.js';
+import { runCell, runCellOk } from '../support/kernel-client.js';
 
 const suite = kernelSuite();
 
-async function value(code: string): Promise<unknown> {
-  const run = await runCell(suite.kernel, code);
-  expect(run.error?.evalue, `cell ${JSON.stringify(code)}`).toBeUndefined();
-  return run.result?.['text/plain'];
-}
+const value = async (code: string): Promise<unknown> => (await runCellOk(suite.kernel, code)).value;
 
 describe('names with two leading underscores', () => {
   test('declared and used in one cell, then in the next', async () => {

@@ -82,8 +82,9 @@ describe('Session and SessionFunction', () => {
         return { sum: (add as unknown as (a: number, b: number) => number)(2, 3) * 2, thrown: (thrown as Error | undefined)?.name, later: later!() instanceof Promise };
       },
     });
-    expect(add!(1, 2)).toBeInstanceOf(Promise);
-    await expect(add!(1, 2)).resolves.toBe(3);
+    const addFromOperator = add as unknown as (a: number, b: number) => Promise<number>;
+    expect(addFromOperator(1, 2)).toBeInstanceOf(Promise);
+    await expect(addFromOperator(1, 2)).resolves.toBe(3);
     await expect(outer!()).resolves.toEqual({ sum: 10, thrown: 'RangeError', later: true });
     expect(session.ledger.select({ kind: 'run.entry' })).toHaveLength(3);
   });

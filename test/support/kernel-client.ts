@@ -42,3 +42,10 @@ export async function runCell(
     displays: iopub.filter((m) => m.header.msg_type === 'display_data' || m.header.msg_type === 'update_display_data'),
   };
 }
+
+/** Runs a cell that must succeed: its result's text/plain and its stdout; a cell error fails with the cell named. */
+export async function runCellOk(kernel: Kernel.IKernelConnection, code: string): Promise<{ value: unknown; stdout: string }> {
+  const run = await runCell(kernel, code);
+  if (run.error) throw new Error(`cell ${JSON.stringify(code)} failed: ${run.error.ename}: ${run.error.evalue}`);
+  return { value: run.result?.['text/plain'], stdout: run.stdout };
+}
