@@ -5,7 +5,8 @@
  *   reports no top-level-await diagnostic for them;
  * - `declare global { … }` failed with "Cannot find name '__global'": the augmentation's internal symbol was
  *   exported as if it were a variable;
- * - `export` on a declaration (code pasted from a module) failed with "Cannot redeclare exported variable".
+ * - `export` on a declaration (code pasted from a module) failed with "Cannot redeclare exported variable", and
+ *   `import.meta` at run time with "Cannot use 'import.meta' outside a module".
  */
 import { describe, expect, test } from 'vitest';
 import { kernelSuite } from '../support/kernel-suite.js';
@@ -63,11 +64,14 @@ describe('export in a cell', () => {
     expect((await ok('const shape: ExportedShape = { r: exportedValue };\n[shape.r, new ExportedThing().id, ExportedKind.A]')).value).toBe('[ 9, 1, 0 ]');
   });
 
-  test('an export list of names already declared is accepted; a default export or a re-export is refused by name', async () => {
+  test('an export list of names already declared is accepted; a default export, a re-export or import.meta is refused by name', async () => {
     expect((await ok('const listed = 3;\nexport { listed };\nlisted')).value).toBe('3');
     const byDefault = await runCell(suite.kernel, 'export default 42;');
     expect(byDefault.error?.evalue).toMatch(/export default/);
     const reexport = await runCell(suite.kernel, "export * from 'node:path';");
     expect(reexport.error?.evalue).toMatch(/export .* from/);
+    const meta = await runCell(suite.kernel, 'const here = 1;\nconsole.log(import.meta.url)');
+    expect(meta.error?.ename).toBe('CellSyntaxError');
+    expect(meta.error?.evalue).toMatch(/^2:13 - `import\.meta` is not available in a cell: .*process\.cwd\(\)/);
   });
 });

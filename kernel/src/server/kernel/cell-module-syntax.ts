@@ -4,7 +4,8 @@
  * - `export` on a declaration (code pasted from a module) is dropped; `export { a, b }` of the cell's own names is
  *   dropped whole. Both are blanked with spaces, so every line and column the user sees holds.
  * - `export default`, `export =`, a renaming `export { a as b }` and re-exports (`export … from`) mean nothing in a
- *   cell: each is refused with its place and what to write instead.
+ *   cell: each is refused with its place and what to write instead. So is `import.meta`, which a cell (compiled
+ *   to CommonJS) does not have: it failed at run time with "Cannot use 'import.meta' outside a module".
  * And whether a cell awaits outside every function. The converter learns it from TypeScript's top-level-await
  * diagnostic, which its TypeScript reports for `await x` but not for `for await (…)` or `await (x)`: those cells
  * ran in a plain function and failed ("Unexpected reserved word", "await is not defined"), the common
@@ -38,6 +39,7 @@ type Parser = Pick<
   | 'isFunctionLike'
   | 'isClassLike'
   | 'isModuleDeclaration'
+  | 'isMetaProperty'
 >;
 
 const blank = (text: string): string => text.replace(/[^\n]/g, ' ');
@@ -45,7 +47,8 @@ const blank = (text: string): string => text.replace(/[^\n]/g, ' ');
 export function prepareModuleSyntax(code: string, ts: Parser): PreparedModuleSyntax {
   const mayExport = /\bexport\b/.test(code);
   const mayAwait = /\bawait\b/.test(code);
-  if (!mayExport && !mayAwait) return { code, problems: [], topLevelAwait: false };
+  const mayMeta = /\bimport\s*\.\s*meta\b/.test(code);
+  if (!mayExport && !mayAwait && !mayMeta) return { code, problems: [], topLevelAwait: false };
   // Parsed as the converter sees it, a module (there, `await (x)` is an await, not a call of `await`); the
   // marker goes after the cell so every position in it holds.
   const file = ts.createSourceFile('cell.ts', `${code}\nexport {};`, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -83,6 +86,15 @@ export function prepareModuleSyntax(code: string, ts: Parser): PreparedModuleSyn
       }
       edits.push({ from: exported.getStart(file), to: exported.end });
     }
+  }
+  if (mayMeta) {
+    const visit = (node: TS.Node): void => {
+      if (ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword) {
+        refuse(node, '`import.meta` is not available in a cell: for the notebook\'s directory use `process.cwd()`');
+      }
+      ts.forEachChild(node, visit);
+    };
+    ts.forEachChild(file, visit);
   }
   let topLevelAwait = false;
   if (mayAwait) {
