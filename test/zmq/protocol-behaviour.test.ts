@@ -8,6 +8,7 @@ interface ProtocolReport {
   interrupt_by_message: { started: boolean; interrupt_reply: { status: string } | null; status: string; ename: string };
   abandoned_by_console: { started: boolean; shell: Array<[string, string, string]>; errors: string[] };
   operator_approval: { setup: string; prompts: string[]; status: { status: string }; results: string[]; last_run_text: string | null };
+  escaped_error: { status: string; execution_count: number; stderr: string; after: string };
   restart: { new_process: boolean; status: string; execution_count: number; marker: string[] };
   shutdown: { reply: { status: string; restart: boolean } | null; exit_code: number | null };
 }
@@ -31,6 +32,15 @@ describe('the ZeroMQ kernel through jupyter_client', () => {
 
   test('a message with a forged HMAC signature gets no reply, and the same message signed with the key does', () => {
     expect(report.forged_signature).toEqual({ forged_answered: false, signed_answered: true });
+  });
+
+  test('an error that escapes a cell is reported on its stderr with the cell\'s frames, not the kernel\'s, and the kernel goes on', () => {
+    const { status, execution_count: count, stderr, after } = report.escaped_error;
+    expect([status, after]).toEqual(['ok', 'ok']);
+    // After a run in the process (the approval check before), the harness's timer wrapper reports the throw as a rejection.
+    expect(stderr).toMatch(/^(?:Uncaught exception|Unhandled rejection): RangeError: late throw\n/);
+    expect(stderr).toContain(`at explode (Cell [${count}], line 2)`);
+    expect(stderr).not.toMatch(/node_modules|node:internal|compiled line|dist\//);
   });
 
   test('interrupt_mode "signal": SIGINT from the KernelManager stops a synchronous infinite loop with KeyboardInterrupt, and the kernel runs the next cell', () => {

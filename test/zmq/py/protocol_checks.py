@@ -150,6 +150,16 @@ def operator_approval(km, kc):
     return {"setup": setup["content"]["status"], "prompts": prompts, "status": reply and reply["content"], "results": results, "last_run_text": runs[-1] if runs else None}
 
 
+def escaped_error(km, kc):
+    """A throw in a timer escapes the cell: reported on its stderr with cell frames, and the kernel goes on."""
+    code = 'function explode() {\n  throw new RangeError("late throw");\n}\nsetTimeout(() => explode(), 10);\nawait new Promise((r) => setTimeout(r, 200));'
+    msg_id = kc.execute(code)
+    reply, iopub = collect(kc, msg_id)
+    stderr = "".join(m["content"]["text"] for m in iopub if m["msg_type"] == "stream" and m["content"]["name"] == "stderr")
+    after = kc.execute_interactive("1 + 1", timeout=20, output_hook=lambda m: None)
+    return {"status": reply and reply["content"]["status"], "execution_count": reply and reply["content"].get("execution_count"), "stderr": stderr, "after": after["content"]["status"]}
+
+
 def restart(km, kc):
     kc.execute_interactive("(globalThis as Record<string, unknown>).restartMarker = 'before restart'", timeout=20, output_hook=lambda m: None)
     old_pid = km.provisioner.process.pid
@@ -188,6 +198,7 @@ def main():
         report["interrupt_by_message"] = interrupt_by_message(km, kc)
         report["abandoned_by_console"] = abandoned_by_console(km, kc)
         report["operator_approval"] = operator_approval(km, kc)
+        report["escaped_error"] = escaped_error(km, kc)
         report["restart"] = restart(km, kc)
         report["shutdown"] = shutdown(km, kc)
     finally:

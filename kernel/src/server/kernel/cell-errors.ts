@@ -128,3 +128,19 @@ export function runtimeError(error: unknown, frames: CellFrames, describe?: Desc
   const { user, internals } = splitFrames(String(e.stack ?? ''), frames);
   return { kind: 'error', ename, evalue, traceback: [`${ename}: ${evalue}`, ...user], ...(internals.length ? { internals } : {}) };
 }
+
+/**
+ * An error that escaped every cell (a throw in a timer, a rejection nobody awaited), as text for the cell's
+ * stderr: the name, message and cell frames a cell's own error shows, not the raw stack's compiled lines and
+ * kernel frames. Never throws: it is called from the process's last-resort handlers.
+ */
+export function escapedErrorText(error: unknown, frames: CellFrames | undefined): string {
+  try {
+    const errorLike = error instanceof Error || (typeof error === 'object' && error !== null && 'stack' in error);
+    if (!errorLike) return typeof error === 'string' ? error : inspect(error, { depth: 2 });
+    if (!frames) return String((error as Error).stack ?? (error as Error).message);
+    return runtimeError(error, frames).traceback.join('\n');
+  } catch {
+    return 'an error that could not be described';
+  }
+}

@@ -1,6 +1,6 @@
 /** Kernel processes and the cell engine: the runtime behind both transports, tslab conversion, host contract. */
 export type { CellCompiler, CellOutcome, CompletionResult, ExecuteOptions, InspectionResult, SourceTransform } from './cell-compiler.js';
-export { createTslabCompiler, preloadTslab, warmUpWhenIdle, type TslabCompiler, type TslabCompilerOptions } from './tslab-compiler.js';
+export { createTslabCompiler, describeEscapedError, preloadTslab, warmUpWhenIdle, type TslabCompiler, type TslabCompilerOptions } from './tslab-compiler.js';
 export { codeCacheDir, codeCacheStale, installCodeCache, saveCodeCache } from './code-cache.js';
 export { KERNEL_ENV, withKernelEnv } from './kernel-env.js';
 export {

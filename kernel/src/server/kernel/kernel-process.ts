@@ -14,7 +14,7 @@ import type { KernelHostFactory } from './kernel-host.js';
 import { noopKernelHost } from './kernel-host.js';
 import type { FromKernel, ToKernel } from './kernel-messages.js';
 import { KernelRuntime } from './kernel-runtime.js';
-import { createTslabCompiler, warmUpWhenIdle, type TslabCompiler } from './tslab-compiler.js';
+import { createTslabCompiler, describeEscapedError, warmUpWhenIdle, type TslabCompiler } from './tslab-compiler.js';
 import { insideHostFrame, refuseInteriorControl } from '../../harness/index.js';
 import { startInterruptWatchdog } from './interrupt-watchdog.js';
 import { holdSigint } from './sigint-hold.js';
@@ -192,10 +192,10 @@ async function main(): Promise<void> {
   else setImmediate(() => saveCodeCache());
   // Errors that escape cells (a rejected promise nobody awaited) must not kill the Session.
   process.on('unhandledRejection', (reason) => {
-    process.stderr.write(`Unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}\n`);
+    process.stderr.write(`Unhandled rejection: ${describeEscapedError(reason)}\n`);
   });
   process.on('uncaughtException', (error) => {
-    process.stderr.write(`Uncaught exception: ${error.stack ?? error.message}\n`);
+    process.stderr.write(`Uncaught exception: ${describeEscapedError(error)}\n`);
   });
 }
 

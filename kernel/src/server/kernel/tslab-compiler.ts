@@ -13,7 +13,7 @@ import type { CellCompiler, CellDiagnostic, CellOutcome, CompletionResult, Execu
 import { expandShorthandProperties } from './cell-shorthand.js';
 import { createLineMap } from './cell-lines.js';
 import { isCompleteSource } from './cell-complete.js';
-import { CellFrames, cellSyntaxError, interruptedOutcome, runtimeError, typeScriptError } from './cell-errors.js';
+import { CellFrames, cellSyntaxError, escapedErrorText, interruptedOutcome, runtimeError, typeScriptError } from './cell-errors.js';
 import { prepareModuleSyntax } from './cell-module-syntax.js';
 import { bindingNames, survivingDeclarations } from './cell-declarations.js';
 import { valueToBundle } from './value-bundle.js';
@@ -174,6 +174,14 @@ function endsWithSemicolon(source: string): boolean {
   const lines = source.split('\n').map((line) => line.replace(/\/\/[^'"`\n]*$/, '').trimEnd());
   while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
   return lines.length > 0 && lines[lines.length - 1]!.endsWith(';');
+}
+
+/** The cell frames of this process's compiler (one per kernel process), for errors that escape every cell. */
+let latestFrames: CellFrames | undefined;
+
+/** An error no cell caught, described as a cell's own error is (cell frames, no kernel frames). */
+export function describeEscapedError(error: unknown): string {
+  return escapedErrorText(error, latestFrames);
 }
 
 let tslabModules: { ts: typeof TS; converter: TslabConverterModule } | undefined;
@@ -349,6 +357,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
 
   let prevDecl = '';
   const frames = new CellFrames();
+  latestFrames = frames;
   // Re-running an unchanged cell against unchanged declarations is the commonest notebook action (and a cell
   // the server prepared ahead is converted before it runs): the conversion is then a function of the two texts
   // and of the files the program read. TypeScript's watch program learns of changes to those files only through

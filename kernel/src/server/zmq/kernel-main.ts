@@ -2,6 +2,7 @@
  * The process side of `nighthawk-ts kernel run`: the working directory cells resolve imports from, process-wide
  * error handlers (an escaped rejection must not end the Session), and the kernel itself.
  */
+import { describeEscapedError } from '../kernel/index.js';
 import { cellsRoot, expandHome, reportCellsRoot } from './cells-root.js';
 import { watchParent } from './parent-poll.js';
 import { startZmqKernel, type ZmqKernelOptions } from './zmq-kernel.js';
@@ -9,10 +10,10 @@ import { startZmqKernel, type ZmqKernelOptions } from './zmq-kernel.js';
 /** An escaped rejection or exception must not end the Session: it is reported on stderr and the kernel goes on. */
 export function keepProcessAlive(): void {
   process.on('unhandledRejection', (reason) => {
-    process.stderr.write(`Unhandled rejection: ${reason instanceof Error ? reason.stack ?? reason.message : String(reason)}\n`);
+    process.stderr.write(`Unhandled rejection: ${describeEscapedError(reason)}\n`);
   });
   process.on('uncaughtException', (error) => {
-    process.stderr.write(`Uncaught exception: ${error.stack ?? error.message}\n`);
+    process.stderr.write(`Uncaught exception: ${describeEscapedError(error)}\n`);
   });
 }
 
