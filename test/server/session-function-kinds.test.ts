@@ -7,13 +7,22 @@
  * - A synchronous function called from another inside a run answered with a promise: `add(x, x) * 2` was NaN,
  *   and a throw became a rejection nobody saw (the run "completed", the cell said nothing). Inside a run it now
  *   answers as written; a call from a cell still starts a run, and the kernel awaits its result.
+ * - A Natural function in a local helper module a cell imports is compiled by the host's transform, as a cell's
+ *   is (it was refused as "not compiled by the Nighthawk transform").
  */
-import { describe, expect, test } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
 import { startSessionKernelServer } from '../support/kernel-server.js';
 import { kernelSuite } from '../support/kernel-suite.js';
 import { runCell, runCellOk } from '../support/kernel-client.js';
 
 const suite = kernelSuite(startSessionKernelServer);
+// A helper module in the kernel's working directory (the repository), imported by a cell as `./<dir>/agent`.
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const helperDir = mkdtempSync(path.join(repoRoot, '.nh-test-local-module-'));
+afterAll(() => rmSync(helperDir, { recursive: true, force: true }));
 
 const ok = (code: string) => runCellOk(suite.kernel, code);
 
@@ -48,5 +57,29 @@ describe('generator functions in a Session kernel', () => {
 
   test('an async function called inside a run still answers with its promise', async () => {
     expect((await ok('async function later(n: number) { return n + 1 }\nasync function chain() { const p = later(1); return [p instanceof Promise, await p] }\nawait chain()')).value).toBe('[ true, 2 ]');
+  });
+
+  test('a Natural function in a local helper module is compiled as a cell\'s is, and runs in the calling function\'s run', async () => {
+    writeFileSync(path.join(helperDir, 'agent.ts'), [
+      "import * as nh from 'nighthawk-ts';",
+      'export const shorten = nh.function(async function shorten(text: string): Promise<string> {',
+      "  let summary: string = '';",
+      '  `execute',
+      '  Summarize <text> into <:summary>.`;',
+      '  return summary;',
+      '});',
+      '',
+    ].join('\n'));
+    await ok([
+      "import * as nh from 'nighthawk-ts';",
+      "import { ScriptedModel, toolCall } from 'nighthawk-ts/testing';",
+      "nh.activeSession()!.configure({ executor: new nh.AgentExecutor({ model: new ScriptedModel(() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'summary', expression: '\"short\"' }), toolCall('nh_output', { result: { kind: 'pass' } })] })) }) });",
+    ].join('\n'));
+    expect((await ok(`import { shorten } from './${path.basename(helperDir)}/agent';\nasync function useIt() { return shorten('a long text') }\nawait useIt()`)).value).toBe("'short'");
+    // A block the transform refuses fails the importing cell, naming the helper's file.
+    writeFileSync(path.join(helperDir, 'broken.ts'), "import * as nh from 'nighthawk-ts';\nexport const bad = nh.function(async function bad(): Promise<string> {\n  `execute\n  Put it into <:nowhere>.`;\n  return '';\n});\n");
+    const refused = await runCell(suite.kernel, `import { bad } from './${path.basename(helperDir)}/broken';\ntypeof bad`);
+    expect(refused.error?.ename).toBe('LocalModuleError');
+    expect(refused.error?.evalue).toContain(`${path.basename(helperDir)}/broken.ts: `);
   });
 });

@@ -2,7 +2,8 @@
  * Local TypeScript modules a cell imports (`import { tool } from './tools'`). The cell's program type-checks them
  * with the cell; at run time Node's require cannot load a .ts file ("Cannot find module './tools'"), so a cell's
  * require loads them itself: transpiled by the kernel's TypeScript (checked already, so no second check), as
- * CommonJS, each with a require of the same kind for its own local imports. A module whose file changed since it
+ * CommonJS, each with a require of the same kind for its own local imports. The host's transform runs first, as
+ * for cells: Natural blocks in a helper module work as they do in a cell. A module whose file changed since it
  * was loaded is loaded again by the next require (a notebook edits its helpers and re-runs the importing cell); an
  * unchanged one keeps its instance and its state. Everything else (packages, .js, .json) loads as Node loads it.
  */
@@ -54,11 +55,19 @@ export function resolveLocalTypeScript(id: string, fromDir: string): string | un
   return [...TS_EXTENSIONS.map((e) => target + e), ...TS_EXTENSIONS.map((e) => path.join(target, `index${e}`))].find(isFile);
 }
 
+/** A local module the host's transform refused (a Natural block it cannot compile), named with its file. */
+export class LocalModuleError extends Error {
+  override readonly name = 'LocalModuleError';
+}
+
 /** Loads local TypeScript modules for the cells of one compiler; one instance per file while the file is unchanged. */
 export class LocalModules {
   readonly #loaded = new Map<string, { hash: string; module: NodeModule }>();
 
-  constructor(private readonly ts: Transpiler) {}
+  constructor(
+    private readonly ts: Transpiler,
+    private readonly transform: (source: string) => string = (source) => source,
+  ) {}
 
   /** `base` (a require made for `fromDir`), with local TypeScript files loaded here. */
   require(base: NodeJS.Require, fromDir: string): NodeJS.Require {
@@ -76,7 +85,13 @@ export class LocalModules {
     const hash = createHash('sha256').update(source).digest('base64');
     const known = this.#loaded.get(file);
     if (known?.hash === hash) return known.module.exports;
-    const { outputText } = this.ts.transpileModule(source, {
+    let transformed: string;
+    try {
+      transformed = this.transform(source);
+    } catch (error) {
+      throw new LocalModuleError(`${path.relative(process.cwd(), file) || file}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    const { outputText } = this.ts.transpileModule(transformed, {
       fileName: file,
       compilerOptions: { module: this.ts.ModuleKind.CommonJS, target: this.ts.ScriptTarget.ES2022, esModuleInterop: true, jsx: this.ts.JsxEmit.React },
     });

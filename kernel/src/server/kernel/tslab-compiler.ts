@@ -352,7 +352,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   // A converted cell runs as a script in the global scope and finds its `exports` and `require` on a global
   // slot: present only from just before the script runs until its first statement takes it (and under a name
   // drawn per process), so code a model leaves running never finds the operator's `require` or cell scope there.
-  const cellSlot = { exports: exportsProxy, require: new LocalModules(ts).require(cellRequire, rootDir), started: (): void => {} };
+  const cellSlot = { exports: exportsProxy, require: new LocalModules(ts, (source) => transform(source).code).require(cellRequire, rootDir), started: (): void => {} };
   const slotKey = Symbol.for(`${CELL_SLOT}.${randomUUID()}`);
   const slot = `globalThis[Symbol.for(${JSON.stringify(slotKey.description)})]`;
 
