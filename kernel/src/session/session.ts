@@ -58,7 +58,8 @@ function isClass(value: unknown): boolean {
   return typeof value === 'function' && /^class[\s{]/.test(Function.prototype.toString.call(value));
 }
 
-const GENERATOR_FUNCTION_PROTOTYPES: readonly object[] = [Object.getPrototypeOf(function* () {}) as object, Object.getPrototypeOf(async function* () {}) as object];
+const GENERATOR_FUNCTION_PROTOTYPE = Object.getPrototypeOf(function* () {}) as object;
+const ASYNC_GENERATOR_FUNCTION_PROTOTYPE = Object.getPrototypeOf(async function* () {}) as object;
 
 /**
  * Generator functions run their body at each `next()`, after the call returned: a run started by the call would
@@ -66,8 +67,9 @@ const GENERATOR_FUNCTION_PROTOTYPES: readonly object[] = [Object.getPrototypeOf(
  */
 function isGeneratorFunction(value: unknown): boolean {
   if (typeof value !== 'function') return false;
+  // Compared directly, as the host's other identity checks are: no replaceable built-in method decides it.
   const proto = Object.getPrototypeOf(value) as object | null;
-  return GENERATOR_FUNCTION_PROTOTYPES.includes(proto as object);
+  return proto === GENERATOR_FUNCTION_PROTOTYPE || proto === ASYNC_GENERATOR_FUNCTION_PROTOTYPE;
 }
 
 const ASYNC_FUNCTION_PROTOTYPE = Object.getPrototypeOf(async function () {}) as object;
