@@ -1,7 +1,8 @@
 /**
  * Errors that escape a cell (a throw in a timer, a rejection nobody awaited) are reported on the cell's stderr and
  * the kernel goes on. The report names cell frames as a cell's own error does (`Cell [N], line L`), without the
- * kernel's own frames: it printed the raw stack, with compiled line numbers and the kernel bundle's paths.
+ * kernel's own frames: it printed the raw stack, with compiled line numbers and the kernel bundle's paths. So did
+ * an error shown as a cell's value (`new Error("x")` as the last expression).
  */
 import { describe, expect, test } from 'vitest';
 import { kernelSuite } from '../support/kernel-suite.js';
@@ -33,5 +34,15 @@ describe('errors that escape a cell', () => {
   test('a rejection with a value that is not an error is reported as that value', async () => {
     const run = await runCell(suite.kernel, 'void Promise.reject({ code: 7 });\nawait new Promise((r) => setTimeout(r, 100));');
     expect(run.stderr).toContain('Unhandled rejection: { code: 7 }');
+  });
+
+  test('an error shown as a cell\'s value reads as a cell\'s own error, with its own properties', async () => {
+    const run = await runCell(suite.kernel, 'function make() {\n  return Object.assign(new RangeError("as value"), { code: 7 });\n}\nmake()');
+    const count = run.reply.status === 'ok' ? run.reply.execution_count : -1;
+    const text = String(run.result?.['text/plain']);
+    expect(text.startsWith('RangeError: as value\n')).toBe(true);
+    expect(text).toContain(`at make (Cell [${count}], line 2)`);
+    expect(text).toContain('code: 7');
+    expect(text).not.toMatch(internals);
   });
 });

@@ -144,3 +144,11 @@ export function escapedErrorText(error: unknown, frames: CellFrames | undefined)
     return 'an error that could not be described';
   }
 }
+
+/** An error shown as a cell's value: its name, message and cell frames, then its own properties as inspect lists them. */
+export function errorValueText(error: Error, frames: CellFrames): string {
+  const text = runtimeError(error, frames).traceback.join('\n');
+  const own = Object.keys(error).filter((key) => key !== 'stack' && key !== 'message');
+  if (own.length === 0) return text;
+  return `${text} ${inspect(Object.fromEntries(own.map((key) => [key, (error as unknown as Record<string, unknown>)[key]])), { depth: 2 })}`;
+}

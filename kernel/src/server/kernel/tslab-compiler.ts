@@ -13,7 +13,7 @@ import type { CellCompiler, CellDiagnostic, CellOutcome, CompletionResult, Execu
 import { expandShorthandProperties } from './cell-shorthand.js';
 import { createLineMap } from './cell-lines.js';
 import { isCompleteSource } from './cell-complete.js';
-import { CellFrames, cellSyntaxError, escapedErrorText, interruptedOutcome, runtimeError, typeScriptError } from './cell-errors.js';
+import { CellFrames, cellSyntaxError, errorValueText, escapedErrorText, interruptedOutcome, runtimeError, typeScriptError } from './cell-errors.js';
 import { prepareModuleSyntax } from './cell-module-syntax.js';
 import { LocalModules } from './cell-local-modules.js';
 import { bindingNames, survivingDeclarations } from './cell-declarations.js';
@@ -509,7 +509,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     }
     // As in IPython: a trailing semicolon means "run it, show nothing" (`nh.displayLedger(...);`).
     if (endsWithSemicolon(source)) return { kind: 'ok', value: undefined, declared };
-    return { kind: 'ok', value: value === undefined ? undefined : valueToBundle(value), declared };
+    return { kind: 'ok', value: value === undefined ? undefined : valueToBundle(value, (error) => errorValueText(error, frames)), declared };
   }
 
   function complete(source: string, cursorPos: number): CompletionResult {

@@ -28,9 +28,11 @@ function isPlainJson(value: unknown, depth: number, seen: Set<object>): boolean 
  * runs its MIME-bundle method, getters and custom inspector, so it is read as not-the-operator (an operator
  * control or an approved adapter a model planted there is refused and recorded, see readingUntrustedValue).
  */
-export function valueToBundle(value: unknown): MimeBundle {
+export function valueToBundle(value: unknown, errorText?: (error: Error) => string): MimeBundle {
   return readingUntrustedValue('a cell value being displayed', () => {
     try {
+      // An error as the value: told as a cell's own error is (cell frames, not the kernel's), when asked to.
+      if (errorText && value instanceof Error) return { 'text/plain': errorText(value) };
       return bundleOf(value);
     } catch (error) {
       // A refused control, or a getter that throws: the cell still shows that its value could not be shown.
