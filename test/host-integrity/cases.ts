@@ -579,6 +579,21 @@ export const reopenCases: AttackCase[] = [
     anomaly: 'generated_export_outside_run',
     places: ['expression', 'session-function'],
   },
+  {
+    // Inside the run a SessionFunction written synchronous answers synchronously. Left as a timer's callback, it
+    // is called in the ended run's context: refused where it is called (it neither joins the ended run nor
+    // starts one with the Session's grant), and nothing reaches the event loop. From a model expression the
+    // timer itself is dropped first.
+    id: 'reopen: leave a synchronous SessionFunction as a timer callback that fires after the run ended',
+    body: `
+      const helper = probe.helper;
+      const now = helper(2, 3);
+      if (now !== 5) return 'unexpected: ' + String(now);
+      setTimeout(helper, 5, 1, 2);
+      return 'kept';`,
+    anomaly: 'operator_control_in_run',
+    options: { sessionHelper: true },
+  },
 ];
 
 export const approvalCases: AttackCase[] = [

@@ -41,6 +41,11 @@ export interface AttackOptions {
    * defineCapability): mutable, and reachable as `probe.grant.capabilities[0]`.
    */
   readonly literalCapability?: boolean;
+  /**
+   * The operator declared a synchronous function in a cell before the run: its SessionFunction is
+   * `probe.helper` (`helper(a, b)` returns `a + b`).
+   */
+  readonly sessionHelper?: boolean;
 }
 
 export interface AttackResult {
@@ -240,6 +245,9 @@ async function runCase(place: Place, body: string, options: AttackOptions): Prom
     ...(policy ? { policy } : {}),
   });
   probe.session = session;
+  if (options.sessionHelper) {
+    probe.helper = session.materialized(session.submit('function helper(a, b) { return a + b }'), { helper: (a: number, b: number) => a + b }).helper;
+  }
   const attackFn = new Function('nh', 'probe', `return ${wrap(body)};`) as (n: typeof nh, p: Record<string, unknown>) => Promise<string>;
   const source = `export function attack() { return ${wrap(body)}; }`;
   const realWork = async () => {
