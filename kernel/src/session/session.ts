@@ -270,6 +270,13 @@ export class Session {
     refuseCallAfterRun(`SessionFunction ${name} after its run ended`, (control) => new OperatorControlError({ control }));
   }
 
+  /** An adapter called inside a run joins it, unless the host is reading an untrusted value or the run has ended. */
+  #joinCallerRun<T>(name: string, call: () => T): T {
+    this.#refuseWithoutRun(name);
+    this.#refuseAfterRun(name);
+    return call();
+  }
+
   /**
    * Operator submission of one cell's source, before it runs. Approves that exact source for this
    * Session only. Refused from inside a run: model output and run-interior text never count.
@@ -353,11 +360,7 @@ export class Session {
     const call = async (self: unknown, args: unknown[]): Promise<unknown> => {
       if (session.#closed) session.#refuseClosed(label);
       // Interior call: re-materialize in the caller's run, under the caller's authority.
-      if (insideHostFrame()) {
-        session.#refuseWithoutRun(label);
-        session.#refuseAfterRun(label);
-        return retained.invoke(...args);
-      }
+      if (insideHostFrame()) return session.#joinCallerRun(label, () => retained.invoke(...args));
       if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(label);
       return session.#runner.run(() => retained.invoke(...args), session.#runOptions(label));
     };
@@ -437,11 +440,7 @@ export class Session {
     const call = async (self: unknown, args: never[]): Promise<unknown> => {
       if (session.#closed) session.#refuseClosed(name);
       // Interior call: join the caller's run under the caller's authority.
-      if (insideHostFrame()) {
-        session.#refuseWithoutRun(name);
-        session.#refuseAfterRun(name);
-        return fn.apply(self, args);
-      }
+      if (insideHostFrame()) return session.#joinCallerRun(name, () => fn.apply(self, args));
       if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(name);
       return session.#runner.run(async () => fn.apply(self, args), session.#runOptions(name));
     };
@@ -452,9 +451,7 @@ export class Session {
     const adapter = function (this: unknown, ...args: never[]): Promise<unknown> {
       if (synchronous && insideHostFrame()) {
         if (session.#closed) session.#refuseClosed(name);
-        session.#refuseWithoutRun(name);
-        session.#refuseAfterRun(name);
-        return fn.apply(this, args) as Promise<unknown>;
+        return session.#joinCallerRun(name, () => fn.apply(this, args)) as Promise<unknown>;
       }
       return callResult(call(this, args));
     } as unknown as SessionFunction;
