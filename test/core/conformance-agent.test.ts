@@ -53,7 +53,7 @@ describe('conformance: the agent loop', () => {
       { inspectOperation: (r) => (r.kind === 'evaluate' ? rejectOperation('no') : accept()), inspectStepCommit: () => abortStep('not today') },
       { program: 'execute\nDo it.' },
     );
-    expect(seen[0]).toMatchObject({ status: 'rejected', reason: 'no' });
+    expect(seen[0]).toMatchObject({ status: 'rejected', execution_started: false, error: { kind: 'rejected', class: 'OperationRejectedError', message: 'no' } });
     expect(out.result.ok).toBe(false);
     expect((out.result as { error: unknown }).error).toBeInstanceOf(StepAbortedError);
     expect((out.result as { error: StepAbortedError }).error.subject).toBe('step_commit');
@@ -99,7 +99,7 @@ describe('conformance: the agent loop', () => {
     expect(o!.blockedByOperationId).toBe(b!.request.operationId);
     expect(o!.request.kind).toBe('output');
     expect(feedback.map((f) => f.status)).toEqual(['completed', 'rejected', 'skipped', 'skipped']);
-    expect(feedback[1]).toMatchObject({ reason: 'r', guidance: 'g' });
+    expect(feedback[1]).toMatchObject({ status: 'rejected', error: { message: 'r', guidance: 'g' } });
     expect(feedback[2]).toMatchObject({ blocked_by_operation_id: b!.request.operationId });
   });
 

@@ -36,7 +36,7 @@ describe('oversight contract details', () => {
     );
     expect(res.result.ok && res.result.value).toMatchObject({ kind: 'return', value: 10 });
     expect(evaluations).toBe(1);
-    expect(feedback[0]).toMatchObject({ status: 'rejected', reason: 'not that one', guidance: 'use count()' });
+    expect(feedback[0]).toMatchObject({ status: 'rejected', error: { class: 'OperationRejectedError', message: 'not that one', guidance: 'use count()' } });
     expect(res.operations.map((o) => [o.request.kind, o.status])).toEqual([['output', 'rejected'], ['output', 'completed']]);
   });
 

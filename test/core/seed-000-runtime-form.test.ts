@@ -31,7 +31,7 @@ describe('seed 000 operation feedback (runtime form)', () => {
     );
     model.assertComplete();
     expect(seen).toEqual([
-      expect.objectContaining({ status: 'rejected', reason: 'This helper is unavailable.', guidance: 'Evaluate 1 + 1 instead.', execution_started: false }),
+      expect.objectContaining({ status: 'rejected', execution_started: false, error: expect.objectContaining({ message: 'This helper is unavailable.', guidance: 'Evaluate 1 + 1 instead.' }) }),
     ]);
   });
 });

@@ -38,8 +38,9 @@ describe("seed 000's sync example through the openai client", () => {
   it('the second request carries the refusal with reason and guidance for the proposal call', async () => {
     server = await startOpenAIServer({ handler: seed000Model });
     const s = seed000();
+    const records = recordingOversight(s.inspectOperation);
     await run(executorFor(server), () =>
-      scope({ taskReferences: { forbidden: s.forbidden }, oversight: { inspectOperation: s.inspectOperation } }, () => s.calculate({})),
+      scope({ taskReferences: { forbidden: s.forbidden }, oversight: records.oversight }, () => s.calculate({})),
     );
     const [first, second] = server.requests.map((r) => r.body);
     expect(toolResults(first!)).toEqual([]);
@@ -48,13 +49,18 @@ describe("seed 000's sync example through the openai client", () => {
       { id: 'proposal', type: 'function', function: { name: 'nh_evaluate', arguments: '{"expression":"forbidden()"}' } },
     ]);
     expect(messages.find((m) => m.role === 'tool')?.tool_call_id).toBe('proposal');
+    // Seed 000: the tool error shape, the reason as its message, with identities and execution-start information,
+    // and nothing else (no arguments, no diagnostic exception).
+    const refused = records.operations[0]!.request;
     expect(toolResults(second!)).toEqual([
-      expect.objectContaining({
+      {
         status: 'rejected',
-        reason: 'This helper is unavailable.',
-        guidance: 'Evaluate 1 + 1 instead.',
+        operation_id: refused.operationId,
+        step_id: refused.stepId,
+        execution_id: refused.executionId,
         execution_started: false,
-      }),
+        error: { kind: 'rejected', class: 'OperationRejectedError', message: 'This helper is unavailable.', guidance: 'Evaluate 1 + 1 instead.' },
+      },
     ]);
     const toolNames = (second!.tools as { function: { name: string } }[]).map((t) => t.function.name);
     expect(toolNames).toContain('nh_evaluate');
@@ -122,7 +128,7 @@ describe('three tool calls in one response with a refusal in the middle', () => 
     expect(tools.map((m) => m.tool_call_id)).toEqual(['a', 'b', 'c']);
     expect(toolResults(second)).toEqual([
       expect.objectContaining({ status: 'completed', operation_id: a!.request.operationId, value: 1 }),
-      expect.objectContaining({ status: 'rejected', operation_id: b!.request.operationId, reason: 'This helper is unavailable.' }),
+      expect.objectContaining({ status: 'rejected', operation_id: b!.request.operationId, error: expect.objectContaining({ message: 'This helper is unavailable.' }) }),
       expect.objectContaining({ status: 'skipped', operation_id: c!.request.operationId, blocked_by_operation_id: b!.request.operationId }),
     ]);
     expect(server.pending).toBe(0);

@@ -281,12 +281,16 @@ export class AgentExecutor implements StepExecutor {
       } else {
         blockedBy = opRequest.operationId;
         if (handler.kind === 'output') outputFailed = true;
+        // The tool error shape of a failed operation (seed 000): the reason as its message, with the operation's
+        // identities and the fact that its body never started; never the arguments or a diagnostic exception.
+        const { reason, guidance, request } = result.rejection;
         reply(call, {
           status: 'rejected',
-          operation_id: opRequest.operationId,
+          operation_id: request.operationId,
+          step_id: request.stepId,
+          execution_id: request.executionId,
           execution_started: false,
-          reason: result.rejection.reason,
-          ...(result.rejection.guidance !== undefined ? { guidance: result.rejection.guidance } : {}),
+          error: { kind: 'rejected', class: 'OperationRejectedError', message: reason, ...(guidance !== undefined ? { guidance } : {}) },
         });
       }
     }
