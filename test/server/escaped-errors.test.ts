@@ -36,6 +36,17 @@ describe('errors that escape a cell', () => {
     expect(run.stderr).toContain('Unhandled rejection: { code: 7 }');
   });
 
+  test('a rejection made as the cell ends is reported in that cell, before its idle', async () => {
+    // Node reports an unawaited rejection only after the turn that made it: the kernel waits that turn out before
+    // the reply and idle, so a client that stops listening at idle (nbconvert, papermill, a test) still sees it.
+    for (const code of ['void Promise.reject(new Error("at the end"));', 'Promise.reject(new Error("at the end")); 1']) {
+      const run = await runCell(suite.kernel, code);
+      expect(run.stderr).toContain('Unhandled rejection: Error: at the end');
+    }
+    const sync = await runCell(suite.kernel, 'queueMicrotask(() => { throw new TypeError("in a microtask"); });');
+    expect(sync.stderr).toContain('Uncaught exception: TypeError: in a microtask');
+  });
+
   test('an error shown as a cell\'s value reads as a cell\'s own error, with its own properties', async () => {
     const run = await runCell(suite.kernel, 'function make() {\n  return Object.assign(new RangeError("as value"), { code: 7 });\n}\nmake()');
     const count = run.reply.status === 'ok' ? run.reply.execution_count : -1;

@@ -377,6 +377,9 @@ export class KernelRuntime implements KernelChannel {
       this.running = undefined;
       this.rejectInput(new InputRequestError({ reason: 'cell-finished' }));
     }
+    // Node reports a rejection nobody awaited only after the turn that made it: one more turn here, and a cell that
+    // ends with `void Promise.reject(e)` shows it before its idle, where a client that stops listening there sees it.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     try {
       await this.host?.afterCell(result, scope);
     } catch (error) {
