@@ -59,3 +59,20 @@ describe('local TypeScript modules imported by cells', () => {
     expect((await ok("import data from './data.json';\ndata.k")).value).toBe('5');
   });
 });
+
+// `__dirname` is declared by @types/node, so a cell using it passed the type check and then failed with
+// "ReferenceError: __dirname is not defined". A cell now sees the directory its relative imports resolve from.
+describe('__dirname and __filename in cells', () => {
+  test('__dirname is the directory relative imports and reads resolve from; __filename a name in it', async () => {
+    writeFileSync(path.join(project, 'notes.txt'), 'beside the notebook\n');
+    expect((await ok("import { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\nreadFileSync(join(__dirname, 'notes.txt'), 'utf8').trim()")).value).toBe("'beside the notebook'");
+    expect((await ok('__dirname === process.cwd()')).value).toBe('true');
+    expect((await ok("import { dirname } from 'node:path';\ndirname(__filename) === __dirname && __filename !== __dirname")).value).toBe('true');
+  });
+
+  test('a cell may still declare its own __dirname, and an async cell sees it too', async () => {
+    expect((await ok("const __dirname = 'mine';\n__dirname")).value).toBe("'mine'");
+    expect((await ok('__dirname')).value).toBe("'mine'");
+    expect((await ok("await Promise.resolve();\ntypeof __filename")).value).toBe("'string'");
+  });
+});

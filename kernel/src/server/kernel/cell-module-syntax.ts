@@ -90,7 +90,7 @@ export function prepareModuleSyntax(code: string, ts: Parser): PreparedModuleSyn
   if (mayMeta) {
     const visit = (node: TS.Node): void => {
       if (ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword) {
-        refuse(node, '`import.meta` is not available in a cell: for the notebook\'s directory use `process.cwd()`');
+        refuse(node, '`import.meta` is not available in a cell (cells run as CommonJS scripts): use `__dirname` or `__filename` instead');
       }
       ts.forEachChild(node, visit);
     };

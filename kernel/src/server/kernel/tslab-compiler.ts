@@ -352,7 +352,13 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   // A converted cell runs as a script in the global scope and finds its `exports` and `require` on a global
   // slot: present only from just before the script runs until its first statement takes it (and under a name
   // drawn per process), so code a model leaves running never finds the operator's `require` or cell scope there.
-  const cellSlot = { exports: exportsProxy, require: new LocalModules(ts, (source) => transform(source).code).require(cellRequire, rootDir), started: (): void => {} };
+  const cellSlot = {
+    exports: exportsProxy,
+    require: new LocalModules(ts, (source) => transform(source).code).require(cellRequire, rootDir),
+    started: (): void => {},
+    __dirname: rootDir,
+    __filename: path.join(rootDir, '__cell__.js'),
+  };
   const slotKey = Symbol.for(`${CELL_SLOT}.${randomUUID()}`);
   const slot = `globalThis[Symbol.for(${JSON.stringify(slotKey.description)})]`;
 
@@ -461,11 +467,15 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     const output = prepareOutput(ts, converted.output, names, bindHook !== undefined);
     frames.remember(executionCount, createLineMap(ts, code, output), output.split('\n').length + 1);
     // One line before the cell's own, so its line numbers hold.
+    // `__dirname` and `__filename` as a CommonJS module has them (@types/node declares them, so a cell using them
+    // type-checks): the directory its relative imports resolve from. Not passed when this or an earlier cell declared
+    // its own.
+    const paths = (['__filename', '__dirname'] as const).filter((n) => !names.has(n) && !(n in locals));
     const wrapped =
       `(function (slot) { delete ${slot}; slot.started(); return ` +
-      (topLevelAwait ? '(async function (exports, require) { ' : '(function (exports, require) { ') +
+      (topLevelAwait ? '(async ' : '(') + `function (${['exports', 'require', ...paths].join(', ')}) { ` +
       output +
-      `\n})(slot.exports, slot.require); })(${slot})`;
+      `\n})(${['slot.exports', 'slot.require', ...paths.map((n) => `slot.${n}`)].join(', ')}); })(${slot})`;
     cellSlot.started = () => {
       if (interruptPending) throw new Interrupted('interrupted');
       onStart?.();
