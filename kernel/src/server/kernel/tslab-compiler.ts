@@ -14,7 +14,7 @@ import { expandShorthandProperties } from './cell-shorthand.js';
 import { createLineMap } from './cell-lines.js';
 import { isCompleteSource } from './cell-complete.js';
 import { CellFrames, cellSyntaxError, errorValueText, escapedErrorText, interruptedOutcome, runtimeError, typeScriptError } from './cell-errors.js';
-import { prepareModuleSyntax } from './cell-module-syntax.js';
+import { prepareModuleSyntax, type PreparedModuleSyntax as PreparedCell } from './cell-module-syntax.js';
 import { LocalModules } from './cell-local-modules.js';
 import { bindingNames, survivingDeclarations } from './cell-declarations.js';
 import { valueToBundle } from './value-bundle.js';
@@ -440,20 +440,29 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     }
   }
 
+  /**
+   * A cell's source as the converter takes it, the same for a run and for live diagnostics: the host's transform,
+   * then `{ name }` shorthands spelled out (tslab rewrites earlier cells' names but not those; parsed with tslab's
+   * TypeScript, already loaded: a second compiler would cost every kernel ~40 MB), then the module syntax fitted
+   * (cell-module-syntax.ts). A transform that throws, throws here.
+   */
+  function prepare(source: string, executionCount?: number): PreparedCell {
+    const code = expandShorthandProperties(transform(source, executionCount === undefined ? undefined : { executionCount }).code, ts);
+    const syntax = prepareModuleSyntax(code, ts);
+    return syntax.problems.length > 0 ? { code, problems: syntax.problems, topLevelAwait: false } : { code: syntax.code, problems: [], topLevelAwait: syntax.topLevelAwait };
+  }
+
   async function run(source: string, { executionCount, onStart, bind: bindHook, describeError, awaitValue }: ExecuteOptions): Promise<CellOutcome> {
-    let code: string;
+    let prepared: PreparedCell;
     try {
-      // tslab rewrites earlier cells' names but not `{ name }` shorthands; spelled out, they resolve.
-      // (Parsed with tslab's TypeScript, already loaded: a second compiler would cost every kernel ~40 MB.)
-      code = expandShorthandProperties(transform(source, { executionCount }).code, ts);
+      prepared = prepare(source, executionCount);
     } catch (error) {
       return runtimeError(error, frames, describeError);
     }
-    const syntax = prepareModuleSyntax(code, ts);
-    if (syntax.problems.length > 0) return cellSyntaxError(syntax.problems, code);
-    code = syntax.code;
+    if (prepared.problems.length > 0) return cellSyntaxError(prepared.problems, prepared.code);
+    const { code } = prepared;
     const converted = convert(prevDecl, code);
-    const topLevelAwait = converted.hasToplevelAwait === true || syntax.topLevelAwait;
+    const topLevelAwait = converted.hasToplevelAwait === true || prepared.topLevelAwait;
     const errors = converted.diagnostics.filter((d) => d.category === ts.DiagnosticCategory.Error);
     if (errors.length > 0) return typeScriptError(errors, code);
     if (!converted.output) {
@@ -534,19 +543,17 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
   }
 
   function diagnose(source: string): CellDiagnostic[] {
-    let code: string;
+    let prepared: PreparedCell;
     try {
-      code = expandShorthandProperties(transform(source).code, ts);
+      prepared = prepare(source);
     } catch {
       return [];
     }
-    const syntax = prepareModuleSyntax(code, ts);
-    if (syntax.problems.length > 0) {
-      return syntax.problems.map((p) => ({ line: p.start.line, character: p.start.character, message: p.messageText, code: 0, severity: 'error' as const }));
+    if (prepared.problems.length > 0) {
+      return prepared.problems.map((p) => ({ line: p.start.line, character: p.start.character, message: p.messageText, code: 0, severity: 'error' as const }));
     }
-    code = syntax.code;
     // Checked against the declarations of the cells that ran; nothing runs and prevDecl is not moved.
-    return convert(prevDecl, code).diagnostics
+    return convert(prevDecl, prepared.code).diagnostics
       .filter((d) => d.category === ts.DiagnosticCategory.Error || d.category === ts.DiagnosticCategory.Warning)
       .map((d) => ({
         line: d.start.line,
