@@ -12,24 +12,12 @@ import { readFileSync, statSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import type * as TS from 'typescript';
+import { newCommonJsModule, type CommonJsModule } from './commonjs-module.js';
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
 const JS_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs'];
 
 type Transpiler = Pick<typeof TS, 'transpileModule' | 'ModuleKind' | 'ScriptTarget' | 'JsxEmit'>;
-
-interface NodeModule {
-  exports: unknown;
-  filename: string;
-  paths: string[];
-  loaded: boolean;
-  require(id: string): unknown;
-  _compile(source: string, filename: string): unknown;
-}
-interface NodeModuleClass {
-  new (id: string, parent?: unknown): NodeModule;
-  _nodeModulePaths(dir: string): string[];
-}
 
 const isFile = (file: string): boolean => {
   try {
@@ -62,7 +50,7 @@ export class LocalModuleError extends Error {
 
 /** Loads local TypeScript modules for the cells of one compiler; one instance per file while the file is unchanged. */
 export class LocalModules {
-  readonly #loaded = new Map<string, { hash: string; module: NodeModule }>();
+  readonly #loaded = new Map<string, { hash: string; module: CommonJsModule }>();
 
   constructor(
     private readonly ts: Transpiler,
@@ -95,11 +83,8 @@ export class LocalModules {
       fileName: file,
       compilerOptions: { module: this.ts.ModuleKind.CommonJS, target: this.ts.ScriptTarget.ES2022, esModuleInterop: true, jsx: this.ts.JsxEmit.React },
     });
-    const Loader = Module as unknown as NodeModuleClass;
-    const module = new Loader(file);
-    module.filename = file;
-    module.paths = Loader._nodeModulePaths(path.dirname(file));
-    const own = Module.prototype.require as (this: NodeModule, id: string) => unknown;
+    const module = newCommonJsModule(file);
+    const own = Module.prototype.require as (this: CommonJsModule, id: string) => unknown;
     module.require = this.require(((id: string) => own.call(module, id)) as NodeJS.Require, path.dirname(file)) as (id: string) => unknown;
     // Registered before it runs, so an import cycle meets the partial exports, as Node's loader gives.
     this.#loaded.set(file, { hash, module });

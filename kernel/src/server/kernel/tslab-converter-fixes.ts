@@ -11,8 +11,7 @@
  * converter where one does not (another tslab) is refused with the fix named, rather than run with a defect back.
  */
 import { readFileSync } from 'node:fs';
-import Module from 'node:module';
-import path from 'node:path';
+import { commonJsLoader, newCommonJsModule } from './commonjs-module.js';
 
 interface Fix {
   what: string;
@@ -73,19 +72,6 @@ export function mendConverterSource(source: string, file: string): string {
   return mended;
 }
 
-interface NodeModule {
-  exports: unknown;
-  filename: string;
-  paths: string[];
-  loaded: boolean;
-  _compile(source: string, filename: string): unknown;
-}
-interface NodeModuleClass {
-  new (id: string, parent?: unknown): NodeModule;
-  _cache: Record<string, NodeModule | undefined>;
-  _nodeModulePaths(dir: string): string[];
-}
-
 const mendedModules = new WeakSet<object>();
 
 /**
@@ -93,18 +79,15 @@ const mendedModules = new WeakSet<object>();
  * it, and later requires of the path get this module). A copy someone required unmended before is left alone.
  */
 export function loadMendedConverter(file: string): unknown {
-  const Loader = Module as unknown as NodeModuleClass;
-  const cached = Loader._cache[file];
+  const cached = commonJsLoader._cache[file];
   if (cached && mendedModules.has(cached)) return cached.exports;
   const source = mendConverterSource(readFileSync(file, 'utf8'), file);
-  const module = new Loader(file);
-  module.filename = file;
-  module.paths = Loader._nodeModulePaths(path.dirname(file));
-  if (!cached) Loader._cache[file] = module;
+  const module = newCommonJsModule(file);
+  if (!cached) commonJsLoader._cache[file] = module;
   try {
     module._compile(source, file);
   } catch (error) {
-    if (Loader._cache[file] === module) delete Loader._cache[file];
+    if (commonJsLoader._cache[file] === module) delete commonJsLoader._cache[file];
     throw error;
   }
   module.loaded = true;
