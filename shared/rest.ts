@@ -15,3 +15,6 @@ export const SESSION_CREATED_HEADER = 'Nighthawk-Session';
  * fails with stop_on_error, the kernel aborts the rest whenever they reach it.
  */
 export const EXECUTE_BATCH_METADATA = 'nighthawk_batch';
+
+/** The kernel WebSocket subprotocol of Jupyter Server 2 (binary frames), which the server selects when offered. */
+export const KERNEL_WS_PROTOCOL = 'v1.kernel.websocket.jupyter.org';

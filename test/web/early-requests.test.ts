@@ -65,6 +65,24 @@ describe('web notebook: early requests', () => {
     await page.close();
   });
 
+  it('opens the kernel\'s WebSocket once the session answers, and the kernel connection takes that socket', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.addInitScript(`(() => {
+      window.__channelSockets = 0;
+      window.WebSocket = new Proxy(window.WebSocket, { construct(target, args) { window.__channelSockets++; return Reflect.construct(target, args); } });
+    })()`);
+    await openNotebook(page, suite.server.url, token, 'early nb.ipynb', { untouched: true });
+    // The early requests opened it (their mark) and nobody opened another: services' connection took it.
+    const mark = (await page.evaluate(`performance.getEntriesByName(${JSON.stringify(LOAD_MARK_PREFIX + 'kernel-socket')}).length`)) as number;
+    expect(mark).toBe(1);
+    expect(await page.evaluate('window.__channelSockets')).toBe(1);
+    await page.locator('.kernel-status', { hasText: 'Kernel: idle' }).waitFor();
+    await page.evaluate(`document.querySelector('button[aria-label="Run all cells"]').click()`);
+    await page.locator('.cell').first().locator('.output-execute_result', { hasText: 'ran: 1 + 1' }).waitFor();
+    expect(await page.evaluate('window.__channelSockets')).toBe(1);
+    await page.close();
+  });
+
   it('a second page on the same notebook joins its session: one kernel, not two', { timeout: 60_000 }, async () => {
     const first = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await openNotebook(first, suite.server.url, token, 'early nb.ipynb', { untouched: true });

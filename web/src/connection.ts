@@ -5,7 +5,7 @@
  * the address bar so it does not end up in history or screenshots).
  */
 import { ServerConnection } from '@jupyterlab/services';
-import { earlyResponse, REQUEST_INIT, TOKEN_KEY } from './early-requests.js';
+import { adoptEarlySocket, earlyResponse, REQUEST_INIT, TOKEN_KEY } from './early-requests.js';
 
 export function pageToken(loc: Location = window.location, storage: Storage = sessionStorage): string {
   const url = new URL(loc.href);
@@ -51,5 +51,12 @@ export function serverSettings(token: string, loc: Location = window.location): 
     // The page's first GETs were sent before this script evaluated: their responses answer the same requests.
     fetch: ((input: RequestInfo | URL, init?: RequestInit) =>
       (input instanceof Request && init === undefined ? earlyResponse(input) : undefined) ?? fetch(input, init)) as typeof fetch,
+    // The kernel's channels were opened with those requests: the first connection takes that socket.
+    WebSocket: PageWebSocket,
   });
 }
+
+/** A WebSocket constructor that gives the socket opened early when it was opened for the same channels. */
+const PageWebSocket = function PageWebSocket(url: string | URL, protocols?: string | string[]): WebSocket {
+  return adoptEarlySocket(url, protocols) ?? new WebSocket(url, protocols);
+} as unknown as typeof WebSocket;

@@ -9,9 +9,13 @@
  * session POST for a path that has one with that session, so the POST either finds or starts it, and the
  * kernel starts (or a warm one is handed out) while the page evaluates. Only when the server refuses it (no
  * Nighthawk kernelspec there) does the page list sessions and kernelspecs to choose (kernel-session.ts).
+ *
+ * Once the session's answer names its kernel, the kernel's WebSocket is opened too (earlyKernelSocket): the
+ * handshake happens while the page evaluates and draws, and services' KernelConnection is handed that socket
+ * (adoptEarlySocket, through the page's settings) instead of opening its own after the services chunk loaded.
  */
 import type { Contents, Session } from '@jupyterlab/services';
-import { NIGHTHAWK_KERNEL, SESSION_CREATED_HEADER } from '../../shared/rest.js';
+import { KERNEL_WS_PROTOCOL, NIGHTHAWK_KERNEL, SESSION_CREATED_HEADER } from '../../shared/rest.js';
 import { pageDrafts } from './drafts.js';
 import { markLoad } from './load-marks.js';
 
@@ -67,8 +71,75 @@ function start(): void {
     body: JSON.stringify({ path, type: 'notebook', name: path.split('/').pop() ?? path, kernel: { name: NIGHTHAWK_KERNEL } }),
   });
   session.catch(() => {});
-  earlySessionRequest = { path, answer: sessionAnswer(path, session), at: performance.now() };
+  const answer = sessionAnswer(path, session);
+  earlySessionRequest = { path, answer, at: performance.now() };
+  void answer.then((found) => {
+    if (found?.model.kernel) openEarlySocket(found.model.kernel.id, token);
+  });
   markLoad('requests-sent');
+}
+
+/** The kernel channels' socket opened with the page's first requests, until services takes it (once). */
+let earlySocket: { url: URL; socket: WebSocket; received: unknown[]; keep: (ev: MessageEvent) => void; at: number } | undefined;
+
+/** The channels URL services builds for a kernel (kernel/default.ts), with a session id of its own. */
+function openEarlySocket(kernelId: string, token: string): void {
+  const url = new URL(`api/kernels/${encodeURIComponent(kernelId)}/channels`, apiBase());
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('session_id', crypto.randomUUID());
+  if (token) url.searchParams.set('token', token);
+  let socket: WebSocket;
+  try {
+    socket = new WebSocket(url, [KERNEL_WS_PROTOCOL]);
+  } catch {
+    return;
+  }
+  // As services sets it on its sockets: binary frames as ArrayBuffers, also for those received before it takes this one.
+  socket.binaryType = 'arraybuffer';
+  const received: unknown[] = [];
+  const keep = (ev: MessageEvent): void => void received.push(ev.data);
+  socket.addEventListener('message', keep);
+  markLoad('kernel-socket');
+  const entry = { url, socket, received, keep, at: performance.now() };
+  earlySocket = entry;
+  // Not taken by then (the page chose another session, or never connected): closed, not left open on the kernel.
+  setTimeout(() => {
+    if (earlySocket !== entry) return;
+    earlySocket = undefined;
+    socket.close();
+  }, KEEP_MS);
+}
+
+/**
+ * For services' `WebSocket` setting: the socket opened early for these channels when `url` asks for the same kernel
+ * with the same token and subprotocol (once, and only while it is open or opening), else undefined (services opens
+ * its own). An open socket gets its `open` event again, and the messages it received meanwhile, once services has
+ * set its handlers (right after construction); a socket still opening gets its own `open` event.
+ */
+export function adoptEarlySocket(url: string | URL, protocols?: string | string[]): WebSocket | undefined {
+  const early = earlySocket;
+  if (!early) return undefined;
+  earlySocket = undefined;
+  const wanted = new URL(url);
+  const asked = typeof protocols === 'string' ? [protocols] : (protocols ?? []);
+  const same =
+    wanted.origin === early.url.origin &&
+    wanted.pathname === early.url.pathname &&
+    (wanted.searchParams.get('token') ?? '') === (early.url.searchParams.get('token') ?? '') &&
+    asked.includes(KERNEL_WS_PROTOCOL);
+  const { socket } = early;
+  socket.removeEventListener('message', early.keep);
+  if (!same || socket.readyState > WebSocket.OPEN || performance.now() - early.at >= KEEP_MS) {
+    socket.close();
+    return undefined;
+  }
+  if (socket.readyState === WebSocket.OPEN) {
+    queueMicrotask(() => {
+      socket.dispatchEvent(new Event('open'));
+      for (const data of early.received) socket.dispatchEvent(new MessageEvent('message', { data }));
+    });
+  }
+  return socket;
 }
 
 async function sessionAnswer(path: string, session: Promise<Response>): Promise<EarlySession | undefined> {

@@ -3,7 +3,7 @@
  * performance panel, and bench/web.bench.ts prints their medians beside its load figures, so a slower load says
  * which step grew. `body[data-ready-at]` and `body[data-interactive-at]` (app.ts) end the same timeline.
  */
-export const LOAD_MARKS = ['requests-sent', 'services-loaded', 'notebook-read', 'draft-read', 'notebook-drawn', 'kernel-idle'] as const;
+export const LOAD_MARKS = ['requests-sent', 'kernel-socket', 'services-loaded', 'notebook-read', 'draft-read', 'notebook-drawn', 'kernel-idle'] as const;
 export type LoadMark = (typeof LOAD_MARKS)[number];
 
 /** What a load mark is named in the page's performance timeline. */

@@ -2,9 +2,9 @@
  * Kernel WebSocket framing: JSON text frames, or the binary `v1.kernel.websocket.jupyter.org` layout
  * (u64le count, u64le offsets, then channel, header, parent_header, metadata, content, buffers).
  */
-import type { KernelMessage } from '../../../../shared/index.js';
+import { KERNEL_WS_PROTOCOL, type KernelMessage } from '../../../../shared/index.js';
 
-export const V1_PROTOCOL = 'v1.kernel.websocket.jupyter.org';
+export const V1_PROTOCOL = KERNEL_WS_PROTOCOL;
 
 export class FrameError extends Error {}
 
