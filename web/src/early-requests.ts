@@ -10,7 +10,7 @@
  * kernel starts (or a warm one is handed out) while the page evaluates. Only when the server refuses it (no
  * Nighthawk kernelspec there) does the page list sessions and kernelspecs to choose (kernel-session.ts).
  *
- * Once the session's answer names its kernel, the kernel's WebSocket is opened too (earlyKernelSocket): the
+ * Once the session's answer names its kernel, the kernel's WebSocket is opened too (openEarlySocket): the
  * handshake happens while the page evaluates and draws, and services' KernelConnection is handed that socket
  * (adoptEarlySocket, through the page's settings) instead of opening its own after the services chunk loaded.
  */
