@@ -37,7 +37,8 @@ describe('the ZeroMQ kernel through jupyter_client', () => {
   test('an error that escapes a cell is reported on its stderr with the cell\'s frames, not the kernel\'s, and the kernel goes on', () => {
     const { status, execution_count: count, stderr, after } = report.escaped_error;
     expect([status, after]).toEqual(['ok', 'ok']);
-    // After a run in the process (the approval check before), the harness's timer wrapper reports the throw as a rejection.
+    // After the approval check configured the Session, `explode` (declared by the cell) is a SessionFunction: called from
+    // the cell's timer it starts a run and returns a promise, so its throw arrives as that promise's rejection.
     expect(stderr).toMatch(/^(?:Uncaught exception|Unhandled rejection): RangeError: late throw\n/);
     expect(stderr).toContain(`at explode (Cell [${count}], line 2)`);
     expect(stderr).not.toMatch(/node_modules|node:internal|compiled line|dist\//);
