@@ -110,6 +110,8 @@ export function prepareModuleSyntax(code: string, ts: Parser): PreparedModuleSyn
     };
     ts.forEachChild(file, visit);
   }
+  // A refused cell is shown as written: its problems' positions are in that text.
+  if (problems.length > 0) return { code, problems, topLevelAwait: false };
   let out = code;
   for (const { from, to } of edits.sort((a, b) => b.from - a.from)) out = out.slice(0, from) + blank(out.slice(from, to)) + out.slice(to);
   return { code: out, problems, topLevelAwait };

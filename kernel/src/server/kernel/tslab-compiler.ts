@@ -447,9 +447,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
    * (cell-module-syntax.ts). A transform that throws, throws here.
    */
   function prepare(source: string, executionCount?: number): PreparedCell {
-    const code = expandShorthandProperties(transform(source, executionCount === undefined ? undefined : { executionCount }).code, ts);
-    const syntax = prepareModuleSyntax(code, ts);
-    return syntax.problems.length > 0 ? { code, problems: syntax.problems, topLevelAwait: false } : { code: syntax.code, problems: [], topLevelAwait: syntax.topLevelAwait };
+    return prepareModuleSyntax(expandShorthandProperties(transform(source, executionCount === undefined ? undefined : { executionCount }).code, ts), ts);
   }
 
   async function run(source: string, { executionCount, onStart, bind: bindHook, describeError, awaitValue }: ExecuteOptions): Promise<CellOutcome> {
