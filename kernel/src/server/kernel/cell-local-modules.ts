@@ -12,7 +12,7 @@ import { readFileSync, statSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
 import type * as TS from 'typescript';
-import { newCommonJsModule, type CommonJsModule } from './commonjs-module.js';
+import { loadCommonJsModule, newCommonJsModule, type CommonJsModule } from './commonjs-module.js';
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
 const JS_EXTENSIONS = ['.js', '.jsx', '.mjs', '.cjs'];
@@ -88,13 +88,6 @@ export class LocalModules {
     module.require = this.require(((id: string) => own.call(module, id)) as NodeJS.Require, path.dirname(file)) as (id: string) => unknown;
     // Registered before it runs, so an import cycle meets the partial exports, as Node's loader gives.
     this.#loaded.set(file, { hash, module });
-    try {
-      module._compile(outputText, file);
-    } catch (error) {
-      this.#loaded.delete(file);
-      throw error;
-    }
-    module.loaded = true;
-    return module.exports;
+    return loadCommonJsModule(module, outputText, () => this.#loaded.delete(file));
   }
 }

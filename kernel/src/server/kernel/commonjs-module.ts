@@ -31,3 +31,18 @@ export function newCommonJsModule(file: string): CommonJsModule {
   module.paths = commonJsLoader._nodeModulePaths(path.dirname(file));
   return module;
 }
+
+/**
+ * Runs `source` as `module` (registered by the caller beforehand, so an import cycle meets the partial exports, as
+ * Node's loader gives) and marks it loaded; a throw calls `unregister` first, so the next require tries again.
+ */
+export function loadCommonJsModule(module: CommonJsModule, source: string, unregister: () => void): unknown {
+  try {
+    module._compile(source, module.filename);
+  } catch (error) {
+    unregister();
+    throw error;
+  }
+  module.loaded = true;
+  return module.exports;
+}

@@ -11,7 +11,7 @@
  * converter where one does not (another tslab) is refused with the fix named, rather than run with a defect back.
  */
 import { readFileSync } from 'node:fs';
-import { commonJsLoader, newCommonJsModule } from './commonjs-module.js';
+import { commonJsLoader, loadCommonJsModule, newCommonJsModule } from './commonjs-module.js';
 
 interface Fix {
   what: string;
@@ -84,13 +84,9 @@ export function loadMendedConverter(file: string): unknown {
   const source = mendConverterSource(readFileSync(file, 'utf8'), file);
   const module = newCommonJsModule(file);
   if (!cached) commonJsLoader._cache[file] = module;
-  try {
-    module._compile(source, file);
-  } catch (error) {
+  const exports = loadCommonJsModule(module, source, () => {
     if (commonJsLoader._cache[file] === module) delete commonJsLoader._cache[file];
-    throw error;
-  }
-  module.loaded = true;
+  });
   mendedModules.add(module);
-  return module.exports;
+  return exports;
 }
