@@ -80,7 +80,7 @@ function start(): void {
 }
 
 /** The kernel channels' socket opened with the page's first requests, until services takes it (once). */
-let earlySocket: { url: URL; socket: WebSocket; received: unknown[]; keep: (ev: MessageEvent) => void; at: number } | undefined;
+let earlySocket: { url: URL; socket: WebSocket; received: unknown[]; keep: (ev: MessageEvent) => void } | undefined;
 
 /** The channels URL services builds for a kernel (kernel/default.ts), with a session id of its own. */
 function openEarlySocket(kernelId: string, token: string): void {
@@ -100,7 +100,7 @@ function openEarlySocket(kernelId: string, token: string): void {
   const keep = (ev: MessageEvent): void => void received.push(ev.data);
   socket.addEventListener('message', keep);
   markLoad('kernel-socket');
-  const entry = { url, socket, received, keep, at: performance.now() };
+  const entry = { url, socket, received, keep };
   earlySocket = entry;
   // Not taken by then (the page chose another session, or never connected): closed, not left open on the kernel.
   setTimeout(() => {
@@ -129,7 +129,7 @@ export function adoptEarlySocket(url: string | URL, protocols?: string | string[
     asked.includes(KERNEL_WS_PROTOCOL);
   const { socket } = early;
   socket.removeEventListener('message', early.keep);
-  if (!same || socket.readyState > WebSocket.OPEN || performance.now() - early.at >= KEEP_MS) {
+  if (!same || socket.readyState > WebSocket.OPEN) {
     socket.close();
     return undefined;
   }
