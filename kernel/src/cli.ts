@@ -4,7 +4,7 @@
  *   nighthawk-ts kernel install [--user | --prefix P | --sys-prefix | --system] [--name N] [--display-name D] [--data-dir D]
  *                               [--with-lab-extension [--lab-extension-dir D]]
  *   nighthawk-ts kernel uninstall [--user | --prefix P | --sys-prefix | --system] [--name N]
- *   nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M]
+ *   nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M] [--no-pool]
  *   nighthawk-ts kernel pool status | stop
  *   nighthawk-ts --help | --version
  * A bad command line exits with status 2 and one line naming what was wrong, then the usage.
@@ -21,10 +21,11 @@ const USAGE = `usage:
   nighthawk-ts kernel install [--user | --prefix P | --sys-prefix | --system] [--name N] [--display-name D] [--data-dir D]
                               [--with-lab-extension [--lab-extension-dir D]]
   nighthawk-ts kernel uninstall [--user | --prefix P | --sys-prefix | --system] [--name N]
-  nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M]
+  nighthawk-ts kernel run --connection-file F [--data-dir D] [--host-module M] [--no-pool]
   nighthawk-ts kernel pool status | stop
   nighthawk-ts --help | --version
 install --no-pool writes a kernelspec whose kernels always start cold (NIGHTHAWK_KERNEL_POOL=off);
+run --no-pool starts this kernel cold without asking the kernel pool;
 --with-lab-extension also copies the prebuilt JupyterLab renderer to <data dir>/labextensions/nighthawk-ts-renderer;
 uninstall removes it once no Nighthawk kernelspec is left in that location.`;
 
@@ -82,14 +83,22 @@ async function main(argv: string[]): Promise<void> {
     'connection-file': { type: 'string' },
     'host-module': { type: 'string' },
     'no-pool': { type: 'boolean' },
+    // Set by the kernelspec's launcher shell only (pool-stand-in.ts): ask the pool, print the pid it handed out.
+    'pool-stand-in': { type: 'string' },
   });
   if (action === 'run') {
     const file = values['connection-file'];
     if (!file) fail('kernel run needs --connection-file');
     // A warm process from the pool, when one is there for this launch, is handed the connection file; the
     // launcher loads only node built-ins to find out (./server/zmq/pool-launch.js is light on purpose).
-    const { launchFromPool } = await import('./server/zmq/pool-launch.js');
-    if (await launchFromPool({ connectionFile: file, dataDir: values['data-dir'], hostModule: values['host-module'] })) return;
+    const standIn = values['pool-stand-in'];
+    if (!values['no-pool']) {
+      const { launchFromPool } = await import('./server/zmq/pool-launch.js');
+      const options = { connectionFile: file, dataDir: values['data-dir'], hostModule: values['host-module'] };
+      // The shell starts the kernel cold itself (exec) when nothing was printed.
+      if (standIn !== undefined) return void (await launchFromPool({ ...options, standIn }));
+      if (await launchFromPool(options)) return;
+    } else if (standIn !== undefined) fail('--pool-stand-in and --no-pool exclude each other');
     const { runKernelProcess } = await import('./server/zmq/index.js');
     await runKernelProcess({ connectionFile: file, dataDir: values['data-dir'], hostModule: values['host-module'] });
     return;
@@ -97,7 +106,8 @@ async function main(argv: string[]): Promise<void> {
   const spec = await import('./server/zmq/index.js');
   const chosen = [values.user, values.system, values.prefix !== undefined, values['sys-prefix']].filter(Boolean).length;
   if (chosen > 1) fail('choose one of --user, --prefix, --sys-prefix and --system');
-  if (action !== 'install' && values['no-pool']) fail('--no-pool is an install option');
+  if (action !== 'install' && values['no-pool']) fail('--no-pool is an install or run option');
+  if (values['pool-stand-in'] !== undefined) fail('--pool-stand-in is a run option');
   if (action !== 'install' && (values['with-lab-extension'] || values['lab-extension-dir'] !== undefined)) fail(`--with-lab-extension is an install option (uninstall removes the extension by itself)`);
   if (values['lab-extension-dir'] !== undefined && !values['with-lab-extension']) fail('--lab-extension-dir needs --with-lab-extension');
   const location: import('./server/zmq/index.js').SpecLocation =

@@ -70,6 +70,21 @@ describe('the ZeroMQ kernel pool, through jupyter_client', () => {
     expect(r).toEqual({ spare: true, pooled: true, kernel_gone: true });
   });
 
+  it('stands in for a pooled kernel with a shell of under 2 MB, which relays SIGTERM and lives exactly as long as the kernel', { timeout: 240_000 }, async () => {
+    const r = await checks<Record<string, unknown>>('stand_in');
+    expect(r).toEqual({
+      spare: true,
+      pooled: true,
+      launcher: 'sh',
+      launcher_small: true,
+      launcher_follows_kernel: true,
+      spare_again: true,
+      term_relayed: true,
+      spare_third: true,
+      kernel_gone_after_shell_killed: true,
+    });
+  });
+
   it('a restarted kernel keeps nothing of the one before', { timeout: 240_000 }, async () => {
     const r = await checks<Record<string, unknown>>('restart');
     // `kept` is not declared in the new kernel: a type error, as in any fresh kernel.

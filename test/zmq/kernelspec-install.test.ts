@@ -36,7 +36,15 @@ describe('nighthawk-ts kernel install / uninstall', () => {
     const spec = path.join(prefix, 'share', 'jupyter', 'kernels', 'nighthawk');
     const json = JSON.parse(readFileSync(path.join(spec, 'kernel.json'), 'utf8')) as Record<string, unknown>;
     expect(json).toMatchObject({ display_name: 'Nighthawk TS', language: 'typescript', interrupt_mode: 'signal', env: { MALLOC_ARENA_MAX: '2' } });
-    expect(json['argv']).toEqual([process.execPath, '--no-force-async-hooks-checks', '--max-semi-space-size=2', builtCli, 'kernel', 'run', '--connection-file', '{connection_file}', '--data-dir', '~/.nighthawk/ledger']);
+    // A shell launches the kernel: standing in for a pooled one, it holds ~0.3 MB where Node holds 9 (pool-stand-in.ts).
+    const script = path.join(spec, 'pool-launch.sh');
+    expect(json['argv']).toEqual(['/bin/sh', script, process.execPath, '--no-force-async-hooks-checks', '--max-semi-space-size=2', builtCli, 'kernel', 'run', '--connection-file', '{connection_file}', '--data-dir', '~/.nighthawk/ledger']);
+    expect(readFileSync(script, 'utf8')).toMatch(/^#!\/bin\/sh\n/);
+    // Without the pool there is nothing to stand in for: Jupyter starts the kernel itself, and no script is left.
+    expect((await cli(['kernel', 'install', '--prefix', prefix, '--no-pool'])).code).toBe(0);
+    const cold = JSON.parse(readFileSync(path.join(spec, 'kernel.json'), 'utf8')) as { argv: string[] };
+    expect(cold.argv.slice(0, 2)).toEqual([process.execPath, '--no-force-async-hooks-checks']);
+    expect(existsSync(script)).toBe(false);
     expect(pngSize(path.join(spec, 'logo-64x64.png'))).toEqual([64, 64]);
     expect(pngSize(path.join(spec, 'logo-32x32.png'))).toEqual([32, 32]);
   });

@@ -154,6 +154,53 @@ def killed():
     return out
 
 
+def private_mb(pid):
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        return sum(int(line.split()[1]) for line in f if line.startswith(("Private_Clean:", "Private_Dirty:"))) / 1024
+
+
+def launcher_exits(km, timeout=10):
+    end = time.time() + timeout
+    while time.time() < end:
+        if not km.is_alive():
+            return True
+        time.sleep(0.1)
+    return not km.is_alive()
+
+
+def stand_in():
+    """The process Jupyter started for a pooled kernel is the kernelspec's shell, and the two live and die together."""
+    out = {"spare": ensure_spare()}
+    # The kernel exits (a cell ends it): the shell standing in exits too, so Jupyter sees the kernel die.
+    km, kc = start()
+    launcher = km.provisioner.process.pid
+    kernel = kernel_pid(kc)
+    out["pooled"] = kernel != launcher
+    with open(f"/proc/{launcher}/comm") as f:
+        out["launcher"] = f.read().strip()
+    time.sleep(0.5)
+    out["launcher_small"] = private_mb(launcher) < 2
+    kc.execute("process.exit(3)")
+    out["launcher_follows_kernel"] = wait_gone(kernel) and launcher_exits(km)
+    kc.stop_channels()
+    # SIGTERM to the shell alone (not its group) is relayed: the kernel ends, then the shell.
+    out["spare_again"] = wait_spare()
+    km, kc = start()
+    kernel = kernel_pid(kc)
+    os.kill(km.provisioner.process.pid, 15)
+    out["term_relayed"] = wait_gone(kernel) and launcher_exits(km)
+    kc.stop_channels()
+    # SIGKILL to the shell alone: its reader lives on, but nothing holds the kernel's FIFO open any more.
+    out["spare_third"] = wait_spare()
+    km, kc = start()
+    kernel = kernel_pid(kc)
+    os.kill(km.provisioner.process.pid, 9)
+    out["kernel_gone_after_shell_killed"] = wait_gone(kernel)
+    kc.stop_channels()
+    km.cleanup_resources()
+    return out
+
+
 def restart():
     out = {"spare": ensure_spare()}
     km, kc = start()
@@ -185,4 +232,4 @@ def other_root():
     return out
 
 
-print(json.dumps({"handoff": handoff, "killed": killed, "restart": restart, "other_root": other_root}[SCENARIO]()))
+print(json.dumps({"handoff": handoff, "killed": killed, "stand_in": stand_in, "restart": restart, "other_root": other_root}[SCENARIO]()))

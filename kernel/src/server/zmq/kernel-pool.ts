@@ -99,6 +99,11 @@ export interface LaunchRequest {
   /** The per-launch variables (JPY_PARENT_PID, JPY_SESSION_NAME, ...). */
   env: Record<string, string>;
   launcherPid: number;
+  /**
+   * The private directory of a shell launcher's FIFOs (pool-stand-in.ts): the kernel lives as long as that
+   * shell instead of this request's connection, which ends once the reply is read.
+   */
+  standIn?: string;
 }
 
 export type PoolRequest = LaunchRequest | { kind: 'status' } | { kind: 'stop' };

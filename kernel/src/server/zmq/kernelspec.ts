@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NighthawkError } from '../../core/index.js';
 import { logoPng } from './logo-png.js';
+import { STAND_IN_SCRIPT, STAND_IN_SCRIPT_NAME } from './pool-stand-in.js';
 import { KERNEL_ENV } from '../kernel/index.js';
 
 export { expandHome } from './cells-root.js';
@@ -30,6 +31,11 @@ export interface InstallOptions {
   cliPath?: string;
   /** false: kernels always start cold, never from the kernel pool (`NIGHTHAWK_KERNEL_POOL=off` in the spec's env). */
   pool?: boolean;
+}
+
+export interface KernelJsonOptions extends Omit<InstallOptions, 'location'> {
+  /** The stand-in shell script (pool-stand-in.ts) argv runs the kernel's command line through. */
+  launcherScript?: string;
 }
 
 export interface KernelJson {
@@ -84,7 +90,7 @@ export function builtCliPath(): string {
   return fileURLToPath(new URL('../../cli.js', import.meta.url));
 }
 
-export function kernelJson(options: Omit<InstallOptions, 'location'>): KernelJson {
+export function kernelJson(options: KernelJsonOptions): KernelJson {
   const cli = options.cliPath ?? builtCliPath();
   // Without forced async-hook checks, a loop in a timer callback stopped by the interrupt watchdog
   // (kernel/interrupt-watchdog.ts) leaves the kernel running instead of aborting it. A 2 MB young generation
@@ -94,7 +100,7 @@ export function kernelJson(options: Omit<InstallOptions, 'location'>): KernelJso
   // `~/…` stays literal and is expanded by each kernel under its own user's home (shared JupyterHub images).
   if (options.dataDir) argv.push('--data-dir', options.dataDir.startsWith('~') ? options.dataDir : path.resolve(options.dataDir));
   return {
-    argv,
+    argv: options.launcherScript === undefined ? argv : ['/bin/sh', options.launcherScript, ...argv],
     display_name: options.displayName ?? DISPLAY_NAME,
     language: 'typescript',
     // Synchronous cell code can only be stopped by a signal (the event loop that would read an
@@ -110,7 +116,12 @@ export function kernelJson(options: Omit<InstallOptions, 'location'>): KernelJso
 export function installKernelspec(options: InstallOptions): string {
   const dir = path.join(kernelsDir(options.location), options.name ?? DEFAULT_KERNEL_NAME);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'kernel.json'), JSON.stringify(kernelJson(options), null, 2) + '\n');
+  // A pooled kernel's launcher is a shell, not a second Node process (pool-stand-in.ts); the pool is POSIX only.
+  const script = path.join(dir, STAND_IN_SCRIPT_NAME);
+  const shell = options.pool !== false && process.platform !== 'win32';
+  if (shell) writeFileSync(script, STAND_IN_SCRIPT, { mode: 0o755 });
+  else rmSync(script, { force: true });
+  writeFileSync(path.join(dir, 'kernel.json'), JSON.stringify(kernelJson({ ...options, ...(shell ? { launcherScript: script } : {}) }), null, 2) + '\n');
   writeFileSync(path.join(dir, 'logo-64x64.png'), logoPng(64));
   writeFileSync(path.join(dir, 'logo-32x32.png'), logoPng(32));
   return dir;

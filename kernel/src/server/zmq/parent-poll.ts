@@ -18,6 +18,17 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Calls `onGone` once `pid` no longer exists (polled; a pid reused within one interval goes unnoticed). */
+export function watchProcess(pid: number, onGone: () => void, intervalMs = 1000): () => void {
+  const timer = setInterval(() => {
+    if (alive(pid)) return;
+    clearInterval(timer);
+    onGone();
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export function watchParent(onOrphaned: (parentPid: number) => void, options: { env?: NodeJS.ProcessEnv; intervalMs?: number } = {}): ParentWatch {
   const env = options.env ?? process.env;
   const given = Number(env['JPY_PARENT_PID']);

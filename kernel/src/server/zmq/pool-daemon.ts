@@ -31,6 +31,7 @@ const LaunchRequestSchema = z.strictObject({
   dataDir: z.string().min(1).max(4096).optional(),
   env: z.record(z.string().max(256), z.string().max(4096)),
   launcherPid: z.number().int().positive(),
+  standIn: z.string().min(1).max(4096).optional(),
 });
 const PoolRequestSchema = z.discriminatedUnion('kind', [LaunchRequestSchema, z.strictObject({ kind: z.literal('status') }), z.strictObject({ kind: z.literal('stop') })]);
 

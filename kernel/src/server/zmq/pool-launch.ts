@@ -1,9 +1,11 @@
 /**
  * The launcher side of the kernel pool (`nighthawk-ts kernel run`, before anything heavy loads). It asks the
- * pool's daemon for a warm kernel process; when one takes the launch, this process stands in for it, as the
- * process Jupyter started: it relays SIGINT (the kernelspec's interrupt_mode) and SIGTERM to it, exits when it
- * exits, and when this process dies (even by SIGKILL, which cannot be relayed) the kernel sees its connection
- * close and exits too. Otherwise the kernel starts cold here, and a daemon is started for the next launch.
+ * pool's daemon for a warm kernel process; when one takes the launch, something stands in for it as the
+ * process Jupyter started, relaying SIGINT (the kernelspec's interrupt_mode), SIGTERM and SIGHUP, exiting when it
+ * exits, and ending it when the stand-in dies (even by SIGKILL, which cannot be relayed). With a kernelspec
+ * `kernel install` wrote, that is the shell which ran this process (`--pool-stand-in`, pool-stand-in.ts): this
+ * process prints the kernel's pid and exits. Run directly, this process stands in, and the kernel sees its
+ * connection close when it dies. Otherwise the kernel starts cold, and a daemon is started for the next launch.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, statSync, truncateSync } from 'node:fs';
@@ -25,6 +27,7 @@ import {
   type PoolReply,
 } from './kernel-pool.js';
 import { watchParent } from './parent-poll.js';
+import { checkStandInDir } from './pool-stand-in.js';
 
 /** A daemon answers at once; a socket nobody accepts on within this is treated as no daemon. */
 const CONNECT_TIMEOUT_MS = 500;
@@ -37,6 +40,8 @@ export interface PoolLaunch {
   connectionFile: string;
   dataDir?: string;
   hostModule?: string;
+  /** The stand-in shell's FIFO directory: on a hand-out, print the kernel's pid instead of standing in. */
+  standIn?: string;
 }
 
 function connect(file: string): Promise<net.Socket | undefined> {
@@ -91,7 +96,7 @@ function startDaemon(dir: string, identity: string, root: string, dataDir: strin
 }
 
 /** Stands in for the pooled kernel `pid` until it exits; the open socket keeps this process alive. */
-function standIn(socket: net.Socket, pid: number): void {
+function standInFor(socket: net.Socket, pid: number): void {
   const relay = (signal: NodeJS.Signals) => () => {
     try {
       process.kill(pid, signal);
@@ -131,6 +136,14 @@ export async function launchFromPool(options: PoolLaunch): Promise<boolean> {
   const identity = launchIdentity();
   const root = cellsRoot();
   const dataDir = options.dataDir === undefined ? undefined : path.resolve(expandHome(options.dataDir));
+  if (options.standIn !== undefined) {
+    try {
+      checkStandInDir(options.standIn);
+    } catch (error) {
+      process.stderr.write(`kernel pool: ${error instanceof Error ? error.message : String(error)}; starting this kernel cold\n`);
+      return false;
+    }
+  }
   const socket = await connect(socketPath(dir, identity));
   if (!socket) {
     startDaemon(dir, identity, root, dataDir);
@@ -143,12 +156,19 @@ export async function launchFromPool(options: PoolLaunch): Promise<boolean> {
     connectionFile: path.resolve(options.connectionFile),
     ...(dataDir === undefined ? {} : { dataDir }),
     env: perLaunchEnv(process.env),
-    launcherPid: process.pid,
+    // The process Jupyter started: the shell when one stands in.
+    launcherPid: options.standIn === undefined ? process.pid : process.ppid,
+    ...(options.standIn === undefined ? {} : { standIn: path.resolve(options.standIn) }),
   });
   const reply = await readLine(socket, REPLY_TIMEOUT_MS);
   if (isReply(reply) && reply.kind === 'kernel') {
     reportCellsRoot(root);
-    standIn(socket, reply.pid);
+    if (options.standIn === undefined) {
+      standInFor(socket, reply.pid);
+    } else {
+      socket.destroy();
+      process.stdout.write(`${reply.pid}\n`);
+    }
     return true;
   }
   socket.destroy();

@@ -3,11 +3,15 @@
  * cells root it serves). It loads the compiler and the Session host and converts warm-up cells, tells the
  * daemon it is warm, and waits for one launch: the request and the launcher's socket. From then on it is that
  * launch's kernel: it takes the launch's per-launch variables, binds the connection file's ports, answers the
- * launcher with its pid, leaves the daemon, and lives exactly as long as the launcher's connection.
+ * launcher with its pid, leaves the daemon, and lives exactly as long as the launcher: its connection, or, for
+ * a launcher shell (pool-stand-in.ts), that shell's FIFO, and then also the Jupyter client (JPY_PARENT_PID), which
+ * a node launcher watches itself.
  */
 import type { Socket } from 'node:net';
 import { keepProcessAlive } from './kernel-main.js';
 import { PER_LAUNCH, sendLine, type LaunchRequest } from './kernel-pool.js';
+import { watchProcess } from './parent-poll.js';
+import { openStandIn, type StandInEnds } from './pool-stand-in.js';
 import { prepareCells, startZmqKernel, type PreparedCells } from './zmq-kernel.js';
 import { codeCacheStale, saveCodeCache } from '../kernel/index.js';
 
@@ -46,17 +50,41 @@ async function serveLaunch(request: LaunchRequest, socket: Socket, prepared: Pre
   for (const [name, value] of Object.entries(request.env)) if (PER_LAUNCH.test(name)) process.env[name] = value;
   socket.on('error', () => {});
   let kernel: Awaited<ReturnType<typeof startZmqKernel>>;
+  let shell: StandInEnds | undefined;
   try {
+    // Opened first: a shell already gone ends this kernel before it binds anything.
+    if (request.standIn !== undefined) shell = openStandIn(request.standIn);
     kernel = await startZmqKernel({ connectionFile: request.connectionFile, dataDir, prepared });
   } catch (error) {
     sendLine(socket, { kind: 'error', message: error instanceof Error ? error.message : String(error) });
     socket.end(() => process.exit(1));
     return;
   }
-  // The launcher stands in for this process: when its connection closes (it exited, or was killed), so does this.
-  socket.on('close', () => void kernel.close().finally(() => process.exit(0)));
+  let ending = false;
+  const end = (): void => {
+    if (ending) return;
+    ending = true;
+    void kernel.close().finally(() => process.exit(0));
+  };
   sendLine(socket, { kind: 'kernel', pid: process.pid });
-  socket.resume();
+  if (shell) {
+    // The shell stands in for this process: when it is gone (exited, or was killed), so is this.
+    shell.launcher.on('close', end);
+    shell.launcher.on('error', end);
+    shell.launcher.resume();
+    const client = Number(process.env['JPY_PARENT_PID']);
+    if (Number.isInteger(client) && client > 1) {
+      watchProcess(client, () => {
+        process.stderr.write(`kernel: parent process ${client} is gone; shutting down\n`);
+        end();
+      });
+    }
+    socket.end();
+  } else {
+    // A node launcher stands in: when its connection closes (it exited, or was killed), so does this.
+    socket.on('close', end);
+    socket.resume();
+  }
   process.disconnect?.();
   await kernel.ready;
 }
