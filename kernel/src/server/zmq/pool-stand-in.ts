@@ -59,13 +59,12 @@ trap '[ -n "$pid" ] && kill -INT "$pid" 2>/dev/null' INT
 trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null' TERM
 trap '[ -n "$pid" ] && kill -HUP "$pid" 2>/dev/null' HUP
 answer=$("$@" --pool-stand-in "$dir" 3>&-)
-status=$?
 case "$answer" in
   ''|*[!0-9]*)
+    # No spare took the launch, or asking failed: the kernel starts cold here, and meets any failure itself.
     kill "$reader" 2>/dev/null
     exec 3>&-
     rm -rf "$dir"
-    [ "$status" -eq 0 ] || exit "$status"
     trap - INT TERM HUP
     exec "$@" --no-pool
     ;;
