@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Kernel } from '@jupyterlab/services';
+import { WebSocket } from 'ws';
 import { KernelProcess } from '../../kernel/src/server/kernel/kernel-process-handle.js';
 import { startKernelServer } from '../support/kernel-server.js';
 import { runCell } from '../support/kernel-client.js';
@@ -64,6 +65,41 @@ describe('a cold kernel', () => {
       expect(await restModelState(fx.server.baseUrl, fx.server.token, kernel.id)).toBe('idle');
       const run = await runCell(kernel, '6 * 7');
       expect(run.result?.['text/plain']).toBe('42');
+    } finally {
+      await fx.close();
+    }
+  }, 60_000);
+});
+
+/** The first frame a new channels connection receives, sending nothing (JSON frames: no subprotocol asked). */
+function firstFrame(baseUrl: string, token: string, id: string): Promise<{ channel: string; header: { msg_type: string }; parent_header: object; content: { execution_state?: string } }> {
+  const url = `${baseUrl.replace(/^http/, 'ws')}api/kernels/${id}/channels?token=${token}`;
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.on('message', (data) => {
+      ws.close();
+      resolve(JSON.parse(data.toString()) as never);
+    });
+    ws.on('error', reject);
+  });
+}
+
+describe('a new kernel connection', () => {
+  test('is told the kernel\'s state at once (an iopub status with no parent): "starting" while it loads, then "idle"', async () => {
+    const slowHost = path.join(scratch, 'slow-host-2.mjs');
+    writeFileSync(slowHost, `await new Promise((r) => setTimeout(r, ${LOAD_MS}));\nexport function createKernelHost() { return { submitCell() {}, afterCell() {} }; }\n`);
+    const fx = await startKernelServer({ spareKernels: 0, hostModule: slowHost });
+    try {
+      const kernel: Kernel.IKernelConnection = await fx.kernels.startNew();
+      await kernel.info;
+      const early = await firstFrame(fx.server.baseUrl, fx.server.token, kernel.id);
+      expect(early).toMatchObject({ channel: 'iopub', header: { msg_type: 'status' }, parent_header: {}, content: { execution_state: 'starting' } });
+      await new Promise<void>((resolve) => {
+        if (kernel.status === 'idle') resolve();
+        kernel.statusChanged.connect((_k, status) => status === 'idle' && resolve());
+      });
+      const later = await firstFrame(fx.server.baseUrl, fx.server.token, kernel.id);
+      expect(later).toMatchObject({ channel: 'iopub', header: { msg_type: 'status' }, parent_header: {}, content: { execution_state: 'idle' } });
     } finally {
       await fx.close();
     }

@@ -279,6 +279,8 @@ export async function startFakeJupyterServer(options: FakeServerOptions): Promis
     wss.handleUpgrade(req, socket, head, (ws) => {
       kernel.sockets.add(ws);
       ws.on('close', () => kernel.sockets.delete(ws));
+      // As the product's server does (kernel-manager.ts connect): the kernel's state, at once, with no parent.
+      ws.send(encodeFrame({ channel: 'iopub', header: { msg_id: randomUUID(), msg_type: 'status', session: 'fake-kernel', username: 'kernel', date: new Date().toISOString(), version: '5.3' }, parent_header: {}, metadata: {}, content: { execution_state: 'idle' }, buffers: [] } as unknown as KernelMessage<object>, ws.protocol));
       ws.on('message', (raw, isBinary) => {
         const data = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
         const frame = decodeFrame(data, isBinary, ws.protocol) as JupyterFrame;

@@ -78,9 +78,16 @@ export class Kernel {
     };
   }
 
+  /**
+   * A new connection is told the kernel's state at once (an iopub status with no parent, as this server announces
+   * a kernel that became ready): a client knows the kernel can run code without a kernel_info round trip through
+   * the kernel process first. Not while restarting: clients answer that status by reconnecting.
+   */
   connect(deliver: Deliver): { route: string; close(): void } {
     const route = randomUUID();
     this.connections.set(route, deliver);
+    const state = this.executionState;
+    if (state === 'idle' || state === 'busy' || state === 'starting') deliver(makeMessage('iopub', 'status', { execution_state: state }, {}, this.process.session));
     return { route, close: () => this.connections.delete(route) };
   }
 
