@@ -40,12 +40,23 @@ async function restModelState(baseUrl: string, token: string, id: string): Promi
   return ((await response.json()) as { execution_state: string }).execution_state;
 }
 
+/** A server whose kernels' host module takes LOAD_MS to load: it stands for the compiler and library load. */
+function slowHostServer(): ReturnType<typeof startKernelServer> {
+  const slowHost = path.join(scratch, 'slow-host.mjs');
+  writeFileSync(slowHost, `await new Promise((r) => setTimeout(r, ${LOAD_MS}));\nexport function createKernelHost() { return { submitCell() {}, afterCell() {} }; }\n`);
+  return startKernelServer({ spareKernels: 0, hostModule: slowHost });
+}
+
+function untilIdle(kernel: Kernel.IKernelConnection): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (kernel.status === 'idle') resolve();
+    kernel.statusChanged.connect((_k, status) => status === 'idle' && resolve());
+  });
+}
+
 describe('a cold kernel', () => {
   test('reads "starting" after its first kernel_info reply until its host has loaded, then idle, then runs code', async () => {
-    // A host module that takes LOAD_MS to load stands for the compiler and library load.
-    const slowHost = path.join(scratch, 'slow-host.mjs');
-    writeFileSync(slowHost, `await new Promise((r) => setTimeout(r, ${LOAD_MS}));\nexport function createKernelHost() { return { submitCell() {}, afterCell() {} }; }\n`);
-    const fx = await startKernelServer({ spareKernels: 0, hostModule: slowHost });
+    const fx = await slowHostServer();
     try {
       const kernel: Kernel.IKernelConnection = await fx.kernels.startNew();
       const seen: string[] = [];
@@ -55,10 +66,7 @@ describe('a cold kernel', () => {
       await new Promise((r) => setTimeout(r, 200));
       expect(kernel.status).toBe('starting');
       expect(await restModelState(fx.server.baseUrl, fx.server.token, kernel.id)).toBe('starting');
-      await new Promise<void>((resolve) => {
-        if (kernel.status === 'idle') resolve();
-        kernel.statusChanged.connect((_k, status) => status === 'idle' && resolve());
-      });
+      await untilIdle(kernel);
       // Idle only once the host loaded: well after kernel_info, never before "starting".
       expect(performance.now() - infoAt).toBeGreaterThan(LOAD_MS / 3);
       expect(seen.lastIndexOf('starting')).toBeLessThan(seen.lastIndexOf('idle'));
@@ -86,18 +94,13 @@ function firstFrame(baseUrl: string, token: string, id: string): Promise<{ chann
 
 describe('a new kernel connection', () => {
   test('is told the kernel\'s state at once (an iopub status with no parent): "starting" while it loads, then "idle"', async () => {
-    const slowHost = path.join(scratch, 'slow-host-2.mjs');
-    writeFileSync(slowHost, `await new Promise((r) => setTimeout(r, ${LOAD_MS}));\nexport function createKernelHost() { return { submitCell() {}, afterCell() {} }; }\n`);
-    const fx = await startKernelServer({ spareKernels: 0, hostModule: slowHost });
+    const fx = await slowHostServer();
     try {
       const kernel: Kernel.IKernelConnection = await fx.kernels.startNew();
       await kernel.info;
       const early = await firstFrame(fx.server.baseUrl, fx.server.token, kernel.id);
       expect(early).toMatchObject({ channel: 'iopub', header: { msg_type: 'status' }, parent_header: {}, content: { execution_state: 'starting' } });
-      await new Promise<void>((resolve) => {
-        if (kernel.status === 'idle') resolve();
-        kernel.statusChanged.connect((_k, status) => status === 'idle' && resolve());
-      });
+      await untilIdle(kernel);
       const later = await firstFrame(fx.server.baseUrl, fx.server.token, kernel.id);
       expect(later).toMatchObject({ channel: 'iopub', header: { msg_type: 'status' }, parent_header: {}, content: { execution_state: 'idle' } });
     } finally {

@@ -48,13 +48,17 @@ def alive(pid):
         return False
 
 
-def wait_gone(pid, timeout=10):
+def wait_until(check, timeout=10):
     end = time.time() + timeout
     while time.time() < end:
-        if not alive(pid):
+        if check():
             return True
         time.sleep(0.1)
-    return not alive(pid)
+    return check()
+
+
+def wait_gone(pid, timeout=10):
+    return wait_until(lambda: not alive(pid), timeout)
 
 
 def start(cwd=None):
@@ -160,12 +164,18 @@ def private_mb(pid):
 
 
 def launcher_exits(km, timeout=10):
-    end = time.time() + timeout
-    while time.time() < end:
-        if not km.is_alive():
-            return True
-        time.sleep(0.1)
-    return not km.is_alive()
+    return wait_until(lambda: not km.is_alive(), timeout)
+
+
+def signal_launcher(signum):
+    """Starts a pooled kernel and sends `signum` to the process Jupyter started alone: (kernel gone, launcher gone)."""
+    km, kc = start()
+    kernel = kernel_pid(kc)
+    os.kill(km.provisioner.process.pid, signum)
+    gone = wait_gone(kernel), launcher_exits(km)
+    kc.stop_channels()
+    km.cleanup_resources()
+    return gone
 
 
 def stand_in():
@@ -185,19 +195,10 @@ def stand_in():
     kc.stop_channels()
     # SIGTERM to the shell alone (not its group) is relayed: the kernel ends, then the shell.
     out["spare_again"] = wait_spare()
-    km, kc = start()
-    kernel = kernel_pid(kc)
-    os.kill(km.provisioner.process.pid, 15)
-    out["term_relayed"] = wait_gone(kernel) and launcher_exits(km)
-    kc.stop_channels()
+    out["term_relayed"] = all(signal_launcher(15))
     # SIGKILL to the shell alone: its reader lives on, but nothing holds the kernel's FIFO open any more.
     out["spare_third"] = wait_spare()
-    km, kc = start()
-    kernel = kernel_pid(kc)
-    os.kill(km.provisioner.process.pid, 9)
-    out["kernel_gone_after_shell_killed"] = wait_gone(kernel)
-    kc.stop_channels()
-    km.cleanup_resources()
+    out["kernel_gone_after_shell_killed"] = signal_launcher(9)[0]
     return out
 
 
