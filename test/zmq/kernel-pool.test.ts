@@ -85,6 +85,11 @@ describe('the ZeroMQ kernel pool, through jupyter_client', () => {
     });
   });
 
+  it('a pooled kernel behind the shell exits when its client (JPY_PARENT_PID) dies, and the shell with it', { timeout: 240_000 }, async () => {
+    const r = await checks<Record<string, unknown>>('client_gone');
+    expect(r).toEqual({ spare: true, pooled: true, kernel_gone: true, launcher_gone: true });
+  });
+
   it('a restarted kernel keeps nothing of the one before', { timeout: 240_000 }, async () => {
     const r = await checks<Record<string, unknown>>('restart');
     // `kept` is not declared in the new kernel: a type error, as in any fresh kernel.

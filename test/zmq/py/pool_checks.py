@@ -202,6 +202,30 @@ def stand_in():
     return out
 
 
+def client_child():
+    """A Jupyter client that starts a pooled kernel, reports both pids and dies without shutting anything down."""
+    km, kc = start()
+    print(json.dumps({"kernel": kernel_pid(kc), "launcher": km.provisioner.process.pid}), flush=True)
+    os._exit(0)
+
+
+def client_gone():
+    """The client (JPY_PARENT_PID) dies and leaves the launcher shell running: the pooled kernel notices, and both end."""
+    out = {"spare": ensure_spare()}
+    # The kernel's launcher inherits the client's output: read the client's line, not until the pipe closes, and
+    # keep this script's own output away from it (the test reads that until it closes).
+    child = subprocess.Popen([sys.executable, __file__, KERNEL, CLI, "client_child"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    pids = json.loads(child.stdout.readline())
+    child.wait(30)
+    out["pooled"] = pids["kernel"] != pids["launcher"]
+    out["kernel_gone"] = wait_gone(pids["kernel"], 15)
+    out["launcher_gone"] = wait_gone(pids["launcher"], 5)
+    for pid in (pids["kernel"], pids["launcher"]):
+        if alive(pid):
+            os.kill(pid, 9)
+    return out
+
+
 def restart():
     out = {"spare": ensure_spare()}
     km, kc = start()
@@ -233,4 +257,4 @@ def other_root():
     return out
 
 
-print(json.dumps({"handoff": handoff, "killed": killed, "stand_in": stand_in, "restart": restart, "other_root": other_root}[SCENARIO]()))
+print(json.dumps({"handoff": handoff, "killed": killed, "stand_in": stand_in, "client_child": client_child, "client_gone": client_gone, "restart": restart, "other_root": other_root}[SCENARIO]()))

@@ -24,9 +24,6 @@ export async function runKernelProcess(options: ZmqKernelOptions): Promise<void>
   keepProcessAlive();
   const kernel = await startZmqKernel({ ...options, dataDir: options.dataDir === undefined ? undefined : expandHome(options.dataDir) });
   // A kernel whose client died (jupyter console killed, a Python client gone) exits too, as ipykernel does.
-  watchParent((parentPid) => {
-    process.stderr.write(`kernel: parent process ${parentPid} is gone; shutting down\n`);
-    void kernel.close().finally(() => process.exit(0));
-  });
+  watchParent(() => void kernel.close().finally(() => process.exit(0)));
   await kernel.ready;
 }

@@ -18,27 +18,29 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Calls `onGone` once `pid` no longer exists (polled; a pid reused within one interval goes unnoticed). */
-export function watchProcess(pid: number, onGone: () => void, intervalMs = 1000): () => void {
-  const timer = setInterval(() => {
-    if (alive(pid)) return;
-    clearInterval(timer);
-    onGone();
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
+export interface ParentWatchOptions {
+  env?: NodeJS.ProcessEnv;
+  intervalMs?: number;
+  /**
+   * The client is only the one JPY_PARENT_PID names: a pooled kernel's parent is the pool's daemon, whose exit or
+   * the re-parenting it brings says nothing about the client. Without JPY_PARENT_PID nothing is watched.
+   */
+  clientOnly?: boolean;
 }
 
-export function watchParent(onOrphaned: (parentPid: number) => void, options: { env?: NodeJS.ProcessEnv; intervalMs?: number } = {}): ParentWatch {
+/** Calls `onOrphaned` (after saying so on stderr) once the parent is gone; polled, so a pid reused within one interval goes unnoticed. */
+export function watchParent(onOrphaned: (parentPid: number) => void, options: ParentWatchOptions = {}): ParentWatch {
   const env = options.env ?? process.env;
   const given = Number(env['JPY_PARENT_PID']);
   const startedUnder = process.ppid;
-  const parentPid = Number.isInteger(given) && given > 1 ? given : startedUnder > 1 ? startedUnder : undefined;
+  const followParent = options.clientOnly !== true;
+  const parentPid = Number.isInteger(given) && given > 1 ? given : followParent && startedUnder > 1 ? startedUnder : undefined;
   if (parentPid === undefined) return { parentPid, stop() {} };
   const timer = setInterval(() => {
     // Re-parented (the parent died) or the named parent no longer exists.
-    if (process.ppid !== startedUnder || !alive(parentPid)) {
+    if ((followParent && process.ppid !== startedUnder) || !alive(parentPid)) {
       clearInterval(timer);
+      process.stderr.write(`kernel: parent process ${parentPid} is gone; shutting down\n`);
       onOrphaned(parentPid);
     }
   }, options.intervalMs ?? 1000);

@@ -111,8 +111,7 @@ function standInFor(socket: net.Socket, pid: number): void {
   socket.on('close', () => process.exit(0));
   socket.resume();
   // A launcher whose client died ends its kernel, as a cold kernel would end itself (parent-poll.ts).
-  watchParent((parentPid) => {
-    process.stderr.write(`kernel: parent process ${parentPid} is gone; shutting down\n`);
+  watchParent(() => {
     relay('SIGTERM')();
     process.exit(0);
   });

@@ -10,8 +10,8 @@
 import type { Socket } from 'node:net';
 import { keepProcessAlive } from './kernel-main.js';
 import { PER_LAUNCH, sendLine, type LaunchRequest } from './kernel-pool.js';
-import { watchProcess } from './parent-poll.js';
-import { openStandIn, type StandInEnds } from './pool-stand-in.js';
+import { watchParent } from './parent-poll.js';
+import { openStandIn } from './pool-stand-in.js';
 import { prepareCells, startZmqKernel, type PreparedCells } from './zmq-kernel.js';
 import { codeCacheStale, saveCodeCache } from '../kernel/index.js';
 
@@ -50,7 +50,7 @@ async function serveLaunch(request: LaunchRequest, socket: Socket, prepared: Pre
   for (const [name, value] of Object.entries(request.env)) if (PER_LAUNCH.test(name)) process.env[name] = value;
   socket.on('error', () => {});
   let kernel: Awaited<ReturnType<typeof startZmqKernel>>;
-  let shell: StandInEnds | undefined;
+  let shell: Socket | undefined;
   try {
     // Opened first: a shell already gone ends this kernel before it binds anything.
     if (request.standIn !== undefined) shell = openStandIn(request.standIn);
@@ -69,16 +69,11 @@ async function serveLaunch(request: LaunchRequest, socket: Socket, prepared: Pre
   sendLine(socket, { kind: 'kernel', pid: process.pid });
   if (shell) {
     // The shell stands in for this process: when it is gone (exited, or was killed), so is this.
-    shell.launcher.on('close', end);
-    shell.launcher.on('error', end);
-    shell.launcher.resume();
-    const client = Number(process.env['JPY_PARENT_PID']);
-    if (Number.isInteger(client) && client > 1) {
-      watchProcess(client, () => {
-        process.stderr.write(`kernel: parent process ${client} is gone; shutting down\n`);
-        end();
-      });
-    }
+    shell.on('close', end);
+    shell.on('error', end);
+    shell.resume();
+    // A node launcher watches the client itself; a shell does not.
+    watchParent(end, { clientOnly: true });
     socket.end();
   } else {
     // A node launcher stands in: when its connection closes (it exited, or was killed), so does this.

@@ -112,25 +112,20 @@ function openChecked(file: string, flags: number, checked: Stats): number {
   return fd;
 }
 
-export interface StandInEnds {
-  /** Ends when the shell is gone. */
-  readonly launcher: net.Socket;
-  /** Held open (never written) for this process's life. */
-  readonly kernelFd: number;
-}
-
-/** Opens the kernel's ends of the stand-in's FIFOs. Neither open waits; both descriptors close on exec. */
-export function openStandIn(dir: string): StandInEnds {
+/**
+ * Opens the kernel's ends of the stand-in's FIFOs and returns the one that ends when the shell is gone. The other
+ * is never written nor closed: the shell reads end-of-file on it when this process exits. Neither open waits;
+ * both descriptors close on exec.
+ */
+export function openStandIn(dir: string): net.Socket {
   const checked = checkStandInDir(dir);
   const fd = openChecked(path.join(dir, LAUNCHER_FIFO), constants.O_RDONLY, checked.launcher);
   // Read-write: the shell's reader may not have its end open yet, and a write-only open would then fail.
-  let kernelFd: number;
   try {
-    kernelFd = openChecked(path.join(dir, KERNEL_FIFO), constants.O_RDWR, checked.kernel);
+    openChecked(path.join(dir, KERNEL_FIFO), constants.O_RDWR, checked.kernel);
   } catch (error) {
     closeSync(fd);
     throw error;
   }
-  const launcher = new net.Socket({ fd, readable: true, writable: false });
-  return { launcher, kernelFd };
+  return new net.Socket({ fd, readable: true, writable: false });
 }
