@@ -96,4 +96,26 @@ describe('the V8 code cache across kernel processes', () => {
     // Bytes that are not UTF-8 are left to Node's own loading.
     expect(asciiWrappedSource(Buffer.from([0x61, 0xff, 0x62]))).toBeUndefined();
   });
+
+  test('characters across the 64 KB chunks the scan clears at once are escaped, and broken ones refuse the file', () => {
+    // 'é' (2 bytes) starts on the last byte of the first chunk, '😀' (4 bytes) three bytes before the second ends.
+    const prefix = "module.exports = ['";
+    const first = ' '.repeat(65_535 - prefix.length);
+    const second = ' '.repeat(131_069 - (65_535 + 2 + "', '".length));
+    const bytes = Buffer.from(`${prefix}${first}é', '${second}😀', 'ß'];\n`, 'utf8');
+    expect([bytes.indexOf(Buffer.from('é')), bytes.indexOf(Buffer.from('😀'))]).toEqual([65_535, 131_069]);
+    const source = asciiWrappedSource(bytes)!;
+    expect(/^[\x00-\x7f]*$/.test(source)).toBe(true);
+    const mod = { exports: [] as unknown };
+    (vm.runInThisContext(source) as (e: unknown, r: unknown, m: unknown) => void)(mod.exports, undefined, mod);
+    expect(mod.exports).toEqual([`${first}é`, `${second}😀`, 'ß']);
+    // Not UTF-8: a sequence cut by the end of the file, one broken across a boundary, a stray continuation byte.
+    expect(asciiWrappedSource(bytes.subarray(0, 65_536))).toBeUndefined();
+    const broken = Buffer.from(bytes);
+    broken[65_536] = 0x41;
+    expect(asciiWrappedSource(broken)).toBeUndefined();
+    const stray = Buffer.from(bytes);
+    stray[100_000] = 0x80;
+    expect(asciiWrappedSource(stray)).toBeUndefined();
+  });
 });
