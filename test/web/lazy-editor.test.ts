@@ -27,6 +27,7 @@ describe('web notebook: Monaco on demand', () => {
       'many.ipynb': many,
       'huge.ipynb': Array.from({ length: 130 }, (_, i) => ({ source: `const w${i} = ${i};` })),
       'rich.ipynb': [{ type: 'markdown', source: '# Title here' }, { source: 'html()' }],
+      'wide.ipynb': [{ source: `const wide = [${Array.from({ length: 60 }, (_, i) => `"item-${i}"`).join(', ')}, "last-item"];\nwide.length` }],
       // Code of 1 to 7 lines, and a saved output of 0 to 3 lines.
       'tall.ipynb': Array.from({ length: 40 }, (_, i) => ({
         source: Array.from({ length: 1 + (i % 7) }, (_, l) => `const t${i}_${l} = ${l};`).join('\n'),
@@ -79,6 +80,25 @@ describe('web notebook: Monaco on demand', () => {
     // Running needs no editor either (a programmatic click: a real one moves the pointer, a sign of use).
     await page.evaluate(`document.querySelector('button[aria-label="Run all cells"], button[title="Run all cells"]').click()`);
     await page.locator('.cell').nth(39).locator('.output-execute_result', { hasText: 'ran: // cell 39' }).waitFor();
+    expect(await page.locator('.monaco-editor').count()).toBe(0);
+    await page.close();
+  });
+
+  it('a line wider than its cell scrolls sideways in the static code, as in the editor, instead of being cut off', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // The wheel is a sign of use: Monaco is held back, so the cell keeps its static code.
+    await holdChunk(page, /monaco-setup-[\w-]+\.js$/);
+    await openNotebook(page, suite.server.url, token, 'wide.ipynb', { untouched: true });
+    const code = page.locator('.cell').nth(0).locator('.static-source');
+    const box = (await code.boundingBox())!;
+    const scrolled = (): Promise<number> => code.evaluate((el) => el.scrollLeft);
+    expect(await code.evaluate((el) => el.scrollWidth > el.clientWidth + 200)).toBe(true);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(600, 0);
+    await expect.poll(scrolled).toBeGreaterThan(0);
+    // The end of the line can be brought into view, and the cell is still static code (no editor took its place).
+    await page.mouse.wheel(100_000, 0);
+    await expect.poll(() => code.evaluate((el) => el.scrollLeft + el.clientWidth >= el.scrollWidth - 1)).toBe(true);
     expect(await page.locator('.monaco-editor').count()).toBe(0);
     await page.close();
   });
