@@ -5,7 +5,8 @@
  * the lib files, @types/node, the imported packages' declarations). A conversion is a function of the two texts
  * and of what the compiler observed on the file system, so each one is stored with those observations (a
  * manifest: every file read with its size and modification time, every existence probe, directory listing and
- * real path, recorded at the compiler's lowest file-system layer) and is used again only while all of them
+ * real path, recorded at the compiler's lowest file-system layer, and each probed directory's stamp: see
+ * fs-observations.ts) and is used again only while all of them
  * still hold. That is as fresh as converting: a package installed, a declaration file edited or a module that
  * now resolves elsewhere each change an observation.
  *
