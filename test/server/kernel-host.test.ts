@@ -83,6 +83,12 @@ describe('the kernel host seam', () => {
     expect(run.result?.['text/plain']).toBe("'accept'");
   });
 
+  test('an input request still waiting when its cell ends fails closed, naming why', async () => {
+    await runCell(kernel, 'void registry.channel!.requestInput("Approve? ", { timeoutMs: 10000 }).catch((e: Error) => ((globalThis as Record<string, unknown>).inputFailure = `${e.name}: ${e.message}`))', { onStdin: () => {} });
+    const run = await runCell(kernel, '(globalThis as Record<string, unknown>).inputFailure');
+    expect(run.result?.['text/plain']).toBe("'InputRequestError: Input request failed: the cell finished before a reply arrived.'");
+  });
+
   test('an unanswered input request fails closed after its timeout', async () => {
     const run = await runCell(kernel, 'await registry.channel!.requestInput("Approve? ", { timeoutMs: 200 })', { onStdin: () => {} });
     expect(run.reply.status).toBe('error');

@@ -375,7 +375,7 @@ export class KernelRuntime implements KernelChannel {
     } finally {
       keepQueue = this.running?.keepQueue === true;
       this.running = undefined;
-      this.rejectInput(new InputRequestError({ reason: 'cell-finished' }));
+      this.rejectInput({ reason: 'cell-finished' });
     }
     // Node reports a rejection nobody awaited only after the turn that made it: one more turn here, and a cell that
     // ends with `void Promise.reject(e)` shows it before its idle, where a client that stops listening there sees it.
@@ -440,7 +440,7 @@ export class KernelRuntime implements KernelChannel {
     if (options.keepQueue) this.running.keepQueue = true;
     this.running.interrupted = true;
     this.compiler.interrupt();
-    this.rejectInput(new InputRequestError({ reason: 'interrupted' }));
+    this.rejectInput({ reason: 'interrupted' });
     if (watchdogTerminations() !== this.running.terminations) this.running.abandon(interruptedOutcome());
   }
 
@@ -461,7 +461,7 @@ export class KernelRuntime implements KernelChannel {
     if (!running.allowStdin) return Promise.reject(new InputRequestError({ reason: 'stdin-not-allowed' }));
     if (this.pendingInput) return Promise.reject(new InputRequestError({ reason: 'already-pending' }));
     return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => this.rejectInput(new InputRequestError({ reason: 'timeout', timeoutMs: options.timeoutMs })), options.timeoutMs);
+      const timer = setTimeout(() => this.rejectInput({ reason: 'timeout', timeoutMs: options.timeoutMs }), options.timeoutMs);
       this.pendingInput = { resolve, reject, timer };
       const metadata: JsonObject = options.approvalId !== undefined ? { nighthawk_approval: options.approvalId } : {};
       const msg = makeMessage('stdin', 'input_request', { prompt, password: options.password === true }, running.parent, this.session, metadata);
@@ -469,12 +469,13 @@ export class KernelRuntime implements KernelChannel {
     });
   }
 
-  private rejectInput(error: Error): void {
+  /** Fails the pending input request, if any (the error is made only then: every cell's end asks). */
+  private rejectInput(failure: ConstructorParameters<typeof InputRequestError>[0]): void {
     const pending = this.pendingInput;
     if (!pending) return;
     this.pendingInput = undefined;
     clearTimeout(pending.timer);
-    pending.reject(error);
+    pending.reject(new InputRequestError(failure));
   }
 
   private iopub(type: string, content: object, parent: ParentHeader, metadata: JsonObject = {}): void {
