@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     // A pooled process (nobody waiting yet) also does the first cell's conversion now; a cold kernel with a
     // cell waiting lets that cell do it instead of converting twice, and one started for a client where
     // notebooks were run before leaves it until it is idle: their cells convert from disk meanwhile.
-    if (asked || deferProgram) warmUpWhenIdle(compiler, () => rt.idle);
+    if (asked || deferProgram) warmUpWhenIdle(compiler, () => rt.idleForMs);
     else {
       compiler.warmUp();
       // A spare nobody has connected to yet keeps converting (one round per turn of the event loop, ~40 ms

@@ -119,17 +119,24 @@ export class KernelRuntime implements KernelChannel {
 
   /** Requests queued or running (executions, diagnostics, replies that wait their turn). */
   private work = 0;
+  /** When the last request ended (performance.now()). */
+  private idleAt = performance.now();
 
   private enqueue(task: () => void | Promise<void>): void {
     this.work++;
     this.queue = this.queue.then(task).finally(() => {
-      this.work--;
+      if (--this.work === 0) this.idleAt = performance.now();
     });
   }
 
   /** Nothing queued or running: background work (building the compiler's program) delays no one now. */
   get idle(): boolean {
     return this.work === 0;
+  }
+
+  /** How long nothing has been queued or running, in ms (0 while something is). */
+  get idleForMs(): number {
+    return this.work === 0 ? performance.now() - this.idleAt : 0;
   }
 
   setHost(host: KernelHost): void {

@@ -83,13 +83,16 @@ export const WARM_UP_IDLE_MS = 1000;
 /**
  * Builds the compiler's program once the kernel has had nothing to do for WARM_UP_IDLE_MS (a second of one
  * synchronous step): the cells of a notebook run again convert from disk meanwhile, and the next cell typed
- * by someone finds the program ready.
+ * by someone finds the program ready. `idleFor` says how long the kernel has been idle (0 while busy): a client
+ * running a notebook sends each cell a few milliseconds after the last reply, and a build in such a gap would
+ * hold the next cell for that second.
  */
-export function warmUpWhenIdle(compiler: TslabCompiler, idle: () => boolean): void {
+export function warmUpWhenIdle(compiler: TslabCompiler, idleFor: () => number): void {
   const attempt = (): void => {
     if (compiler.built) return;
-    if (!idle()) {
-      setTimeout(attempt, WARM_UP_IDLE_MS).unref();
+    const quiet = idleFor();
+    if (quiet < WARM_UP_IDLE_MS) {
+      setTimeout(attempt, WARM_UP_IDLE_MS - quiet).unref();
       return;
     }
     try {

@@ -318,7 +318,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
       if (pending.length === 0 && !deferProgram) {
         compiler.warmUp();
         setImmediate(writeCodeCache);
-      } else warmUpWhenIdle(compiler, () => rt.idle);
+      } else warmUpWhenIdle(compiler, () => rt.idleForMs);
     }
     // No status of its own here: strict clients (jupyter_kernel_test) take every iopub status as an answer to
     // their requests, and the Jupyter server in front reports "starting" until its kernel_info round trip.
