@@ -7,8 +7,9 @@
  * time, as before the notes (the baseline, measured alternately in the same run).
  */
 import { createRequire } from 'node:module';
+import type * as TS from 'typescript';
 import type { Observation } from '../kernel/src/server/kernel/fs-observations.js';
-import type { FileSystemObservations } from '../kernel/src/server/kernel/fs-observations.js';
+import { prepareCompilerSystem } from '../kernel/src/server/kernel/compiler-system.js';
 import { tslabPaths } from '../kernel/src/server/kernel/compiler-snapshot.js';
 import { createTslabCompiler } from '../kernel/src/server/kernel/tslab-compiler.js';
 import { report } from './stats.js';
@@ -20,9 +21,9 @@ process.env['NIGHTHAWK_CONVERSION_CACHE_DIR'] = 'off';
 const compiler = createTslabCompiler();
 const outcome = await compiler.execute('import * as nh from "nighthawk-ts";\ntypeof nh.Session', { executionCount: 1 });
 if (outcome.kind !== 'ok') throw new Error(`the import cell failed: ${JSON.stringify(outcome)}`);
-const sys = (createRequire(import.meta.url)(tslabPaths().tsPath) as { sys: Record<symbol, unknown> }).sys;
-const observations = sys[Symbol.for('nighthawk.kernel.fileSystemObserved')] as FileSystemObservations | undefined;
-if (!observations) throw new Error('the compiler system has no file-system observations');
+// The compiler's `sys` is already prepared for this directory: this hands back the observations it recorded.
+const { sys } = createRequire(import.meta.url)(tslabPaths().tsPath) as typeof TS;
+const { observations } = prepareCompilerSystem(sys, process.cwd());
 const withNotes = JSON.parse(observations.manifest().json) as Observation[];
 const withoutNotes = withNotes.filter(([key]) => !key.startsWith('parent\0'));
 const probes = withNotes.filter(([key]) => key.startsWith('exists\0') || key.startsWith('dir\0')).length;

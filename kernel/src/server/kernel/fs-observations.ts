@@ -103,8 +103,7 @@ interface Check {
   arg: string | undefined;
   observed: string;
   /** For an existence probe: its directory and name. */
-  dir: string | undefined;
-  name: string | undefined;
+  probe: { dir: string; name: string } | undefined;
   /** For a directory's note. */
   note: DirectoryNote | undefined;
 }
@@ -116,7 +115,7 @@ function checksOf(observations: readonly Observation[]): readonly Check[] {
   if (checks) return checks;
   checks = observations.map(([key, observed]): Check => {
     const [op, p, arg] = key.split('\0') as [Operation, string, string | undefined];
-    const split = op === 'exists' || op === 'dir' ? splitPath(p) : undefined;
+    const probe = op === 'exists' || op === 'dir' ? splitPath(p) : undefined;
     let note: DirectoryNote | undefined;
     if (op === 'parent' && observed !== UNSETTLED) {
       const bar = observed.indexOf('|');
@@ -124,7 +123,7 @@ function checksOf(observations: readonly Observation[]): readonly Check[] {
         ? { missing: true, stamp: '', links: new Set() }
         : { missing: false, stamp: bar < 0 ? observed : observed.slice(0, bar), links: new Set(bar < 0 ? [] : observed.slice(bar + 1).split('/')) };
     }
-    return { op, p, arg, observed, dir: split?.dir, name: split?.name, note };
+    return { op, p, arg, observed, probe, note };
   });
   parsedChecks.set(observations, checks);
   return checks;
@@ -182,8 +181,8 @@ export class FileSystemObservations {
   #noted(op: Operation, p: string, value: boolean): boolean {
     this.#note(`${op}\0${p}`, value ? '1' : '0');
     // Noted after the probe, never again: a directory that changed since is no longer trusted for any of them.
-    const split = splitPath(p);
-    if (split && !this.#seen.has(`parent\0${split.dir}`)) this.#note(`parent\0${split.dir}`, directoryNote(split.dir));
+    const dir = splitPath(p)?.dir;
+    if (dir !== undefined && !this.#seen.has(`parent\0${dir}`)) this.#note(`parent\0${dir}`, directoryNote(dir));
     return value;
   }
 
@@ -214,11 +213,9 @@ export class FileSystemObservations {
       const now = directoryStamp(p);
       if (note.missing ? now === MISSING : now !== undefined && now !== MISSING && now.stamp === note.stamp) unchanged.set(p, note);
     }
-    for (const { op, p, arg, observed, dir, name } of checks) {
-      if (dir !== undefined) {
-        const known = unchanged.get(dir);
-        if (known && (known.missing ? observed === '0' : !known.links.has(name!))) continue;
-      }
+    for (const { op, p, arg, observed, probe } of checks) {
+      const known = probe && unchanged.get(probe.dir);
+      if (known && (known.missing ? observed === '0' : !known.links.has(probe.name))) continue;
       let now: string | undefined;
       switch (op) {
         case 'parent':
