@@ -17,6 +17,7 @@ export {
   publicRunInterior as runInterior,
   publicRunOutsideInterior as runOutsideInterior,
   publicSetLateRefusalSink as setLateRefusalSink,
+  publicSetRealmSeam as setRealmSeam,
   publicSetRefusalSink as setRefusalSink,
 } from './harness/index.js';
 export { displayLedger, exportLedgerHtml, ledgerReportHtml, operatorApproval, parseAnswer, type LedgerReportOptions, type OperatorApprovalOptions } from './server/display/index.js';

@@ -8,6 +8,7 @@ import { newId } from './ids.js';
 import { PrivateAsyncContext } from './private-context.js';
 import { currentInterior, runOutsideInterior } from './interior.js';
 import { reportRefusal } from './refusal-sink.js';
+import { prepareRealm } from './realm-seam.js';
 import { outsideOperationBody } from './operation-body.js';
 import type { Oversight } from './oversight.js';
 import type { OutcomeKind } from './program.js';
@@ -91,6 +92,7 @@ export function run<T>(executor: StepExecutor, fn: () => T, options: CoreRunOpti
   if (!executor || typeof (executor as StepExecutor).runStep !== 'function') {
     throw new UsageError('run() needs a step executor: an object with a runStep(request) method.');
   }
+  prepareRealm();
   const state: RuntimeState = Object.freeze({
     runId: options.runId ?? newId('run_'),
     scopeId: newId('scp_'),

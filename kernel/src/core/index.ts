@@ -151,4 +151,5 @@ export { defineTool, describeIssues, isParsedToolArguments, type ArgumentsParse,
 export { addUsage, usageCount, UsageMeter, ZERO_USAGE, type Usage } from './usage.js';
 export * from './transform/index.js';
 export { reportRefusal, setRefusalSink, type RefusalSink } from './refusal-sink.js';
+export { setRealmSeam, type RealmSeam } from './realm-seam.js';
 export { FrozenMap, FrozenSet } from './frozen-collections.js';

@@ -35,6 +35,7 @@ import type {
 } from './operation.js';
 import { previewValue } from './operation.js';
 import { untilStopped } from './until-stopped.js';
+import { checkRealmSeam } from './realm-seam.js';
 import { checkOperationDecision, type Oversight } from './oversight.js';
 import type { NaturalProgram, OutcomeKind } from './program.js';
 
@@ -574,6 +575,8 @@ export class StepContext {
    * `ending`, the terminal error this record's own outcome set, so the notification failure is never lost.
    */
   async #deliver(record: OperationFinished, ending?: unknown): Promise<void> {
+    // Before the oversight sees the record, so it runs on the built-ins the process loaded with.
+    checkRealmSeam('hot', record.request.runId, record.request.operationId);
     const deliver = this.#oversight?.onOperationFinished;
     if (!deliver) return;
     try {

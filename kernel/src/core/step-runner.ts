@@ -23,6 +23,7 @@ import type { StepCandidate, StepCommit, StepFinished, StepOutcome, StepStatus }
 import { finishStep, StepContext, typesOf } from './step-context.js';
 import { currentInterior, reenterInterior } from './interior.js';
 import { monotonicMs } from './ids.js';
+import { checkRealmSeam } from './realm-seam.js';
 
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -103,6 +104,8 @@ async function executeStep(
     await finishTranslated(ctx, finish, 'failed', undefined, terminal);
     throw translate(ctx, terminal, finish.record);
   }
+  // The candidate is validated (and the commit inspected) on the built-ins the process loaded with.
+  checkRealmSeam('full', ctx.runId, ctx.executionId);
   let raised: { error: unknown } | undefined;
   try {
     ctx.checkHostStop();
@@ -278,6 +281,7 @@ function makeFinisher(ctx: StepContext, t0: number): Finisher {
       durationMs: monotonicMs() - t0,
     }));
     finish.record = record;
+    checkRealmSeam('full', ctx.runId, ctx.executionId);
     await deliverStepFinished(ctx.oversight, record);
   }) as Finisher;
   finish.done = false;

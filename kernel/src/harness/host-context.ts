@@ -14,7 +14,9 @@ import {
   reportRefusal,
   runInterior,
   setLateRefusalSink,
+  setRealmSeam,
   setRefusalSink,
+  type RealmSeam,
   type LateRefusalSink,
   type RefusalSink,
   runOutsideInterior,
@@ -83,10 +85,30 @@ export function insideUntrustedRead(): boolean {
   return frames.getStore() === undefined && quarantine.getStore() !== undefined;
 }
 
-/** Refusals in that context (no run to record them in): read by Session.anomalies. Bounded, append-only. */
-const quarantineRecord: { readonly anomalyKind: string; readonly detail: Readonly<Record<string, unknown>>; readonly at: number }[] = [];
-const QUARANTINE_RECORD_LIMIT = 1000;
-let quarantineDropped = 0;
+/**
+ * Anomalies no Runner's ledger holds: refusals while reading untrusted values outside a run (see `quarantine`),
+ * and refusals and built-in changes in core-only runs (`nh.run` with no Runner). Read by Session.anomalies and
+ * `anomaliesOutsideRunners()`. Bounded, append-only.
+ */
+export interface OutsideRunnerAnomaly {
+  /** The core-only run it happened in; none for a read outside any run. */
+  readonly runId: string | undefined;
+  readonly anomalyKind: string;
+  readonly detail: Readonly<Record<string, unknown>>;
+  readonly at: number;
+}
+const outsideRunners: OutsideRunnerAnomaly[] = [];
+const OUTSIDE_RUNNERS_LIMIT = 1000;
+let outsideRunnersDropped = 0;
+
+/** Adds to the record of anomalies no Runner's ledger holds (a full record counts what it drops). */
+export function noteOutsideRunners(anomalyKind: string, detail: Readonly<Record<string, unknown>>, runId?: string): void {
+  if (outsideRunners.length >= OUTSIDE_RUNNERS_LIMIT) {
+    outsideRunnersDropped++;
+    return;
+  }
+  append(outsideRunners, Object.freeze({ runId, anomalyKind, detail: Object.freeze({ ...detail }), at: wallClockMs() }));
+}
 
 /** Runs `fn` (a host read of a value model output may have built) as not-the-operator; see `quarantine`. */
 export function readingUntrustedValue<T>(reading: string, fn: () => T): T {
@@ -96,12 +118,12 @@ export function readingUntrustedValue<T>(reading: string, fn: () => T): T {
   return quarantine.run(Object.freeze({ reading }), fn);
 }
 
-/** Refusals made while reading untrusted values outside a run (frozen copies, oldest first). */
-export function untrustedReadAnomalies(): readonly { readonly anomalyKind: string; readonly detail: Readonly<Record<string, unknown>>; readonly at: number }[] {
+/** Anomalies no Runner's ledger holds (frozen copies, oldest first); see `noteOutsideRunners`. */
+export function anomaliesOutsideRunners(): readonly OutsideRunnerAnomaly[] {
   // Index loop and captured append: model code may have replaced Array.prototype methods by the time this is read.
-  const out: { readonly anomalyKind: string; readonly detail: Readonly<Record<string, unknown>>; readonly at: number }[] = [];
-  for (let i = 0; i < quarantineRecord.length; i++) append(out, quarantineRecord[i]!);
-  if (quarantineDropped > 0) append(out, Object.freeze({ anomalyKind: 'anomalies_dropped', detail: Object.freeze({ count: quarantineDropped }), at: wallClockMs() }));
+  const out: OutsideRunnerAnomaly[] = [];
+  for (let i = 0; i < outsideRunners.length; i++) append(out, outsideRunners[i]!);
+  if (outsideRunnersDropped > 0) append(out, Object.freeze({ runId: undefined, anomalyKind: 'anomalies_dropped', detail: Object.freeze({ count: outsideRunnersDropped }), at: wallClockMs() }));
   return Object.freeze(out);
 }
 
@@ -195,12 +217,13 @@ export function interiorWithoutAllowance(): HostFrame | undefined {
  * thing it can write is that one anomaly kind, in the run whose interior is executing.
  */
 export function refuseInteriorControl(control: string, anomalyKind: 'operator_control_in_run' | 'ledger_append_refused' = 'operator_control_in_run'): void {
-  recordRefusal(anomalyKind === 'operator_control_in_run' && !frames.getStore() ? 'operator_control_while_displaying' : anomalyKind, { control });
+  const displaying = anomalyKind === 'operator_control_in_run' && !frames.getStore() && quarantine.getStore() !== undefined;
+  recordRefusal(displaying ? 'operator_control_while_displaying' : anomalyKind, { control });
 }
 
 /**
- * Records a refused attempt where it was made: in the run whose interior executes, or, while the host reads an
- * untrusted value outside any run, in the bounded read record Session.anomalies reads.
+ * Records a refused attempt where it was made: in the run whose interior executes, or, with no Runner's run (the
+ * host reading an untrusted value outside any run, or a core-only run), in the record of anomalies outside Runners.
  */
 function recordRefusal(anomalyKind: string, detail: Record<string, unknown>): void {
   const frame = frames.getStore();
@@ -208,13 +231,9 @@ function recordRefusal(anomalyKind: string, detail: Record<string, unknown>): vo
     frame.host.recordAnomaly(anomalyKind, detail, frame.submitterId);
     return;
   }
+  // No run's ledger: a read outside any run, or model code of a core-only run.
   const reading = quarantine.getStore()?.reading;
-  if (reading === undefined) return;
-  if (quarantineRecord.length >= QUARANTINE_RECORD_LIMIT) {
-    quarantineDropped++;
-    return;
-  }
-  append(quarantineRecord, Object.freeze({ anomalyKind, detail: Object.freeze({ ...detail, reading }), at: wallClockMs() }));
+  noteOutsideRunners(anomalyKind, reading === undefined ? detail : { ...detail, reading });
 }
 
 /**
@@ -263,6 +282,12 @@ export function publicReportRefusal(anomalyKind: string, detail: Readonly<Record
 export function publicSetRefusalSink(value: RefusalSink): void {
   refuseToModelCode('setRefusalSink', 'ledger-append', "the refusal sink records the host's own refusals; model code may not install one");
   setRefusalSink(value);
+}
+
+/** The core's built-ins check of core-only runs, as the public module offers it (see publicSetRefusalSink). */
+export function publicSetRealmSeam(value: RealmSeam): void {
+  refuseToModelCode('setRealmSeam', 'ledger-append', "the built-ins check restores and records what model code changed; model code may not install one");
+  setRealmSeam(value);
 }
 
 export function publicSetLateRefusalSink(value: LateRefusalSink): void {

@@ -1,3 +1,5 @@
+// Installs the built-ins check of core-only runs before anything can start one.
+import './core-run-realm.js';
 export {
   PerimeterAttemptNotRecordedError,
   PerimeterAuditConflictError,
@@ -58,10 +60,12 @@ export {
   publicRunInterior,
   publicRunOutsideInterior,
   publicSetLateRefusalSink,
+  publicSetRealmSeam,
   publicSetRefusalSink,
   readingUntrustedValue,
   refuseInteriorControl,
-  untrustedReadAnomalies,
+  anomaliesOutsideRunners,
+  type OutsideRunnerAnomaly,
   withoutAllowance,
   type GatewayAllowance,
 } from './host-context.js';

@@ -18,7 +18,7 @@ import { dirname, sep } from 'node:path';
 import vm from 'node:vm';
 import { z } from 'zod';
 import { NighthawkError, compileExpression, currentInterior, interiorParentId, setLateRefusalSink, setRefusalSink, taintedByModelCode, type InteriorMark } from '../core/index.js';
-import { currentHostFrame, type HostHandle } from './host-context.js';
+import { currentHostFrame, noteOutsideRunners, type HostHandle } from './host-context.js';
 import { callerFile } from './call-sites.js';
 import { markLateRefusal } from './late-callbacks.js';
 import { wrapClass, wrapMethod } from './checked-exports.js';
@@ -169,7 +169,9 @@ function installRefusalSinks(): void {
   setRefusalSink((kind, detail) => {
     const frame = currentHostFrame();
     const mark = currentInterior();
-    frame?.host.recordAnomaly(kind, { ...detail }, mark ? interiorParentId(mark) : frame.submitterId);
+    if (frame) frame.host.recordAnomaly(kind, { ...detail }, mark ? interiorParentId(mark) : frame.submitterId);
+    // A core-only run: no ledger, so the record of anomalies outside Runners.
+    else noteOutsideRunners(kind, mark ? { ...detail, parentId: interiorParentId(mark) } : detail);
   });
   // A function a model expression defined, called after its execution, is recorded under that run.
   setLateRefusalSink({

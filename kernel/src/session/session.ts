@@ -14,7 +14,7 @@ import {
   createRunLedger,
   insideHostFrame,
   refuseDuringUntrustedRead,
-  untrustedReadAnomalies,
+  anomaliesOutsideRunners,
   isGeneratedCallable,
   refuseCallAfterRun,
   markLateRefusal,
@@ -208,8 +208,9 @@ export class Session {
   /** Refused attempts recorded outside an open run ledger (after run end, or at approval), oldest first. */
   get anomalies(): readonly SessionAnomaly[] {
     const late = this.#runners.flatMap((r) => r.anomalies.map((a: LateAnomaly) => ({ runId: a.runId, anomalyKind: a.anomalyKind, detail: a.detail, at: a.at })));
-    // Refusals while the host read a value a model may have built (a cell's value being displayed), since this Session began.
-    const reads = untrustedReadAnomalies().filter((a) => a.at >= this.#createdAt).map((a) => ({ runId: undefined, ...a }));
+    // Since this Session began: refusals while the host read a value a model may have built (a cell's value being
+    // displayed), and refusals and built-in changes in core-only runs.
+    const reads = anomaliesOutsideRunners().filter((a) => a.at >= this.#createdAt);
     return Object.freeze([...late, ...reads, ...this.#anomalies].sort((a, b) => a.at - b.at));
   }
 
