@@ -59,4 +59,16 @@ describe("attack: a core-only run's model expression changing built-ins before t
     expect(Object.prototype).not.toHaveProperty('polluted');
     expect(nh.anomaliesOutsideRunners().some((a) => a.anomalyKind === 'builtin_modified' && (a.detail as { property?: unknown }).property === 'Object.prototype.polluted')).toBe(true);
   });
+
+  it('code a core-only run left behind is refused after the run, and each refusal is noted outside Runners', async () => {
+    const before = nh.anomaliesOutsideRunners().length;
+    const left = globalThis as { leftByModel?: () => string; timerRan?: boolean };
+    await coreOnly(`(() => { globalThis.leftByModel = () => 'ran'; setTimeout(() => { globalThis.timerRan = true; }, 20); return 'left'; })()`);
+    expect(() => left.leftByModel!()).toThrow(nh.ExpressionCodeOutsideExecutionError);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(left.timerRan).toBeUndefined();
+    const kinds = nh.anomaliesOutsideRunners().slice(before).map((a) => [a.anomalyKind, (a.detail as { callback?: unknown }).callback]);
+    expect(kinds).toEqual(expect.arrayContaining([['expression_code_outside_execution', undefined], ['expression_code_outside_execution', 'dropped']]));
+    delete left.leftByModel;
+  });
 });

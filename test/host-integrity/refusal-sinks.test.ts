@@ -23,6 +23,10 @@ describe("attack: a core-only run's model expression installing the core's refus
     })()`;
     const core = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: install }), finish()] })]);
     await nh.run(new nh.AgentExecutor({ model: core }), () => nh.scope({ taskReferences: { nh, calls } }, () => nh.step({ program: 'execute\nGo.' })));
+    // A core-only run has no ledger: its refused attempts are noted outside Runners.
+    expect(nh.anomaliesOutsideRunners().map((a) => [a.anomalyKind, (a.detail as { control?: unknown }).control])).toEqual([
+      ['operator_control_in_run', 'setRefusalSink'],
+    ]);
 
     const attack = `(() => { try { nh.currentStepContext().markFinished(); return 'called'; } catch (e) { return e.name; } })()`;
     const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: attack }), finish()] })]);

@@ -118,6 +118,16 @@ export function readingUntrustedValue<T>(reading: string, fn: () => T): T {
   return quarantine.run(Object.freeze({ reading }), fn);
 }
 
+/** Records like a run's host, into the record of anomalies outside Runners (the parent goes into the detail). */
+const outsideRunnersRecorder: Pick<HostHandle, 'recordAnomaly'> = Object.freeze({
+  recordAnomaly: (anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void => noteOutsideRunners(anomalyKind, parentId === undefined ? detail : { ...detail, parentId }),
+});
+
+/** Where an anomaly of the code running now is recorded: its run's host, else (a core-only run) outside Runners. */
+export function anomalyRecorder(frame: HostFrame | undefined = frames.getStore()): Pick<HostHandle, 'recordAnomaly'> {
+  return frame?.host ?? outsideRunnersRecorder;
+}
+
 /** Anomalies no Runner's ledger holds (frozen copies, oldest first); see `noteOutsideRunners`. */
 export function anomaliesOutsideRunners(): readonly OutsideRunnerAnomaly[] {
   // Index loop and captured append: model code may have replaced Array.prototype methods by the time this is read.

@@ -32,7 +32,7 @@ import timers from 'node:timers';
 import { promisify } from 'node:util';
 import { currentInterior, interiorParentId, interiorRefusal, runInterior, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from '../core/index.js';
 import { recordRealmChanges } from './realm-integrity.js';
-import { currentHostFrame, insideEndedRun, insideUntrustedRead, refuseInteriorControl, runInFrame, type HostHandle } from './host-context.js';
+import { anomalyRecorder, currentHostFrame, insideEndedRun, insideUntrustedRead, refuseInteriorControl, runInFrame, type HostHandle } from './host-context.js';
 import { callerFile } from './call-sites.js';
 import { safeDescribe } from './snapshot-reflect.js';
 import { functionToString, getOwnPropertyDescriptor, mapGet, mapSet, reflectApply, stringIndexOf, stringStartsWith, weakMapGet, weakMapSet, weakSetAdd, weakSetHas } from './intrinsics.js';
@@ -150,7 +150,7 @@ function interiorOrigin(error: unknown, consume: boolean): InteriorOrigin | unde
     return origin;
   }
   const mark = registrationMark();
-  return mark ? { mark, recorder: currentHostFrame()?.host } : undefined;
+  return mark ? { mark, recorder: anomalyRecorder() } : undefined;
 }
 
 /**
@@ -229,7 +229,7 @@ function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void, sub
   // Taken at registration: a listener runs in the context of whoever emits, not of the code that added it.
   const frame = currentHostFrame();
   const parentId = interiorParentId(mark);
-  const recorder = frame?.host ?? { recordAnomaly: () => {} };
+  const recorder = anomalyRecorder(frame);
   const live = (): InteriorRefusal | undefined => interiorRefusal(mark);
   return function (this: unknown, ...args: unknown[]): unknown {
     const refusal = interiorRefusal(mark);
@@ -239,7 +239,7 @@ function boundToInterior(mark: InteriorMark, fn: AnyFn, cancel?: () => void, sub
       try {
         return currentInterior() === mark ? reflectApply(fn, this, args) : runInterior(mark, () => reflectApply(fn, this, args), live);
       } catch (error) {
-        noteLiveThrow(error, { mark, recorder: frame?.host });
+        noteLiveThrow(error, { mark, recorder });
         throw error;
       }
     }
@@ -543,7 +543,7 @@ function refusedModelAssignment(property: string): boolean {
   const mark = registrationMark();
   if (!mark) return false;
   try {
-    currentHostFrame()?.host.recordAnomaly('builtin_modified', { property, change: 'changed', restored: true }, interiorParentId(mark));
+    anomalyRecorder().recordAnomaly('builtin_modified', { property, change: 'changed', restored: true }, interiorParentId(mark));
   } catch {
     /* refused either way */
   }

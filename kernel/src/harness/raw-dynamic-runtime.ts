@@ -18,7 +18,7 @@ import { dirname, sep } from 'node:path';
 import vm from 'node:vm';
 import { z } from 'zod';
 import { NighthawkError, compileExpression, currentInterior, interiorParentId, setLateRefusalSink, setRefusalSink, taintedByModelCode, type InteriorMark } from '../core/index.js';
-import { currentHostFrame, noteOutsideRunners, type HostHandle } from './host-context.js';
+import { anomalyRecorder, currentHostFrame, type HostHandle } from './host-context.js';
 import { callerFile } from './call-sites.js';
 import { markLateRefusal } from './late-callbacks.js';
 import { wrapClass, wrapMethod } from './checked-exports.js';
@@ -169,16 +169,14 @@ function installRefusalSinks(): void {
   setRefusalSink((kind, detail) => {
     const frame = currentHostFrame();
     const mark = currentInterior();
-    if (frame) frame.host.recordAnomaly(kind, { ...detail }, mark ? interiorParentId(mark) : frame.submitterId);
-    // A core-only run: no ledger, so the record of anomalies outside Runners.
-    else noteOutsideRunners(kind, mark ? { ...detail, parentId: interiorParentId(mark) } : detail);
+    anomalyRecorder(frame).recordAnomaly(kind, { ...detail }, mark ? interiorParentId(mark) : frame?.submitterId);
   });
   // A function a model expression defined, called after its execution, is recorded under that run.
   setLateRefusalSink({
-    capture: () => currentHostFrame()?.host,
+    capture: () => anomalyRecorder(),
     report: (host, { refusal, ...ids }) => {
       const kind = refusal === 'execution-ended' ? 'expression_code_outside_execution' : 'expression_code_outside_operation';
-      (host as HostHandle | undefined)?.recordAnomaly(kind, { ...ids }, ids.operationId ?? ids.executionId);
+      (host as Pick<HostHandle, 'recordAnomaly'> | undefined)?.recordAnomaly(kind, { ...ids }, ids.operationId ?? ids.executionId);
     },
     // Recorded by `report`: where no caller can catch it (a timer, a promise job) it is absorbed, not fatal.
     refused: (error) => markLateRefusal(error),
