@@ -10,7 +10,7 @@
  */
 import type TS from 'typescript';
 import { NighthawkError } from './errors.js';
-import type { InteriorRefusal } from './interior.js';
+import { currentInterior, reenterInterior, type InteriorMark, type InteriorRefusal } from './interior.js';
 import { typescript } from './transform/typescript-module.js';
 
 /** Why a function a model expression defined may not run now (an expression has no dispatch node). */
@@ -57,10 +57,20 @@ export function setLateRefusalSink(value: LateRefusalSink): void {
 }
 
 /** A guard pair for one evaluation: `live` refuses (and records) whenever `refusal()` names a reason. */
+export interface ExpressionGuard {
+  /** At the entry of a function the expression defined (its parameters' defaults, catch and finally blocks too). */
+  readonly live: () => void;
+  /** After each `await` (or `yield`) inside such a function. */
+  readonly resumed: <T>(value: T) => T;
+  /** Runs a function's body (see `live`): an unmarked caller's call runs under `unmarkedMark()`. */
+  readonly enter: <T>(body: () => T) => T;
+}
+
 export function expressionGuard(
   ids: { executionId: string; operationId: string | undefined },
   refusal: () => ExpressionCodeRefusal | undefined,
-): { live: () => void; resumed: <T>(value: T) => T } {
+  unmarkedMark?: () => InteriorMark,
+): ExpressionGuard {
   let captured: unknown;
   try {
     captured = sink?.capture();
@@ -83,11 +93,18 @@ export function expressionGuard(
     }
     throw error;
   };
-  return { live, resumed: (value) => (live(), value) };
+  // Code an unmarked caller runs (an inspector serialising a getter) runs under a mark, as every refusal that asks
+  // whether model code is calling expects; the caller's own code after the call stays unmarked.
+  const enter = <T>(body: () => T): T => {
+    live();
+    return unmarkedMark === undefined || currentInterior() !== undefined ? body() : reenterInterior(unmarkedMark(), body);
+  };
+  return { live, resumed: (value) => (live(), value), enter };
 }
 
 export const LIVE_NAME = '__nh_live';
 export const RESUMED_NAME = '__nh_resumed';
+export const ENTER_NAME = '__nh_enter';
 
 /**
  * Cheap pre-check, conservative: every function, method, accessor, class or arrow has a `{` or a `=>` in its text,
@@ -189,19 +206,36 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
   const call = (name: string, args: TS.Expression[] = []) => f.createCallExpression(f.createIdentifier(name), undefined, args);
   const liveStatement = () => f.createExpressionStatement(call(LIVE_NAME));
   const prepend = (block: TS.Block) => f.updateBlock(block, [liveStatement(), ...block.statements]);
+  const isAsync = (fn: TS.Node): boolean => (ts.canHaveModifiers(fn) ? (ts.getModifiers(fn) ?? []) : []).some((m) => m.kind === ts.SyntaxKind.AsyncKeyword);
+  // The body as an arrow (same `this`, `arguments`, `super` and `new.target`) that the guard runs: under the
+  // evaluation's mark when an unmarked caller (an operator inspector reading a getter) called the function.
+  // An async function awaits its body's promise: returned, it would be adopted through its `then`, a reaction the
+  // guard drops once the execution ended, and the function's promise would never settle.
+  const entered = (body: TS.ConciseBody, async: boolean): TS.Expression => {
+    const run = call(ENTER_NAME, [f.createArrowFunction(async ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined, undefined, [], undefined, f.createToken(ts.SyntaxKind.EqualsGreaterThanToken), body)]);
+    return async ? f.createAwaitExpression(run) : run;
+  };
+  const wrap = (block: TS.Block, fn: TS.FunctionLikeDeclaration): TS.Block => {
+    // A generator's body cannot move into an arrow (`yield`): it keeps the guard as its first statement.
+    if (fn.asteriskToken) return prepend(block);
+    // Directives stay where they apply to the whole function (a 'use strict' decides its `this`).
+    let k = 0;
+    while (k < block.statements.length && isDirective(ts, block.statements[k]!)) k++;
+    return f.updateBlock(block, [...block.statements.slice(0, k), f.createReturnStatement(entered(f.createBlock(block.statements.slice(k), true), isAsync(fn)))]);
+  };
   const visit = (node: TS.Node): TS.Node => {
     if (node === outer) return ts.visitEachChild(node, visit, context);
     if (ts.isBlock(node)) {
       const parent = node.parent;
       const visited = ts.visitEachChild(node, visit, context);
-      const isBody = parent && ((ts.isFunctionLike(parent) && (parent as TS.FunctionLikeDeclaration).body === node) || ts.isCatchClause(parent) || (ts.isTryStatement(parent) && parent.finallyBlock === node) || ts.isClassStaticBlockDeclaration(parent));
+      if (parent && ts.isFunctionLike(parent) && (parent as TS.FunctionLikeDeclaration).body === node) return wrap(visited, parent as TS.FunctionLikeDeclaration);
+      const isBody = parent && (ts.isCatchClause(parent) || (ts.isTryStatement(parent) && parent.finallyBlock === node) || ts.isClassStaticBlockDeclaration(parent));
       if (!isBody) return visited;
       return prepend(visited);
     }
     if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) {
       const visited = ts.visitEachChild(node, visit, context);
-      const body = f.createBlock([liveStatement(), f.createReturnStatement(visited.body as TS.Expression)], true);
-      return f.updateArrowFunction(visited, visited.modifiers, visited.typeParameters, visited.parameters, visited.type, visited.equalsGreaterThanToken, body);
+      return f.updateArrowFunction(visited, visited.modifiers, visited.typeParameters, visited.parameters, visited.type, visited.equalsGreaterThanToken, entered(visited.body as TS.Expression, isAsync(node)));
     }
     if (ts.isAwaitExpression(node) || ts.isYieldExpression(node)) {
       // Resumption is guarded only inside a function the expression defines; the expression's own awaits run in its evaluation.
@@ -234,4 +268,9 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
 function insideDefinedFunction(ts: typeof TS, node: TS.Node, outer: TS.Node): boolean {
   for (let p = node.parent; p && p !== outer; p = p.parent) if (ts.isFunctionLike(p)) return true;
   return false;
+}
+
+/** A directive of a function's prologue: a leading statement that is only a string literal ('use strict'). */
+function isDirective(ts: typeof TS, statement: TS.Statement): boolean {
+  return ts.isExpressionStatement(statement) && ts.isStringLiteral(statement.expression);
 }

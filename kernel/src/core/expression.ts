@@ -5,11 +5,11 @@
  */
 
 import vm from 'node:vm';
-import { LIVE_NAME, RESUMED_NAME, guardExpressionFunctions } from './expression-guard.js';
+import { ENTER_NAME, LIVE_NAME, RESUMED_NAME, guardExpressionFunctions, type ExpressionGuard } from './expression-guard.js';
 
-type RawExpression = (scope: object, live: () => void, resumed: <T>(value: T) => T) => Promise<unknown>;
-type CompiledExpression = (scope: object, guard?: { live: () => void; resumed: <T>(value: T) => T }) => Promise<unknown>;
-const UNGUARDED = { live: () => {}, resumed: <T>(value: T): T => value };
+type RawExpression = (scope: object, live: ExpressionGuard['live'], resumed: ExpressionGuard['resumed'], enter: ExpressionGuard['enter']) => Promise<unknown>;
+type CompiledExpression = (scope: object, guard?: ExpressionGuard) => Promise<unknown>;
+const UNGUARDED: ExpressionGuard = { live: () => {}, resumed: <T>(value: T): T => value, enter: <T>(body: () => T): T => body() };
 
 // Captured at load: the Harness run-time tier refuses `vm.*` to interior code, and the host compiler is not interior.
 const compileFunction = vm.compileFunction;
@@ -24,10 +24,10 @@ export function compileExpression(expression: string): CompiledExpression {
   // The newline before the closing parenthesis keeps a trailing line comment from eating it.
   // Compiled without a dynamic-import callback, so `import()` in an expression is refused by the engine.
   // Functions the expression defines get guards bound to the evaluation (see expression-guard.ts).
-  const raw = compileFunction(`with (__nh_scope__) { return (async () => (\n${guardExpressionFunctions(expression)}\n))(); }`, ['__nh_scope__', LIVE_NAME, RESUMED_NAME], {
+  const raw = compileFunction(`with (__nh_scope__) { return (async () => (\n${guardExpressionFunctions(expression)}\n))(); }`, ['__nh_scope__', LIVE_NAME, RESUMED_NAME, ENTER_NAME], {
     filename: 'nighthawk-expression',
   }) as RawExpression;
-  fn = (scope, guard = UNGUARDED) => raw(scope, guard.live, guard.resumed);
+  fn = (scope, guard = UNGUARDED) => raw(scope, guard.live, guard.resumed, guard.enter);
   if (compiled.size > 10_000) compiled.clear();
   compiled.set(expression, fn);
   return fn;

@@ -397,10 +397,14 @@ export class StepContext {
     const refusal = this.#refusal();
     const mark = currentInterior();
     // Run by a caller with no mark: the run-time tier still applies to it for the rest of this job.
-    if (mark === undefined && refusal !== 'execution-ended') noteUnmarkedModelCode((this.#unmarked ??= probedMark({ kind: 'expression', executionId: this.executionId, operationId: undefined }, this.#refusal)));
+    if (mark === undefined && refusal !== 'execution-ended') noteUnmarkedModelCode(this.#unmarkedMark());
     if (refusal !== 'between-operations') return refusal;
-    return mark !== undefined && mark.kind === 'expression' && mark.executionId === this.executionId ? refusal : undefined;
+    // Under the mark an unmarked caller's call runs under (ExpressionGuard.enter), nested model functions are let
+    // through as the outer one was: that call is the host's, not a continuation of an expression.
+    return mark !== undefined && mark !== this.#unmarked && mark.kind === 'expression' && mark.executionId === this.executionId ? refusal : undefined;
   };
+
+  readonly #unmarkedMark = (): InteriorMark => (this.#unmarked ??= probedMark({ kind: 'expression', executionId: this.executionId, operationId: undefined }, this.#refusal));
 
   /**
    * Runs host code that reads a value this step's expressions made (validation, a preview, a field assignment)
@@ -419,7 +423,7 @@ export class StepContext {
     this.#scope ??= createScope(this.locals, this.references);
     const scope = this.#scope;
     const operationId = currentOperationId();
-    const guard = expressionGuard({ executionId: this.executionId, operationId }, this.#guardRefusal);
+    const guard = expressionGuard({ executionId: this.executionId, operationId }, this.#guardRefusal, this.#unmarkedMark);
     this.#running++;
     let result: Promise<unknown>;
     try {

@@ -1,0 +1,49 @@
+/**
+ * Attack: a function a model expression made, run by operator code that carries no interior mark. The model puts a
+ * getter in a value it assigns under `z.unknown()`; the operator's `inspectStepCommit` serialises the commit and so
+ * runs the getter. The guard let such a caller through unmarked, so every refusal that asks whether model code is
+ * calling (the step context's executor members, the run context's part events) said no: the getter ended its own
+ * step's bookkeeping with `markFinished()` during the commit inspection, and nothing was recorded.
+ *
+ * The body of every function an expression defines now runs through the guard (`ExpressionGuard.enter`): called
+ * unmarked, it runs under its execution's mark, so those refusals apply and leave their anomaly. The operator's own
+ * code around the call stays unmarked, and model helpers the getter calls still run.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as nh from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+
+const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
+
+async function inspectedGetter(getterBody: string) {
+  const value = `(() => { const helper = (n) => n * 2; return { get y() { ${getterBody} } }; })()`;
+  const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'v', expression: value }), finish()] })]);
+  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+  let serialised: string | undefined;
+  let operatorMark: unknown = 'unset';
+  const inspectStepCommit = (commit: nh.StepCommit) => {
+    serialised = JSON.stringify(commit.bindings);
+    operatorMark = nh.currentInterior();
+    return nh.accept();
+  };
+  const result = await runner.run(() => nh.step({ program: 'execute\nPut it in <:v>.', writes: { v: z.unknown() } }), { grant: { capabilities: [], references: { nh } }, oversight: { inspectStepCommit } });
+  return { result, serialised, operatorMark, anomalies: runner.ledger.select({ kind: 'trace.anomaly' }) };
+}
+
+describe('attack: a model getter run by an operator inspector', () => {
+  it("calls its step context's executor members: refused and recorded, and the step commits", async () => {
+    const { result, serialised, operatorMark, anomalies } = await inspectedGetter(`try { nh.currentStepContext().markFinished(); return 'called'; } catch (e) { return e.name; }`);
+    expect(serialised).toBe('{"v":{"y":"StepControlRefusedError"}}');
+    expect((result as { kind?: unknown }).kind).toBe('pass');
+    expect(anomalies.map((e) => e.status)).toContain('step_control_from_model_code');
+    // The operator's code after the read is its own again.
+    expect(operatorMark).toBeUndefined();
+  });
+
+  it('calls a helper the same expression defined: it runs (the host read is not a continuation of the expression)', async () => {
+    const { serialised, anomalies } = await inspectedGetter('return helper(21);');
+    expect(serialised).toBe('{"v":{"y":42}}');
+    expect(anomalies.map((e) => e.status)).not.toContain('expression_code_outside_execution');
+  });
+});
