@@ -16,7 +16,7 @@ import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 
-async function inspectedGetter(getterBody: string) {
+async function inspectedGetter(getterBody: string, holder: { run?: nh.RunContext } = {}) {
   const value = `(() => { const helper = (n) => n * 2; return { get y() { ${getterBody} } }; })()`;
   const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'v', expression: value }), finish()] })]);
   const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
@@ -27,8 +27,14 @@ async function inspectedGetter(getterBody: string) {
     operatorMark = nh.currentInterior();
     return nh.accept();
   };
-  const result = await runner.run(() => nh.step({ program: 'execute\nPut it in <:v>.', writes: { v: z.unknown() } }), { grant: { capabilities: [], references: { nh } }, oversight: { inspectStepCommit } });
-  return { result, serialised, operatorMark, anomalies: runner.ledger.select({ kind: 'trace.anomaly' }) };
+  const result = await runner.run(
+    (ctx) => {
+      holder.run = ctx;
+      return nh.step({ program: 'execute\nPut it in <:v>.', writes: { v: z.unknown() } });
+    },
+    { grant: { capabilities: [], references: { nh, holder } }, oversight: { inspectStepCommit } },
+  );
+  return { result, serialised, operatorMark, anomalies: runner.ledger.select({ kind: 'trace.anomaly' }), parts: runner.ledger.select({ kind: 'part.event' }) };
 }
 
 describe('attack: a model getter run by an operator inspector', () => {
@@ -39,6 +45,13 @@ describe('attack: a model getter run by an operator inspector', () => {
     expect(anomalies.map((e) => e.status)).toContain('step_control_from_model_code');
     // The operator's code after the read is its own again.
     expect(operatorMark).toBeUndefined();
+  });
+
+  it('writes a part event through the run context it was handed: refused and recorded, nothing appended', async () => {
+    const { serialised, anomalies, parts } = await inspectedGetter(`try { holder.run.recordPartEvent('exploration', { kind: 'exploration.end', outcome: 'candidate' }); return 'recorded'; } catch (e) { return e.name; }`);
+    expect(serialised).not.toContain('recorded');
+    expect(anomalies.map((e) => e.status)).toContain('part_event_from_model_code');
+    expect(parts).toEqual([]);
   });
 
   it('calls a helper the same expression defined: it runs (the host read is not a continuation of the expression)', async () => {
