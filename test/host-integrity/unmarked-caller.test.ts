@@ -5,8 +5,9 @@
  * calling (the step context's executor members, the run context's part events) said no: the getter ended its own
  * step's bookkeeping with `markFinished()` during the commit inspection, and nothing was recorded.
  *
- * The body of every function an expression defines now runs through the guard (`ExpressionGuard.enter`): called
- * unmarked, it runs under its execution's mark, so those refusals apply and leave their anomaly. The operator's own
+ * The body of every function an expression defines now runs through the guard (`ExpressionGuard.enter`, and for a
+ * generator each resumption, `enterGenerator`): called unmarked, it runs under its execution's mark, so those
+ * refusals apply and leave their anomaly. The operator's own
  * code around the call stays unmarked, and model helpers the getter calls still run.
  */
 import { describe, expect, it } from 'vitest';
@@ -16,14 +17,13 @@ import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 
-async function inspectedGetter(getterBody: string, holder: { run?: nh.RunContext } = {}) {
-  const value = `(() => { const helper = (n) => n * 2; return { get y() { ${getterBody} } }; })()`;
+async function inspectedGetter(getterBody: string, holder: { run?: nh.RunContext } = {}, value = `(() => { const helper = (n) => n * 2; return { get y() { ${getterBody} } }; })()`, read: (bindings: Readonly<Record<string, unknown>>) => string = JSON.stringify) {
   const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'v', expression: value }), finish()] })]);
   const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
   let serialised: string | undefined;
   let operatorMark: unknown = 'unset';
   const inspectStepCommit = (commit: nh.StepCommit) => {
-    serialised = JSON.stringify(commit.bindings);
+    serialised = read(commit.bindings);
     operatorMark = nh.currentInterior();
     return nh.accept();
   };
@@ -52,6 +52,13 @@ describe('attack: a model getter run by an operator inspector', () => {
     expect(serialised).not.toContain('recorded');
     expect(anomalies.map((e) => e.status)).toContain('part_event_from_model_code');
     expect(parts).toEqual([]);
+  });
+
+  it('a generator the operator iterates (spread) calling the executor members: refused at each resumption, recorded', async () => {
+    const value = `({ *[Symbol.iterator]() { for (const call of ['first', 'second']) { try { nh.currentStepContext().markFinished(); yield call + ' called'; } catch (e) { yield e.name; } } } })`;
+    const { serialised, anomalies } = await inspectedGetter('', {}, value, (bindings) => JSON.stringify([...(bindings.v as Iterable<unknown>)]));
+    expect(serialised).toBe('["StepControlRefusedError","StepControlRefusedError"]');
+    expect(anomalies.filter((e) => e.status === 'step_control_from_model_code')).toHaveLength(2);
   });
 
   it('calls a helper the same expression defined: it runs (the host read is not a continuation of the expression)', async () => {

@@ -64,6 +64,8 @@ export interface ExpressionGuard {
   readonly resumed: <T>(value: T) => T;
   /** Runs a function's body (see `live`): an unmarked caller's call runs under `unmarkedMark()`. */
   readonly enter: <T>(body: () => T) => T;
+  /** The same for a generator's body: each resumption by an unmarked caller runs under `unmarkedMark()`. */
+  readonly enterGenerator: (inner: Generator | AsyncGenerator) => object;
 }
 
 export function expressionGuard(
@@ -99,12 +101,23 @@ export function expressionGuard(
     live();
     return unmarkedMark === undefined || currentInterior() !== undefined ? body() : reenterInterior(unmarkedMark(), body);
   };
-  return { live, resumed: (value) => (live(), value), enter };
+  const enterGenerator = (inner: Generator | AsyncGenerator): object => {
+    const resume = (method: 'next' | 'throw' | 'return', value: unknown): unknown => {
+      const go = (): unknown => (inner[method] as (v: unknown) => unknown).call(inner, value);
+      return unmarkedMark === undefined || currentInterior() !== undefined ? go() : reenterInterior(unmarkedMark(), go);
+    };
+    const iterator = { next: (v?: unknown) => resume('next', v), throw: (e?: unknown) => resume('throw', e), return: (v?: unknown) => resume('return', v) };
+    const async = Object.prototype.toString.call(inner) === '[object AsyncGenerator]';
+    Object.defineProperty(iterator, async ? Symbol.asyncIterator : Symbol.iterator, { value: () => iterator });
+    return Object.freeze(iterator);
+  };
+  return { live, resumed: (value) => (live(), value), enter, enterGenerator };
 }
 
 export const LIVE_NAME = '__nh_live';
 export const RESUMED_NAME = '__nh_resumed';
 export const ENTER_NAME = '__nh_enter';
+export const ENTER_GENERATOR_NAME = '__nh_enter_gen';
 
 /**
  * Cheap pre-check, conservative: every function, method, accessor, class or arrow has a `{` or a `=>` in its text,
@@ -215,13 +228,22 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
     const run = call(ENTER_NAME, [f.createArrowFunction(async ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined, undefined, [], undefined, f.createToken(ts.SyntaxKind.EqualsGreaterThanToken), body)]);
     return async ? f.createAwaitExpression(run) : run;
   };
+  // A generator's body cannot move into an arrow (`yield`): it moves into a generator of its own, started with the
+  // same `this` and arguments, which the outer one delegates to through an iterator the guard resumes (under the
+  // mark for a caller with none). A body that uses `super` cannot move out of its method: it keeps the entry check.
+  const enteredGenerator = (body: TS.Block, async: boolean): TS.Statement => {
+    const inner = f.createFunctionExpression(async ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined, f.createToken(ts.SyntaxKind.AsteriskToken), undefined, undefined, [], undefined, prepend(body));
+    const started = f.createCallExpression(f.createPropertyAccessExpression(f.createParenthesizedExpression(inner), 'apply'), undefined, [f.createThis(), f.createIdentifier('arguments')]);
+    return f.createReturnStatement(f.createYieldExpression(f.createToken(ts.SyntaxKind.AsteriskToken), call(ENTER_GENERATOR_NAME, [started])));
+  };
   const wrap = (block: TS.Block, fn: TS.FunctionLikeDeclaration): TS.Block => {
-    // A generator's body cannot move into an arrow (`yield`): it keeps the guard as its first statement.
-    if (fn.asteriskToken) return prepend(block);
+    if (fn.asteriskToken && usesSuper(ts, block)) return prepend(block);
     // Directives stay where they apply to the whole function (a 'use strict' decides its `this`).
     let k = 0;
     while (k < block.statements.length && isDirective(ts, block.statements[k]!)) k++;
-    return f.updateBlock(block, [...block.statements.slice(0, k), f.createReturnStatement(entered(f.createBlock(block.statements.slice(k), true), isAsync(fn)))]);
+    const rest = f.createBlock(block.statements.slice(k), true);
+    const run = fn.asteriskToken ? enteredGenerator(rest, isAsync(fn)) : f.createReturnStatement(entered(rest, isAsync(fn)));
+    return f.updateBlock(block, [...block.statements.slice(0, k), run]);
   };
   const visit = (node: TS.Node): TS.Node => {
     if (node === outer) return ts.visitEachChild(node, visit, context);
@@ -273,4 +295,20 @@ function insideDefinedFunction(ts: typeof TS, node: TS.Node, outer: TS.Node): bo
 /** A directive of a function's prologue: a leading statement that is only a string literal ('use strict'). */
 function isDirective(ts: typeof TS, statement: TS.Statement): boolean {
   return ts.isExpressionStatement(statement) && ts.isStringLiteral(statement.expression);
+}
+
+/** Whether `super` appears in `body` outside any nested function that has its own (arrows share it). */
+function usesSuper(ts: typeof TS, body: TS.Node): boolean {
+  let found = false;
+  const visit = (node: TS.Node): void => {
+    if (found) return;
+    if (node.kind === ts.SyntaxKind.SuperKeyword) {
+      found = true;
+      return;
+    }
+    if (ts.isFunctionLike(node) && !ts.isArrowFunction(node)) return;
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(body, visit);
+  return found;
 }

@@ -43,7 +43,7 @@ const clearUnmarked = (): void => {
 /**
  * A function a model expression made was called by code with no interior mark (an operator inspector reading a
  * getter with `JSON.stringify`, host code calling a built-in the expression replaced). Its body runs under the
- * mark (ExpressionGuard.enter; a generator's cannot), and until the current job ends the run-time tier treats
+ * mark (ExpressionGuard.enter and enterGenerator), and until the current job ends the run-time tier treats
  * execution as interior anyway, so what the call left behind in built-ins (a reaction, a tick) cannot reach the
  * Function constructor, `vm` or `require` either.
  */
