@@ -69,28 +69,32 @@ describe('live diagnostics comm', () => {
 
   test('every comm message is framed busy and idle, so the request a client sent completes; none is framed inside a running cell', async () => {
     const k = suite.kernel;
-    const statuses: Array<[string, string | undefined]> = [];
+    const statuses: Array<[string, string | undefined, string | undefined]> = [];
     const onIopub = (_: unknown, msg: { header: { msg_type: string }; parent_header: unknown; content: unknown }): void => {
-      if (msg.header.msg_type === 'status') statuses.push([(msg.content as { execution_state: string }).execution_state, (msg.parent_header as { msg_type?: string }).msg_type]);
+      const parent = msg.parent_header as { msg_type?: string; msg_id?: string };
+      if (msg.header.msg_type === 'status') statuses.push([(msg.content as { execution_state: string }).execution_state, parent.msg_type, parent.msg_id]);
     };
+    // This test's own comm requests: an idle of an earlier test's request can still arrive after the listener connects.
+    const mine = new Set<string>();
+    const sent = <F extends { msg: { header: { msg_id: string } }; done: Promise<unknown> }>(future: F): Promise<unknown> => (mine.add(future.msg.header.msg_id), future.done);
     k.iopubMessage.connect(onIopub);
     try {
       const comm = k.createComm('nighthawk.diagnostics');
-      await within(comm.open({}).done, 'comm_open');
+      await within(sent(comm.open({})), 'comm_open');
       // A cell that waits, and a check sent while it runs: the check is answered, and framed, after the cell.
       const cell = k.requestExecute({ code: 'await new Promise((r) => setTimeout(r, 600)); 1' });
       await new Promise((r) => setTimeout(r, 200));
-      await within(comm.send({ request_id: 1, code: 'const x: number = 1;' }).done, 'comm_msg');
+      await within(sent(comm.send({ request_id: 1, code: 'const x: number = 1;' })), 'comm_msg');
       await cell.done;
       const executeIdle = statuses.findIndex(([state, parent]) => state === 'idle' && parent === 'execute_request');
       const commBusy = statuses.findIndex(([state, parent]) => state === 'busy' && parent === 'comm_msg');
       expect(commBusy).toBeGreaterThan(executeIdle);
-      await within(comm.close().done, 'comm_close');
+      await within(sent(comm.close()), 'comm_close');
       // A target the kernel does not serve: closed, and the open completes.
-      await within(k.createComm('no.such.target').open({}).done, 'comm_open of an unknown target');
+      await within(sent(k.createComm('no.such.target').open({})), 'comm_open of an unknown target');
       // services settles a request's future before it hands the same idle to iopub listeners.
       await new Promise((r) => setTimeout(r, 50));
-      expect(statuses.filter(([, parent]) => parent?.startsWith('comm_')).map(([state]) => state)).toEqual(['busy', 'idle', 'busy', 'idle', 'busy', 'idle', 'busy', 'idle']);
+      expect(statuses.filter(([, parent, id]) => parent?.startsWith('comm_') && id !== undefined && mine.has(id)).map(([state]) => state)).toEqual(['busy', 'idle', 'busy', 'idle', 'busy', 'idle', 'busy', 'idle']);
     } finally {
       k.iopubMessage.disconnect(onIopub);
     }
