@@ -180,10 +180,11 @@ describe("attack: Symbol.hasInstance on the host's error classes", () => {
             language: 'javascript',
             intent: 'define-and-invoke',
             entry: 'spoil',
-            source: 'export function spoil() { Object.defineProperty(nh.AllocationExhaustedError, Symbol.hasInstance, { value: () => false, configurable: true }); return 1; }',
+            source: 'export function spoil() { try { Object.defineProperty(nh.AllocationExhaustedError, Symbol.hasInstance, { value: () => false, configurable: true }); return 1; } catch (e) { return e.name; } }',
             dependencies: [{ name: 'nh', kind: 'reference', type: 'object' }],
           });
-          expect(out.invocation!.value).toBe(1);
+          // The library's error classes are frozen (error-classes.test.ts): the engine refuses the definition.
+          expect(out.invocation!.value).toBe('TypeError');
           await nh.step({ program: 'execute\nLoop.' });
         },
         { grant: { capabilities: [], references: { nh } }, allocation: { maxExecutorSteps: 2 } },
@@ -196,12 +197,20 @@ describe("attack: Symbol.hasInstance on the host's error classes", () => {
   it('defined on nh.AllocationExhaustedError from a SessionFunction body: allocation.exhausted is still recorded', async () => {
     const model = new ScriptedModel(() => ({ toolCalls: [evaluate('1')] }));
     const session = new nh.Session({ executor: new nh.AgentExecutor({ model }), allocation: { maxExecutorSteps: 2 } });
+    let defined = 'not tried';
     const body = async () => {
-      Object.defineProperty(nh.AllocationExhaustedError, Symbol.hasInstance, { value: () => false, configurable: true });
+      try {
+        Object.defineProperty(nh.AllocationExhaustedError, Symbol.hasInstance, { value: () => false, configurable: true });
+        defined = 'defined';
+      } catch (e) {
+        defined = (e as Error).name;
+      }
       await nh.step({ program: 'execute\nLoop.' });
     };
     const { agent } = session.materialized(session.submit('async function agent() { /* spoils instanceof, then loops */ }'), { agent: body });
     await expect(agent!()).rejects.toBeInstanceOf(Error);
+    // Frozen like every library error class: even operator code cannot define it now.
+    expect(defined).toBe('TypeError');
     expect(session.ledger.select({}).filter((e) => e.kind === 'allocation.exhausted')).toHaveLength(1);
   });
 

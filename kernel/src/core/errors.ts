@@ -35,6 +35,26 @@ export class NighthawkError extends Error {
   }
 }
 
+/**
+ * Freezes a library error class and its prototype. Model code reaches both: an exported class, or any error it
+ * caught, through its prototype chain. An accessor put on a prototype would run for every error the host makes
+ * later (`this.name = …` below assigns through the chain) and could hide what it says; a class renamed would rename
+ * them in the host's records. Instances stay as they were (their own `name` can still be set); users' own
+ * subclasses stay theirs.
+ */
+export function sealErrorClass(cls: abstract new (...args: never[]) => unknown): void {
+  Object.freeze(cls.prototype);
+  Object.freeze(cls);
+}
+sealErrorClass(NighthawkError);
+
+/** Seals (sealErrorClass) every error class among a module namespace's exports: each folder's index calls it. */
+export function sealErrorClasses(namespace: object): void {
+  for (const value of Object.values(namespace)) {
+    if (typeof value === 'function' && value !== NighthawkError && isInstance(value.prototype, NighthawkError)) sealErrorClass(value as abstract new (...args: never[]) => unknown);
+  }
+}
+
 const ordinaryHasInstance = Function.prototype.bind.call(Function.prototype.call, Function.prototype[Symbol.hasInstance]) as (ctor: Function, value: unknown) => boolean;
 
 /**

@@ -33,6 +33,8 @@ export {
   isInstance,
   isNighthawkError,
   isTerminalOperationError,
+  sealErrorClass,
+  sealErrorClasses,
   StepControlRefusedError,
   ScopeAuthorityError,
   SecretRegistrationError,
@@ -153,3 +155,8 @@ export * from './transform/index.js';
 export { reportRefusal, setRefusalSink, type RefusalSink } from './refusal-sink.js';
 export { setRealmSeam, type RealmSeam } from './realm-seam.js';
 export { FrozenMap, FrozenSet } from './frozen-collections.js';
+
+// Every error class this folder exports is frozen with its prototype before anything runs (see sealErrorClass).
+import * as exported from './index.js';
+import { sealErrorClasses } from './errors.js';
+sealErrorClasses(exported);

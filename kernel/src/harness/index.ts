@@ -144,3 +144,8 @@ export * from './generated/index.js';
 export { currentDispatcher } from './dispatch.js';
 export { executeCodeCapability } from './execute-code.js';
 export { RetainedFunction, type RetainedEvidence } from './retained-function.js';
+
+// Every error class this folder exports is frozen with its prototype before anything runs (see sealErrorClass).
+import * as exported from './index.js';
+import { sealErrorClasses } from '../core/index.js';
+sealErrorClasses(exported);

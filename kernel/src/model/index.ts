@@ -33,3 +33,8 @@ export {
   type ScriptedTurn,
   type ScriptedTurnInfo,
 } from './scripted-model.js';
+
+// Every error class this folder exports is frozen with its prototype before anything runs (see sealErrorClass).
+import * as exported from './index.js';
+import { sealErrorClasses } from '../core/index.js';
+sealErrorClasses(exported);

@@ -4,3 +4,8 @@ export { OperatorControlError, SessionClosedError, SessionExitBlockedError, Subm
 export { Session, isSessionCallResult, type SessionAnomaly, type SessionFunction, type SessionOptions } from './session.js';
 export { activeSession, setActiveSession } from './active-session.js';
 export { operatorOnly } from './operator-only.js';
+
+// Every error class this folder exports is frozen with its prototype before anything runs (see sealErrorClass).
+import * as exported from './index.js';
+import { sealErrorClasses } from '../core/index.js';
+sealErrorClasses(exported);

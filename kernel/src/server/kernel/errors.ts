@@ -1,5 +1,5 @@
 /** Errors of the kernel server. All extend NighthawkError (core/errors.ts; core has no index.ts yet). */
-import { NighthawkError } from '../../core/index.js';
+import { NighthawkError, sealErrorClasses } from '../../core/index.js';
 
 export type InputFailure = 'timeout' | 'interrupted' | 'cell-finished' | 'no-cell' | 'stdin-not-allowed' | 'already-pending';
 
@@ -39,3 +39,6 @@ export class KernelProcessError extends NighthawkError {
     this.kernelId = options.kernelId;
   }
 }
+
+// Cells reach these (an input request a cell makes): frozen like the library's own (see sealErrorClass).
+sealErrorClasses({ InputRequestError, RequestRefusedError, KernelProcessError });
