@@ -51,7 +51,7 @@ sealErrorClass(NighthawkError);
 /** Seals (sealErrorClass) every error class among a module namespace's exports: each folder's index calls it. */
 export function sealErrorClasses(namespace: object): void {
   for (const value of Object.values(namespace)) {
-    if (typeof value === 'function' && value !== NighthawkError && isInstance(value.prototype, NighthawkError)) sealErrorClass(value as abstract new (...args: never[]) => unknown);
+    if (typeof value === 'function' && isInstance(value.prototype, NighthawkError)) sealErrorClass(value as abstract new (...args: never[]) => unknown);
   }
 }
 

@@ -11,6 +11,7 @@
 import type TS from 'typescript';
 import { NighthawkError } from './errors.js';
 import { currentInterior, reenterInterior, type InteriorMark, type InteriorRefusal } from './interior.js';
+import { resumingIterator } from './resuming-iterator.js';
 import { typescript } from './transform/typescript-module.js';
 
 /** Why a function a model expression defined may not run now (an expression has no dispatch node). */
@@ -56,7 +57,6 @@ export function setLateRefusalSink(value: LateRefusalSink): void {
   sink ??= value;
 }
 
-/** A guard pair for one evaluation: `live` refuses (and records) whenever `refusal()` names a reason. */
 export interface ExpressionGuard {
   /** At the entry of a function the expression defined (its parameters' defaults, catch and finally blocks too). */
   readonly live: () => void;
@@ -64,10 +64,11 @@ export interface ExpressionGuard {
   readonly resumed: <T>(value: T) => T;
   /** Runs a function's body (see `live`): an unmarked caller's call runs under `unmarkedMark()`. */
   readonly enter: <T>(body: () => T) => T;
-  /** The same for a generator's body: each resumption by an unmarked caller runs under `unmarkedMark()`. */
-  readonly enterGenerator: (inner: Generator | AsyncGenerator) => object;
+  /** The same for a generator's body (`isAsync` 1 for an async generator): each resumption, as `enter`. */
+  readonly enterGenerator: (inner: Generator | AsyncGenerator, isAsync: number) => object;
 }
 
+/** The guards of one evaluation: `live` refuses (and records) whenever `refusal()` names a reason. */
 export function expressionGuard(
   ids: { executionId: string; operationId: string | undefined },
   refusal: () => ExpressionCodeRefusal | undefined,
@@ -97,21 +98,13 @@ export function expressionGuard(
   };
   // Code an unmarked caller runs (an inspector serialising a getter) runs under a mark, as every refusal that asks
   // whether model code is calling expects; the caller's own code after the call stays unmarked.
-  const enter = <T>(body: () => T): T => {
-    live();
-    return unmarkedMark === undefined || currentInterior() !== undefined ? body() : reenterInterior(unmarkedMark(), body);
+  const underMark = <T>(go: () => T): T => (unmarkedMark === undefined || currentInterior() !== undefined ? go() : reenterInterior(unmarkedMark(), go));
+  return {
+    live,
+    resumed: (value) => (live(), value),
+    enter: (body) => (live(), underMark(body)),
+    enterGenerator: (inner, isAsync) => resumingIterator(inner, isAsync === 1, underMark),
   };
-  const enterGenerator = (inner: Generator | AsyncGenerator): object => {
-    const resume = (method: 'next' | 'throw' | 'return', value: unknown): unknown => {
-      const go = (): unknown => (inner[method] as (v: unknown) => unknown).call(inner, value);
-      return unmarkedMark === undefined || currentInterior() !== undefined ? go() : reenterInterior(unmarkedMark(), go);
-    };
-    const iterator = { next: (v?: unknown) => resume('next', v), throw: (e?: unknown) => resume('throw', e), return: (v?: unknown) => resume('return', v) };
-    const async = Object.prototype.toString.call(inner) === '[object AsyncGenerator]';
-    Object.defineProperty(iterator, async ? Symbol.asyncIterator : Symbol.iterator, { value: () => iterator });
-    return Object.freeze(iterator);
-  };
-  return { live, resumed: (value) => (live(), value), enter, enterGenerator };
 }
 
 export const LIVE_NAME = '__nh_live';
@@ -234,7 +227,7 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
   const enteredGenerator = (body: TS.Block, async: boolean): TS.Statement => {
     const inner = f.createFunctionExpression(async ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined, f.createToken(ts.SyntaxKind.AsteriskToken), undefined, undefined, [], undefined, prepend(body));
     const started = f.createCallExpression(f.createPropertyAccessExpression(f.createParenthesizedExpression(inner), 'apply'), undefined, [f.createThis(), f.createIdentifier('arguments')]);
-    return f.createReturnStatement(f.createYieldExpression(f.createToken(ts.SyntaxKind.AsteriskToken), call(ENTER_GENERATOR_NAME, [started])));
+    return f.createReturnStatement(f.createYieldExpression(f.createToken(ts.SyntaxKind.AsteriskToken), call(ENTER_GENERATOR_NAME, [started, f.createNumericLiteral(async ? 1 : 0)])));
   };
   const wrap = (block: TS.Block, fn: TS.FunctionLikeDeclaration): TS.Block => {
     if (fn.asteriskToken && usesSuper(ts, block)) return prepend(block);

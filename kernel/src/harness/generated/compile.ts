@@ -7,7 +7,7 @@
 import vm from 'node:vm';
 import type TS from 'typescript';
 import { ts } from './typescript-lazy.js';
-import { isNaturalFunction } from '../../core/index.js';
+import { isNaturalFunction, resumingIterator } from '../../core/index.js';
 import { markLateRefusal } from '../late-callbacks.js';
 import { refuseRawDynamic } from '../raw-dynamic-runtime.js';
 import type { CodeProposal } from './code-proposal.js';
@@ -138,7 +138,8 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
     guard(2);
     return value;
   };
-  const generator = (inner: Generator | AsyncGenerator, isAsync: number): object => guardedIterator(inner, isAsync === 1, () => guard(2));
+  // The host proxy of a generated generator: one that escapes its dispatch can neither start nor resume afterwards.
+  const generator = (inner: Generator | AsyncGenerator, isAsync: number): object => resumingIterator(inner, isAsync === 1, (go) => (guard(2), go()));
   const wrappers = new Map<GeneratedFunction, GeneratedFunction>();
   const wrapperSet = new WeakSet<GeneratedFunction>();
   const wrap = (name: string, value: unknown): unknown => {
@@ -183,35 +184,6 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
     Object.freeze(moduleExports);
     return { definitionId, exports: Object.freeze(exports), exportInfo };
   });
-}
-
-/**
- * The host proxy of a generated generator: next, throw and return consult the guard before the
- * generator resumes, so one that escapes its dispatch can neither start nor resume afterwards.
- * Async refusals arrive as rejected promises, as every async-iterator result does.
- */
-function guardedIterator(inner: Generator | AsyncGenerator, isAsync: boolean, check: () => void): object {
-  type Method = 'next' | 'throw' | 'return';
-  const resume = (method: Method, value: unknown): unknown => {
-    if (!isAsync) {
-      check();
-      return (inner as Generator)[method](value as never);
-    }
-    try {
-      check();
-    } catch (refusal) {
-      return Promise.reject(refusal);
-    }
-    return (inner as AsyncGenerator)[method](value as never);
-  };
-  const proxy = {
-    next: (value?: unknown) => resume('next', value),
-    throw: (error?: unknown) => resume('throw', error),
-    return: (value?: unknown) => resume('return', value),
-  };
-  Object.defineProperty(proxy, isAsync ? Symbol.asyncIterator : Symbol.iterator, { value: () => proxy });
-  Object.defineProperty(proxy, Symbol.toStringTag, { value: isAsync ? 'AsyncGenerator' : 'Generator' });
-  return Object.freeze(proxy);
 }
 
 function unwrapFor(wrappers: ReadonlyMap<GeneratedFunction, GeneratedFunction>, wrapper: unknown): unknown {

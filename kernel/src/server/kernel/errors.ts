@@ -1,4 +1,4 @@
-/** Errors of the kernel server. All extend NighthawkError (core/errors.ts; core has no index.ts yet). */
+/** Errors of the kernel server. All extend NighthawkError (core/errors.ts). */
 import { NighthawkError, sealErrorClasses } from '../../core/index.js';
 
 export type InputFailure = 'timeout' | 'interrupted' | 'cell-finished' | 'no-cell' | 'stdin-not-allowed' | 'already-pending';
