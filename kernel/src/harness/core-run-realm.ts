@@ -7,17 +7,12 @@
  */
 import { setRealmSeam } from '../core/index.js';
 import { installEffectAudit } from './effect-audit.js';
-import { currentHostFrame, noteOutsideRunners } from './host-context.js';
-import { checkRealm } from './realm-integrity.js';
+import { currentHostFrame, recorderOutsideRunners } from './host-context.js';
+import { recordRealmChanges } from './realm-integrity.js';
 
 setRealmSeam({
   prepare: installEffectAudit,
   check: (scope, runId, parentId) => {
-    if (currentHostFrame() !== undefined) return;
-    const changes = checkRealm(scope);
-    for (let i = 0; i < changes.length; i++) {
-      const c = changes[i]!;
-      noteOutsideRunners('builtin_modified', { property: c.property, change: c.change, restored: c.restored, parentId }, runId);
-    }
+    if (currentHostFrame() === undefined) recordRealmChanges(recorderOutsideRunners(runId), parentId, scope);
   },
 });

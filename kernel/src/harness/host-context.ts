@@ -119,9 +119,10 @@ export function readingUntrustedValue<T>(reading: string, fn: () => T): T {
 }
 
 /** Records like a run's host, into the record of anomalies outside Runners (the parent goes into the detail). */
-const outsideRunnersRecorder: Pick<HostHandle, 'recordAnomaly'> = Object.freeze({
-  recordAnomaly: (anomalyKind: string, detail: Record<string, unknown>, parentId?: string): void => noteOutsideRunners(anomalyKind, parentId === undefined ? detail : { ...detail, parentId }),
-});
+export function recorderOutsideRunners(runId?: string): Pick<HostHandle, 'recordAnomaly'> {
+  return { recordAnomaly: (anomalyKind, detail, parentId) => noteOutsideRunners(anomalyKind, parentId === undefined ? detail : { ...detail, parentId }, runId) };
+}
+const outsideRunnersRecorder = Object.freeze(recorderOutsideRunners());
 
 /** Where an anomaly of the code running now is recorded: its run's host, else (a core-only run) outside Runners. */
 export function anomalyRecorder(frame: HostFrame | undefined = frames.getStore()): Pick<HostHandle, 'recordAnomaly'> {
