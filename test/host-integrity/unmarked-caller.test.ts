@@ -61,6 +61,33 @@ describe('attack: a model getter run by an operator inspector', () => {
     expect(anomalies.filter((e) => e.status === 'step_control_from_model_code')).toHaveLength(2);
   });
 
+  it('made by generated code instead: refused (its dispatch ended) and recorded, and the step commits', async () => {
+    const probe: { make?: () => unknown } = {};
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'v', expression: 'probe.make()' }), finish()] })]);
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    let serialised: string | undefined;
+    const inspectStepCommit = (commit: nh.StepCommit) => {
+      try {
+        serialised = JSON.stringify(commit.bindings);
+      } catch (e) {
+        serialised = `threw ${(e as Error).name}`;
+      }
+      return nh.accept();
+    };
+    const result = await runner.run(
+      async (ctx) => {
+        const source = `export function make() { return { get y() { try { nh.currentStepContext().markFinished(); return 'called'; } catch (e) { return e.name; } } }; }`;
+        const { exports } = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'nh', kind: 'reference', type: 'object' }] });
+        probe.make = exports.make as () => unknown;
+        return nh.step({ program: 'execute\nPut it in <:v>.', writes: { v: z.unknown() } });
+      },
+      { grant: { capabilities: [], references: { nh, probe } }, oversight: { inspectStepCommit } },
+    );
+    expect(serialised).toBe('threw GeneratedCodeOutsideDispatchError');
+    expect((result as { kind?: unknown }).kind).toBe('pass');
+    expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toContain('generated_code_outside_dispatch');
+  });
+
   it('calls a helper the same expression defined: it runs (the host read is not a continuation of the expression)', async () => {
     const { serialised, anomalies } = await inspectedGetter('return helper(21);');
     expect(serialised).toBe('{"v":{"y":42}}');
