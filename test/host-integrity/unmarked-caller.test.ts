@@ -18,7 +18,8 @@ import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
 
 async function inspectedGetter(getterBody: string, holder: { run?: nh.RunContext } = {}, value = `(() => { const helper = (n) => n * 2; return { get y() { ${getterBody} } }; })()`, read: (bindings: Readonly<Record<string, unknown>>) => string = JSON.stringify) {
-  const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'v', expression: value }), finish()] })]);
+  // A second turn for when the assignment is refused (the turn's later calls are then not run).
+  const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'v', expression: value }), finish()] }), () => ({ toolCalls: [finish()] })]);
   const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
   let serialised: string | undefined;
   let operatorMark: unknown = 'unset';
@@ -59,6 +60,16 @@ describe('attack: a model getter run by an operator inspector', () => {
     const { serialised, anomalies } = await inspectedGetter('', {}, value, (bindings) => JSON.stringify([...(bindings.v as Iterable<unknown>)]));
     expect(serialised).toBe('["StepControlRefusedError","StepControlRefusedError"]');
     expect(anomalies.filter((e) => e.status === 'step_control_from_model_code')).toHaveLength(2);
+  });
+
+  it('a generator method that uses super (its body cannot move under the guard): the expression is refused, recorded, and nothing runs', async () => {
+    const value = `({ __proto__: { tag: 'x' }, *[Symbol.iterator]() { try { nh.currentStepContext().markFinished(); yield super.tag + ' called'; } catch (e) { yield e.name; } } })`;
+    const { result, serialised, anomalies } = await inspectedGetter('', {}, value, (bindings) => JSON.stringify(bindings.v === undefined ? 'unset' : [...(bindings.v as Iterable<unknown>)]));
+    expect(serialised).toBe('"unset"');
+    expect((result as { kind?: unknown }).kind).toBe('pass');
+    const refused = anomalies.find((e) => e.status === 'expression_not_guardable');
+    expect(JSON.stringify(refused?.data)).toContain('generator method [Symbol.iterator] uses super');
+    expect(anomalies.map((e) => e.status)).not.toContain('step_control_from_model_code');
   });
 
   it('made by generated code instead: refused (its dispatch ended) and recorded, and the step commits', async () => {

@@ -42,6 +42,20 @@ describe('the expression guard fails closed', () => {
     expect(() => guardExpressionFunctions(text)).toThrow(/could not be checked|Rewrite/);
   });
 
+  it.each([
+    ['a generator method', '({ __proto__: { a: 1 }, *g() { yield super.a } })'],
+    ['an async generator method, super in an arrow', '({ async *g() { const read = () => super.a; yield read() } })'],
+    ['a static generator method of a class', '(class extends Object { static *[Symbol.iterator]() { yield super.name } })'],
+  ])('%s that uses super is refused, saying why and what to write instead', (_name, text) => {
+    expect(unguardableExpression(text)).toMatch(/generator method .+ uses super/);
+    expect(() => guardExpressionFunctions(text)).toThrow(/uses super.*Do not use super inside a generator method/s);
+  });
+
+  it('super in a generator function nested in a method is its own function, not refused', () => {
+    // A generator function expression has no `super`; one that names it does not parse, so this names none.
+    expect(unguardableExpression('({ m() { return super.a + 1 }, *g() { yield this.m() } })')).toBeUndefined();
+  });
+
   it('text that cannot make a function (no { and no =>) is compiled as it is', () => {
     expect(unguardableExpression('010 + a.b')).toBeUndefined();
     expect(guardExpressionFunctions('010 + a.b')).toBe('010 + a.b');

@@ -118,23 +118,40 @@ export const ENTER_GENERATOR_NAME = '__nh_enter_gen';
  */
 const MAY_DEFINE_FUNCTION = /[{]|=>/;
 
-/** The guard could not read an expression the way the engine will, so it cannot guard what it defines. */
+/**
+ * The guard could not read an expression the way the engine will, or could not put what it defines under the
+ * guard, so it refuses it instead of running it unguarded.
+ */
 export class ExpressionNotGuardableError extends NighthawkError {
   /** The rule name recorded with the refusal. */
   static readonly RULE = 'expression_not_guardable';
   readonly problem: string;
-  constructor(problem: string) {
-    super('expression-not-guardable', `${UNGUARDABLE_REASON} (${problem}). ${UNGUARDABLE_GUIDANCE}`);
-    this.problem = problem;
+  constructor(problem: string | Unguardable) {
+    const found = typeof problem === 'string' ? parseProblem(problem) : problem;
+    super('expression-not-guardable', `${found.reason} (${found.problem}). ${found.guidance}`);
+    this.problem = found.problem;
   }
+}
+
+/** Why the guard refuses an expression: what it found, and the reason and guidance the model is refused with. */
+export interface Unguardable {
+  readonly problem: string;
+  readonly reason: string;
+  readonly guidance: string;
 }
 
 export const UNGUARDABLE_REASON = 'The expression could not be checked: it does not parse as one strict modern JavaScript expression';
 export const UNGUARDABLE_GUIDANCE =
   'Rewrite it as a single expression in plain modern JavaScript: no legacy octal literals or escapes (write 0o10, \\x08), ' +
   'no HTML-style comments (<!--, -->), no JSX, and no text that closes the expression early; then call again.';
+export const SUPER_GENERATOR_REASON = 'The expression defines a generator method that uses super, and such a body cannot run under the guard of model code';
+export const SUPER_GENERATOR_GUIDANCE =
+  'Do not use super inside a generator method: read what the generator needs from super in an ordinary method or ' +
+  'outside the object and pass it in, or write a generator function instead; then call again.';
 
-type GuardResult = { readonly text: string; readonly problem?: undefined } | { readonly text?: undefined; readonly problem: string };
+const parseProblem = (problem: string): Unguardable => ({ problem, reason: UNGUARDABLE_REASON, guidance: UNGUARDABLE_GUIDANCE });
+
+type GuardResult = { readonly text: string; readonly unguardable?: undefined } | { readonly text?: undefined; readonly unguardable: Unguardable };
 /** Parsed texts, bounded: the host inspection and the compiler ask about the same text. Captured methods: see interior.ts. */
 const results = new Map<string, GuardResult>();
 const resultGet = Map.prototype.get;
@@ -149,7 +166,12 @@ const regExpTest = RegExp.prototype.test;
  * evaluation so the model gets a recoverable refusal that says how to fix the text.
  */
 export function unguardableExpression(expression: string): string | undefined {
-  return guarded(expression).problem;
+  return guarded(expression).unguardable?.problem;
+}
+
+/** As unguardableExpression, with the reason and guidance to refuse the model with; undefined when it can be guarded. */
+export function expressionRefusal(expression: string): Unguardable | undefined {
+  return guarded(expression).unguardable;
 }
 
 /**
@@ -159,7 +181,7 @@ export function unguardableExpression(expression: string): string | undefined {
  */
 export function guardExpressionFunctions(expression: string): string {
   const result = guarded(expression);
-  if (result.problem !== undefined) throw new ExpressionNotGuardableError(result.problem);
+  if (result.unguardable !== undefined) throw new ExpressionNotGuardableError(result.unguardable);
   return result.text;
 }
 
@@ -170,7 +192,7 @@ function guarded(expression: string): GuardResult {
   try {
     result = rewrite(expression);
   } catch (error) {
-    result = { problem: `the parser failed: ${error instanceof Error ? error.message : String(error)}` };
+    result = { unguardable: parseProblem(`the parser failed: ${error instanceof Error ? error.message : String(error)}`) };
   }
   if ((apply(sizeOf, results, []) as number) > 1_000) apply(resultClear, results, []);
   apply(resultSet, results, [expression, result]);
@@ -183,14 +205,16 @@ function rewrite(expression: string): GuardResult {
   const source = ts.createSourceFile('expression.js', `(async () => (\n${expression}\n));`, ts.ScriptTarget.ES2022, true, ts.ScriptKind.JS);
   const diagnostics = (source as unknown as { parseDiagnostics?: readonly TS.Diagnostic[] }).parseDiagnostics;
   const first = diagnostics?.[0];
-  if (first) return { problem: ts.flattenDiagnosticMessageText(first.messageText, ' ') };
+  if (first) return { unguardable: parseProblem(ts.flattenDiagnosticMessageText(first.messageText, ' ')) };
   const outer = wrapperOf(ts, source);
   // More than the one wrapper: the text closed the expression and continued after it.
-  if (!outer || source.statements.length !== 1) return { problem: 'it is not a single expression' };
-  const result = ts.transform(source, [(context) => (root) => ts.visitNode(root, visitorFor(ts, context, outer)) as TS.SourceFile]);
+  if (!outer || source.statements.length !== 1) return { unguardable: parseProblem('it is not a single expression') };
+  const unmovable: string[] = [];
+  const result = ts.transform(source, [(context) => (root) => ts.visitNode(root, visitorFor(ts, context, outer, unmovable)) as TS.SourceFile]);
   try {
+    if (unmovable.length > 0) return { unguardable: { problem: unmovable.join('; '), reason: SUPER_GENERATOR_REASON, guidance: SUPER_GENERATOR_GUIDANCE } };
     const transformedOuter = wrapperOf(ts, result.transformed[0]!);
-    if (!transformedOuter) return { problem: 'it is not a single expression' };
+    if (!transformedOuter) return { unguardable: parseProblem('it is not a single expression') };
     // Always the parser's reading, printed without comments, even when nothing was inserted: the engine then
     // compiles what was checked, and no comment is left to start an HTML-like comment the parser did not see
     // (`x <!-- \`` hides the next lines from the engine but not from the parser).
@@ -207,7 +231,8 @@ function wrapperOf(ts: typeof TS, file: TS.SourceFile): TS.ArrowFunction | undef
   return ts.isArrowFunction(arrow) ? arrow : undefined;
 }
 
-function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.Node): (node: TS.Node) => TS.Node {
+/** `unmovable` collects the generator methods whose bodies cannot move under the guard (they use `super`). */
+function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.Node, unmovable: string[]): (node: TS.Node) => TS.Node {
   const f = context.factory;
   const call = (name: string, args: TS.Expression[] = []) => f.createCallExpression(f.createIdentifier(name), undefined, args);
   const liveStatement = () => f.createExpressionStatement(call(LIVE_NAME));
@@ -223,14 +248,18 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
   };
   // A generator's body cannot move into an arrow (`yield`): it moves into a generator of its own, started with the
   // same `this` and arguments, which the outer one delegates to through an iterator the guard resumes (under the
-  // mark for a caller with none). A body that uses `super` cannot move out of its method: it keeps the entry check.
+  // mark for a caller with none). A body that uses `super` cannot move out of its method, and with only an entry
+  // check an unmarked caller would resume it unmarked: the expression is refused.
   const enteredGenerator = (body: TS.Block, async: boolean): TS.Statement => {
     const inner = f.createFunctionExpression(async ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined, f.createToken(ts.SyntaxKind.AsteriskToken), undefined, undefined, [], undefined, prepend(body));
     const started = f.createCallExpression(f.createPropertyAccessExpression(f.createParenthesizedExpression(inner), 'apply'), undefined, [f.createThis(), f.createIdentifier('arguments')]);
     return f.createReturnStatement(f.createYieldExpression(f.createToken(ts.SyntaxKind.AsteriskToken), call(ENTER_GENERATOR_NAME, [started, f.createNumericLiteral(async ? 1 : 0)])));
   };
   const wrap = (block: TS.Block, fn: TS.FunctionLikeDeclaration): TS.Block => {
-    if (fn.asteriskToken && usesSuper(ts, block)) return prepend(block);
+    if (fn.asteriskToken && usesSuper(ts, block)) {
+      unmovable.push(`generator method ${fn.name ? fn.name.getText().slice(0, 80) : '(anonymous)'} uses super`);
+      return block;
+    }
     // Directives stay where they apply to the whole function (a 'use strict' decides its `this`).
     let k = 0;
     while (k < block.statements.length && isDirective(ts, block.statements[k]!)) k++;

@@ -12,6 +12,7 @@ import {
   handStepAdmission,
   isParsedToolArguments,
   ExpressionNotGuardableError,
+  expressionRefusal,
   StepAbortedError,
   interiorParentId,
   modelCodeRunning,
@@ -20,9 +21,6 @@ import {
   rejectOperation,
   runOutsideInterior,
   scope,
-  UNGUARDABLE_GUIDANCE,
-  UNGUARDABLE_REASON,
-  unguardableExpression,
   UsageMeter,
   usageCount,
   type AbortStep,
@@ -502,10 +500,10 @@ export class RunHost implements HostHandle {
         );
       }
       // Functions the text defines could not be guarded (the core would refuse to compile it): refused recoverably here.
-      const problem = unguardableExpression(text);
-      if (problem !== undefined) {
-        this.recordAnomaly('expression_not_guardable', { operationId: request.operationId, rule: ExpressionNotGuardableError.RULE, problem, expression: text }, request.executionId);
-        return rejectOperation(`${UNGUARDABLE_REASON} (${problem}).`, UNGUARDABLE_GUIDANCE);
+      const refusal = expressionRefusal(text);
+      if (refusal !== undefined) {
+        this.recordAnomaly('expression_not_guardable', { operationId: request.operationId, rule: ExpressionNotGuardableError.RULE, problem: refusal.problem, expression: text }, request.executionId);
+        return rejectOperation(`${refusal.reason} (${refusal.problem}).`, refusal.guidance);
       }
     }
     const app = this.#app?.inspectOperation;
