@@ -12,7 +12,7 @@ import { redactText, redactValue, secretsVersion } from './secrets.js';
 import { parseTargetPath } from './expression.js';
 import type { ModelClient, ModelMessage, ModelToolCall, ToolDefinition } from './model-client.js';
 import type { Usage } from './usage.js';
-import type { OperationFinished, OperationKind, OperationRequest } from './operation.js';
+import { FROZEN_WRITE_GUIDANCE, isFrozenWriteFailure, type OperationFinished, type OperationKind, type OperationRequest } from './operation.js';
 import { OUTPUT_TOOL_NAME, decideToolSchema, outputToolSchema, type OutputProposal } from './output-schema.js';
 import { DEFAULT_PROMPT_LIMITS, previewValue, renderSystemPrompt, renderUserPrompt, type PromptLimits } from './prompt.js';
 import { Raise, Return, type StepCandidate, type StepExecutor, type StepOutcome, type StepRequest } from './step.js';
@@ -272,11 +272,12 @@ export class AgentExecutor implements StepExecutor {
           outputFailed = true;
           outputError = result.error;
         }
-        const { errorClass, message } = result.record.failure!;
+        const failure = result.record.failure!;
+        const guidance = isFrozenWriteFailure(failure) ? FROZEN_WRITE_GUIDANCE : 'Fix the cause and retry, choose another operation, or raise with raise_operation_id.';
         reply(call, {
           status: 'failed',
           operation_id: opRequest.operationId,
-          error: { kind: errorKind(result.error), class: errorClass, message, guidance: 'Fix the cause and retry, choose another operation, or raise with raise_operation_id.' },
+          error: { kind: errorKind(result.error), class: failure.errorClass, message: failure.message, guidance },
         });
       } else {
         blockedBy = opRequest.operationId;

@@ -1,6 +1,7 @@
 /**
  * Evaluation of model-authored JavaScript expressions against a step's locals and references.
- * Expressions run in this interpreter, in sloppy mode under `with (scope)`: this is not a sandbox,
+ * Expressions run in this interpreter, under `with (scope)` (a sloppy-mode statement) in a strict arrow, so a write the
+ * engine refuses (a frozen object) throws instead of being dropped silently. This is not a sandbox,
  * and the Harness adds its own detective checks. `await` is allowed.
  */
 
@@ -24,7 +25,7 @@ export function compileExpression(expression: string): CompiledExpression {
   // The newline before the closing parenthesis keeps a trailing line comment from eating it.
   // Compiled without a dynamic-import callback, so `import()` in an expression is refused by the engine.
   // Functions the expression defines get guards bound to the evaluation (see expression-guard.ts).
-  const raw = compileFunction(`with (__nh_scope__) { return (async () => (\n${guardExpressionFunctions(expression)}\n))(); }`, ['__nh_scope__', LIVE_NAME, RESUMED_NAME, ENTER_NAME, ENTER_GENERATOR_NAME], {
+  const raw = compileFunction(`with (__nh_scope__) { return (async () => { 'use strict'; return (\n${guardExpressionFunctions(expression)}\n); })(); }`, ['__nh_scope__', LIVE_NAME, RESUMED_NAME, ENTER_NAME, ENTER_GENERATOR_NAME], {
     filename: 'nighthawk-expression',
   }) as RawExpression;
   fn = (scope, guard = UNGUARDED) => raw(scope, guard.live, guard.resumed, guard.enter, guard.enterGenerator);

@@ -85,6 +85,8 @@ export {
   type TransformMeta,
 } from './natural-function.js';
 export {
+  FROZEN_WRITE_GUIDANCE,
+  isFrozenWriteFailure,
   OperationKind,
   OperationStatus,
   type OperationFailure,

@@ -51,6 +51,29 @@ export interface OperationFailure {
   readonly message: string;
 }
 
+/**
+ * The engine's messages (V8's, which this package runs on) for a write it refused because the target is frozen,
+ * sealed, not extensible or read-only (host objects, and what an operator froze before granting it).
+ */
+const FROZEN_WRITE = /^Cannot (?:assign to read only property |add property .+, object is not extensible|delete property |redefine property: |define property .+, object is not extensible|set property .+ which has only a getter)/s;
+// Captured: the builtin exec does not look up `exec` again, so model code replacing RegExp.prototype.exec (or
+// test) changes nothing here.
+const regExpExec = RegExp.prototype.exec;
+const apply = Reflect.apply;
+
+/**
+ * Whether a failed operation's error is the engine refusing a write to a frozen or read-only value. Read from the
+ * record, so a model can make one up by throwing such a TypeError itself: that only adds a note of an attempt.
+ */
+export function isFrozenWriteFailure(failure: OperationFailure | undefined): boolean {
+  return failure !== undefined && failure.errorClass === 'TypeError' && apply(regExpExec, FROZEN_WRITE, [failure.message]) !== null;
+}
+
+/** The guidance a model gets with such a failure, instead of the general one. */
+export const FROZEN_WRITE_GUIDANCE =
+  'That value is frozen (an object the host or the operator froze, such as a granted reference or a library class) ' +
+  'and cannot be changed: compute the new value in an expression and set a write binding with nh_assign (or return it), then continue.';
+
 /** The one terminal fact of an operation. */
 export interface OperationFinished {
   readonly request: OperationRequest;

@@ -1,0 +1,85 @@
+/**
+ * Attack: model code writes to a value the host froze: an operator object granted as a reference (a policy, a
+ * limit), a library class. (A mutable value the step reads is the caller's, changed in place through nh_evaluate.) Model expressions ran sloppy, so an
+ * assignment to a frozen property was dropped without a word: the operation completed with the value the model
+ * wanted, the model was told it worked, and nothing was recorded.
+ *
+ * An expression now runs strict inside its scope: the engine refuses the write with a TypeError, the operation
+ * fails with guidance that says what to do instead, and the run host records a `frozen_value_write` anomaly.
+ * Generated code (strict already) gets the same record when its refusal reaches the operation.
+ */
+import { describe, expect, it } from 'vitest';
+import * as nh from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+import { modelCodeIn, runStepWith, STEP_PLACES, placeName } from './model-code.js';
+
+const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
+
+async function evaluateAgainst(expression: string) {
+  const limits = Object.freeze({ maxSpend: 10, tools: Object.freeze(['search']) });
+  const config = { retries: 2, tags: ['a'] };
+  let replied: unknown;
+  const model = new ScriptedModel([
+    () => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }),
+    (messages) => {
+      replied = messages.at(-1);
+      return { toolCalls: [finish()] };
+    },
+  ]);
+  const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+  await runner.run(() => nh.step({ program: 'execute\nRead <config>.', values: { config } }), {
+    grant: { capabilities: [], references: { limits, nh } },
+  });
+  const operation = runner.ledger.select({ kind: 'operation' })[0]!;
+  const reply = JSON.stringify(replied);
+  return { limits, config, operation, reply, anomalies: runner.ledger.select({ kind: 'trace.anomaly' }) };
+}
+
+describe('attack: model code writing a value the host froze', () => {
+  it.each([
+    ['a granted operator object', 'limits.maxSpend = 1e9', "Cannot assign to read only property 'maxSpend'"],
+    ['an array inside it', 'limits.tools.push("shell")', 'object is not extensible'],
+    ['a property deleted', 'delete limits.maxSpend', "Cannot delete property 'maxSpend'"],
+    ['a library class', 'nh.Runner.prototype.run = () => 1', "Cannot assign to read only property 'run'"],
+  ])('%s: the operation fails, the model is told what to do instead, and the attempt is recorded', async (_what, expression, message) => {
+    const { limits, operation, reply, anomalies } = await evaluateAgainst(expression);
+    expect(operation.status).toBe('failed');
+    expect((operation.data as { failure: { message: string } }).failure.message).toContain(message);
+    expect(reply).toContain('That value is frozen');
+    expect(reply).toContain('nh_assign');
+    const recorded = anomalies.filter((e) => e.status === 'frozen_value_write');
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]!.parentId).toBe(operation.subjectId);
+    expect(limits).toEqual({ maxSpend: 10, tools: ['search'] });
+  });
+
+  it('a mutable value the step reads is changed in place, as the model is told it may: no attempt', async () => {
+    const { config, operation, anomalies } = await evaluateAgainst('(config.retries = 99, config.tags.push("b"), config.retries)');
+    expect(operation.status).toBe('completed');
+    expect(config).toEqual({ retries: 99, tags: ['a', 'b'] });
+    expect(anomalies.map((e) => e.status)).not.toContain('frozen_value_write');
+  });
+
+  it('an ordinary failure keeps the general guidance and records nothing', async () => {
+    const { operation, reply, anomalies } = await evaluateAgainst('config.missing.deeper');
+    expect(operation.status).toBe('failed');
+    expect(reply).not.toContain('That value is frozen');
+    expect(anomalies.map((e) => e.status)).not.toContain('frozen_value_write');
+  });
+
+  it('functions an expression defines run strict too: a plain call has no `this`', async () => {
+    const { operation } = await evaluateAgainst('(function () { return this === undefined; })()');
+    expect(operation.status).toBe('completed');
+    expect((operation.data as { valuePreview?: string }).valuePreview).toBe('true');
+  });
+
+  for (const place of STEP_PLACES) {
+    it(`from ${placeName(place)}, uncaught: recorded once`, async () => {
+      const code = modelCodeIn(place, `Object.freeze(nh.Runner.prototype).run = () => 1;`);
+      const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
+      const failed = events.filter((e) => e.kind === 'operation' && e.status === 'failed');
+      expect(failed).toHaveLength(1);
+      expect(events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write').map((e) => e.parentId)).toEqual([failed[0]!.subjectId]);
+    });
+  }
+});
