@@ -5,7 +5,8 @@
  * wanted, the model was told it worked, and nothing was recorded.
  *
  * An expression now runs strict inside its scope: the engine refuses the write with a TypeError, the operation
- * fails with guidance that says what to do instead, and the run host records a `frozen_value_write` anomaly.
+ * fails with guidance that says what to do instead, and a `frozen_value_write` anomaly is recorded under it (in a
+ * core-only run, where such runs leave theirs).
  * Generated code (strict already) gets the same record when its refusal reaches the operation.
  */
 import { describe, expect, it } from 'vitest';
@@ -50,6 +51,8 @@ describe('attack: model code writing a value the host froze', () => {
     const recorded = anomalies.filter((e) => e.status === 'frozen_value_write');
     expect(recorded).toHaveLength(1);
     expect(recorded[0]!.parentId).toBe(operation.subjectId);
+    // After the record of the operation it belongs to.
+    expect(recorded[0]!.sequence).toBeGreaterThan(operation.sequence);
     expect(limits).toEqual({ maxSpend: 10, tools: ['search'] });
   });
 
@@ -71,6 +74,17 @@ describe('attack: model code writing a value the host froze', () => {
     const { operation } = await evaluateAgainst('(function () { return this === undefined; })()');
     expect(operation.status).toBe('completed');
     expect((operation.data as { valuePreview?: string }).valuePreview).toBe('true');
+  });
+
+  it('in a core-only run (no Runner, no ledger): noted where such runs leave their anomalies', async () => {
+    const limits = Object.freeze({ maxSpend: 10 });
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'limits.maxSpend = 1e9' })] }), () => ({ toolCalls: [finish()] })]);
+    const before = nh.anomaliesOutsideRunners().length;
+    await nh.run(new nh.AgentExecutor({ model }), () => nh.step({ program: 'execute\nGo.', references: { limits } }));
+    const noted = nh.anomaliesOutsideRunners().slice(before).filter((a) => a.anomalyKind === 'frozen_value_write');
+    expect(noted).toHaveLength(1);
+    expect((noted[0]!.detail as { message?: string }).message).toContain("Cannot assign to read only property 'maxSpend'");
+    expect(limits.maxSpend).toBe(10);
   });
 
   for (const place of STEP_PLACES) {

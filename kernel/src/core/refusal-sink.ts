@@ -2,7 +2,8 @@
  * Where the core reports an attempt it refused to model code (a `trace.anomaly` in a host run). The harness installs
  * the sink when it first runs; the first installation wins, so nothing a run reaches can replace it.
  */
-export type RefusalSink = (anomalyKind: string, detail: Readonly<Record<string, unknown>>) => void;
+/** `parentId`: what the anomaly is recorded under, when the core knows (an operation); else the sink decides. */
+export type RefusalSink = (anomalyKind: string, detail: Readonly<Record<string, unknown>>, parentId?: string) => void;
 
 let sink: RefusalSink | undefined;
 
@@ -11,9 +12,9 @@ export function setRefusalSink(value: RefusalSink): void {
 }
 
 /** Reports a refusal; a sink that throws changes nothing (the refusal itself is the outcome). */
-export function reportRefusal(anomalyKind: string, detail: Readonly<Record<string, unknown>>): void {
+export function reportRefusal(anomalyKind: string, detail: Readonly<Record<string, unknown>>, parentId?: string): void {
   try {
-    sink?.(anomalyKind, detail);
+    sink?.(anomalyKind, detail, parentId);
   } catch {
     /* the caller throws its refusal next */
   }

@@ -33,7 +33,7 @@ import type {
   OperationRequest,
   OperationStatus,
 } from './operation.js';
-import { previewValue } from './operation.js';
+import { isFrozenWriteFailure, previewValue } from './operation.js';
 import { untilStopped } from './until-stopped.js';
 import { checkRealmSeam } from './realm-seam.js';
 import { checkOperationDecision, type Oversight } from './oversight.js';
@@ -582,15 +582,23 @@ export class StepContext {
     // Before the oversight sees the record, so it runs on the built-ins the process loaded with.
     checkRealmSeam('hot', record.request.runId, record.request.operationId);
     const deliver = this.#oversight?.onOperationFinished;
-    if (!deliver) return;
     try {
-      const out = deliver(record);
-      if (out instanceof Promise) await out;
-    } catch (deliveryCause) {
-      const failure = new OperationDeliveryError({ finished: record, deliveryCause });
-      if (ending !== undefined && this.#terminalError === ending) this.#terminalError = failure;
-      else this.#endStep(failure);
-      throw this.#terminalError;
+      if (!deliver) return;
+      try {
+        const out = deliver(record);
+        if (out instanceof Promise) await out;
+      } catch (deliveryCause) {
+        const failure = new OperationDeliveryError({ finished: record, deliveryCause });
+        if (ending !== undefined && this.#terminalError === ending) this.#terminalError = failure;
+        else this.#endStep(failure);
+        throw this.#terminalError;
+      }
+    } finally {
+      // The engine refused the model a write to something frozen (a granted object, a library class): a refused
+      // attempt, noted after the record it belongs to (a host run appends that record in the delivery).
+      if (record.status === 'failed' && isFrozenWriteFailure(record.failure)) {
+        reportRefusal('frozen_value_write', { operationId: record.request.operationId, message: record.failure!.message }, record.request.operationId);
+      }
     }
   }
 }

@@ -165,11 +165,12 @@ const moduleName = (value: unknown): string => (typeof value === 'string' ? valu
  * run's refusal records and having the host call its functions.
  */
 function installRefusalSinks(): void {
-  // What the core refuses to model code (a step context's executor members) is recorded under the code's operation or node.
-  setRefusalSink((kind, detail) => {
+  // What the core refuses to model code (a step context's executor members) is recorded under the code's operation or
+  // node, or under the operation the core names (a write the engine refused).
+  setRefusalSink((kind, detail, parentId) => {
     const frame = currentHostFrame();
     const mark = currentInterior();
-    anomalyRecorder(frame).recordAnomaly(kind, { ...detail }, mark ? interiorParentId(mark) : frame?.submitterId);
+    anomalyRecorder(frame).recordAnomaly(kind, { ...detail }, parentId ?? (mark ? interiorParentId(mark) : frame?.submitterId));
   });
   // A function a model expression defined, called after its execution, is recorded under that run.
   setLateRefusalSink({

@@ -13,7 +13,6 @@ import {
   isParsedToolArguments,
   ExpressionNotGuardableError,
   expressionRefusal,
-  isFrozenWriteFailure,
   StepAbortedError,
   interiorParentId,
   modelCodeRunning,
@@ -568,10 +567,6 @@ export class RunHost implements HostHandle {
     // An operation proposed on a step that already ended (its context kept by an expression or an executor) was
     // cut off by the core; the attempt itself is the anomaly. Inflight first: the ledger lookup only when needed.
     const executionId = finished.request.executionId;
-    // The engine refused a write to a frozen value (what the step reads, a host object): a refused attempt.
-    if (finished.status === 'failed' && isFrozenWriteFailure(finished.failure)) {
-      this.recordAnomaly('frozen_value_write', { operationId: finished.request.operationId, message: finished.failure!.message }, finished.request.operationId);
-    }
     if (!mapHas(this.inflight, executionId) && this.ledger.hasTerminal('execution.end', executionId)) {
       this.recordAnomaly('operation_after_execution_end', { operationId: finished.request.operationId, executionId, status: finished.status }, executionId);
     }
