@@ -87,6 +87,32 @@ describe('attack: model code writing a value the host froze', () => {
     expect(limits.maxSpend).toBe(10);
   });
 
+  it('generated code the composition calls: the node fails, and the attempt is recorded under it', async () => {
+    const limits = Object.freeze({ maxSpend: 10 });
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    let caught: string | undefined;
+    await runner.run(
+      async (ctx) => {
+        const source = `export function widen() { limits.maxSpend = 1e9; return limits.maxSpend; }`;
+        const { exports } = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'limits', kind: 'reference', type: 'object' }] });
+        try {
+          (exports.widen as () => number)();
+        } catch (e) {
+          caught = (e as Error).name;
+        }
+        return 'done';
+      },
+      { grant: { capabilities: [], references: { limits } } },
+    );
+    expect(caught).toBe('TypeError');
+    expect(limits.maxSpend).toBe(10);
+    const events = runner.ledger.select({});
+    const failedNodes = events.filter((e) => e.kind === 'dispatch.end' && e.status === 'failed').map((e) => e.subjectId);
+    expect(failedNodes).toHaveLength(1);
+    const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
+    expect(recorded.map((e) => e.parentId)).toEqual(failedNodes);
+  });
+
   for (const place of STEP_PLACES) {
     it(`from ${placeName(place)}, uncaught: recorded once`, async () => {
       const code = modelCodeIn(place, `Object.freeze(nh.Runner.prototype).run = () => 1;`);

@@ -4,7 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, describeError, interiorParentId, interiorRefusal, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
+import { currentInterior, describeError, insideOperationBody, interiorParentId, interiorRefusal, isFrozenWriteFailure, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -23,9 +23,22 @@ import {
   type GrantedDependency,
 } from './generated/index.js';
 import type { RunHost } from './run-host.js';
+import { dataValue, inheritedData, isNativeError } from './snapshot-reflect.js';
 import type { ConfinementRequest, ConfinementService } from './termination.js';
 
 type ConfirmationAnswer = { readonly confirmed: boolean; readonly detail: string };
+
+/**
+ * The engine's message when `error` is its refusal of a write to a frozen value (see isFrozenWriteFailure), read
+ * without trusting the thrown value (no getter of it runs); else undefined.
+ */
+function frozenWriteMessage(error: unknown): string | undefined {
+  if (!isNativeError(error)) return undefined;
+  const errorClass = inheritedData(error, 'name');
+  const message = dataValue(error, 'message');
+  if (typeof errorClass !== 'string' || typeof message !== 'string') return undefined;
+  return isFrozenWriteFailure({ errorClass, message }) ? message : undefined;
+}
 
 const UNCONFIGURED: ConfirmationAnswer = { confirmed: true, detail: 'in-process regime' };
 
@@ -346,9 +359,14 @@ export class Dispatcher {
       dispatcher.#admit(frame, nodeId, frame.submitterId);
       const node: LiveNode = { nodeId, materializationId: ids.materializationId, terminal: false };
       dispatcher.#start(node, frame.submitterId, 'invocation', { export: name, ...ids, arguments: args });
+      // Called by the composition (no operation to fail with it), a write the engine refused the generated code is
+      // noted under the node; called from a model expression, the operation it fails notes it.
+      const calledByComposition = !insideOperationBody();
       const end = (status: 'completed' | 'failed', data: Record<string, unknown>) => {
         recordRealmChanges(host, nodeId);
         host.endDispatch(nodeId, status, data);
+        const refused = status === 'failed' && calledByComposition ? frozenWriteMessage(data.error) : undefined;
+        if (refused !== undefined) host.recordAnomaly('frozen_value_write', { nodeId, message: refused }, nodeId);
       };
       let result: unknown;
       try {
