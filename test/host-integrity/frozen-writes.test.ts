@@ -10,6 +10,7 @@
  * Generated code (strict already) gets the same record when its refusal reaches the operation.
  */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 import { modelCodeIn, runStepWith, STEP_PLACES, placeName } from './model-code.js';
@@ -87,6 +88,25 @@ describe('attack: model code writing a value the host froze', () => {
     expect(limits.maxSpend).toBe(10);
   });
 
+  it("a capability whose own (operator) code writes a frozen value: the model is not blamed, and no attempt is recorded", async () => {
+    const table = Object.freeze({ rows: 1 });
+    const bump = nh.defineCapability({ name: 'bump', description: 'operator code with a bug', request: z.object({}), run: () => ((table as { rows: number }).rows = 2) });
+    let replied: unknown;
+    const model = new ScriptedModel([
+      () => ({ toolCalls: [toolCall('bump', {})] }),
+      (messages) => {
+        replied = messages.at(-1);
+        return { toolCalls: [finish()] };
+      },
+    ]);
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    await runner.run(() => nh.step({ program: 'execute\nBump.' }), { grant: { capabilities: [bump], references: {} } });
+    const events = runner.ledger.select({});
+    expect(events.find((e) => e.kind === 'operation')?.status).toBe('failed');
+    expect(JSON.stringify(replied)).not.toContain('That value is frozen');
+    expect(events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status)).not.toContain('frozen_value_write');
+  });
+
   it('generated code the composition calls: the node fails, and the attempt is recorded under it', async () => {
     const limits = Object.freeze({ maxSpend: 10 });
     const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
@@ -111,6 +131,20 @@ describe('attack: model code writing a value the host froze', () => {
     expect(failedNodes).toHaveLength(1);
     const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
     expect(recorded.map((e) => e.parentId)).toEqual(failedNodes);
+  });
+
+  it('generated code the model runs through the execute_code capability: recorded under its node', async () => {
+    const limits = Object.freeze({ maxSpend: 10 });
+    const proposal = { language: 'javascript', intent: 'define-and-invoke', entry: 'widen', args: [], source: 'export function widen() { limits.maxSpend = 1e9; return 1; }', dependencies: [{ name: 'limits', kind: 'reference', type: 'object' }] };
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('execute_code', proposal)] }), () => ({ toolCalls: [finish()] })]);
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    await runner.run(() => nh.step({ program: 'execute\nRun it.' }), { grant: { capabilities: [nh.executeCodeCapability()], references: { limits } } });
+    const events = runner.ledger.select({});
+    const invocation = events.find((e) => e.kind === 'dispatch.end' && e.status === 'failed')!;
+    expect(invocation).toBeDefined();
+    const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
+    expect(recorded.map((e) => e.parentId)).toEqual([invocation.subjectId]);
+    expect(limits.maxSpend).toBe(10);
   });
 
   for (const place of STEP_PLACES) {

@@ -273,7 +273,8 @@ export class AgentExecutor implements StepExecutor {
           outputError = result.error;
         }
         const failure = result.record.failure!;
-        const guidance = isFrozenWriteFailure(failure) ? FROZEN_WRITE_GUIDANCE : 'Fix the cause and retry, choose another operation, or raise with raise_operation_id.';
+        const frozenWrite = handler.kind !== 'tool' && isFrozenWriteFailure(failure);
+        const guidance = frozenWrite ? FROZEN_WRITE_GUIDANCE : 'Fix the cause and retry, choose another operation, or raise with raise_operation_id.';
         reply(call, {
           status: 'failed',
           operation_id: opRequest.operationId,

@@ -595,8 +595,9 @@ export class StepContext {
       }
     } finally {
       // The engine refused the model a write to something frozen (a granted object, a library class): a refused
-      // attempt, noted after the record it belongs to (a host run appends that record in the delivery).
-      if (record.status === 'failed' && isFrozenWriteFailure(record.failure)) {
+      // attempt, noted after the record it belongs to (a host run appends that record in the delivery). Not for a
+      // capability: its body is the operator's code.
+      if (record.status === 'failed' && record.request.kind !== 'tool' && isFrozenWriteFailure(record.failure)) {
         reportRefusal('frozen_value_write', { operationId: record.request.operationId, message: record.failure!.message }, record.request.operationId);
       }
     }

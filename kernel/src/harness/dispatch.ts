@@ -4,7 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, describeError, insideOperationBody, interiorParentId, interiorRefusal, isFrozenWriteFailure, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
+import { currentInterior, currentOperationBody, describeError, interiorParentId, interiorRefusal, isFrozenWriteFailure, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -359,9 +359,11 @@ export class Dispatcher {
       dispatcher.#admit(frame, nodeId, frame.submitterId);
       const node: LiveNode = { nodeId, materializationId: ids.materializationId, terminal: false };
       dispatcher.#start(node, frame.submitterId, 'invocation', { export: name, ...ids, arguments: args });
-      // Called by the composition (no operation to fail with it), a write the engine refused the generated code is
-      // noted under the node; called from a model expression, the operation it fails notes it.
-      const calledByComposition = !insideOperationBody();
+      // A write the engine refused the generated code is noted under the node, unless a model expression called it:
+      // the operation it fails notes it then. (Called by the composition, or by a capability such as execute_code,
+      // whose failures are the operator's code's and are not noted as the model's.)
+      const caller = currentOperationBody();
+      const calledByComposition = caller === undefined || caller.kind === 'tool';
       const end = (status: 'completed' | 'failed', data: Record<string, unknown>) => {
         recordRealmChanges(host, nodeId);
         host.endDispatch(nodeId, status, data);
