@@ -11,7 +11,7 @@ import { markGenerated } from './generated-registry.js';
 import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
-import { isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { getPrototypeOf, isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply, weakSetAdd, weakSetHas } from './intrinsics.js';
 import {
   compileGenerated,
   definitionIdOf,
@@ -23,21 +23,22 @@ import {
   type GrantedDependency,
 } from './generated/index.js';
 import type { RunHost } from './run-host.js';
-import { dataValue, inheritedData, isNativeError } from './snapshot-reflect.js';
+import { dataValue, isNativeError } from './snapshot-reflect.js';
 import type { ConfinementRequest, ConfinementService } from './termination.js';
 
 type ConfirmationAnswer = { readonly confirmed: boolean; readonly detail: string };
+
+const typeErrorPrototype = TypeError.prototype;
 
 /**
  * The engine's message when `error` is its refusal of a write to a frozen value (see isFrozenWriteFailure), read
  * without trusting the thrown value (no getter of it runs); else undefined.
  */
 function frozenWriteMessage(error: unknown): string | undefined {
-  if (!isNativeError(error)) return undefined;
-  const errorClass = inheritedData(error, 'name');
+  // The engine's own TypeError: its prototype is TypeError's, so no prototype the thrower chose is consulted.
+  if (!isNativeError(error) || getPrototypeOf(error) !== typeErrorPrototype) return undefined;
   const message = dataValue(error, 'message');
-  if (typeof errorClass !== 'string' || typeof message !== 'string') return undefined;
-  return isFrozenWriteFailure({ errorClass, message }) ? message : undefined;
+  return typeof message === 'string' && isFrozenWriteFailure({ errorClass: 'TypeError', message }) ? message : undefined;
 }
 
 const UNCONFIGURED: ConfirmationAnswer = { confirmed: true, detail: 'in-process regime' };
