@@ -6,7 +6,7 @@
  * being compiled with every function in it unguarded.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentExecutor, Runner, step } from '../../kernel/src/index.js';
+import { AgentExecutor, Runner, anomaliesOutsideRunners, run, step } from '../../kernel/src/index.js';
 import { guardExpressionFunctions, unguardableExpression } from '../../kernel/src/core/expression-guard.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 
@@ -49,6 +49,23 @@ describe('the expression guard fails closed', () => {
   ])('%s that uses super is refused, saying why and what to write instead', (_name, text) => {
     expect(unguardableExpression(text)).toMatch(/generator method .+ uses super/);
     expect(() => guardExpressionFunctions(text)).toThrow(/uses super.*Do not use super inside a generator method/s);
+  });
+
+  it('in a core-only run (no host to refuse it first), the operation fails with the reason and the refusal is noted', async () => {
+    const expression = '({ __proto__: { a: 1 }, *g() { yield super.a } })';
+    let replied: unknown;
+    const model = new ScriptedModel([
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }),
+      (messages) => {
+        replied = messages.at(-1);
+        return { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] };
+      },
+    ]);
+    const before = anomaliesOutsideRunners().length;
+    await run(new AgentExecutor({ model }), () => step({ program: 'execute\nGo.' }));
+    expect(JSON.stringify(replied)).toContain('Do not use super inside a generator method');
+    const noted = anomaliesOutsideRunners().slice(before).filter((a) => a.anomalyKind === 'expression_not_guardable');
+    expect(noted.map((a) => (a.detail as { problem?: string }).problem)).toEqual(['generator method g uses super']);
   });
 
   it('super in a generator function nested in a method is its own function, not refused', () => {

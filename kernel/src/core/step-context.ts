@@ -21,7 +21,7 @@ import { reportRefusal } from './refusal-sink.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
 import { currentInterior, currentOperationId, noteUnmarkedModelCode, probedMark, runAsOperation, runInterior, type InteriorMark } from './interior.js';
 import { hasRegisteredSecrets, secretsIn } from './secrets.js';
-import { expressionGuard, type ExpressionCodeRefusal } from './expression-guard.js';
+import { ExpressionNotGuardableError, expressionGuard, type ExpressionCodeRefusal } from './expression-guard.js';
 import { monotonicMs, newId, wallClockMs } from './ids.js';
 import { markCoreRecord } from './provenance.js';
 import { runOperationBody } from './operation-body.js';
@@ -419,10 +419,18 @@ export class StepContext {
   /** Evaluates an expression against this step's locals and references (the body of nh_evaluate). */
   evaluateBody(expression: string): Promise<unknown> {
     this.#executorOnly('evaluateBody');
-    const fn = compileExpression(expression);
+    const operationId = currentOperationId();
+    let fn: ReturnType<typeof compileExpression>;
+    try {
+      fn = compileExpression(expression);
+    } catch (error) {
+      // A host run refuses such text before the operation starts (and records it); without one (a core-only run),
+      // this refusal is the only one, so it is noted here.
+      if (error instanceof ExpressionNotGuardableError) reportRefusal('expression_not_guardable', { operationId, rule: ExpressionNotGuardableError.RULE, problem: error.problem, expression }, operationId);
+      throw error;
+    }
     this.#scope ??= createScope(this.locals, this.references);
     const scope = this.#scope;
-    const operationId = currentOperationId();
     const guard = expressionGuard({ executionId: this.executionId, operationId }, this.#guardRefusal, this.#unmarkedMark);
     this.#running++;
     let result: Promise<unknown>;
