@@ -12,7 +12,7 @@ import { redactText, redactValue, secretsVersion } from './secrets.js';
 import { parseTargetPath } from './expression.js';
 import type { ModelClient, ModelMessage, ModelToolCall, ToolDefinition } from './model-client.js';
 import type { Usage } from './usage.js';
-import { FROZEN_WRITE_GUIDANCE, isFrozenWriteFailure, type OperationFinished, type OperationKind, type OperationRequest } from './operation.js';
+import { FROZEN_WRITE_GUIDANCE, isModelFrozenWrite, type OperationFinished, type OperationKind, type OperationRequest } from './operation.js';
 import { OUTPUT_TOOL_NAME, decideToolSchema, outputToolSchema, type OutputProposal } from './output-schema.js';
 import { DEFAULT_PROMPT_LIMITS, previewValue, renderSystemPrompt, renderUserPrompt, type PromptLimits } from './prompt.js';
 import { Raise, Return, type StepCandidate, type StepExecutor, type StepOutcome, type StepRequest } from './step.js';
@@ -273,8 +273,7 @@ export class AgentExecutor implements StepExecutor {
           outputError = result.error;
         }
         const failure = result.record.failure!;
-        const frozenWrite = handler.kind !== 'tool' && isFrozenWriteFailure(failure);
-        const guidance = frozenWrite ? FROZEN_WRITE_GUIDANCE : 'Fix the cause and retry, choose another operation, or raise with raise_operation_id.';
+        const guidance = isModelFrozenWrite(result.record) ? FROZEN_WRITE_GUIDANCE : 'Fix the cause and retry, choose another operation, or raise with raise_operation_id.';
         reply(call, {
           status: 'failed',
           operation_id: opRequest.operationId,

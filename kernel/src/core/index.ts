@@ -86,7 +86,8 @@ export {
 } from './natural-function.js';
 export {
   FROZEN_WRITE_GUIDANCE,
-  isFrozenWriteFailure,
+  isFrozenWriteMessage,
+  isModelFrozenWrite,
   OperationKind,
   OperationStatus,
   type OperationFailure,

@@ -61,12 +61,19 @@ const FROZEN_WRITE = /^Cannot (?:assign to read only property |add property .+, 
 const regExpExec = RegExp.prototype.exec;
 const apply = Reflect.apply;
 
+/** Whether `message` is the engine's message refusing a write to a frozen or read-only value. */
+export function isFrozenWriteMessage(message: string): boolean {
+  return apply(regExpExec, FROZEN_WRITE, [message]) !== null;
+}
+
 /**
- * Whether a failed operation's error is the engine refusing a write to a frozen or read-only value. Read from the
- * record, so a model can make one up by throwing such a TypeError itself: that only adds a note of an attempt.
+ * Whether a finished operation is the model's write to a frozen value, refused by the engine: a failed expression
+ * operation (not a capability, whose body is the operator's code) with such a TypeError. Read from the record, so a
+ * model can make one up by throwing such a TypeError itself: that only adds a note of an attempt.
  */
-export function isFrozenWriteFailure(failure: OperationFailure | undefined): boolean {
-  return failure !== undefined && failure.errorClass === 'TypeError' && apply(regExpExec, FROZEN_WRITE, [failure.message]) !== null;
+export function isModelFrozenWrite(record: OperationFinished): boolean {
+  const { failure } = record;
+  return record.status === 'failed' && record.request.kind !== 'tool' && failure !== undefined && failure.errorClass === 'TypeError' && isFrozenWriteMessage(failure.message);
 }
 
 /** The guidance a model gets with such a failure, instead of the general one. */

@@ -33,7 +33,7 @@ import type {
   OperationRequest,
   OperationStatus,
 } from './operation.js';
-import { isFrozenWriteFailure, previewValue } from './operation.js';
+import { isModelFrozenWrite, previewValue } from './operation.js';
 import { untilStopped } from './until-stopped.js';
 import { checkRealmSeam } from './realm-seam.js';
 import { checkOperationDecision, type Oversight } from './oversight.js';
@@ -603,9 +603,8 @@ export class StepContext {
       }
     } finally {
       // The engine refused the model a write to something frozen (a granted object, a library class): a refused
-      // attempt, noted after the record it belongs to (a host run appends that record in the delivery). Not for a
-      // capability: its body is the operator's code.
-      if (record.status === 'failed' && record.request.kind !== 'tool' && isFrozenWriteFailure(record.failure)) {
+      // attempt, noted after the record it belongs to (a host run appends that record in the delivery).
+      if (isModelFrozenWrite(record)) {
         reportRefusal('frozen_value_write', { operationId: record.request.operationId, message: record.failure!.message }, record.request.operationId);
       }
     }

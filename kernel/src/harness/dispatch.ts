@@ -4,7 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, currentOperationBody, describeError, interiorParentId, interiorRefusal, isFrozenWriteFailure, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
+import { currentInterior, currentOperationBody, describeError, interiorParentId, interiorRefusal, isFrozenWriteMessage, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -31,14 +31,14 @@ type ConfirmationAnswer = { readonly confirmed: boolean; readonly detail: string
 const typeErrorPrototype = TypeError.prototype;
 
 /**
- * The engine's message when `error` is its refusal of a write to a frozen value (see isFrozenWriteFailure), read
+ * The engine's message when `error` is its refusal of a write to a frozen value (see isModelFrozenWrite), read
  * without trusting the thrown value (no getter of it runs); else undefined.
  */
 function frozenWriteMessage(error: unknown): string | undefined {
   // The engine's own TypeError: its prototype is TypeError's, so no prototype the thrower chose is consulted.
   if (!isNativeError(error) || getPrototypeOf(error) !== typeErrorPrototype) return undefined;
   const message = dataValue(error, 'message');
-  return typeof message === 'string' && isFrozenWriteFailure({ errorClass: 'TypeError', message }) ? message : undefined;
+  return typeof message === 'string' && isFrozenWriteMessage(message) ? message : undefined;
 }
 
 const UNCONFIGURED: ConfirmationAnswer = { confirmed: true, detail: 'in-process regime' };
