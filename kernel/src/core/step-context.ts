@@ -591,16 +591,13 @@ export class StepContext {
     checkRealmSeam('hot', record.request.runId, record.request.operationId);
     const deliver = this.#oversight?.onOperationFinished;
     try {
-      if (!deliver) return;
-      try {
-        const out = deliver(record);
-        if (out instanceof Promise) await out;
-      } catch (deliveryCause) {
-        const failure = new OperationDeliveryError({ finished: record, deliveryCause });
-        if (ending !== undefined && this.#terminalError === ending) this.#terminalError = failure;
-        else this.#endStep(failure);
-        throw this.#terminalError;
-      }
+      const out = deliver?.(record);
+      if (out instanceof Promise) await out;
+    } catch (deliveryCause) {
+      const failure = new OperationDeliveryError({ finished: record, deliveryCause });
+      if (ending !== undefined && this.#terminalError === ending) this.#terminalError = failure;
+      else this.#endStep(failure);
+      throw this.#terminalError;
     } finally {
       // The engine refused the model a write to something frozen (a granted object, a library class): a refused
       // attempt, noted after the record it belongs to (a host run appends that record in the delivery).
