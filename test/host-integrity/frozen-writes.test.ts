@@ -113,13 +113,15 @@ describe('attack: model code writing a value the host froze', () => {
     let caught: string | undefined;
     await runner.run(
       async (ctx) => {
-        const source = `export function widen() { limits.maxSpend = 1e9; return limits.maxSpend; }`;
+        const source = `export function widen() { limits.maxSpend = 1e9; return limits.maxSpend; }\nexport async function widenLater() { await null; limits.maxSpend = 1e9; }`;
         const { exports } = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'limits', kind: 'reference', type: 'object' }] });
         try {
           (exports.widen as () => number)();
         } catch (e) {
           caught = (e as Error).name;
         }
+        // Failing later, in a promise reaction: still the composition's call.
+        await (exports.widenLater as () => Promise<void>)().catch(() => undefined);
         return 'done';
       },
       { grant: { capabilities: [], references: { limits } } },
@@ -128,7 +130,7 @@ describe('attack: model code writing a value the host froze', () => {
     expect(limits.maxSpend).toBe(10);
     const events = runner.ledger.select({});
     const failedNodes = events.filter((e) => e.kind === 'dispatch.end' && e.status === 'failed').map((e) => e.subjectId);
-    expect(failedNodes).toHaveLength(1);
+    expect(failedNodes).toHaveLength(2);
     const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
     expect(recorded.map((e) => e.parentId)).toEqual(failedNodes);
   });

@@ -360,15 +360,18 @@ export class Dispatcher {
       dispatcher.#admit(frame, nodeId, frame.submitterId);
       const node: LiveNode = { nodeId, materializationId: ids.materializationId, terminal: false };
       dispatcher.#start(node, frame.submitterId, 'invocation', { export: name, ...ids, arguments: args });
-      // A write the engine refused the generated code is noted under the node, unless a model expression called it:
-      // the operation it fails notes it then. (Called by the composition, or by a capability such as execute_code,
-      // whose failures are the operator's code's and are not noted as the model's.)
-      const caller = currentOperationBody();
-      const calledByComposition = caller === undefined || caller.kind === 'tool';
       const end = (status: 'completed' | 'failed', data: Record<string, unknown>) => {
         recordRealmChanges(host, nodeId);
         host.endDispatch(nodeId, status, data);
-        const refused = status === 'failed' && calledByComposition ? frozenWriteMessage(data.error) : undefined;
+        if (status === 'failed') noteFrozenWrite(data.error);
+      };
+      // A write the engine refused the generated code is noted under the node, unless a model expression called it:
+      // the operation it fails notes it then. Read where the call was made (a promise's reactions keep that context),
+      // and only on a failure: called by the composition or by a capability such as execute_code.
+      const noteFrozenWrite = (error: unknown): void => {
+        const caller = currentOperationBody();
+        if (caller !== undefined && caller.kind !== 'tool') return;
+        const refused = frozenWriteMessage(error);
         if (refused !== undefined) host.recordAnomaly('frozen_value_write', { nodeId, message: refused }, nodeId);
       };
       let result: unknown;
