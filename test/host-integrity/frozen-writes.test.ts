@@ -149,6 +149,30 @@ describe('attack: model code writing a value the host froze', () => {
     expect(limits.maxSpend).toBe(10);
   });
 
+  it('from a SessionFunction body: its own write (approved source) fails as its error, not the model\'s; a model expression in its run is recorded', async () => {
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'Object.freeze({ limit: 1 }).limit = 2' })] }), () => ({ toolCalls: [finish()] })]);
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const run = nh.Runner.prototype.run;
+    const { body } = session.materialized(session.submit('async function body() {}'), {
+      body: async () => {
+        let own: string | undefined;
+        try {
+          (nh.Runner.prototype as unknown as Record<string, unknown>)['run'] = () => 1;
+        } catch (e) {
+          own = (e as Error).name;
+        }
+        await nh.step({ program: 'execute\nGo.' });
+        return own;
+      },
+    });
+    await expect((body as () => Promise<unknown>)()).resolves.toBe('TypeError');
+    expect(nh.Runner.prototype.run).toBe(run);
+    const failed = session.ledger.select({ kind: 'operation' }).filter((e) => e.status === 'failed');
+    expect(failed).toHaveLength(1);
+    const recorded = session.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'frozen_value_write');
+    expect(recorded.map((e) => e.parentId)).toEqual([failed[0]!.subjectId]);
+  });
+
   for (const place of STEP_PLACES) {
     it(`from ${placeName(place)}, uncaught: recorded once`, async () => {
       const code = modelCodeIn(place, `Object.freeze(nh.Runner.prototype).run = () => 1;`);

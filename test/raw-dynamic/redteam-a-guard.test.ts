@@ -68,8 +68,8 @@ describe('the expression guard fails closed', () => {
     expect(noted.map((a) => (a.detail as { problem?: string }).problem)).toEqual(['generator method g uses super']);
   });
 
-  it('super in a generator function nested in a method is its own function, not refused', () => {
-    // A generator function expression has no `super`; one that names it does not parse, so this names none.
+  it('super in an ordinary method beside a generator method is not refused', () => {
+    // Only a generator body that uses `super` cannot move; the check is per function, not per object.
     expect(unguardableExpression('({ m() { return super.a + 1 }, *g() { yield this.m() } })')).toBeUndefined();
   });
 
