@@ -57,6 +57,19 @@ describe('attack: model code writing a value the host froze', () => {
     expect(limits).toEqual({ maxSpend: 10, tools: ['search'] });
   });
 
+  it('the system prompt tells the model before it tries: expressions run strict, and a frozen value refuses writes', async () => {
+    let system = '';
+    const model = new ScriptedModel([
+      (messages) => {
+        system = String(messages.find((m) => m.role === 'system')?.content ?? '');
+        return { toolCalls: [finish()] };
+      },
+    ]);
+    await new nh.Runner({ executor: new nh.AgentExecutor({ model }) }).run(() => nh.step({ program: 'execute\nRead <config>.', values: { config: {} } }));
+    expect(system).toContain('strict mode');
+    expect(system).toMatch(/frozen value[^.]*refuses writes/);
+  });
+
   it('a mutable value the step reads is changed in place, as the model is told it may: no attempt', async () => {
     const { config, operation, anomalies } = await evaluateAgainst('(config.retries = 99, config.tags.push("b"), config.retries)');
     expect(operation.status).toBe('completed');
