@@ -196,3 +196,61 @@ describe('attack: model code writing a value the host froze', () => {
     });
   }
 });
+
+/**
+ * Attack: model code catches the engine's refusal itself, so the operation completes and nothing reaches the host.
+ * Every catch block of model code (expressions and generated code) hands what it caught to its guard first: an
+ * engine refusal of a frozen write is recorded there, once, even when it is rethrown and fails the operation later.
+ */
+describe('attack: model code that catches the refused write, to hide the attempt', () => {
+  const write = 'Object.freeze(nh.Runner.prototype).run = () => 1;';
+  const catches: Array<[string, string]> = [
+    ['catch (e)', `try { ${write} } catch (e) { return 'hidden'; }`],
+    ['a catch without a binding', `try { ${write} } catch { return 'hidden'; }`],
+    ['a destructured catch', `try { ${write} } catch ({ message }) { return typeof message === 'string' ? 'hidden' : 'odd'; }`],
+    ['a catch after an await', `await null; try { ${write} } catch { return 'hidden'; }`],
+    ['a catch in a nested function', `const f = () => { try { ${write} } catch { return 'hidden'; } }; return f();`],
+  ];
+  const run = nh.Runner.prototype.run;
+  for (const place of STEP_PLACES) {
+    it.each(catches)(`from ${placeName(place)}, %s: the step goes on, and the attempt is recorded once`, async (_form, body) => {
+      const code = modelCodeIn(place, body);
+      const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
+      const operation = events.find((e) => e.kind === 'operation')!;
+      expect(operation.status).toBe('completed');
+      expect((operation.data as { valuePreview?: string }).valuePreview).toBe('"hidden"');
+      expect(nh.Runner.prototype.run).toBe(run);
+      const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
+      expect(recorded).toHaveLength(1);
+      expect(recorded[0]!.data).toMatchObject({ caught: true, message: expect.stringContaining("Cannot assign to read only property 'run'") });
+      // Under the code's own place: the operation for an expression, the invocation's node for generated code.
+      const invocation = events.find((e) => e.kind === 'dispatch.start' && e.status === 'invocation');
+      expect(recorded[0]!.parentId).toBe(place === 'expression' ? operation.subjectId : invocation?.subjectId);
+    });
+
+    it(`from ${placeName(place)}, caught and rethrown: the operation fails, and the attempt is recorded once`, async () => {
+      const code = modelCodeIn(place, `try { ${write} } catch (e) { throw e; }`);
+      const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
+      expect(events.find((e) => e.kind === 'operation')!.status).toBe('failed');
+      expect(events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write')).toHaveLength(1);
+    });
+
+    it(`from ${placeName(place)}, a TypeError the code throws and catches itself: nothing recorded`, async () => {
+      const code = modelCodeIn(place, `try { throw new TypeError('x is not a function'); } catch { return 'hidden'; }`);
+      const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
+      expect(events.find((e) => e.kind === 'operation')!.status).toBe('completed');
+      expect(events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status)).not.toContain('frozen_value_write');
+    });
+  }
+
+  it('in a core-only run: noted where such runs leave their anomalies', async () => {
+    const limits = Object.freeze({ maxSpend: 10 });
+    const expression = '(() => { try { limits.maxSpend = 1e9; } catch { return 0; } })()';
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
+    const before = nh.anomaliesOutsideRunners().length;
+    await nh.run(new nh.AgentExecutor({ model }), () => nh.step({ program: 'execute\nGo.', references: { limits } }));
+    const noted = nh.anomaliesOutsideRunners().slice(before).filter((a) => a.anomalyKind === 'frozen_value_write');
+    expect(noted).toHaveLength(1);
+    expect(noted[0]!.detail).toMatchObject({ caught: true });
+  });
+});

@@ -58,8 +58,11 @@ export function setLateRefusalSink(value: LateRefusalSink): void {
 }
 
 export interface ExpressionGuard {
-  /** At the entry of a function the expression defined (its parameters' defaults, catch and finally blocks too). */
-  readonly live: () => void;
+  /**
+   * At the entry of a function the expression defined (its parameters' defaults, catch and finally blocks too). A
+   * catch block passes what it caught, so a refusal the model's own code catches still reaches the host.
+   */
+  readonly live: (caught?: unknown) => void;
   /** After each `await` (or `yield`) inside such a function. */
   readonly resumed: <T>(value: T) => T;
   /** Runs a function's body (see `live`): an unmarked caller's call runs under `unmarkedMark()`. */
@@ -68,11 +71,15 @@ export interface ExpressionGuard {
   readonly enterGenerator: (inner: Generator | AsyncGenerator, isAsync: number) => object;
 }
 
-/** The guards of one evaluation: `live` refuses (and records) whenever `refusal()` names a reason. */
+/**
+ * The guards of one evaluation: `live` refuses (and records) whenever `refusal()` names a reason, and hands what a
+ * catch block caught to `noteCaught` once the block may run.
+ */
 export function expressionGuard(
   ids: { executionId: string; operationId: string | undefined },
   refusal: () => ExpressionCodeRefusal | undefined,
   unmarkedMark?: () => InteriorMark,
+  noteCaught?: (caught: unknown) => void,
 ): ExpressionGuard {
   let captured: unknown;
   try {
@@ -80,9 +87,17 @@ export function expressionGuard(
   } catch {
     captured = undefined;
   }
-  const live = (): void => {
+  const live = (caught?: unknown): void => {
     const reason = refusal();
-    if (reason === undefined) return;
+    if (reason === undefined) {
+      if (caught === undefined || noteCaught === undefined) return;
+      try {
+        noteCaught(caught);
+      } catch {
+        /* a note that fails changes nothing the model's code does */
+      }
+      return;
+    }
     try {
       sink?.report(captured, { ...ids, refusal: reason });
     } catch {
@@ -273,10 +288,12 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
       const parent = node.parent;
       const visited = ts.visitEachChild(node, visit, context);
       if (parent && ts.isFunctionLike(parent) && (parent as TS.FunctionLikeDeclaration).body === node) return wrap(visited, parent as TS.FunctionLikeDeclaration);
-      const isBody = parent && (ts.isCatchClause(parent) || (ts.isTryStatement(parent) && parent.finallyBlock === node) || ts.isClassStaticBlockDeclaration(parent));
+      // A catch block gets its guard with the catch clause (below).
+      const isBody = parent && ((ts.isTryStatement(parent) && parent.finallyBlock === node) || ts.isClassStaticBlockDeclaration(parent));
       if (!isBody) return visited;
       return prepend(visited);
     }
+    if (ts.isCatchClause(node)) return guardedCatch(ts, f, ts.visitEachChild(node, visit, context), (binding) => f.createExpressionStatement(call(LIVE_NAME, [binding])));
     if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) {
       const visited = ts.visitEachChild(node, visit, context);
       return f.updateArrowFunction(visited, visited.modifiers, visited.typeParameters, visited.parameters, visited.type, visited.equalsGreaterThanToken, entered(visited.body as TS.Expression, isAsync(node)));
@@ -307,6 +324,20 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
     return ts.visitEachChild(node, visit, context);
   };
   return visit;
+}
+
+/**
+ * `catch (binding) { guard(binding); … }`: the block starts with its guard, given what was caught. A catch without a
+ * binding gets one; a destructured binding is unpacked after the guard, with `let` as the catch itself binds it.
+ * Exported for generated code's transform, which guards its catch blocks the same way.
+ */
+export function guardedCatch(ts: typeof TS, f: TS.NodeFactory, clause: TS.CatchClause, guard: (caught: TS.Identifier) => TS.Statement): TS.CatchClause {
+  const declared = clause.variableDeclaration;
+  const name = declared && ts.isIdentifier(declared.name) ? declared.name.text : undefined;
+  const binding = name === undefined ? f.createUniqueName('caught') : f.createIdentifier(name);
+  const unpack = declared && name === undefined ? [f.createVariableStatement(undefined, f.createVariableDeclarationList([f.createVariableDeclaration(declared.name, undefined, undefined, binding)], ts.NodeFlags.Let))] : [];
+  const block = f.updateBlock(clause.block, [guard(binding), ...unpack, ...clause.block.statements]);
+  return f.updateCatchClause(clause, f.createVariableDeclaration(name === undefined ? binding : f.createIdentifier(name)), block);
 }
 
 function insideDefinedFunction(ts: typeof TS, node: TS.Node, outer: TS.Node): boolean {

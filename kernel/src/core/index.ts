@@ -55,6 +55,7 @@ export {
   SUPER_GENERATOR_GUIDANCE,
   SUPER_GENERATOR_REASON,
   expressionRefusal,
+  guardedCatch,
   type Unguardable,
   setLateRefusalSink,
   unguardableExpression,
@@ -95,6 +96,7 @@ export {
   type OperationRejection,
   type OperationRequest,
 } from './operation.js';
+export { claimFrozenWriteSight, frozenWriteMessage } from './frozen-write-sight.js';
 export { OUTPUT_TOOL_NAME } from './output-schema.js';
 export {
   abortStep,

@@ -34,6 +34,7 @@ import type {
   OperationStatus,
 } from './operation.js';
 import { isModelFrozenWrite, previewValue } from './operation.js';
+import { firstSight, frozenWriteMessage } from './frozen-write-sight.js';
 import { untilStopped } from './until-stopped.js';
 import { checkRealmSeam } from './realm-seam.js';
 import { checkOperationDecision, type Oversight } from './oversight.js';
@@ -404,6 +405,17 @@ export class StepContext {
     return mark !== undefined && mark !== this.#unmarked && mark.kind === 'expression' && mark.executionId === this.executionId ? refusal : undefined;
   };
 
+  /**
+   * What a catch block of the model's expression code caught: an engine refusal of a frozen write is a refused attempt
+   * even when the model's code swallows it, noted under the operation running the block (once: see firstSight).
+   */
+  readonly #noteCaught = (caught: unknown): void => {
+    const message = frozenWriteMessage(caught);
+    if (message === undefined || !firstSight(caught)) return;
+    const operationId = currentOperationId();
+    reportRefusal('frozen_value_write', { operationId, message, caught: true }, operationId);
+  };
+
   readonly #unmarkedMark = (): InteriorMark => (this.#unmarked ??= probedMark({ kind: 'expression', executionId: this.executionId, operationId: undefined }, this.#refusal));
 
   /**
@@ -431,7 +443,7 @@ export class StepContext {
     }
     this.#scope ??= createScope(this.locals, this.references);
     const scope = this.#scope;
-    const guard = expressionGuard({ executionId: this.executionId, operationId }, this.#guardRefusal, this.#unmarkedMark);
+    const guard = expressionGuard({ executionId: this.executionId, operationId }, this.#guardRefusal, this.#unmarkedMark, this.#noteCaught);
     this.#running++;
     let result: Promise<unknown>;
     try {
@@ -601,7 +613,7 @@ export class StepContext {
     } finally {
       // The engine refused the model a write to something frozen (a granted object, a library class): a refused
       // attempt, noted after the record it belongs to (a host run appends that record in the delivery).
-      if (isModelFrozenWrite(record)) {
+      if (isModelFrozenWrite(record) && firstSight(this.#failedErrors.get(record.request.operationId))) {
         reportRefusal('frozen_value_write', { operationId: record.request.operationId, message: record.failure!.message }, record.request.operationId);
       }
     }

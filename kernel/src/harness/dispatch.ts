@@ -4,14 +4,14 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, currentOperationBody, describeError, interiorParentId, interiorRefusal, isFrozenWriteMessage, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
+import { currentInterior, currentOperationBody, describeError, interiorParentId, interiorRefusal, claimFrozenWriteSight, frozenWriteMessage, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
 import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
-import { getPrototypeOf, isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply, weakSetAdd, weakSetHas } from './intrinsics.js';
 import {
   compileGenerated,
   definitionIdOf,
@@ -23,23 +23,16 @@ import {
   type GrantedDependency,
 } from './generated/index.js';
 import type { RunHost } from './run-host.js';
-import { dataValue, isNativeError } from './snapshot-reflect.js';
 import type { ConfinementRequest, ConfinementService } from './termination.js';
 
 type ConfirmationAnswer = { readonly confirmed: boolean; readonly detail: string };
 
-const typeErrorPrototype = TypeError.prototype;
-
 /**
- * The engine's message when `error` is its refusal of a write to a frozen value (see isModelFrozenWrite), read
- * without trusting the thrown value (no getter of it runs); else undefined.
+ * Whether the host sees a refused write for the first time: each is recorded once, under the catch block's node, the
+ * failed node or the failed operation, whichever sees it first. Claimed as the harness loads, before any model code.
  */
-function frozenWriteMessage(error: unknown): string | undefined {
-  // The engine's own TypeError: its prototype is TypeError's, so no prototype the thrower chose is consulted.
-  if (!isNativeError(error) || getPrototypeOf(error) !== typeErrorPrototype) return undefined;
-  const message = dataValue(error, 'message');
-  return typeof message === 'string' && isFrozenWriteMessage(message) ? message : undefined;
-}
+// Never unclaimed in practice (the harness loads with the library); if it were, a refusal might be noted twice, never missed.
+const firstSight = claimFrozenWriteSight() ?? ((): boolean => true);
 
 const UNCONFIGURED: ConfirmationAnswer = { confirmed: true, detail: 'in-process regime' };
 
@@ -226,6 +219,13 @@ export class Dispatcher {
               const live = liveNodes.getStore();
               return live !== undefined && live.materializationId === materializationId && !live.terminal && host.state === 'running';
             },
+            // A refused write the code catches itself is still an attempt: noted under the node running the catch block.
+            onCaught: (caught) => {
+              const message = frozenWriteMessage(caught);
+              if (message === undefined || !firstSight(caught)) return;
+              const at = liveNodes.getStore()?.nodeId ?? nodeId;
+              host.recordAnomaly('frozen_value_write', { nodeId: at, message, caught: true }, at);
+            },
             dependencies: this.#dependencies(proposal, definitionId),
             granted: this.#granted(frame),
             // Only the export a RetainedFunction selected is linked to the original identity in its invocation records.
@@ -372,7 +372,7 @@ export class Dispatcher {
         const caller = currentOperationBody();
         if (caller !== undefined && caller.kind !== 'tool') return;
         const refused = frozenWriteMessage(error);
-        if (refused !== undefined) host.recordAnomaly('frozen_value_write', { nodeId, message: refused }, nodeId);
+        if (refused !== undefined && firstSight(error)) host.recordAnomaly('frozen_value_write', { nodeId, message: refused }, nodeId);
       };
       let result: unknown;
       try {

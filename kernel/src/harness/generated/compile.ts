@@ -44,6 +44,8 @@ export interface CompileOptions {
   readonly onAnomaly: (anomaly: GeneratedCodeAnomaly) => void;
   /** True while a generated execution of this definition may run (its dispatch node is nonterminal). */
   readonly isLive: () => boolean;
+  /** Receives what a catch block of the live code caught; a throwing receiver changes nothing the code does. */
+  readonly onCaught?: (caught: unknown) => void;
   /** Values for the declared dependencies; undeclared entries are never bound. */
   readonly dependencies: Readonly<Record<string, unknown>>;
   /** When given, declarations are checked against the grant before anything runs. */
@@ -127,8 +129,17 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
   }
   if (supplied.length > 0) throw new DependencyMismatchError({ mismatches: supplied });
 
-  const guard = (code: number): void => {
-    if (options.isLive()) return;
+  const guard = (code: number, caught?: unknown): void => {
+    if (options.isLive()) {
+      // A catch block (code 1) hands over what it caught: the host may note it (a refused write the code swallows).
+      if (caught === undefined) return;
+      try {
+        options.onCaught?.(caught);
+      } catch {
+        /* the note is the host's; the code's catch block runs either way */
+      }
+      return;
+    }
     const site = SITE_CODES[code] ?? GuardSite.entry;
     record({ kind: 'generated_code_outside_dispatch', definitionId, site });
     // Recorded: where no caller can catch it (a timer, a promise job) the Harness absorbs it instead of ending the process.

@@ -3,7 +3,8 @@
  * only inside its dispatch"). A guard call under a reserved name is injected at:
  *  - every function, method, accessor, constructor and arrow body, and class static blocks (entry);
  *    a class without a constructor is given a guarded one;
- *  - every catch and finally block (handler), so exceptional resumption cannot run handlers late;
+ *  - every catch and finally block (handler), so exceptional resumption cannot run handlers late; a catch block
+ *    passes what it caught (`__nh_guard(1, e)`), so a refusal the code catches itself still reaches the host;
  *  - after every `await`, `yield` and `yield*` resumes, and at each for-await iteration and loop exit (resume);
  *  - parameter defaults, destructuring defaults and class field initializers (initializer), which run
  *    before a body's first statement.
@@ -15,6 +16,7 @@
  * are rebound to their host wrappers at the end of the module, so sibling calls enter dispatch too.
  */
 import type TS from 'typescript';
+import { guardedCatch } from '../../core/index.js';
 import { ts } from './typescript-lazy.js';
 import { GuardSite } from './errors.js';
 
@@ -47,7 +49,8 @@ export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): T
       const parent = block.parent;
       if (!parent) return undefined;
       if ((ts.isFunctionLike(parent) && (parent as TS.FunctionLikeDeclaration).body === block) || ts.isClassStaticBlockDeclaration(parent)) return ENTRY;
-      if (ts.isCatchClause(parent) || (ts.isTryStatement(parent) && parent.finallyBlock === block)) return HANDLER;
+      // A catch block gets its guard with the catch clause (in `visit`).
+      if (ts.isTryStatement(parent) && parent.finallyBlock === block) return HANDLER;
       if (isForAwait(parent) && parent.statement === block) return RESUME;
       return undefined;
     };
@@ -80,6 +83,10 @@ export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): T
         const site = blockSite(node);
         const visited = ts.visitEachChild(node, visit, context);
         return site === undefined ? visited : prepend(visited, site);
+      }
+      if (ts.isCatchClause(node)) {
+        const handler = (caught: TS.Identifier) => f.createExpressionStatement(f.createCallExpression(f.createIdentifier(GUARD_NAME), undefined, [f.createNumericLiteral(HANDLER), caught]));
+        return guardedCatch(ts, f, ts.visitEachChild(node, visit, context), handler);
       }
       if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) {
         const visited = ts.visitEachChild(node, visit, context);
