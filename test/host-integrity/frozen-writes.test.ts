@@ -187,20 +187,25 @@ describe('attack: model code writing a value the host froze', () => {
   });
 
   for (const place of STEP_PLACES) {
-    it(`from ${placeName(place)}, uncaught: recorded once`, async () => {
+    it(`from ${placeName(place)}, uncaught: recorded once, where it was first seen`, async () => {
       const code = modelCodeIn(place, `Object.freeze(nh.Runner.prototype).run = () => 1;`);
       const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
       const failed = events.filter((e) => e.kind === 'operation' && e.status === 'failed');
       expect(failed).toHaveLength(1);
-      expect(events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write').map((e) => e.parentId)).toEqual([failed[0]!.subjectId]);
+      // Generated code's function is left by the exception first: recorded under its invocation node.
+      const invocation = events.find((e) => e.kind === 'dispatch.start' && e.status === 'invocation');
+      const where = place === 'expression' ? failed[0]!.subjectId : invocation!.subjectId;
+      expect(events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write').map((e) => e.parentId)).toEqual([where]);
     });
   }
 });
 
 /**
- * Attack: model code catches the engine's refusal itself, so the operation completes and nothing reaches the host.
- * Every catch block of model code (expressions and generated code) hands what it caught to its guard first: an
- * engine refusal of a frozen write is recorded there, once, even when it is rethrown and fails the operation later.
+ * Attack: model code catches the engine's refusal itself (try/catch, a promise's .catch, a caller it hands the function
+ * to), so the operation completes and nothing reaches the host. Every catch block of model code (expressions and
+ * generated code) hands what it caught to its guard first, and every function it defines hands over an exception
+ * leaving it: an engine refusal of a frozen write is recorded where it is first seen, once, even when it is rethrown
+ * and fails the operation later.
  */
 describe('attack: model code that catches the refused write, to hide the attempt', () => {
   const write = 'Object.freeze(nh.Runner.prototype).run = () => 1;';
@@ -210,6 +215,9 @@ describe('attack: model code that catches the refused write, to hide the attempt
     ['a destructured catch', `try { ${write} } catch ({ message }) { return typeof message === 'string' ? 'hidden' : 'odd'; }`],
     ['a catch after an await', `await null; try { ${write} } catch { return 'hidden'; }`],
     ['a catch in a nested function', `const f = () => { try { ${write} } catch { return 'hidden'; } }; return f();`],
+    ["a promise's .catch", `return (async () => { ${write} })().catch(() => 'hidden');`],
+    ["a promise's .catch, the write in a concise arrow", `return new Promise((resolve) => resolve()).then(() => (${write.slice(0, -1)})).catch(() => 'hidden');`],
+    ['a generator the code resumes and catches', `function* g() { yield 1; ${write} } const it = g(); it.next(); try { it.next(); } catch { return 'hidden'; }`],
   ];
   const run = nh.Runner.prototype.run;
   for (const place of STEP_PLACES) {
@@ -242,6 +250,22 @@ describe('attack: model code that catches the refused write, to hide the attempt
       expect(events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status)).not.toContain('frozen_value_write');
     });
   }
+
+  it('operator code that catches what a model function threw: recorded once, under the operation', async () => {
+    const code = modelCodeIn('expression', `return quietly(() => { ${write} });`);
+    code.references.quietly = (fn: () => unknown) => {
+      try {
+        return fn();
+      } catch {
+        return 'hidden';
+      }
+    };
+    const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
+    const operation = events.find((e) => e.kind === 'operation')!;
+    expect(operation.status).toBe('completed');
+    const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
+    expect(recorded.map((e) => e.parentId)).toEqual([operation.subjectId]);
+  });
 
   it('in a core-only run: noted where such runs leave their anomalies', async () => {
     const limits = Object.freeze({ maxSpend: 10 });

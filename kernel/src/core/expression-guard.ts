@@ -69,11 +69,16 @@ export interface ExpressionGuard {
   readonly enter: <T>(body: () => T) => T;
   /** The same for a generator's body (`isAsync` 1 for an async generator): each resumption, as `enter`. */
   readonly enterGenerator: (inner: Generator | AsyncGenerator, isAsync: number) => object;
+  /**
+   * What leaves a function the expression defined as an exception, before any caller (a `.catch` of the model's, an
+   * operator's try) can swallow it. Only noted: the function's own guards already decided whether it may run.
+   */
+  readonly escaping: (error: unknown) => void;
 }
 
 /**
- * The guards of one evaluation: `live` refuses (and records) whenever `refusal()` names a reason, and hands what a
- * catch block caught to `noteCaught` once the block may run.
+ * The guards of one evaluation: `live` refuses (and records) whenever `refusal()` names a reason. What a catch block
+ * caught (once the block may run) and what leaves a function as an exception go to `noteCaught`.
  */
 export function expressionGuard(
   ids: { executionId: string; operationId: string | undefined },
@@ -87,17 +92,18 @@ export function expressionGuard(
   } catch {
     captured = undefined;
   }
+  // A catch block's guard hands over what it caught once the block may run; an exception leaving a function the same.
+  const note = (caught: unknown): void => {
+    if (caught === undefined || noteCaught === undefined) return;
+    try {
+      noteCaught(caught);
+    } catch {
+      /* a note that fails changes nothing the model's code does */
+    }
+  };
   const live = (caught?: unknown): void => {
     const reason = refusal();
-    if (reason === undefined) {
-      if (caught === undefined || noteCaught === undefined) return;
-      try {
-        noteCaught(caught);
-      } catch {
-        /* a note that fails changes nothing the model's code does */
-      }
-      return;
-    }
+    if (reason === undefined) return note(caught);
     try {
       sink?.report(captured, { ...ids, refusal: reason });
     } catch {
@@ -116,6 +122,7 @@ export function expressionGuard(
   const underMark = <T>(go: () => T): T => (unmarkedMark === undefined || currentInterior() !== undefined ? go() : reenterInterior(unmarkedMark(), go));
   return {
     live,
+    escaping: note,
     resumed: (value) => (live(), value),
     enter: (body) => (live(), underMark(body)),
     enterGenerator: (inner, isAsync) => resumingIterator(inner, isAsync === 1, underMark),
@@ -126,6 +133,7 @@ export const LIVE_NAME = '__nh_live';
 export const RESUMED_NAME = '__nh_resumed';
 export const ENTER_NAME = '__nh_enter';
 export const ENTER_GENERATOR_NAME = '__nh_enter_gen';
+export const ESCAPING_NAME = '__nh_escaping';
 
 /**
  * Cheap pre-check, conservative: every function, method, accessor, class or arrow has a `{` or a `=>` in its text,
@@ -257,8 +265,15 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
   // evaluation's mark when an unmarked caller (an operator inspector reading a getter) called the function.
   // An async function awaits its body's promise: returned, it would be adopted through its `then`, a reaction the
   // guard drops once the execution ended, and the function's promise would never settle.
+  // `{ try { body } catch (e) { escaping(e); throw e; } }`: an exception leaving the function is seen before any caller
+  // can swallow it (the body keeps its own scope: everything it declares is inside the one try block).
+  const observed = (body: TS.ConciseBody): TS.Block => {
+    const escaping = f.createUniqueName('escaping');
+    const handler = f.createCatchClause(escaping, f.createBlock([f.createExpressionStatement(call(ESCAPING_NAME, [escaping])), f.createThrowStatement(escaping)], true));
+    return f.createBlock([f.createTryStatement(f.createBlock(ts.isBlock(body) ? body.statements : [f.createReturnStatement(body)], true), handler, undefined)], true);
+  };
   const entered = (body: TS.ConciseBody, async: boolean): TS.Expression => {
-    const run = call(ENTER_NAME, [f.createArrowFunction(async ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined, undefined, [], undefined, f.createToken(ts.SyntaxKind.EqualsGreaterThanToken), body)]);
+    const run = call(ENTER_NAME, [f.createArrowFunction(async ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined, undefined, [], undefined, f.createToken(ts.SyntaxKind.EqualsGreaterThanToken), observed(body))]);
     return async ? f.createAwaitExpression(run) : run;
   };
   // A generator's body cannot move into an arrow (`yield`): it moves into a generator of its own, started with the
@@ -266,7 +281,7 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
   // mark for a caller with none). A body that uses `super` cannot move out of its method, and with only an entry
   // check an unmarked caller would resume it unmarked: the expression is refused.
   const enteredGenerator = (body: TS.Block, async: boolean): TS.Statement => {
-    const inner = f.createFunctionExpression(async ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined, f.createToken(ts.SyntaxKind.AsteriskToken), undefined, undefined, [], undefined, prepend(body));
+    const inner = f.createFunctionExpression(async ? [f.createModifier(ts.SyntaxKind.AsyncKeyword)] : undefined, f.createToken(ts.SyntaxKind.AsteriskToken), undefined, undefined, [], undefined, prepend(observed(body)));
     const started = f.createCallExpression(f.createPropertyAccessExpression(f.createParenthesizedExpression(inner), 'apply'), undefined, [f.createThis(), f.createIdentifier('arguments')]);
     return f.createReturnStatement(f.createYieldExpression(f.createToken(ts.SyntaxKind.AsteriskToken), call(ENTER_GENERATOR_NAME, [started, f.createNumericLiteral(async ? 1 : 0)])));
   };

@@ -6,11 +6,18 @@
  */
 
 import vm from 'node:vm';
-import { ENTER_GENERATOR_NAME, ENTER_NAME, LIVE_NAME, RESUMED_NAME, guardExpressionFunctions, type ExpressionGuard } from './expression-guard.js';
+import { ENTER_GENERATOR_NAME, ENTER_NAME, ESCAPING_NAME, LIVE_NAME, RESUMED_NAME, guardExpressionFunctions, type ExpressionGuard } from './expression-guard.js';
 
-type RawExpression = (scope: object, live: ExpressionGuard['live'], resumed: ExpressionGuard['resumed'], enter: ExpressionGuard['enter'], enterGenerator: ExpressionGuard['enterGenerator']) => Promise<unknown>;
+type RawExpression = (
+  scope: object,
+  live: ExpressionGuard['live'],
+  resumed: ExpressionGuard['resumed'],
+  enter: ExpressionGuard['enter'],
+  enterGenerator: ExpressionGuard['enterGenerator'],
+  escaping: ExpressionGuard['escaping'],
+) => Promise<unknown>;
 type CompiledExpression = (scope: object, guard?: ExpressionGuard) => Promise<unknown>;
-const UNGUARDED: ExpressionGuard = { live: () => {}, resumed: <T>(value: T): T => value, enter: <T>(body: () => T): T => body(), enterGenerator: (inner) => inner };
+const UNGUARDED: ExpressionGuard = { live: () => {}, resumed: <T>(value: T): T => value, enter: <T>(body: () => T): T => body(), enterGenerator: (inner) => inner, escaping: () => {} };
 
 // Captured at load: the Harness run-time tier refuses `vm.*` to interior code, and the host compiler is not interior.
 const compileFunction = vm.compileFunction;
@@ -25,10 +32,10 @@ export function compileExpression(expression: string): CompiledExpression {
   // The newline before the closing parenthesis keeps a trailing line comment from eating it.
   // Compiled without a dynamic-import callback, so `import()` in an expression is refused by the engine.
   // Functions the expression defines get guards bound to the evaluation (see expression-guard.ts).
-  const raw = compileFunction(`with (__nh_scope__) { return (async () => { 'use strict'; return (\n${guardExpressionFunctions(expression)}\n); })(); }`, ['__nh_scope__', LIVE_NAME, RESUMED_NAME, ENTER_NAME, ENTER_GENERATOR_NAME], {
+  const raw = compileFunction(`with (__nh_scope__) { return (async () => { 'use strict'; return (\n${guardExpressionFunctions(expression)}\n); })(); }`, ['__nh_scope__', LIVE_NAME, RESUMED_NAME, ENTER_NAME, ENTER_GENERATOR_NAME, ESCAPING_NAME], {
     filename: 'nighthawk-expression',
   }) as RawExpression;
-  fn = (scope, guard = UNGUARDED) => raw(scope, guard.live, guard.resumed, guard.enter, guard.enterGenerator);
+  fn = (scope, guard = UNGUARDED) => raw(scope, guard.live, guard.resumed, guard.enter, guard.enterGenerator, guard.escaping);
   if (compiled.size > 10_000) compiled.clear();
   compiled.set(expression, fn);
   return fn;

@@ -4,7 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, currentOperationBody, describeError, interiorParentId, interiorRefusal, claimFrozenWriteSight, frozenWriteMessage, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
+import { currentInterior, describeError, interiorParentId, interiorRefusal, claimFrozenWriteSight, frozenWriteMessage, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -365,12 +365,9 @@ export class Dispatcher {
         host.endDispatch(nodeId, status, data);
         if (status === 'failed') noteFrozenWrite(data.error);
       };
-      // A write the engine refused the generated code is noted under the node, unless a model expression called it:
-      // the operation it fails notes it then. Read where the call was made (a promise's reactions keep that context),
-      // and only on a failure: called by the composition or by a capability such as execute_code.
+      // A write the engine refused the generated code is noted under the node, unless it was seen first (the function
+      // it left already handed it over): this catches what no generated function body saw, such as a built-in export.
       const noteFrozenWrite = (error: unknown): void => {
-        const caller = currentOperationBody();
-        if (caller !== undefined && caller.kind !== 'tool') return;
         const refused = frozenWriteMessage(error);
         if (refused !== undefined && firstSight(error)) host.recordAnomaly('frozen_value_write', { nodeId, message: refused }, nodeId);
       };

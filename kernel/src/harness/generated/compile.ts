@@ -22,7 +22,7 @@ import {
   type RuntimeSpelling,
 } from './errors.js';
 import type { ExportInfo, ExportKind } from './export-kind.js';
-import { GEN_NAME, GUARD_NAME, RESUME_NAME, SITE_CODES, WRAP_NAME, guardTransformer } from './guard-transform.js';
+import { ESCAPING_CODE, GEN_NAME, GUARD_NAME, RESUME_NAME, SITE_CODES, WRAP_NAME, guardTransformer } from './guard-transform.js';
 import { SHADOW_NAMES, createRuntimeShadows } from './runtime-shadows.js';
 import { analyzeProposal, type ValidateOptions } from './validate.js';
 import { diagnosticViolations, sourceFileName } from './parse-generated.js';
@@ -44,7 +44,7 @@ export interface CompileOptions {
   readonly onAnomaly: (anomaly: GeneratedCodeAnomaly) => void;
   /** True while a generated execution of this definition may run (its dispatch node is nonterminal). */
   readonly isLive: () => boolean;
-  /** Receives what a catch block of the live code caught; a throwing receiver changes nothing the code does. */
+  /** Receives what a catch block of the live code caught, and exceptions leaving its functions; a throwing receiver changes nothing the code does. */
   readonly onCaught?: (caught: unknown) => void;
   /** Values for the declared dependencies; undeclared entries are never bound. */
   readonly dependencies: Readonly<Record<string, unknown>>;
@@ -129,17 +129,19 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
   }
   if (supplied.length > 0) throw new DependencyMismatchError({ mismatches: supplied });
 
-  const guard = (code: number, caught?: unknown): void => {
-    if (options.isLive()) {
-      // A catch block (code 1) hands over what it caught: the host may note it (a refused write the code swallows).
-      if (caught === undefined) return;
-      try {
-        options.onCaught?.(caught);
-      } catch {
-        /* the note is the host's; the code's catch block runs either way */
-      }
-      return;
+  // What a catch block caught (site 1, once it may run), or what leaves a function as an exception: the host may note it.
+  const note = (caught: unknown): void => {
+    if (caught === undefined) return;
+    try {
+      options.onCaught?.(caught);
+    } catch {
+      /* the note is the host's; the code goes on either way */
     }
+  };
+  const guard = (code: number, caught?: unknown): void => {
+    if (caught !== undefined) {
+      if (code === ESCAPING_CODE || options.isLive()) return note(caught);
+    } else if (options.isLive()) return;
     const site = SITE_CODES[code] ?? GuardSite.entry;
     record({ kind: 'generated_code_outside_dispatch', definitionId, site });
     // Recorded: where no caller can catch it (a timer, a promise job) the Harness absorbs it instead of ending the process.
