@@ -209,19 +209,22 @@ describe('attack: model code writing a value the host froze', () => {
  */
 describe('attack: model code that catches the refused write, to hide the attempt', () => {
   const write = 'Object.freeze(nh.Runner.prototype).run = () => 1;';
-  const catches: Array<[string, string]> = [
-    ['catch (e)', `try { ${write} } catch (e) { return 'hidden'; }`],
-    ['a catch without a binding', `try { ${write} } catch { return 'hidden'; }`],
-    ['a destructured catch', `try { ${write} } catch ({ message }) { return typeof message === 'string' ? 'hidden' : 'odd'; }`],
-    ['a catch after an await', `await null; try { ${write} } catch { return 'hidden'; }`],
-    ['a catch in a nested function', `const f = () => { try { ${write} } catch { return 'hidden'; } }; return f();`],
-    ["a promise's .catch", `return (async () => { ${write} })().catch(() => 'hidden');`],
-    ["a promise's .catch, the write in a concise arrow", `return new Promise((resolve) => resolve()).then(() => (${write.slice(0, -1)})).catch(() => 'hidden');`],
-    ['a generator the code resumes and catches', `function* g() { yield 1; ${write} } const it = g(); it.next(); try { it.next(); } catch { return 'hidden'; }`],
+  // What the code does, and where its own guard sees the refusal first: the catch block it enters, or the function
+  // the exception leaves (before a `.catch`, or a caller that resumed a generator, gets it).
+  const catches: Array<[string, string, string]> = [
+    ['catch (e)', `try { ${write} } catch (e) { return 'hidden'; }`, 'catch-block'],
+    ['a catch without a binding', `try { ${write} } catch { return 'hidden'; }`, 'catch-block'],
+    ['a destructured catch', `try { ${write} } catch ({ message }) { return typeof message === 'string' ? 'hidden' : 'odd'; }`, 'catch-block'],
+    ['a catch after an await', `await null; try { ${write} } catch { return 'hidden'; }`, 'catch-block'],
+    ['a catch in a nested function', `const f = () => { try { ${write} } catch { return 'hidden'; } }; return f();`, 'catch-block'],
+    ["a promise's .catch", `return (async () => { ${write} })().catch(() => 'hidden');`, 'function-exit'],
+    ["a promise's .catch, the write in a concise arrow", `return new Promise((resolve) => resolve()).then(() => (${write.slice(0, -1)})).catch(() => 'hidden');`, 'function-exit'],
+    ['Promise.allSettled', `const [r] = await Promise.allSettled([(async () => { ${write} })()]); return r.status === 'rejected' ? 'hidden' : 'odd';`, 'function-exit'],
+    ['a generator the code resumes and catches', `function* g() { yield 1; ${write} } const it = g(); it.next(); try { it.next(); } catch { return 'hidden'; }`, 'function-exit'],
   ];
   const run = nh.Runner.prototype.run;
   for (const place of STEP_PLACES) {
-    it.each(catches)(`from ${placeName(place)}, %s: the step goes on, and the attempt is recorded once`, async (_form, body) => {
+    it.each(catches)(`from ${placeName(place)}, %s: the step goes on, and the attempt is recorded once`, async (_form, body, seenAt) => {
       const code = modelCodeIn(place, body);
       const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
       const operation = events.find((e) => e.kind === 'operation')!;
@@ -230,7 +233,7 @@ describe('attack: model code that catches the refused write, to hide the attempt
       expect(nh.Runner.prototype.run).toBe(run);
       const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
       expect(recorded).toHaveLength(1);
-      expect(recorded[0]!.data).toMatchObject({ caught: true, message: expect.stringContaining("Cannot assign to read only property 'run'") });
+      expect(recorded[0]!.data).toMatchObject({ seenAt, message: expect.stringContaining("Cannot assign to read only property 'run'") });
       // Under the code's own place: the operation for an expression, the invocation's node for generated code.
       const invocation = events.find((e) => e.kind === 'dispatch.start' && e.status === 'invocation');
       expect(recorded[0]!.parentId).toBe(place === 'expression' ? operation.subjectId : invocation?.subjectId);
@@ -275,6 +278,6 @@ describe('attack: model code that catches the refused write, to hide the attempt
     await nh.run(new nh.AgentExecutor({ model }), () => nh.step({ program: 'execute\nGo.', references: { limits } }));
     const noted = nh.anomaliesOutsideRunners().slice(before).filter((a) => a.anomalyKind === 'frozen_value_write');
     expect(noted).toHaveLength(1);
-    expect(noted[0]!.detail).toMatchObject({ caught: true });
+    expect(noted[0]!.detail).toMatchObject({ seenAt: 'catch-block' });
   });
 });

@@ -11,6 +11,7 @@
 import type TS from 'typescript';
 import { NighthawkError } from './errors.js';
 import { currentInterior, reenterInterior, type InteriorMark, type InteriorRefusal } from './interior.js';
+import type { SeenAt } from './frozen-write-sight.js';
 import { resumingIterator } from './resuming-iterator.js';
 import { typescript } from './transform/typescript-module.js';
 
@@ -84,7 +85,7 @@ export function expressionGuard(
   ids: { executionId: string; operationId: string | undefined },
   refusal: () => ExpressionCodeRefusal | undefined,
   unmarkedMark?: () => InteriorMark,
-  noteCaught?: (caught: unknown) => void,
+  noteCaught?: (caught: unknown, seenAt: SeenAt) => void,
 ): ExpressionGuard {
   let captured: unknown;
   try {
@@ -93,17 +94,17 @@ export function expressionGuard(
     captured = undefined;
   }
   // A catch block's guard hands over what it caught once the block may run; an exception leaving a function the same.
-  const note = (caught: unknown): void => {
+  const note = (caught: unknown, seenAt: SeenAt): void => {
     if (caught === undefined || noteCaught === undefined) return;
     try {
-      noteCaught(caught);
+      noteCaught(caught, seenAt);
     } catch {
       /* a note that fails changes nothing the model's code does */
     }
   };
   const live = (caught?: unknown): void => {
     const reason = refusal();
-    if (reason === undefined) return note(caught);
+    if (reason === undefined) return note(caught, 'catch-block');
     try {
       sink?.report(captured, { ...ids, refusal: reason });
     } catch {
@@ -122,7 +123,7 @@ export function expressionGuard(
   const underMark = <T>(go: () => T): T => (unmarkedMark === undefined || currentInterior() !== undefined ? go() : reenterInterior(unmarkedMark(), go));
   return {
     live,
-    escaping: note,
+    escaping: (error) => note(error, 'function-exit'),
     resumed: (value) => (live(), value),
     enter: (body) => (live(), underMark(body)),
     enterGenerator: (inner, isAsync) => resumingIterator(inner, isAsync === 1, underMark),

@@ -28,6 +28,9 @@ export function frozenWriteMessage(error: unknown): string | undefined {
   return typeof message === 'string' && isFrozenWriteMessage(message) ? message : undefined;
 }
 
+/** Where model code's own guard saw an exception: a catch block it entered, or a function it left. */
+export type SeenAt = 'catch-block' | 'function-exit';
+
 const seen = new WeakSet<object>();
 
 /** Whether the host sees `error` for the first time; it counts as seen from now on. A primitive is always new. */

@@ -96,7 +96,7 @@ export {
   type OperationRejection,
   type OperationRequest,
 } from './operation.js';
-export { claimFrozenWriteSight, frozenWriteMessage } from './frozen-write-sight.js';
+export { claimFrozenWriteSight, frozenWriteMessage, type SeenAt } from './frozen-write-sight.js';
 export { OUTPUT_TOOL_NAME } from './output-schema.js';
 export {
   abortStep,

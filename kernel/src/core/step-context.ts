@@ -34,7 +34,7 @@ import type {
   OperationStatus,
 } from './operation.js';
 import { isModelFrozenWrite, previewValue } from './operation.js';
-import { firstSight, frozenWriteMessage } from './frozen-write-sight.js';
+import { firstSight, frozenWriteMessage, type SeenAt } from './frozen-write-sight.js';
 import { untilStopped } from './until-stopped.js';
 import { checkRealmSeam } from './realm-seam.js';
 import { checkOperationDecision, type Oversight } from './oversight.js';
@@ -406,14 +406,15 @@ export class StepContext {
   };
 
   /**
-   * What a catch block of the model's expression code caught: an engine refusal of a frozen write is a refused attempt
-   * even when the model's code swallows it, noted under the operation running the block (once: see firstSight).
+   * What a catch block of the model's expression code caught, or what left one of its functions: an engine refusal of
+   * a frozen write is a refused attempt even when the model's code swallows it, noted under the operation running
+   * that code (once: see firstSight).
    */
-  readonly #noteCaught = (caught: unknown): void => {
+  readonly #noteCaught = (caught: unknown, seenAt: SeenAt): void => {
     const message = frozenWriteMessage(caught);
     if (message === undefined || !firstSight(caught)) return;
     const operationId = currentOperationId();
-    reportRefusal('frozen_value_write', { operationId, message, caught: true }, operationId);
+    reportRefusal('frozen_value_write', { operationId, message, seenAt }, operationId);
   };
 
   readonly #unmarkedMark = (): InteriorMark => (this.#unmarked ??= probedMark({ kind: 'expression', executionId: this.executionId, operationId: undefined }, this.#refusal));

@@ -219,12 +219,13 @@ export class Dispatcher {
               const live = liveNodes.getStore();
               return live !== undefined && live.materializationId === materializationId && !live.terminal && host.state === 'running';
             },
-            // A refused write the code catches itself is still an attempt: noted under the node running the catch block.
-            onCaught: (caught) => {
+            // A refused write the code swallows (a catch block, a `.catch` on its function's promise) is still an attempt:
+            // noted under the node running the code that saw it.
+            onCaught: (caught, seenAt) => {
               const message = frozenWriteMessage(caught);
               if (message === undefined || !firstSight(caught)) return;
               const at = liveNodes.getStore()?.nodeId ?? nodeId;
-              host.recordAnomaly('frozen_value_write', { nodeId: at, message, caught: true }, at);
+              host.recordAnomaly('frozen_value_write', { nodeId: at, message, seenAt }, at);
             },
             dependencies: this.#dependencies(proposal, definitionId),
             granted: this.#granted(frame),

@@ -7,7 +7,7 @@
 import vm from 'node:vm';
 import type TS from 'typescript';
 import { ts } from './typescript-lazy.js';
-import { isNaturalFunction, resumingIterator } from '../../core/index.js';
+import { isNaturalFunction, resumingIterator, type SeenAt } from '../../core/index.js';
 import { markLateRefusal } from '../late-callbacks.js';
 import { refuseRawDynamic } from '../raw-dynamic-runtime.js';
 import type { CodeProposal } from './code-proposal.js';
@@ -45,7 +45,7 @@ export interface CompileOptions {
   /** True while a generated execution of this definition may run (its dispatch node is nonterminal). */
   readonly isLive: () => boolean;
   /** Receives what a catch block of the live code caught, and exceptions leaving its functions; a throwing receiver changes nothing the code does. */
-  readonly onCaught?: (caught: unknown) => void;
+  readonly onCaught?: (caught: unknown, seenAt: SeenAt) => void;
   /** Values for the declared dependencies; undeclared entries are never bound. */
   readonly dependencies: Readonly<Record<string, unknown>>;
   /** When given, declarations are checked against the grant before anything runs. */
@@ -130,17 +130,18 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
   if (supplied.length > 0) throw new DependencyMismatchError({ mismatches: supplied });
 
   // What a catch block caught (site 1, once it may run), or what leaves a function as an exception: the host may note it.
-  const note = (caught: unknown): void => {
+  const note = (caught: unknown, seenAt: SeenAt): void => {
     if (caught === undefined) return;
     try {
-      options.onCaught?.(caught);
+      options.onCaught?.(caught, seenAt);
     } catch {
       /* the note is the host's; the code goes on either way */
     }
   };
   const guard = (code: number, caught?: unknown): void => {
     if (caught !== undefined) {
-      if (code === ESCAPING_CODE || options.isLive()) return note(caught);
+      if (code === ESCAPING_CODE) return note(caught, 'function-exit');
+      if (options.isLive()) return note(caught, 'catch-block');
     } else if (options.isLive()) return;
     const site = SITE_CODES[code] ?? GuardSite.entry;
     record({ kind: 'generated_code_outside_dispatch', definitionId, site });
