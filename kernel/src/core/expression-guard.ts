@@ -345,9 +345,9 @@ function visitorFor(ts: typeof TS, context: TS.TransformationContext, outer: TS.
 /**
  * `catch (binding) { guard(binding); … }`: the block starts with its guard, given what was caught. A catch without a
  * binding gets one; a destructured binding is unpacked after the guard, with `let` as the catch itself binds it.
- * Exported for generated code's transform, which guards its catch blocks the same way.
+ * (Generated code's transform guards its catch blocks the same way, with its own guard call.)
  */
-export function guardedCatch(ts: typeof TS, f: TS.NodeFactory, clause: TS.CatchClause, guard: (caught: TS.Identifier) => TS.Statement): TS.CatchClause {
+function guardedCatch(ts: typeof TS, f: TS.NodeFactory, clause: TS.CatchClause, guard: (caught: TS.Identifier) => TS.Statement): TS.CatchClause {
   const declared = clause.variableDeclaration;
   const name = declared && ts.isIdentifier(declared.name) ? declared.name.text : undefined;
   const binding = name === undefined ? f.createUniqueName('caught') : f.createIdentifier(name);

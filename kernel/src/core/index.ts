@@ -55,7 +55,6 @@ export {
   SUPER_GENERATOR_GUIDANCE,
   SUPER_GENERATOR_REASON,
   expressionRefusal,
-  guardedCatch,
   type Unguardable,
   setLateRefusalSink,
   unguardableExpression,

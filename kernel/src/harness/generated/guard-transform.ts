@@ -16,7 +16,6 @@
  * are rebound to their host wrappers at the end of the module, so sibling calls enter dispatch too.
  */
 import type TS from 'typescript';
-import { guardedCatch } from '../../core/index.js';
 import { ts } from './typescript-lazy.js';
 import { GuardSite } from './errors.js';
 
@@ -101,8 +100,14 @@ export function guardTransformer(exportedLocals: ReadonlyMap<string, string>): T
         return site === undefined ? visited : prepend(visited, site);
       }
       if (ts.isCatchClause(node)) {
-        const handler = (caught: TS.Identifier) => f.createExpressionStatement(f.createCallExpression(f.createIdentifier(GUARD_NAME), undefined, [f.createNumericLiteral(HANDLER), caught]));
-        return guardedCatch(ts, f, ts.visitEachChild(node, visit, context), handler);
+        // `catch (e) { __nh_guard(1, e); … }`, a binding added when there is none; a destructured one is unpacked after.
+        const visited = ts.visitEachChild(node, visit, context);
+        const declared = visited.variableDeclaration;
+        const named = declared && ts.isIdentifier(declared.name) ? declared.name.text : undefined;
+        const caught = named === undefined ? f.createUniqueName('caught') : f.createIdentifier(named);
+        const unpack = declared && named === undefined ? [f.createVariableStatement(undefined, f.createVariableDeclarationList([f.createVariableDeclaration(declared.name, undefined, undefined, caught)], ts.NodeFlags.Let))] : [];
+        const guard = f.createExpressionStatement(f.createCallExpression(f.createIdentifier(GUARD_NAME), undefined, [f.createNumericLiteral(HANDLER), caught]));
+        return f.updateCatchClause(visited, f.createVariableDeclaration(named === undefined ? caught : f.createIdentifier(named)), f.updateBlock(visited.block, [guard, ...unpack, ...visited.block.statements]));
       }
       if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) {
         const visited = ts.visitEachChild(node, visit, context);
