@@ -254,6 +254,27 @@ describe('attack: model code that catches the refused write, to hide the attempt
     });
   }
 
+  it('in a SessionFunction body: its own try/catch (approved source) records nothing; the model hiding one in its run is recorded', async () => {
+    const expression = '(() => { try { Object.freeze(nh.Runner.prototype).run = () => 1; } catch { return 0; } })()';
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const { body } = session.materialized(session.submit('async function body() {}'), {
+      body: async () => {
+        try {
+          (nh.Runner.prototype as unknown as Record<string, unknown>)['run'] = () => 1;
+        } catch {
+          /* the body's own, and approved */
+        }
+        await nh.step({ program: 'execute\nGo.', references: { nh } });
+      },
+    });
+    await (body as () => Promise<unknown>)();
+    const operation = session.ledger.select({ kind: 'operation' })[0]!;
+    expect(operation.status).toBe('completed');
+    const recorded = session.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'frozen_value_write');
+    expect(recorded.map((e) => [e.parentId, (e.data as { seenAt?: string }).seenAt])).toEqual([[operation.subjectId, 'catch-block']]);
+  });
+
   it('operator code that catches what a model function threw: recorded once, under the operation', async () => {
     const code = modelCodeIn('expression', `return quietly(() => { ${write} });`);
     code.references.quietly = (fn: () => unknown) => {
