@@ -148,6 +148,26 @@ describe('attack: model code writing a value the host froze', () => {
     expect(recorded.map((e) => e.parentId)).toEqual(failedNodes);
   });
 
+  it("generated code's module top level: the materialization is rejected, and the attempt is recorded under it", async () => {
+    const limits = Object.freeze({ maxSpend: 10 });
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    let failure: string | undefined;
+    await runner.run(
+      async (ctx) => {
+        const source = `limits.maxSpend = 1e9;\nexport const widened = true;`;
+        await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'limits', kind: 'reference', type: 'object' }] }).catch((e: Error) => (failure = e.message));
+        return 'done';
+      },
+      { grant: { capabilities: [], references: { limits } } },
+    );
+    expect(failure).toContain("Cannot assign to read only property 'maxSpend'");
+    expect(limits.maxSpend).toBe(10);
+    const events = runner.ledger.select({});
+    const rejected = events.filter((e) => e.kind === 'dispatch.end' && e.status === 'rejected').map((e) => e.subjectId);
+    expect(rejected).toHaveLength(1);
+    expect(events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write').map((e) => e.parentId)).toEqual(rejected);
+  });
+
   it('generated code the model runs through the execute_code capability: recorded under its node', async () => {
     const limits = Object.freeze({ maxSpend: 10 });
     const proposal = { language: 'javascript', intent: 'define-and-invoke', entry: 'widen', args: [], source: 'export function widen() { limits.maxSpend = 1e9; return 1; }', dependencies: [{ name: 'limits', kind: 'reference', type: 'object' }] };

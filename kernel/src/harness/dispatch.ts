@@ -34,6 +34,16 @@ type ConfirmationAnswer = { readonly confirmed: boolean; readonly detail: string
 // Never unclaimed in practice (the harness loads with the library); if it were, a refusal might be noted twice, never missed.
 const firstSight = claimFrozenWriteSight() ?? ((): boolean => true);
 
+/**
+ * A write the engine refused generated code, noted under the node it failed (after the node's end), unless it was
+ * recorded where it was seen first (the function it left handed it over): this catches what no generated function
+ * body saw, such as a built-in exported as is, or the module's top level.
+ */
+function noteFrozenWrite(host: RunHost, error: unknown, nodeId: string): void {
+  const refused = frozenWriteMessage(error);
+  if (refused !== undefined && firstSight(error)) host.recordAnomaly('frozen_value_write', { nodeId, message: refused }, nodeId);
+}
+
 const UNCONFIGURED: ConfirmationAnswer = { confirmed: true, detail: 'in-process regime' };
 
 /**
@@ -240,6 +250,7 @@ export class Dispatcher {
     } catch (error) {
       recordRealmChanges(host, nodeId);
       host.endDispatch(nodeId, 'rejected', { error });
+      noteFrozenWrite(host, error, nodeId);
       throw error;
     }
     recordRealmChanges(host, nodeId);
@@ -364,13 +375,7 @@ export class Dispatcher {
       const end = (status: 'completed' | 'failed', data: Record<string, unknown>) => {
         recordRealmChanges(host, nodeId);
         host.endDispatch(nodeId, status, data);
-        if (status === 'failed') noteFrozenWrite(data.error);
-      };
-      // A write the engine refused the generated code is noted under the node, unless it was seen first (the function
-      // it left already handed it over): this catches what no generated function body saw, such as a built-in export.
-      const noteFrozenWrite = (error: unknown): void => {
-        const refused = frozenWriteMessage(error);
-        if (refused !== undefined && firstSight(error)) host.recordAnomaly('frozen_value_write', { nodeId, message: refused }, nodeId);
+        if (status === 'failed') noteFrozenWrite(host, data.error, nodeId);
       };
       let result: unknown;
       try {
