@@ -138,15 +138,21 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
       /* the note is the host's; the code goes on either way */
     }
   };
-  const guard = (code: number, caught?: unknown): void => {
-    if (caught !== undefined) {
-      if (code === ESCAPING_CODE) return note(caught, 'function-exit');
-      if (options.isLive()) return note(caught, 'catch-block');
-    } else if (options.isLive()) return;
+  const refuse = (code: number): never => {
     const site = SITE_CODES[code] ?? GuardSite.entry;
     record({ kind: 'generated_code_outside_dispatch', definitionId, site });
     // Recorded: where no caller can catch it (a timer, a promise job) the Harness absorbs it instead of ending the process.
     throw markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId, site }));
+  };
+  const handOver = (code: number, caught: unknown): void => {
+    if (code === ESCAPING_CODE) return note(caught, 'function-exit');
+    if (!options.isLive()) refuse(code);
+    note(caught, 'catch-block');
+  };
+  // Called at every function entry and resumption: the common case (live, nothing caught) stays small enough to inline.
+  const guard = (code: number, caught?: unknown): void => {
+    if (caught !== undefined) handOver(code, caught);
+    else if (!options.isLive()) refuse(code);
   };
   const resume = <T>(value: T): T => {
     guard(2);
