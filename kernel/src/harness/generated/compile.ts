@@ -22,7 +22,7 @@ import {
   type RuntimeSpelling,
 } from './errors.js';
 import type { ExportInfo, ExportKind } from './export-kind.js';
-import { ESCAPING_CODE, GEN_NAME, GUARD_NAME, RESUME_NAME, SITE_CODES, WRAP_NAME, guardTransformer } from './guard-transform.js';
+import { ESCAPING_NAME, GEN_NAME, GUARD_NAME, RESUME_NAME, SITE_CODES, WRAP_NAME, guardTransformer } from './guard-transform.js';
 import { SHADOW_NAMES, createRuntimeShadows } from './runtime-shadows.js';
 import { analyzeProposal, type ValidateOptions } from './validate.js';
 import { diagnosticViolations, sourceFileName } from './parse-generated.js';
@@ -145,10 +145,11 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
     throw markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId, site }));
   };
   const handOver = (code: number, caught: unknown): void => {
-    if (code === ESCAPING_CODE) return note(caught, 'function-exit');
     if (!options.isLive()) refuse(code);
     note(caught, 'catch-block');
   };
+  // What leaves a function: only noted (the function's own guards decided whether it may run).
+  const escaping = (error: unknown): void => note(error, 'function-exit');
   // Called at every function entry and resumption: the common case (live, nothing caught) stays small enough to inline.
   const guard = (code: number, caught?: unknown): void => {
     if (caught !== undefined) handOver(code, caught);
@@ -182,11 +183,11 @@ export function compileGenerated(proposal: CodeProposal, options: CompileOptions
     resolveModule: options.resolveModule,
   });
   const moduleExports: Record<string, unknown> = {};
-  const params = [...SHADOW_NAMES, 'exports', GUARD_NAME, RESUME_NAME, WRAP_NAME, GEN_NAME, ...declared.map((d) => d.name)];
+  const params = [...SHADOW_NAMES, 'exports', GUARD_NAME, RESUME_NAME, WRAP_NAME, GEN_NAME, ESCAPING_NAME, ...declared.map((d) => d.name)];
   // The outer function is sloppy so `eval` can be a parameter; the module body runs strict inside it.
   const body = `return (function () {\n${output.outputText}\n}).call(undefined);`;
   const evaluate = compileFunction(body, params, { filename: `nighthawk-generated/${definitionId.slice(7, 19)}.js` });
-  const args = [...shadows, moduleExports, guard, resume, wrap, generator, ...declared.map((d) => options.dependencies[d.name])];
+  const args = [...shadows, moduleExports, guard, resume, wrap, generator, escaping, ...declared.map((d) => options.dependencies[d.name])];
   const interior = <T>(fn: () => T): T => (options.runInterior ? options.runInterior(fn) : fn());
   interior(() => evaluate(...args));
 
