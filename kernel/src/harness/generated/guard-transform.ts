@@ -8,6 +8,8 @@
  *  - after every `await`, `yield` and `yield*` resumes, and at each for-await iteration and loop exit (resume);
  *  - parameter defaults, destructuring defaults and class field initializers (initializer), which run
  *    before a body's first statement.
+ * Every function body also sits in a try whose catch hands the exception to `__nh_escaping` and rethrows it, so an
+ * exception leaving the function reaches the host before a caller can swallow it.
  * Normal resumption runs through `__nh_resume(await x)`; exceptional resumption throws at the await and
  * can only land in a guarded handler or leave the function. Every generator and async generator
  * declaration becomes an ordinary function that returns a host proxy (`__nh_gen`) over the original
