@@ -104,7 +104,10 @@ export function expressionGuard(
   };
   const live = (caught?: unknown): void => {
     const reason = refusal();
-    if (reason === undefined) return note(caught, 'catch-block');
+    if (reason === undefined) {
+      if (caught !== undefined) note(caught, 'catch-block');
+      return;
+    }
     try {
       sink?.report(captured, { ...ids, refusal: reason });
     } catch {

@@ -4,7 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, describeError, interiorParentId, interiorRefusal, claimFrozenWriteSight, frozenWriteMessage, isInstance, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
+import { currentInterior, describeError, interiorParentId, interiorRefusal, claimFrozenWriteSight, frozenWriteMessage, isInstance, type SeenAt, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -35,13 +35,14 @@ type ConfirmationAnswer = { readonly confirmed: boolean; readonly detail: string
 const firstSight = claimFrozenWriteSight() ?? ((): boolean => true);
 
 /**
- * A write the engine refused generated code, noted under the node it failed (after the node's end), unless it was
- * recorded where it was seen first (the function it left handed it over): this catches what no generated function
- * body saw, such as a built-in exported as is, or the module's top level.
+ * A write the engine refused generated code, noted under `nodeId` unless it was recorded where it was seen first.
+ * With `seenAt`, the code's own guard handed it over (a catch block, a function it left) under the live node; without,
+ * the node failed or was rejected with it (after the node's end): what no function body saw, such as a built-in
+ * exported as is, or the module's top level.
  */
-function noteFrozenWrite(host: RunHost, error: unknown, nodeId: string): void {
+function noteFrozenWrite(host: RunHost, error: unknown, nodeId: string, seenAt?: SeenAt): void {
   const refused = frozenWriteMessage(error);
-  if (refused !== undefined && firstSight(error)) host.recordAnomaly('frozen_value_write', { nodeId, message: refused }, nodeId);
+  if (refused !== undefined && firstSight(error)) host.recordAnomaly('frozen_value_write', { nodeId, message: refused, ...(seenAt ? { seenAt } : {}) }, nodeId);
 }
 
 const UNCONFIGURED: ConfirmationAnswer = { confirmed: true, detail: 'in-process regime' };
@@ -231,12 +232,7 @@ export class Dispatcher {
             },
             // A refused write the code swallows (a catch block, a `.catch` on its function's promise) is still an attempt:
             // noted under the node running the code that saw it.
-            onCaught: (caught, seenAt) => {
-              const message = frozenWriteMessage(caught);
-              if (message === undefined || !firstSight(caught)) return;
-              const at = liveNodes.getStore()?.nodeId ?? nodeId;
-              host.recordAnomaly('frozen_value_write', { nodeId: at, message, seenAt }, at);
-            },
+            onCaught: (caught, seenAt) => noteFrozenWrite(host, caught, liveNodes.getStore()?.nodeId ?? nodeId, seenAt),
             dependencies: this.#dependencies(proposal, definitionId),
             granted: this.#granted(frame),
             // Only the export a RetainedFunction selected is linked to the original identity in its invocation records.
