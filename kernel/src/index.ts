@@ -10,6 +10,7 @@ export * from './session/index.js';
 // Explicit exports take precedence over the star exports above: the public interior-mark controls, refusal report and
 // expression compiler refuse model code (the core and the harness use their own).
 export {
+  publicClaimFrozenWriteSight as claimFrozenWriteSight,
   publicCompileExpression as compileExpression,
   publicNoteUnmarkedModelCode as noteUnmarkedModelCode,
   publicReenterInterior as reenterInterior,

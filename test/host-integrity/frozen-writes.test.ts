@@ -285,10 +285,14 @@ describe('attack: model code that catches the refused write, to hide the attempt
         } catch {
           /* the body's own, and approved */
         }
+        // Approved source, not refused: but the harness claimed the record of what was seen as it loaded.
+        claimed = nh.claimFrozenWriteSight();
         await nh.step({ program: 'execute\nGo.', references: { nh } });
       },
     });
+    let claimed: unknown = 'not called';
     await (body as () => Promise<unknown>)();
+    expect(claimed).toBeUndefined();
     const operation = session.ledger.select({ kind: 'operation' })[0]!;
     expect(operation.status).toBe('completed');
     const recorded = session.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'frozen_value_write');

@@ -6,7 +6,8 @@
  *   outlive its execution; anomalies name whom it chose);
  * - `nh.noteUnmarkedModelCode(mark)` chose the mark the run-time tier treats it under;
  * - `nh.reportRefusal(kind, detail)` wrote a trace anomaly of the model's choosing into the ledger;
- * - `nh.setRefusalSink` / `nh.setLateRefusalSink` changed nothing (the harness's stand) but left no evidence.
+ * - `nh.setRefusalSink` / `nh.setLateRefusalSink` changed nothing (the harness's stand) but left no evidence, and so
+ *   did `nh.claimFrozenWriteSight()` (it returned nothing: the harness had claimed it).
  * Each refuses model code (an expression, generated code an expression called) with a HostIntegrityError and an
  * `operator_control_in_run` anomaly naming the control; operator code keeps them.
  */
@@ -27,8 +28,10 @@ const CONTROLS: Record<string, string> = {
   // Already installed by the harness (the first installation stands), so these changed nothing, silently.
   setRefusalSink: `nh.setRefusalSink(() => {})`,
   setLateRefusalSink: `nh.setLateRefusalSink({ capture() {}, report() {}, refused: (e) => e })`,
+  // Claimed by the harness as it loads; with it, model code could mark its refused write as seen, off the ledger.
+  claimFrozenWriteSight: `nh.claimFrozenWriteSight()`,
 };
-const WRITES_RECORD = new Set(['reportRefusal', 'setRefusalSink', 'setLateRefusalSink']);
+const WRITES_RECORD = new Set(['reportRefusal', 'setRefusalSink', 'setLateRefusalSink', 'claimFrozenWriteSight']);
 
 async function controlFrom(place: StepPlace, call: string) {
   const code = modelCodeIn(place, `try { ${call}; return 'allowed'; } catch (e) { return e.name + ':' + e.attempt; }`);

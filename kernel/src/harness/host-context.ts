@@ -16,6 +16,7 @@ import {
   setLateRefusalSink,
   setRealmSeam,
   setRefusalSink,
+  claimFrozenWriteSight,
   type RealmSeam,
   type LateRefusalSink,
   type RefusalSink,
@@ -299,6 +300,12 @@ export function publicSetRefusalSink(value: RefusalSink): void {
 export function publicSetRealmSeam(value: RealmSeam): void {
   refuseToModelCode('setRealmSeam', 'ledger-append', "the built-ins check restores and records what model code changed; model code may not install one");
   setRealmSeam(value);
+}
+
+/** The record of refused writes already seen, as the public module offers it (the harness claimed it as it loaded). */
+export function publicClaimFrozenWriteSight(): ReturnType<typeof claimFrozenWriteSight> {
+  refuseToModelCode('claimFrozenWriteSight', 'ledger-append', 'the record of refused writes already seen decides what the ledger records; model code may not claim it');
+  return claimFrozenWriteSight();
 }
 
 export function publicSetLateRefusalSink(value: LateRefusalSink): void {

@@ -54,6 +54,7 @@ export { attenuate, authorityFromGrant, type Authority, type Grant } from './gra
 export {
   insideHostFrame,
   insideUntrustedRead,
+  publicClaimFrozenWriteSight,
   publicNoteUnmarkedModelCode,
   publicReenterInterior,
   publicReportRefusal,
