@@ -120,28 +120,35 @@ describe('attack: model code writing a value the host froze', () => {
     expect(events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status)).not.toContain('frozen_value_write');
   });
 
-  it('generated code the composition calls: the node fails, and the attempt is recorded under it', async () => {
+  /** A composition that dispatches `source` (which may read the frozen `limits`) and hands its exports to `use`. */
+  async function dispatchedBy(source: string, use: (dispatched: Promise<{ exports: Record<string, unknown> }>) => Promise<void>) {
     const limits = Object.freeze({ maxSpend: 10 });
     const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
-    let caught: string | undefined;
     await runner.run(
       async (ctx) => {
-        const source = `export function widen() { limits.maxSpend = 1e9; return limits.maxSpend; }\nexport async function widenLater() { await null; limits.maxSpend = 1e9; }`;
-        const { exports } = await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'limits', kind: 'reference', type: 'object' }] });
-        try {
-          (exports.widen as () => number)();
-        } catch (e) {
-          caught = (e as Error).name;
-        }
-        // Failing later, in a promise reaction: still the composition's call.
-        await (exports.widenLater as () => Promise<void>)().catch(() => undefined);
+        await use(ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'limits', kind: 'reference', type: 'object' }] }));
         return 'done';
       },
       { grant: { capabilities: [], references: { limits } } },
     );
+    return { limits, events: runner.ledger.select({}) };
+  }
+
+  it('generated code the composition calls: the node fails, and the attempt is recorded under it', async () => {
+    let caught: string | undefined;
+    const source = `export function widen() { limits.maxSpend = 1e9; return limits.maxSpend; }\nexport async function widenLater() { await null; limits.maxSpend = 1e9; }`;
+    const { limits, events } = await dispatchedBy(source, async (dispatched) => {
+      const { exports } = await dispatched;
+      try {
+        (exports.widen as () => number)();
+      } catch (e) {
+        caught = (e as Error).name;
+      }
+      // Failing later, in a promise reaction: still the composition's call.
+      await (exports.widenLater as () => Promise<void>)().catch(() => undefined);
+    });
     expect(caught).toBe('TypeError');
     expect(limits.maxSpend).toBe(10);
-    const events = runner.ledger.select({});
     const failedNodes = events.filter((e) => e.kind === 'dispatch.end' && e.status === 'failed').map((e) => e.subjectId);
     expect(failedNodes).toHaveLength(2);
     const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
@@ -149,20 +156,15 @@ describe('attack: model code writing a value the host froze', () => {
   });
 
   it("generated code's module top level: the materialization is rejected, and the attempt is recorded under it", async () => {
-    const limits = Object.freeze({ maxSpend: 10 });
-    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
     let failure: string | undefined;
-    await runner.run(
-      async (ctx) => {
-        const source = `limits.maxSpend = 1e9;\nexport const widened = true;`;
-        await ctx.dispatch({ language: 'javascript', intent: 'define', source, dependencies: [{ name: 'limits', kind: 'reference', type: 'object' }] }).catch((e: Error) => (failure = e.message));
-        return 'done';
-      },
-      { grant: { capabilities: [], references: { limits } } },
-    );
+    const { limits, events } = await dispatchedBy(`limits.maxSpend = 1e9;\nexport const widened = true;`, async (dispatched) => {
+      await dispatched.then(
+        () => undefined,
+        (e: Error) => (failure = e.message),
+      );
+    });
     expect(failure).toContain("Cannot assign to read only property 'maxSpend'");
     expect(limits.maxSpend).toBe(10);
-    const events = runner.ledger.select({});
     const rejected = events.filter((e) => e.kind === 'dispatch.end' && e.status === 'rejected').map((e) => e.subjectId);
     expect(rejected).toHaveLength(1);
     expect(events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write').map((e) => e.parentId)).toEqual(rejected);
