@@ -293,13 +293,14 @@ export class App {
     this.setNotebookOpen(true);
     markLoad('notebook-drawn');
     this.showShell();
-    this.view.element.focus({ preventScroll: true });
     this.showDraftState(doc.dirty ? 'unsaved' : 'clean', 0);
     this.title.textContent = path;
     document.title = `${path} — Nighthawk`;
     const url = new URL(window.location.href);
     url.searchParams.set('path', path);
     history.replaceState(history.state, '', url.toString());
+    // Last: focusing lays the page out, and a later change to the page would have it laid out again in the frame.
+    this.view.element.focus({ preventScroll: true });
     // The file list, like the kernel list and the renderers, waits until the kernel is idle: on a loaded
     // machine each is main-thread work (and a request) competing with the kernel's connection.
     this.whenSettled(() => void this.refreshFiles().catch(() => {}));
