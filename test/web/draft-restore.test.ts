@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { LOAD_MARK_PREFIX } from '../../web/src/load-marks.js';
 import { fakeNotebookSuite, notebookJson, openNotebook, screenshot } from './web-harness.js';
 
 const token = 'draft-token';
@@ -79,6 +80,34 @@ describe('web notebook: drafts in IndexedDB', () => {
     await third.locator('body[data-ready="true"]').waitFor();
     await expect(cellText(third, 0)).resolves.toContain('const fromDiskAgain = 4;');
     await third.locator('.dirty-mark[hidden]').waitFor({ state: 'attached' });
+    await context.close();
+  });
+
+  it("a browser with no drafts database yet draws the notebook without waiting for IndexedDB to open", async () => {
+    const context = await suite.browser.newContext({ viewport: { width: 1100, height: 700 } });
+    // Every open's answer held back 3 s: opening IndexedDB in a fresh profile is slow, and nothing is in it.
+    await context.addInitScript({
+      content: `(() => {
+        const open = IDBFactory.prototype.open;
+        IDBFactory.prototype.open = function (...args) {
+          const request = open.apply(this, args);
+          const add = request.addEventListener.bind(request);
+          request.addEventListener = (type, listener, options) =>
+            add(type, type === 'success' ? (event) => setTimeout(() => { window.__openAnsweredAt ??= performance.now(); listener(event); }, 3000) : listener, options);
+          return request;
+        };
+      })()`,
+    });
+    const page = await context.newPage();
+    await page.goto(`${suite.server.url}/?token=${token}&path=draft.ipynb`);
+    await page.locator('.cell .static-source', { hasText: 'const x = 1;' }).waitFor({ timeout: 10_000 });
+    const drawnAt = (await page.evaluate(`performance.getEntriesByName(${JSON.stringify(LOAD_MARK_PREFIX + 'notebook-drawn')})[0]?.startTime`)) as number;
+    const answeredAt = (await page.evaluate('window.__openAnsweredAt')) as number | undefined;
+    expect(drawnAt).toBeGreaterThan(0);
+    // Drawn before any open was answered (or before one answered at all).
+    if (answeredAt !== undefined) expect(drawnAt).toBeLessThan(answeredAt);
+    // The draft store still works once the database is there: an edit reaches it.
+    await typeInCell(page, 0, '\nconst later = 3;');
     await context.close();
   });
 });

@@ -30,12 +30,29 @@ export class DraftStore {
 
   /**
    * Starts reading `path`'s draft now: in a fresh page, opening IndexedDB takes as long as the notebook's own
-   * request, and the first draw waits for both. A write or delete of the path drops the read (it would be stale).
+   * request, and the first draw waits for both (unless there is no database to open). A write or delete of the path
+   * drops the read (it would be stale).
    */
   prefetch(path: string): void {
+    // A browser that never stored a draft here has no database yet, and creating one (what opening it does) takes
+    // several turns of a page busy evaluating its script: the database list answers in one that there is nothing.
+    // Asked first, so it is not answered after this page's own open has created the database.
+    const listed = this.databaseListed();
     const read = this.read(path);
     read.catch(() => {});
-    this.prefetched.set(path, read);
+    const answer = listed.then((maybe) => (maybe ? read : undefined));
+    answer.catch(() => {});
+    this.prefetched.set(path, answer);
+  }
+
+  /** False when the browser's list of this origin's databases lacks ours; true when it has it or cannot say. */
+  private async databaseListed(): Promise<boolean> {
+    if (typeof indexedDB.databases !== 'function') return true;
+    try {
+      return (await indexedDB.databases()).some((db) => db.name === this.name);
+    } catch {
+      return true;
+    }
   }
 
   private open(): Promise<IDBPDatabase<DraftDb>> {
