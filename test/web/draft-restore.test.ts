@@ -85,7 +85,7 @@ describe('web notebook: drafts in IndexedDB', () => {
 
   it("a browser with no drafts database yet draws the notebook without waiting for IndexedDB to open", async () => {
     const context = await suite.browser.newContext({ viewport: { width: 1100, height: 700 } });
-    // Every open's answer held back 3 s: opening IndexedDB in a fresh profile is slow, and nothing is in it.
+    // Every open's answer held back 5 s: opening IndexedDB in a fresh profile is slow, and nothing is in it.
     await context.addInitScript({
       content: `(() => {
         const open = IDBFactory.prototype.open;
@@ -93,7 +93,7 @@ describe('web notebook: drafts in IndexedDB', () => {
           const request = open.apply(this, args);
           const add = request.addEventListener.bind(request);
           request.addEventListener = (type, listener, options) =>
-            add(type, type === 'success' ? (event) => setTimeout(() => { window.__openAnsweredAt ??= performance.now(); listener(event); }, 3000) : listener, options);
+            add(type, type === 'success' ? (event) => setTimeout(() => { window.__openAnsweredAt ??= performance.now(); listener(event); }, 5000) : listener, options);
           return request;
         };
       })()`,
