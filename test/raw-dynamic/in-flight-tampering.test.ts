@@ -14,7 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ensureBuilt } from '../../kernel/src/server/runner/nb-build.js';
 import { AgentExecutor, DispatchRejectedError, NaturalExecutionError, OpenAIModelClient, Runner, Session, accept, rejectOperation, step, type OperationRequest } from '../../kernel/src/index.js';
 import { ActiveBranchesError, type ConfinementRequest, type TerminationTarget } from '../../kernel/src/harness/index.js';
@@ -427,9 +427,11 @@ describe('a callback of built-ins left by interior code cannot keep built-ins ch
     const { runner, duringRequest } = await sampledDuringRequest(later);
     expect(duringRequest()).toBe(0);
     // Undone and recorded when it fired during the step; on a slow machine it may fire only once the execution
-    // ended, and is then not called at all (dropped, recorded in the late record).
-    const recorded = [...runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status), ...runner.anomalies.map((a) => a.anomalyKind)];
-    expect(recorded.some((k) => k === 'builtin_modified' || k === 'expression_code_outside_execution')).toBe(true);
+    // ended (even after run() returned), and is then not called at all (dropped, recorded in the late record).
+    await vi.waitFor(() => {
+      const recorded = [...runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status), ...runner.anomalies.map((a) => a.anomalyKind)];
+      expect(recorded.some((k) => k === 'builtin_modified' || k === 'expression_code_outside_execution')).toBe(true);
+    }, { timeout: 5_000, interval: 10 });
   });
 
   it('inside its operation an expression adds, fires and removes EventTarget listeners as usual', async () => {
