@@ -83,6 +83,37 @@ describe('web notebook: early requests', () => {
     await page.close();
   });
 
+  /** The page's load marks, in ms from navigation (each set once). */
+  const loadMarks = async (page: Page): Promise<Record<string, number>> =>
+    (await page.evaluate(`Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith(${JSON.stringify(LOAD_MARK_PREFIX)})).map((m) => [m.name.slice(${LOAD_MARK_PREFIX.length}), m.startTime]))`)) as Record<string, number>;
+
+  it('the first draw comes after the kernel connected, or 150 ms after the notebook was read if it has not', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await openNotebook(page, suite.server.url, token, 'early nb.ipynb', { untouched: true });
+    const marks = await loadMarks(page);
+    // The drawing's long task would otherwise hold back each link of the connection's chain.
+    expect(marks['notebook-drawn']! >= marks['kernel-idle']! || marks['notebook-drawn']! - marks['notebook-read']! >= 145).toBe(true);
+    await page.close();
+  });
+
+  it('a kernel that does not connect holds the first draw back 150 ms, not longer', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route((url) => url.pathname === '/api/sessions', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${suite.server.url}/?token=${token}&path=${encodeURIComponent('early nb.ipynb')}`);
+    await page.locator('.cell .static-source', { hasText: '1 + 1' }).waitFor({ timeout: 20_000 });
+    const marks = await loadMarks(page);
+    expect(marks['kernel-idle']).toBeUndefined();
+    expect(marks['notebook-drawn']! - marks['notebook-read']!).toBeGreaterThanOrEqual(145);
+    release();
+    await page.locator('.kernel-status[data-status="idle"]').waitFor();
+    await page.close();
+  });
+
   it('a second page on the same notebook joins its session: one kernel, not two', { timeout: 60_000 }, async () => {
     const first = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await openNotebook(first, suite.server.url, token, 'early nb.ipynb', { untouched: true });

@@ -29,6 +29,8 @@ export const DEFAULT_NOTEBOOK = 'getting-started.ipynb';
 const SETTLE_MS = 1000;
 /** The renderers chunk (~40 ms of script) loads this long after the kernel settled, unless needed before. */
 const RENDERERS_AFTER_MS = 1000;
+/** How long a notebook's first draw waits for its kernel to connect (open()). */
+const KERNEL_BEFORE_DRAW_MS = 150;
 /** A requested notebook not drawn by then: the page shows its shell without it (see showShell). */
 const SHELL_WAIT_MS = 300;
 
@@ -273,6 +275,9 @@ export class App {
       throw error;
     }
     const { document: doc, restoredDraft } = opened;
+    // The draw is one long task and a frame. The kernel's connection is a chain of short tasks, each waiting on the
+    // network; drawn first, the notebook would hold every link of that chain back by its whole length.
+    await this.kernelSettledOr(kernel, KERNEL_BEFORE_DRAW_MS);
     this.view?.dispose();
     this.doc = doc;
     doc.onDraftState = (state, seq) => this.showDraftState(state, seq);
@@ -322,6 +327,26 @@ export class App {
   private markInteractive(): void {
     const body = document.body.dataset;
     if (body.ready === 'true' && body.interactiveAt === undefined && this.session.status === 'idle') body.interactiveAt = String(performance.now());
+  }
+
+  /** Resolves once the kernel reads idle or dead, its session failed (`opening` settled to an error), or after `ms`. */
+  private kernelSettledOr(opening: Promise<unknown>, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let off = (): void => {};
+      const done = (): void => {
+        off();
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      off = this.session.onStatus((status) => {
+        if (status === 'idle' || status === 'dead') done();
+      });
+      if (this.session.status === 'idle' || this.session.status === 'dead') done();
+      void opening.then((failed) => {
+        if (failed !== undefined) done();
+      });
+    });
   }
 
   /** Runs `fn` in idle time once the kernel reads idle (or dead), or SETTLE_MS after this call. */
