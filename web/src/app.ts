@@ -329,8 +329,11 @@ export class App {
     if (body.ready === 'true' && body.interactiveAt === undefined && this.session.status === 'idle') body.interactiveAt = String(performance.now());
   }
 
-  /** Resolves once the kernel reads idle or dead, its session failed (`opening` settled to an error), or after `ms`. */
-  private kernelSettledOr(opening: Promise<unknown>, ms: number): Promise<void> {
+  /**
+   * Resolves once the kernel reads idle or dead, or its session failed (`opening`, when given, settled to an error),
+   * or after `ms`.
+   */
+  private kernelSettledOr(opening: Promise<unknown> | undefined, ms: number): Promise<void> {
     return new Promise((resolve) => {
       let off = (): void => {};
       const done = (): void => {
@@ -343,7 +346,7 @@ export class App {
         if (status === 'idle' || status === 'dead') done();
       });
       if (this.session.status === 'idle' || this.session.status === 'dead') done();
-      void opening.then((failed) => {
+      void opening?.then((failed) => {
         if (failed !== undefined) done();
       });
     });
@@ -351,19 +354,7 @@ export class App {
 
   /** Runs `fn` in idle time once the kernel reads idle (or dead), or SETTLE_MS after this call. */
   private whenSettled(fn: () => void): void {
-    let done = false;
-    const go = (): void => {
-      if (done) return;
-      done = true;
-      off();
-      clearTimeout(timer);
-      whenIdle(fn);
-    };
-    const off = this.session.onStatus((status) => {
-      if (status === 'idle' || status === 'dead') go();
-    });
-    const timer = setTimeout(go, SETTLE_MS);
-    if (this.session.status === 'idle') go();
+    void this.kernelSettledOr(undefined, SETTLE_MS).then(() => whenIdle(fn));
   }
 
   private showDraftState(state: DraftState, seq: number): void {
