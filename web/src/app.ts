@@ -13,7 +13,7 @@ import { button, h, whenIdle } from './dom.js';
 import { registerLiveDiagnostics } from './diagnostics.js';
 import { pageDrafts } from './drafts.js';
 import { FileBrowser } from './file-browser.js';
-import { KernelSession } from './kernel-session.js';
+import { KernelSession, type KernelDisplayStatus } from './kernel-session.js';
 import { KernelsPanel } from './kernels-panel.js';
 import { loadMonacoOnIntent, whenMonaco } from './monaco-loader.js';
 import { NotebookDocument, type ConflictResolver, type DraftState } from './notebook-document.js';
@@ -334,18 +334,19 @@ export class App {
    * or after `ms`.
    */
   private kernelSettledOr(opening: Promise<unknown> | undefined, ms: number): Promise<void> {
+    const settled = (status: KernelDisplayStatus): boolean => status === 'idle' || status === 'dead';
     return new Promise((resolve) => {
-      let off = (): void => {};
+      // Neither callback can run before both names below are bound; the check after them runs last.
       const done = (): void => {
         off();
         clearTimeout(timer);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      off = this.session.onStatus((status) => {
-        if (status === 'idle' || status === 'dead') done();
+      const off = this.session.onStatus((status) => {
+        if (settled(status)) done();
       });
-      if (this.session.status === 'idle' || this.session.status === 'dead') done();
+      if (settled(this.session.status)) done();
       void opening?.then((failed) => {
         if (failed !== undefined) done();
       });
