@@ -83,7 +83,7 @@ describe('web notebook: drafts in IndexedDB', () => {
     await context.close();
   });
 
-  it("a browser with no drafts database yet draws the notebook without waiting for IndexedDB to open", async () => {
+  it('a browser with no drafts database yet draws the notebook without waiting for IndexedDB to open', async () => {
     const context = await suite.browser.newContext({ viewport: { width: 1100, height: 700 } });
     // Every open's answer held back 5 s: opening IndexedDB in a fresh profile is slow, and nothing is in it.
     await context.addInitScript({
