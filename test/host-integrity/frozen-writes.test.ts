@@ -328,3 +328,100 @@ describe('attack: model code that catches the refused write, to hide the attempt
     expect(noted[0]!.detail).toMatchObject({ seenAt: 'catch-block' });
   });
 });
+
+/**
+ * Attack: model code writes a frozen value through `Reflect`, whose refusal is a `false` result instead of a TypeError:
+ * no catch block or function exit ever sees it, so the attempt left no record. The harness's `Reflect.set`,
+ * `defineProperty`, `deleteProperty` and `setPrototypeOf` note a `false` they answer to model code, however reached.
+ */
+describe('attack: model code writing a frozen value through Reflect, which answers false instead of throwing', () => {
+  const frozen = 'Object.freeze(nh.Runner.prototype)';
+  const forms: Array<[string, string, string]> = [
+    ['Reflect.set', `Reflect.set(${frozen}, 'run', () => 1)`, "Reflect.set refused to set 'run'"],
+    ['Reflect.defineProperty', `Reflect.defineProperty(${frozen}, 'run', { value: () => 1 })`, "Reflect.defineProperty refused to define 'run'"],
+    ['Reflect.deleteProperty', `Reflect.deleteProperty(${frozen}, 'run')`, "Reflect.deleteProperty refused to delete 'run'"],
+    ['Reflect.setPrototypeOf', `Reflect.setPrototypeOf(${frozen}, null)`, 'Reflect.setPrototypeOf refused to set the prototype'],
+    ['a destructured alias', `(() => { const { set } = Reflect; return set(${frozen}, 'run', () => 1); })()`, "Reflect.set refused to set 'run'"],
+    ['Reflect.apply of it', `Reflect.apply(Reflect.set, undefined, [${frozen}, 'run', () => 1])`, "Reflect.set refused to set 'run'"],
+    ['globalThis.Reflect', `globalThis.Reflect.set(${frozen}, 'run', () => 1)`, "Reflect.set refused to set 'run'"],
+    ['a pass-through proxy of the frozen value', `Reflect.set(new Proxy(${frozen}, {}), 'run', () => 1)`, "Reflect.set refused to set 'run'"],
+    ['a symbol key', `Reflect.set(${frozen}, Symbol.iterator, () => 1)`, 'Reflect.set refused to set Symbol(Symbol.iterator)'],
+  ];
+  const run = nh.Runner.prototype.run;
+  for (const place of STEP_PLACES) {
+    it.each(forms)(`from ${placeName(place)}, %s: the step goes on, and the attempt is recorded once`, async (_form, call, message) => {
+      const code = modelCodeIn(place, `return ${call} ? 'written' : 'hidden';`);
+      const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
+      const operation = events.find((e) => e.kind === 'operation')!;
+      expect(operation.status).toBe('completed');
+      expect((operation.data as { valuePreview?: string }).valuePreview).toBe('"hidden"');
+      expect(nh.Runner.prototype.run).toBe(run);
+      const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
+      expect(recorded).toHaveLength(1);
+      expect(recorded[0]!.data).toMatchObject({ seenAt: 'reflect-result', message: expect.stringContaining(message) });
+      const invocation = events.find((e) => e.kind === 'dispatch.start' && e.status === 'invocation');
+      expect(recorded[0]!.parentId).toBe(place === 'expression' ? operation.subjectId : invocation?.subjectId);
+    });
+
+    it(`from ${placeName(place)}, a write Reflect performs (a mutable value of the code's own): nothing recorded`, async () => {
+      const code = modelCodeIn(place, `const own = { a: 1 }; return Reflect.set(own, 'a', 2) && Reflect.deleteProperty(own, 'a') ? 'written' : 'refused';`);
+      const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
+      expect((events.find((e) => e.kind === 'operation')!.data as { valuePreview?: string }).valuePreview).toBe('"written"');
+      expect(events.filter((e) => e.kind === 'trace.anomaly').map((e) => e.status)).not.toContain('frozen_value_write');
+    });
+  }
+
+  it('Reflect keeps the face of the built-ins: names, lengths, native source, not constructible, same answers', () => {
+    for (const [name, length] of [['set', 3], ['defineProperty', 3], ['deleteProperty', 2], ['setPrototypeOf', 2]] as const) {
+      const fn = Reflect[name] as unknown as (...args: unknown[]) => unknown;
+      expect(fn.name).toBe(name);
+      expect(fn.length).toBe(length);
+      expect(Function.prototype.toString.call(fn)).toContain('[native code]');
+      expect(() => Reflect.construct(fn, [])).toThrow(TypeError);
+    }
+    const frozenValue = Object.freeze({ a: 1 });
+    const receiver: Record<string, number> = {};
+    expect(Reflect.set(frozenValue, 'a', 2)).toBe(false);
+    expect(Reflect.set({ a: 1 }, 'a', 2, receiver)).toBe(true);
+    expect(receiver['a']).toBe(2);
+    expect(() => Reflect.set(1 as unknown as object, 'a', 2)).toThrow(TypeError);
+  });
+
+  it('host code (a SessionFunction body, approved source) is answered false and records nothing; the model doing the same in its run is recorded', async () => {
+    const expression = `Reflect.set(${frozen}, 'run', () => 1) ? 'written' : 'hidden'`;
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const { body } = session.materialized(session.submit('async function body() {}'), {
+      body: async () => {
+        const own = Reflect.set(nh.Runner.prototype, 'run', () => 1);
+        await nh.step({ program: 'execute\nGo.', references: { nh } });
+        return own;
+      },
+    });
+    await expect((body as () => Promise<unknown>)()).resolves.toBe(false);
+    const operation = session.ledger.select({ kind: 'operation' })[0]!;
+    expect((operation.data as { valuePreview?: string }).valuePreview).toBe('"hidden"');
+    const recorded = session.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'frozen_value_write');
+    expect(recorded.map((e) => [e.parentId, (e.data as { seenAt?: string }).seenAt])).toEqual([[operation.subjectId, 'reflect-result']]);
+  });
+
+  it('a capability body (operator code) that Reflect answers false: the model is not blamed', async () => {
+    const table = Object.freeze({ rows: 1 });
+    const bump = nh.defineCapability({ name: 'bump', description: 'operator code', request: z.object({}), run: () => Reflect.set(table, 'rows', 2) });
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('bump', {})] }), () => ({ toolCalls: [finish()] })]);
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    await runner.run(() => nh.step({ program: 'execute\nBump.' }), { grant: { capabilities: [bump], references: {} } });
+    expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).not.toContain('frozen_value_write');
+  });
+
+  it('in a core-only run: noted where such runs leave their anomalies', async () => {
+    const limits = Object.freeze({ maxSpend: 10 });
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: "Reflect.set(limits, 'maxSpend', 1e9)" })] }), () => ({ toolCalls: [finish()] })]);
+    const before = nh.anomaliesOutsideRunners().length;
+    await nh.run(new nh.AgentExecutor({ model }), () => nh.step({ program: 'execute\nGo.', references: { limits } }));
+    const noted = nh.anomaliesOutsideRunners().slice(before).filter((a) => a.anomalyKind === 'frozen_value_write');
+    expect(noted).toHaveLength(1);
+    expect(noted[0]!.detail).toMatchObject({ seenAt: 'reflect-result', message: expect.stringContaining("'maxSpend'") });
+    expect(limits.maxSpend).toBe(10);
+  });
+});

@@ -28,8 +28,11 @@ export function frozenWriteMessage(error: unknown): string | undefined {
   return typeof message === 'string' && isFrozenWriteMessage(message) ? message : undefined;
 }
 
-/** Where model code's own guard saw an exception: a catch block it entered, or a function it left. */
-export type SeenAt = 'catch-block' | 'function-exit';
+/**
+ * Where the host saw a refused write first: a catch block model code entered, or a function it left (its own guard
+ * saw the exception), or the `false` a `Reflect` write answered it (harness/silent-refusals.ts).
+ */
+export type SeenAt = 'catch-block' | 'function-exit' | 'reflect-result';
 
 const seen = new WeakSet<object>();
 

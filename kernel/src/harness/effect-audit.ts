@@ -30,6 +30,7 @@ import { installRawDynamicRuntime, refuseRawDynamic } from './raw-dynamic-runtim
 import { installLateCallbacks } from './late-callbacks.js';
 import { installRealmIntegrity } from './realm-integrity.js';
 import { installSecretWatch } from './secret-watch.js';
+import { installSilentRefusals } from './silent-refusals.js';
 import { UnmediatedPerimeterEffectError } from './run-errors.js';
 
 let installed = false;
@@ -225,6 +226,7 @@ export function installEffectAudit(): void {
   installProcesses();
   installRawDynamicRuntime();
   installSecretWatch(refuseIfInterior);
+  installSilentRefusals();
   syncBuiltinESMExports();
   // Last, so the record of the built-ins includes the host's own patches.
   installRealmIntegrity(guardedProcessMethods);
