@@ -30,9 +30,10 @@ export function frozenWriteMessage(error: unknown): string | undefined {
 
 /**
  * Where the host saw a refused write first: a catch block model code entered, or a function it left (its own guard
- * saw the exception), or the `false` a `Reflect` write answered it (harness/silent-refusals.ts).
+ * saw the exception); a rejection handler it registered, called with it; or the `false` a `Reflect` write answered
+ * it (the harness: late-callbacks.ts, silent-refusals.ts).
  */
-export type SeenAt = 'catch-block' | 'function-exit' | 'reflect-result';
+export type SeenAt = 'catch-block' | 'function-exit' | 'rejection-handler' | 'reflect-result';
 
 const seen = new WeakSet<object>();
 

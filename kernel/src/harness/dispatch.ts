@@ -4,13 +4,14 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, describeError, interiorParentId, interiorRefusal, claimFrozenWriteSight, frozenWriteMessage, isInstance, type SeenAt, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
+import { currentInterior, describeError, interiorParentId, interiorRefusal, isInstance, type SeenAt, isNaturalFunction, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
 import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
+import { noteFrozenWrite } from './frozen-write-record.js';
 import { isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply, weakSetAdd, weakSetHas } from './intrinsics.js';
 import {
   compileGenerated,
@@ -28,21 +29,13 @@ import type { ConfinementRequest, ConfinementService } from './termination.js';
 type ConfirmationAnswer = { readonly confirmed: boolean; readonly detail: string };
 
 /**
- * Whether the host sees a refused write for the first time: each is recorded once, under the catch block's node, the
- * failed node or the failed operation, whichever sees it first. Claimed as the harness loads, before any model code.
- */
-// Never unclaimed in practice (the harness loads with the library); if it were, a refusal might be noted twice, never missed.
-const firstSight = claimFrozenWriteSight() ?? ((): boolean => true);
-
-/**
  * A write the engine refused generated code, noted under `nodeId` unless it was recorded where it was seen first.
  * With `seenAt`, the code's own guard handed it over (a catch block, a function it left) under the live node; without,
  * the node failed or was rejected with it (after the node's end): what no function body saw, such as a built-in
  * exported as is, or the module's top level.
  */
-function noteFrozenWrite(host: RunHost, error: unknown, nodeId: string, seenAt?: SeenAt): void {
-  const refused = frozenWriteMessage(error);
-  if (refused !== undefined && firstSight(error)) host.recordAnomaly('frozen_value_write', { nodeId, message: refused, ...(seenAt ? { seenAt } : {}) }, nodeId);
+function noteNodeFrozenWrite(host: RunHost, error: unknown, nodeId: string, seenAt?: SeenAt): void {
+  noteFrozenWrite(host, error, nodeId, { nodeId }, seenAt);
 }
 
 const UNCONFIGURED: ConfirmationAnswer = { confirmed: true, detail: 'in-process regime' };
@@ -232,7 +225,7 @@ export class Dispatcher {
             },
             // A refused write the code swallows (a catch block, a `.catch` on its function's promise) is still an attempt:
             // noted under the node running the code that saw it.
-            onCaught: (caught, seenAt) => noteFrozenWrite(host, caught, liveNodes.getStore()?.nodeId ?? nodeId, seenAt),
+            onCaught: (caught, seenAt) => noteNodeFrozenWrite(host, caught, liveNodes.getStore()?.nodeId ?? nodeId, seenAt),
             dependencies: this.#dependencies(proposal, definitionId),
             granted: this.#granted(frame),
             // Only the export a RetainedFunction selected is linked to the original identity in its invocation records.
@@ -246,7 +239,7 @@ export class Dispatcher {
     } catch (error) {
       recordRealmChanges(host, nodeId);
       host.endDispatch(nodeId, 'rejected', { error });
-      noteFrozenWrite(host, error, nodeId);
+      noteNodeFrozenWrite(host, error, nodeId);
       throw error;
     }
     recordRealmChanges(host, nodeId);
@@ -371,7 +364,7 @@ export class Dispatcher {
       const end = (status: 'completed' | 'failed', data: Record<string, unknown>) => {
         recordRealmChanges(host, nodeId);
         host.endDispatch(nodeId, status, data);
-        if (status === 'failed') noteFrozenWrite(host, data.error, nodeId);
+        if (status === 'failed') noteNodeFrozenWrite(host, data.error, nodeId);
       };
       let result: unknown;
       try {

@@ -32,6 +32,7 @@ import timers from 'node:timers';
 import { promisify } from 'node:util';
 import { currentInterior, interiorParentId, interiorRefusal, runInterior, unmarkedModelCode, type InteriorMark, type InteriorRefusal } from '../core/index.js';
 import { recordRealmChanges } from './realm-integrity.js';
+import { noteInteriorFrozenWrite } from './frozen-write-record.js';
 import { anomalyRecorder, currentHostFrame, insideEndedRun, insideUntrustedRead, refuseInteriorControl, runInFrame, type HostHandle } from './host-context.js';
 import { callerFile } from './call-sites.js';
 import { safeDescribe } from './snapshot-reflect.js';
@@ -360,6 +361,25 @@ function patchEmitters(): void {
 }
 
 /**
+ * A rejection handler interior code registered, bound like any reaction, that first hands the reason to the record
+ * of refused writes: a write a bound built-in reaction made (`.then(Object.assign.bind(null, frozen))`) fails in
+ * no function of the model's, so no guard of its code sees it before a `.catch`, `.then(_, handler)` or
+ * `Promise.allSettled` (which registers built-in handlers through `then`) swallows it.
+ */
+function seeingRejections(mark: InteriorMark, onRejected: AnyFn): AnyFn {
+  const recorder = anomalyRecorder(currentHostFrame());
+  const bound = boundToInterior(mark, onRejected);
+  return function (this: unknown, ...args: unknown[]): unknown {
+    try {
+      noteInteriorFrozenWrite(recorder, args[0], mark, 'rejection-handler');
+    } catch {
+      /* the handler runs either way */
+    }
+    return reflectApply(bound, this, args);
+  };
+}
+
+/**
  * Promise reactions interior code registers (`then`, and `catch` / `finally`, which call it) are bound like
  * timers: a reaction of built-ins on a promise that settles later (a file read, a digest, a timeout signal's
  * promise) would otherwise change built-ins while the host decides. `await` on a native promise does not go
@@ -375,7 +395,7 @@ function patchPromiseReactions(): void {
       if (!mark) return reflectApply(then, this, [onFulfilled, onRejected]);
       return reflectApply(then, this, [
         typeof onFulfilled === 'function' ? boundToInterior(mark, onFulfilled as AnyFn) : onFulfilled,
-        typeof onRejected === 'function' ? boundToInterior(mark, onRejected as AnyFn) : onRejected,
+        typeof onRejected === 'function' ? seeingRejections(mark, onRejected as AnyFn) : onRejected,
       ]);
     },
     then,

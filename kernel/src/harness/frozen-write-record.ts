@@ -1,0 +1,24 @@
+/**
+ * The harness's record of a write the engine refused model code: once per refusal, where the host first sees it
+ * (see core/frozen-write-sight.ts, whose record of what was seen the harness claims here, as it loads).
+ */
+import { claimFrozenWriteSight, frozenWriteMessage, interiorParentId, type InteriorMark, type SeenAt } from '../core/index.js';
+import type { HostHandle } from './host-context.js';
+
+// Never unclaimed in practice (the harness loads with the library); if it were, a refusal might be noted twice, never missed.
+const firstSight = claimFrozenWriteSight() ?? ((): boolean => true);
+
+/**
+ * Records `error` as `frozen_value_write` under `parentId` when it is the engine's refusal of a write and the host
+ * has not seen it before. `ids` name where it happened (`nodeId`, or an expression's `operationId`); `seenAt`, where
+ * it was seen, when model code's own guard or a rejection handler handed it over.
+ */
+export function noteFrozenWrite(recorder: Pick<HostHandle, 'recordAnomaly'>, error: unknown, parentId: string, ids: { readonly nodeId: string } | { readonly operationId: string | undefined }, seenAt?: SeenAt): void {
+  const message = frozenWriteMessage(error);
+  if (message !== undefined && firstSight(error)) recorder.recordAnomaly('frozen_value_write', { ...ids, message, ...(seenAt ? { seenAt } : {}) }, parentId);
+}
+
+/** The same, for model code running under `mark`: recorded under its operation or dispatch node. */
+export function noteInteriorFrozenWrite(recorder: Pick<HostHandle, 'recordAnomaly'>, error: unknown, mark: InteriorMark, seenAt: SeenAt): void {
+  noteFrozenWrite(recorder, error, interiorParentId(mark), mark.kind === 'expression' ? { operationId: mark.operationId } : { nodeId: mark.nodeId }, seenAt);
+}
