@@ -90,6 +90,11 @@ describe('the ZeroMQ kernel pool, through jupyter_client', () => {
     expect(r).toEqual({ spare: true, pooled: true, kernel_gone: true, launcher_gone: true });
   });
 
+  it('the same when the client names no JPY_PARENT_PID (a launch it does not own): the shell\'s parent is the client', { timeout: 240_000 }, async () => {
+    const r = await checks<Record<string, unknown>>('client_gone_unnamed');
+    expect(r).toEqual({ spare: true, pooled: true, kernel_gone: true, launcher_gone: true });
+  });
+
   it('a restarted kernel keeps nothing of the one before', { timeout: 240_000 }, async () => {
     const r = await checks<Record<string, unknown>>('restart');
     // `kept` is not declared in the new kernel: a type error, as in any fresh kernel.

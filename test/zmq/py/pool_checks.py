@@ -202,19 +202,24 @@ def stand_in():
     return out
 
 
-def client_child():
-    """A Jupyter client that starts a pooled kernel, reports both pids and dies without shutting anything down."""
-    km, kc = start()
+def client_child(independent=False):
+    """A Jupyter client that starts a pooled kernel, reports both pids and dies without shutting anything down.
+    `independent`: launched as jupyter_client launches a kernel it does not own, with no JPY_PARENT_PID."""
+    km = KernelManager(kernel_name=KERNEL)
+    km.start_kernel(**({"independent": True} if independent else {}))
+    kc = km.client()
+    kc.start_channels()
     print(json.dumps({"kernel": kernel_pid(kc), "launcher": km.provisioner.process.pid}), flush=True)
     os._exit(0)
 
 
-def client_gone():
-    """The client (JPY_PARENT_PID) dies and leaves the launcher shell running: the pooled kernel notices, and both end."""
+def client_gone(child_scenario="client_child"):
+    """The client (JPY_PARENT_PID, else the shell's parent) dies and leaves the launcher shell running: the pooled
+    kernel notices, and both end."""
     out = {"spare": ensure_spare()}
     # The kernel's launcher inherits the client's output: read the client's line, not until the pipe closes, and
     # keep this script's own output away from it (the test reads that until it closes).
-    child = subprocess.Popen([sys.executable, __file__, KERNEL, CLI, "client_child"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    child = subprocess.Popen([sys.executable, __file__, KERNEL, CLI, child_scenario], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     pids = json.loads(child.stdout.readline())
     child.wait(30)
     out["pooled"] = pids["kernel"] != pids["launcher"]
@@ -257,4 +262,5 @@ def other_root():
     return out
 
 
-print(json.dumps({"handoff": handoff, "killed": killed, "stand_in": stand_in, "client_child": client_child, "client_gone": client_gone, "restart": restart, "other_root": other_root}[SCENARIO]()))
+print(json.dumps({"handoff": handoff, "killed": killed, "stand_in": stand_in, "client_child": client_child, "client_gone": client_gone,
+            "client_child_unnamed": lambda: client_child(True), "client_gone_unnamed": lambda: client_gone("client_child_unnamed"), "restart": restart, "other_root": other_root}[SCENARIO]()))

@@ -104,6 +104,11 @@ export interface LaunchRequest {
    * shell instead of this request's connection, which ends once the reply is read.
    */
   standIn?: string;
+  /**
+   * The stand-in shell's parent: the client, watched by the kernel when JPY_PARENT_PID names none (a launch
+   * jupyter_client does not own, another client), as a cold kernel watches the parent it started under.
+   */
+  clientPid?: number;
 }
 
 export type PoolRequest = LaunchRequest | { kind: 'status' } | { kind: 'stop' };

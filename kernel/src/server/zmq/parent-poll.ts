@@ -22,10 +22,12 @@ export interface ParentWatchOptions {
   env?: NodeJS.ProcessEnv;
   intervalMs?: number;
   /**
-   * The client is only the one JPY_PARENT_PID names: a pooled kernel's parent is the pool's daemon, whose exit or
-   * the re-parenting it brings says nothing about the client. Without JPY_PARENT_PID nothing is watched.
+   * The client is only the one JPY_PARENT_PID (else `clientPid`) names: a pooled kernel's parent is the pool's
+   * daemon, whose exit or the re-parenting it brings says nothing about the client. With neither, nothing is watched.
    */
   clientOnly?: boolean;
+  /** The client when JPY_PARENT_PID names none: the parent of the shell standing in for a pooled kernel. */
+  clientPid?: number;
 }
 
 /** Calls `onOrphaned` (after saying so on stderr) once the parent is gone; polled, so a pid reused within one interval goes unnoticed. */
@@ -34,7 +36,8 @@ export function watchParent(onOrphaned: (parentPid: number) => void, options: Pa
   const given = Number(env['JPY_PARENT_PID']);
   const startedUnder = process.ppid;
   const followParent = options.clientOnly !== true;
-  const parentPid = Number.isInteger(given) && given > 1 ? given : followParent && startedUnder > 1 ? startedUnder : undefined;
+  const named = Number.isInteger(given) && given > 1 ? given : options.clientPid;
+  const parentPid = named !== undefined && named > 1 ? named : followParent && startedUnder > 1 ? startedUnder : undefined;
   if (parentPid === undefined) return { parentPid, stop() {} };
   const timer = setInterval(() => {
     // Re-parented (the parent died) or the named parent no longer exists.

@@ -32,6 +32,7 @@ const LaunchRequestSchema = z.strictObject({
   env: z.record(z.string().max(256), z.string().max(4096)),
   launcherPid: z.number().int().positive(),
   standIn: z.string().min(1).max(4096).optional(),
+  clientPid: z.number().int().min(2).optional(),
 });
 const PoolRequestSchema = z.discriminatedUnion('kind', [LaunchRequestSchema, z.strictObject({ kind: z.literal('status') }), z.strictObject({ kind: z.literal('stop') })]);
 

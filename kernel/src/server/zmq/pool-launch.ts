@@ -27,7 +27,7 @@ import {
   type PoolReply,
 } from './kernel-pool.js';
 import { watchParent } from './parent-poll.js';
-import { checkStandInDir } from './pool-stand-in.js';
+import { checkStandInDir, STAND_IN_PARENT_VARIABLE } from './pool-stand-in.js';
 
 /** A daemon answers at once; a socket nobody accepts on within this is treated as no daemon. */
 const CONNECT_TIMEOUT_MS = 500;
@@ -117,12 +117,21 @@ function standInFor(socket: net.Socket, pid: number): void {
   });
 }
 
+/** The client the stand-in shell named (its own parent), when this process asks for one; else undefined. */
+function standInParent(options: PoolLaunch): number | undefined {
+  const named = Number(process.env[STAND_IN_PARENT_VARIABLE]);
+  delete process.env[STAND_IN_PARENT_VARIABLE];
+  return options.standIn !== undefined && Number.isInteger(named) && named > 1 ? named : undefined;
+}
+
 /**
  * True when a pooled kernel took the launch (this process now stands in for it); false when the kernel
  * should start cold in this process. Exits with status 1 when the pooled process could not serve the
  * connection file, with the reason on stderr, as a cold start meeting the same failure would.
  */
 export async function launchFromPool(options: PoolLaunch): Promise<boolean> {
+  // Read and removed first: it is not part of the launch's identity, nor of a daemon this process starts.
+  const clientPid = standInParent(options);
   // Another host module is another kernel: the pool's spares load this build's Session host.
   if (options.hostModule !== undefined || !kernelPoolEnabled()) return false;
   const dir = kernelPoolDir();
@@ -158,6 +167,7 @@ export async function launchFromPool(options: PoolLaunch): Promise<boolean> {
     // The process Jupyter started: the shell when one stands in.
     launcherPid: options.standIn === undefined ? process.pid : process.ppid,
     ...(options.standIn === undefined ? {} : { standIn: path.resolve(options.standIn) }),
+    ...(clientPid === undefined ? {} : { clientPid }),
   });
   const reply = await readLine(socket, REPLY_TIMEOUT_MS);
   if (isReply(reply) && reply.kind === 'kernel') {

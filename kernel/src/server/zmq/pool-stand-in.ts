@@ -20,6 +20,9 @@ export const STAND_IN_SCRIPT_NAME = 'pool-launch.sh';
 export const LAUNCHER_FIFO = 'launcher';
 export const KERNEL_FIFO = 'kernel';
 
+/** Set by the shell for the process asking the pool only: the shell's parent, the client that started it. */
+export const STAND_IN_PARENT_VARIABLE = 'NIGHTHAWK_STAND_IN_PARENT_PID';
+
 // POSIX sh only (dash, bash, busybox). kernel-pool.ts decides the same things again in node: a wrong guess here
 // costs one extra node start (or a cold start), never a different kernel.
 export const STAND_IN_SCRIPT = `#!/bin/sh
@@ -58,7 +61,8 @@ pid=
 trap '[ -n "$pid" ] && kill -INT "$pid" 2>/dev/null' INT
 trap '[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null' TERM
 trap '[ -n "$pid" ] && kill -HUP "$pid" 2>/dev/null' HUP
-answer=$("$@" --pool-stand-in "$dir" 3>&-)
+# $PPID is the client that started this shell: the kernel watches it when the client names itself nowhere else.
+answer=$(${STAND_IN_PARENT_VARIABLE}=$PPID "$@" --pool-stand-in "$dir" 3>&-)
 case "$answer" in
   ''|*[!0-9]*)
     # No spare took the launch, or asking failed: the kernel starts cold here, and meets any failure itself.
