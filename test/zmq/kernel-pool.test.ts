@@ -90,7 +90,7 @@ describe('the ZeroMQ kernel pool, through jupyter_client', () => {
     expect(r).toEqual({ spare: true, pooled: true, kernel_gone: true, launcher_gone: true });
   });
 
-  it('the same when the client names no JPY_PARENT_PID (a launch it does not own): the shell\'s parent is the client', { timeout: 240_000 }, async () => {
+  it('the same when the client sets no JPY_PARENT_PID (jupyter_client\'s independent launch): the shell\'s parent, as a cold kernel ends with the parent it started under', { timeout: 240_000 }, async () => {
     const r = await checks<Record<string, unknown>>('client_gone_unnamed');
     expect(r).toEqual({ spare: true, pooled: true, kernel_gone: true, launcher_gone: true });
   });
