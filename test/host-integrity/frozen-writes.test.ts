@@ -43,6 +43,9 @@ describe('attack: model code writing a value the host froze', () => {
     ['an array inside it', 'limits.tools.push("shell")', 'object is not extensible'],
     ['a property deleted', 'delete limits.maxSpend', "Cannot delete property 'maxSpend'"],
     ['a library class', 'nh.Runner.prototype.run = () => 1', "Cannot assign to read only property 'run'"],
+    ['its prototype replaced', 'Object.setPrototypeOf(limits, { maxSpend: 1e9 })', 'is not extensible'],
+    ['its __proto__ assigned', 'limits.__proto__ = { maxSpend: 1e9 }', 'is not extensible'],
+    ["an array's prototype replaced", 'Object.setPrototypeOf(limits.tools, { length: 0 })', 'is not extensible'],
   ])('%s: the operation fails, the model is told what to do instead, and the attempt is recorded', async (_what, expression, message) => {
     const { limits, operation, reply, anomalies } = await evaluateAgainst(expression);
     expect(operation.status).toBe('failed');

@@ -53,9 +53,12 @@ export interface OperationFailure {
 
 /**
  * The engine's messages (V8's, which this package runs on) for a write it refused because the target is frozen,
- * sealed, not extensible or read-only (host objects, and what an operator froze before granting it).
+ * sealed, not extensible or read-only (host objects, and what an operator froze before granting it), its prototype
+ * included.
  */
-const FROZEN_WRITE = /^Cannot (?:assign to read only property |add property .+, object is not extensible|delete property |redefine property: |define property .+, object is not extensible|set property .+ which has only a getter)/s;
+// The last form is a prototype set on a non-extensible object (`Object.setPrototypeOf`, `__proto__ =`): `#<Object> is
+// not extensible`, where a function's description is its source text (hence `s`).
+const FROZEN_WRITE = /^(?:Cannot (?:assign to read only property |add property .+, object is not extensible|delete property |redefine property: |define property .+, object is not extensible|set property .+ which has only a getter)|.+ is not extensible$)/s;
 // Captured: the builtin exec does not look up `exec` again, so model code replacing RegExp.prototype.exec (or
 // test) changes nothing here.
 const regExpExec = RegExp.prototype.exec;
