@@ -453,3 +453,53 @@ describe('attack: model code writing a frozen value through Reflect, which answe
     expect(limits.maxSpend).toBe(10);
   });
 });
+
+/**
+ * Attack: a model expression rebinds a name of its step (a granted reference, a read binding) by plain assignment
+ * instead of through nh_assign, the typed boundary. The expression's scope refuses it with a TypeError; the refusal is
+ * recorded as `expression_binding_write` where it happens, so code that catches it still leaves the attempt behind.
+ */
+describe('attack: a model expression assigning a name of its step outside nh_assign', () => {
+  it.each([
+    ['a granted reference', 'limits = { maxSpend: 1e9, tools: [] }', 'limits'],
+    ['a read binding', 'config = { retries: 0, tags: [] }', 'config'],
+    ['a name the step does not have', 'widened = true', 'widened'],
+  ])('%s: the operation fails, the model is told to use nh_assign, and the attempt is recorded', async (_what, expression, name) => {
+    const { limits, config, operation, reply, anomalies } = await evaluateAgainst(expression);
+    expect(operation.status).toBe('failed');
+    expect(reply).toContain('use nh_assign');
+    const recorded = anomalies.filter((e) => e.status === 'expression_binding_write');
+    expect(recorded.map((e) => [e.parentId, (e.data as { name?: string }).name])).toEqual([[operation.subjectId, name]]);
+    expect(limits).toEqual({ maxSpend: 10, tools: ['search'] });
+    expect(config).toEqual({ retries: 2, tags: ['a'] });
+  });
+
+  it('caught by the expression itself: the step goes on, and the attempt is still recorded', async () => {
+    const { operation, anomalies } = await evaluateAgainst("(() => { try { limits = {}; } catch { return 'hidden'; } })()");
+    expect(operation.status).toBe('completed');
+    expect((operation.data as { valuePreview?: string }).valuePreview).toBe('"hidden"');
+    expect(anomalies.filter((e) => e.status === 'expression_binding_write').map((e) => e.parentId)).toEqual([operation.subjectId]);
+  });
+
+  it("names the expression declares itself are its own: nothing recorded", async () => {
+    const { operation, anomalies } = await evaluateAgainst('(() => { let n = 1; n = 2; for (let i = 0; i < 2; i++) n += i; return n; })()');
+    expect((operation.data as { valuePreview?: string }).valuePreview).toBe('3');
+    expect(anomalies.map((e) => e.status)).not.toContain('expression_binding_write');
+  });
+
+  it('from a SessionFunction run: the model expression in it is recorded under its operation', async () => {
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'limits = null' })] }), () => ({ toolCalls: [finish()] })]);
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const limits = Object.freeze({ maxSpend: 10 });
+    const { body } = session.materialized(session.submit('async function body() {}'), {
+      body: async () => {
+        await nh.step({ program: 'execute\nGo.', references: { limits } });
+      },
+    });
+    await (body as () => Promise<unknown>)();
+    const operation = session.ledger.select({ kind: 'operation' })[0]!;
+    expect(operation.status).toBe('failed');
+    const recorded = session.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'expression_binding_write');
+    expect(recorded.map((e) => e.parentId)).toEqual([operation.subjectId]);
+  });
+});

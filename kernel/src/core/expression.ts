@@ -6,6 +6,8 @@
  */
 
 import vm from 'node:vm';
+import { currentOperationId } from './interior.js';
+import { reportRefusal } from './refusal-sink.js';
 import { ENTER_GENERATOR_NAME, ENTER_NAME, ESCAPING_NAME, LIVE_NAME, RESUMED_NAME, guardExpressionFunctions, type ExpressionGuard } from './expression-guard.js';
 
 type RawExpression = (
@@ -61,13 +63,22 @@ export function createScope(locals: Record<string, unknown>, references: Readonl
       if (name in references) return references[name];
       throw new ReferenceError(`${name} is not defined`);
     },
+    // Refused and recorded where it happens, so a catch in the expression cannot hide the attempt.
     set(_target, name) {
+      refuseBindingWrite(name, 'assign');
       throw new TypeError(`Cannot assign to '${String(name)}' inside an expression; use nh_assign to set a binding.`);
     },
     deleteProperty(_target, name) {
+      refuseBindingWrite(name, 'delete');
       throw new TypeError(`Cannot delete '${String(name)}' inside an expression.`);
     },
   });
+}
+
+/** A step's name written outside nh_assign (the typed boundary): `expression_binding_write`, under the operation. */
+function refuseBindingWrite(name: string | symbol, action: 'assign' | 'delete'): void {
+  const operationId = currentOperationId();
+  reportRefusal('expression_binding_write', { operationId, name: typeof name === 'string' ? name : String(name), action }, operationId);
 }
 
 /** Matches `name(.field)*` with ASCII identifiers and no segment that could reach prototypes. */
