@@ -18,7 +18,12 @@ export function noteFrozenWrite(recorder: Pick<HostHandle, 'recordAnomaly'>, err
   if (message !== undefined && firstSight(error)) recorder.recordAnomaly('frozen_value_write', { ...ids, message, ...(seenAt ? { seenAt } : {}) }, parentId);
 }
 
-/** The same, for model code running under `mark`: recorded under its operation or dispatch node. */
+/** Where model code running under `mark` is: an expression's operation, or generated code's dispatch node. */
+export function interiorIds(mark: InteriorMark): { readonly nodeId: string } | { readonly operationId: string | undefined } {
+  return mark.kind === 'expression' ? { operationId: mark.operationId } : { nodeId: mark.nodeId };
+}
+
+/** `noteFrozenWrite` for model code running under `mark`: recorded under its operation or dispatch node. */
 export function noteInteriorFrozenWrite(recorder: Pick<HostHandle, 'recordAnomaly'>, error: unknown, mark: InteriorMark, seenAt: SeenAt): void {
-  noteFrozenWrite(recorder, error, interiorParentId(mark), mark.kind === 'expression' ? { operationId: mark.operationId } : { nodeId: mark.nodeId }, seenAt);
+  noteFrozenWrite(recorder, error, interiorParentId(mark), interiorIds(mark), seenAt);
 }

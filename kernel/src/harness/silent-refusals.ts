@@ -12,6 +12,7 @@
  */
 import { interiorParentId, reportRefusal } from '../core/index.js';
 import { activeInterior } from './raw-dynamic-runtime.js';
+import { interiorIds } from './frozen-write-record.js';
 import { reflectApply, stringSlice, StringCtor } from './intrinsics.js';
 
 type SilentWrite = 'set' | 'defineProperty' | 'deleteProperty' | 'setPrototypeOf';
@@ -34,15 +35,14 @@ function refusalMessage(name: SilentWrite, key: unknown): string {
     case 'deleteProperty':
       return `Reflect.deleteProperty refused to delete ${shownKey(key)}: it is not configurable`;
     case 'setPrototypeOf':
-      return 'Reflect.setPrototypeOf refused to set the prototype: the object is not extensible';
+      return 'Reflect.setPrototypeOf refused to set the prototype: the object is not extensible, or its prototype is fixed';
   }
 }
 
 function noteRefusal(name: SilentWrite, args: readonly unknown[]): void {
   const mark = activeInterior();
   if (!mark) return;
-  const where = mark.kind === 'expression' ? { operationId: mark.operationId } : { nodeId: mark.nodeId };
-  reportRefusal('frozen_value_write', { ...where, message: refusalMessage(name, args[1]), seenAt: 'reflect-result' }, interiorParentId(mark));
+  reportRefusal('frozen_value_write', { ...interiorIds(mark), message: refusalMessage(name, args[1]), seenAt: 'reflect-result' }, interiorParentId(mark));
 }
 
 let installed = false;
