@@ -226,6 +226,26 @@ describe('attack: model code writing a value the host froze', () => {
 });
 
 /**
+ * Runs `body` (model code that refuses to show a frozen write: it returns 'hidden') in a step from `place`, and checks
+ * the step went on, `nh.Runner.prototype.run` is unchanged, and the attempt was recorded once, as `expected`, under
+ * the code's own place: the operation for an expression, the invocation's node for generated code.
+ */
+async function hiddenAndRecordedOnce(place: (typeof STEP_PLACES)[number], body: string, expected: { seenAt: string; message: string }): Promise<void> {
+  const run = nh.Runner.prototype.run;
+  const code = modelCodeIn(place, body);
+  const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
+  const operation = events.find((e) => e.kind === 'operation')!;
+  expect(operation.status).toBe('completed');
+  expect((operation.data as { valuePreview?: string }).valuePreview).toBe('"hidden"');
+  expect(nh.Runner.prototype.run).toBe(run);
+  const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
+  expect(recorded).toHaveLength(1);
+  expect(recorded[0]!.data).toMatchObject({ seenAt: expected.seenAt, message: expect.stringContaining(expected.message) });
+  const invocation = events.find((e) => e.kind === 'dispatch.start' && e.status === 'invocation');
+  expect(recorded[0]!.parentId).toBe(place === 'expression' ? operation.subjectId : invocation?.subjectId);
+}
+
+/**
  * Attack: model code catches the engine's refusal itself (try/catch, a promise's .catch, a caller it hands the function
  * to), so the operation completes and nothing reaches the host. Every catch block of model code (expressions and
  * generated code) hands what it caught to its guard first, and every function it defines hands over an exception
@@ -252,22 +272,10 @@ describe('attack: model code that catches the refused write, to hide the attempt
     ["a bound built-in reaction, then .then's rejection handler", `return Promise.resolve({ run: () => 1 }).then(${assign}).then(undefined, () => 'hidden');`, 'rejection-handler'],
     ['a bound built-in reaction, then Promise.allSettled', `const [r] = await Promise.allSettled([Promise.resolve({ run: () => 1 }).then(${assign})]); return r.status === 'rejected' ? 'hidden' : 'odd';`, 'rejection-handler'],
   ];
-  const run = nh.Runner.prototype.run;
   for (const place of STEP_PLACES) {
-    it.each(catches)(`from ${placeName(place)}, %s: the step goes on, and the attempt is recorded once`, async (_form, body, seenAt) => {
-      const code = modelCodeIn(place, body);
-      const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
-      const operation = events.find((e) => e.kind === 'operation')!;
-      expect(operation.status).toBe('completed');
-      expect((operation.data as { valuePreview?: string }).valuePreview).toBe('"hidden"');
-      expect(nh.Runner.prototype.run).toBe(run);
-      const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
-      expect(recorded).toHaveLength(1);
-      expect(recorded[0]!.data).toMatchObject({ seenAt, message: expect.stringContaining("Cannot assign to read only property 'run'") });
-      // Under the code's own place: the operation for an expression, the invocation's node for generated code.
-      const invocation = events.find((e) => e.kind === 'dispatch.start' && e.status === 'invocation');
-      expect(recorded[0]!.parentId).toBe(place === 'expression' ? operation.subjectId : invocation?.subjectId);
-    });
+    it.each(catches)(`from ${placeName(place)}, %s: the step goes on, and the attempt is recorded once`, (_form, body, seenAt) =>
+      hiddenAndRecordedOnce(place, body, { seenAt, message: "Cannot assign to read only property 'run'" }),
+    );
 
     it(`from ${placeName(place)}, caught and rethrown: the operation fails, and the attempt is recorded once`, async () => {
       const code = modelCodeIn(place, `try { ${write} } catch (e) { throw e; }`);
@@ -375,21 +383,10 @@ describe('attack: model code writing a frozen value through Reflect, which answe
     ['a pass-through proxy of the frozen value', `Reflect.set(new Proxy(${frozen}, {}), 'run', () => 1)`, "Reflect.set refused to set 'run'"],
     ['a symbol key', `Reflect.set(${frozen}, Symbol.iterator, () => 1)`, 'Reflect.set refused to set Symbol(Symbol.iterator)'],
   ];
-  const run = nh.Runner.prototype.run;
   for (const place of STEP_PLACES) {
-    it.each(forms)(`from ${placeName(place)}, %s: the step goes on, and the attempt is recorded once`, async (_form, call, message) => {
-      const code = modelCodeIn(place, `return ${call} ? 'written' : 'hidden';`);
-      const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
-      const operation = events.find((e) => e.kind === 'operation')!;
-      expect(operation.status).toBe('completed');
-      expect((operation.data as { valuePreview?: string }).valuePreview).toBe('"hidden"');
-      expect(nh.Runner.prototype.run).toBe(run);
-      const recorded = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
-      expect(recorded).toHaveLength(1);
-      expect(recorded[0]!.data).toMatchObject({ seenAt: 'reflect-result', message: expect.stringContaining(message) });
-      const invocation = events.find((e) => e.kind === 'dispatch.start' && e.status === 'invocation');
-      expect(recorded[0]!.parentId).toBe(place === 'expression' ? operation.subjectId : invocation?.subjectId);
-    });
+    it.each(forms)(`from ${placeName(place)}, %s: the step goes on, and the attempt is recorded once`, (_form, call, message) =>
+      hiddenAndRecordedOnce(place, `return ${call} ? 'written' : 'hidden';`, { seenAt: 'reflect-result', message }),
+    );
 
     it(`from ${placeName(place)}, a write Reflect performs (a mutable value of the code's own): nothing recorded`, async () => {
       const code = modelCodeIn(place, `const own = { a: 1 }; return Reflect.set(own, 'a', 2) && Reflect.deleteProperty(own, 'a') ? 'written' : 'refused';`);
