@@ -46,6 +46,9 @@ describe('attack: model code writing a value the host froze', () => {
     ['its prototype replaced', 'Object.setPrototypeOf(limits, { maxSpend: 1e9 })', 'is not extensible'],
     ['its __proto__ assigned', 'limits.__proto__ = { maxSpend: 1e9 }', 'is not extensible'],
     ["an array's prototype replaced", 'Object.setPrototypeOf(limits.tools, { length: 0 })', 'is not extensible'],
+    ["Object.prototype's prototype set", 'Object.setPrototypeOf(Object.prototype, limits)', "Immutable prototype object 'Object.prototype'"],
+    // The engine describes a function by its source text, lines and all.
+    ["a frozen function's prototype replaced", 'Object.setPrototypeOf(Object.freeze(function named() {\n  return 1;\n}), null)', 'is not extensible'],
   ])('%s: the operation fails, the model is told what to do instead, and the attempt is recorded', async (_what, expression, message) => {
     const { limits, operation, reply, anomalies } = await evaluateAgainst(expression);
     expect(operation.status).toBe('failed');

@@ -56,9 +56,9 @@ export interface OperationFailure {
  * sealed, not extensible or read-only (host objects, and what an operator froze before granting it), its prototype
  * included.
  */
-// The last form is a prototype set on a non-extensible object (`Object.setPrototypeOf`, `__proto__ =`): `#<Object> is
-// not extensible`, where a function's description is its source text (hence `s`).
-const FROZEN_WRITE = /^(?:Cannot (?:assign to read only property |add property .+, object is not extensible|delete property |redefine property: |define property .+, object is not extensible|set property .+ which has only a getter)|.+ is not extensible$)/s;
+// The last two forms are a prototype set (`Object.setPrototypeOf`, `__proto__ =`) on a non-extensible object (`#<Object>
+// is not extensible`, where a function's description is its source text, hence `s`) or on `Object.prototype`.
+const FROZEN_WRITE = /^(?:Cannot (?:assign to read only property |add property .+, object is not extensible|delete property |redefine property: |define property .+, object is not extensible|set property .+ which has only a getter)|.+ is not extensible$|Immutable prototype object .+ cannot have their prototype set$)/s;
 // Captured: the builtin exec does not look up `exec` again, so model code replacing RegExp.prototype.exec (or
 // test) changes nothing here.
 const regExpExec = RegExp.prototype.exec;
