@@ -10,9 +10,9 @@
  * Each is replaced by a proxy of the built-in, so its name, length, source text (`[native code]`), answers and lack
  * of a constructor stay the built-in's, and the late-callback rule still drops it as code no guard sees.
  */
-import { interiorParentId, reportRefusal } from '../core/index.js';
 import { activeInterior } from './raw-dynamic-runtime.js';
-import { interiorIds } from './frozen-write-record.js';
+import { recordInteriorFrozenWrite } from './frozen-write-record.js';
+import { anomalyRecorder } from './host-context.js';
 import { reflectApply, stringSlice, StringCtor } from './intrinsics.js';
 
 type SilentWrite = 'set' | 'defineProperty' | 'deleteProperty' | 'setPrototypeOf';
@@ -42,7 +42,11 @@ function refusalMessage(name: SilentWrite, key: unknown): string {
 function noteRefusal(name: SilentWrite, args: readonly unknown[]): void {
   const mark = activeInterior();
   if (!mark) return;
-  reportRefusal('frozen_value_write', { ...interiorIds(mark), message: refusalMessage(name, args[1]), seenAt: 'reflect-result' }, interiorParentId(mark));
+  try {
+    recordInteriorFrozenWrite(anomalyRecorder(), mark, refusalMessage(name, args[1]), 'reflect-result');
+  } catch {
+    /* the caller gets its answer either way */
+  }
 }
 
 let installed = false;
