@@ -8,6 +8,12 @@ export interface ParentWatch {
   stop(): void;
 }
 
+/** A process id as a variable or request carries it (JPY_PARENT_PID…): an integer above 1 (not init), else undefined. */
+export function pidFrom(value: string | number | undefined): number | undefined {
+  const pid = Number(value);
+  return Number.isInteger(pid) && pid > 1 ? pid : undefined;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -27,17 +33,15 @@ export interface ParentWatchOptions {
    */
   clientOnly?: boolean;
   /** The client when JPY_PARENT_PID names none: the parent of the shell standing in for a pooled kernel. */
-  clientPid?: number;
+  clientPid?: number | undefined;
 }
 
 /** Calls `onOrphaned` (after saying so on stderr) once the parent is gone; polled, so a pid reused within one interval goes unnoticed. */
 export function watchParent(onOrphaned: (parentPid: number) => void, options: ParentWatchOptions = {}): ParentWatch {
   const env = options.env ?? process.env;
-  const given = Number(env['JPY_PARENT_PID']);
   const startedUnder = process.ppid;
   const followParent = options.clientOnly !== true;
-  const named = Number.isInteger(given) && given > 1 ? given : options.clientPid;
-  const parentPid = named !== undefined && named > 1 ? named : followParent && startedUnder > 1 ? startedUnder : undefined;
+  const parentPid = pidFrom(env['JPY_PARENT_PID']) ?? pidFrom(options.clientPid) ?? (followParent && startedUnder > 1 ? startedUnder : undefined);
   if (parentPid === undefined) return { parentPid, stop() {} };
   const timer = setInterval(() => {
     // Re-parented (the parent died) or the named parent no longer exists.

@@ -26,7 +26,7 @@ import {
   socketPath,
   type PoolReply,
 } from './kernel-pool.js';
-import { watchParent } from './parent-poll.js';
+import { pidFrom, watchParent } from './parent-poll.js';
 import { checkStandInDir, STAND_IN_PARENT_VARIABLE } from './pool-stand-in.js';
 
 /** A daemon answers at once; a socket nobody accepts on within this is treated as no daemon. */
@@ -119,9 +119,9 @@ function standInFor(socket: net.Socket, pid: number): void {
 
 /** The client the stand-in shell named (its own parent), when this process asks for one; else undefined. */
 function standInParent(options: PoolLaunch): number | undefined {
-  const named = Number(process.env[STAND_IN_PARENT_VARIABLE]);
+  const named = pidFrom(process.env[STAND_IN_PARENT_VARIABLE]);
   delete process.env[STAND_IN_PARENT_VARIABLE];
-  return options.standIn !== undefined && Number.isInteger(named) && named > 1 ? named : undefined;
+  return options.standIn !== undefined ? named : undefined;
 }
 
 /**

@@ -74,7 +74,7 @@ async function serveLaunch(request: LaunchRequest, socket: Socket, prepared: Pre
     shell.resume();
     // A node launcher watches the client itself; a shell does not. The client is JPY_PARENT_PID, else the
     // shell's parent (a shell launched by a client it was not told of: an independent launch, another client).
-    watchParent(end, { clientOnly: true, ...(request.clientPid === undefined ? {} : { clientPid: request.clientPid }) });
+    watchParent(end, { clientOnly: true, clientPid: request.clientPid });
     socket.end();
   } else {
     // A node launcher stands in: when its connection closes (it exited, or was killed), so does this.
