@@ -37,6 +37,15 @@ async function evaluateAgainst(expression: string) {
   return { limits, config, operation, reply, anomalies: runner.ledger.select({ kind: 'trace.anomaly' }) };
 }
 
+/** Runs `expression` against a frozen `limits` in a core-only run (no Runner): the `frozen_value_write` notes it left. */
+async function coreOnlyFrozenWrites(expression: string) {
+  const limits = Object.freeze({ maxSpend: 10 });
+  const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
+  const before = nh.anomaliesOutsideRunners().length;
+  await nh.run(new nh.AgentExecutor({ model }), () => nh.step({ program: 'execute\nGo.', references: { limits } }));
+  return { limits, noted: nh.anomaliesOutsideRunners().slice(before).filter((a) => a.anomalyKind === 'frozen_value_write') };
+}
+
 describe('attack: model code writing a value the host froze', () => {
   it.each([
     ['a granted operator object', 'limits.maxSpend = 1e9', "Cannot assign to read only property 'maxSpend'"],
@@ -97,11 +106,7 @@ describe('attack: model code writing a value the host froze', () => {
   });
 
   it('in a core-only run (no Runner, no ledger): noted where such runs leave their anomalies', async () => {
-    const limits = Object.freeze({ maxSpend: 10 });
-    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'limits.maxSpend = 1e9' })] }), () => ({ toolCalls: [finish()] })]);
-    const before = nh.anomaliesOutsideRunners().length;
-    await nh.run(new nh.AgentExecutor({ model }), () => nh.step({ program: 'execute\nGo.', references: { limits } }));
-    const noted = nh.anomaliesOutsideRunners().slice(before).filter((a) => a.anomalyKind === 'frozen_value_write');
+    const { limits, noted } = await coreOnlyFrozenWrites('limits.maxSpend = 1e9');
     expect(noted).toHaveLength(1);
     expect((noted[0]!.detail as { message?: string }).message).toContain("Cannot assign to read only property 'maxSpend'");
     expect(limits.maxSpend).toBe(10);
@@ -214,9 +219,14 @@ describe('attack: model code writing a value the host froze', () => {
     expect(recorded.map((e) => e.parentId)).toEqual([failed[0]!.subjectId]);
   });
 
+  // An assignment, and a prototype set (whose refusal reads `… is not extensible`).
+  const uncaught: Array<[string, string]> = [
+    ['an assignment', 'Object.freeze(nh.Runner.prototype).run = () => 1;'],
+    ['a prototype set', 'Object.setPrototypeOf(Object.freeze(nh.Runner.prototype), null);'],
+  ];
   for (const place of STEP_PLACES) {
-    it(`from ${placeName(place)}, uncaught: recorded once, where it was first seen`, async () => {
-      const code = modelCodeIn(place, `Object.freeze(nh.Runner.prototype).run = () => 1;`);
+    it.each(uncaught)(`from ${placeName(place)}, uncaught, %s: recorded once, where it was first seen`, async (_what, write) => {
+      const code = modelCodeIn(place, write);
       const { events } = await runStepWith(code, [() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [finish()] })]);
       const failed = events.filter((e) => e.kind === 'operation' && e.status === 'failed');
       expect(failed).toHaveLength(1);
@@ -357,12 +367,7 @@ describe('attack: model code that catches the refused write, to hide the attempt
   });
 
   it('in a core-only run: noted where such runs leave their anomalies', async () => {
-    const limits = Object.freeze({ maxSpend: 10 });
-    const expression = '(() => { try { limits.maxSpend = 1e9; } catch { return 0; } })()';
-    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [finish()] })]);
-    const before = nh.anomaliesOutsideRunners().length;
-    await nh.run(new nh.AgentExecutor({ model }), () => nh.step({ program: 'execute\nGo.', references: { limits } }));
-    const noted = nh.anomaliesOutsideRunners().slice(before).filter((a) => a.anomalyKind === 'frozen_value_write');
+    const { noted } = await coreOnlyFrozenWrites('(() => { try { limits.maxSpend = 1e9; } catch { return 0; } })()');
     expect(noted).toHaveLength(1);
     expect(noted[0]!.detail).toMatchObject({ seenAt: 'catch-block' });
   });
@@ -443,11 +448,7 @@ describe('attack: model code writing a frozen value through Reflect, which answe
   });
 
   it('in a core-only run: noted where such runs leave their anomalies', async () => {
-    const limits = Object.freeze({ maxSpend: 10 });
-    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: "Reflect.set(limits, 'maxSpend', 1e9)" })] }), () => ({ toolCalls: [finish()] })]);
-    const before = nh.anomaliesOutsideRunners().length;
-    await nh.run(new nh.AgentExecutor({ model }), () => nh.step({ program: 'execute\nGo.', references: { limits } }));
-    const noted = nh.anomaliesOutsideRunners().slice(before).filter((a) => a.anomalyKind === 'frozen_value_write');
+    const { limits, noted } = await coreOnlyFrozenWrites("Reflect.set(limits, 'maxSpend', 1e9)");
     expect(noted).toHaveLength(1);
     expect(noted[0]!.detail).toMatchObject({ seenAt: 'reflect-result', message: expect.stringContaining("'maxSpend'") });
     expect(limits.maxSpend).toBe(10);
