@@ -78,7 +78,7 @@ export function createScope(locals: Record<string, unknown>, references: Readonl
 /** A step's name written outside nh_assign (the typed boundary): `expression_binding_write`, under the operation. */
 function refuseBindingWrite(name: string | symbol, action: 'assign' | 'delete'): void {
   const operationId = currentOperationId();
-  reportRefusal('expression_binding_write', { operationId, name: typeof name === 'string' ? name : String(name), action }, operationId);
+  reportRefusal('expression_binding_write', { operationId, name: String(name), action }, operationId);
 }
 
 /** Matches `name(.field)*` with ASCII identifiers and no segment that could reach prototypes. */
