@@ -95,10 +95,11 @@ describe('web notebook: Monaco on demand', () => {
     expect(await code.evaluate((el) => el.scrollWidth > el.clientWidth + 200)).toBe(true);
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(600, 0);
-    await expect.poll(scrolled).toBeGreaterThan(0);
+    // Up to 10 s: a wheel scroll is animated, and on a loaded machine (CI beside other suites) it took over 1 s.
+    await expect.poll(scrolled, { timeout: 10_000 }).toBeGreaterThan(0);
     // The end of the line can be brought into view, and the cell is still static code (no editor took its place).
     await page.mouse.wheel(100_000, 0);
-    await expect.poll(() => code.evaluate((el) => el.scrollLeft + el.clientWidth >= el.scrollWidth - 1)).toBe(true);
+    await expect.poll(() => code.evaluate((el) => el.scrollLeft + el.clientWidth >= el.scrollWidth - 1), { timeout: 10_000 }).toBe(true);
     expect(await page.locator('.monaco-editor').count()).toBe(0);
     await page.close();
   });
