@@ -382,12 +382,14 @@ export class Runner {
     for (let i = 0; i < nodes.length; i++) host.endDispatch(nodes[i]!, 'terminated', { reason });
     // Edits of the operator objects the run called into (captured at construction) are recorded before run.end.
     host.noteObjectEdits();
+    host.recordRepeatedAnomalies();
     host.state = end.status === 'terminated' ? 'terminated' : 'ended';
     appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status: end.status, data: end.data });
   }
 
   #endRun(host: RunHost, status: 'completed' | 'failed', data: Record<string, unknown>): void {
     host.noteObjectEdits();
+    host.recordRepeatedAnomalies();
     host.state = 'ended';
     appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
   }

@@ -1,0 +1,88 @@
+/**
+ * Attack: model code repeats a refused attempt in a loop, catching each refusal, to flood the ledger. Each
+ * `trace.anomaly` costs the host ledger memory (and, in a Session, a row of its SQLite store); a loop of refused
+ * frozen writes added one per iteration, a million in seconds.
+ *
+ * A run lists the first ANOMALIES_LISTED_EACH anomalies of one kind under one parent (an operation, a dispatch
+ * node) one by one and counts the rest; before its run.end one more anomaly of that kind under that parent says
+ * how many more came (`repeated`). Every refused attempt is still accounted for, and what a refusal enforces
+ * (a perimeter effect stopped) does not depend on whether its record was listed.
+ */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as nh from '../../kernel/src/index.js';
+import { ANOMALIES_LISTED_EACH } from '../../kernel/src/harness/run-host.js';
+import { RunView } from '../../kernel/src/server/display/run-view.js';
+import { evaluateInStep, modelCodeIn, placeName, STEP_PLACES } from './model-code.js';
+
+const loopOfFrozenWrites = (n: number): string =>
+  `const o = Object.freeze({ a: 1 }); let refused = 0; for (let i = 0; i < ${n}; i++) { try { o.a = i; } catch { refused++; } } return refused;`;
+
+type Anomaly = nh.LedgerEvent & { data: { anomalyKind: string; repeated?: number } };
+
+describe('attack: flooding the ledger with one refused attempt in a loop', () => {
+  for (const place of STEP_PLACES) {
+    it(`from ${placeName(place)}: ${ANOMALIES_LISTED_EACH} listed, the rest counted in one more record before run.end`, async () => {
+      const attempts = 5_000;
+      const { outcome, events } = await evaluateInStep(modelCodeIn(place, loopOfFrozenWrites(attempts)));
+      expect(outcome).toBe('returned:{}');
+      const writes = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write') as Anomaly[];
+      expect(writes).toHaveLength(ANOMALIES_LISTED_EACH + 1);
+      const summary = writes.at(-1)!;
+      expect(summary.data.repeated).toBe(attempts - ANOMALIES_LISTED_EACH);
+      expect(writes.slice(0, -1).every((e) => e.data.repeated === undefined)).toBe(true);
+      // Under the same parent as the ones listed, and recorded before the run's terminal event.
+      expect(new Set(writes.map((e) => e.parentId)).size).toBe(1);
+      const runEnd = events.findIndex((e) => e.kind === 'run.end');
+      expect(events.indexOf(summary)).toBe(runEnd - 1);
+      const accounted = writes.reduce((sum, e) => sum + (e.data.repeated ?? 1), 0);
+      expect(accounted).toBe(attempts);
+      expect(events.length).toBeLessThan(ANOMALIES_LISTED_EACH + 50);
+    });
+  }
+
+  it('a loop that stays under the limit is listed one by one, with no summary', async () => {
+    const { events } = await evaluateInStep(modelCodeIn('expression', loopOfFrozenWrites(7)));
+    const writes = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write') as Anomaly[];
+    expect(writes).toHaveLength(7);
+    expect(writes.every((e) => e.data.repeated === undefined)).toBe(true);
+  });
+
+  it('the limit counts per parent: two operations each list their own', async () => {
+    const code = modelCodeIn('expression', loopOfFrozenWrites(ANOMALIES_LISTED_EACH + 3));
+    const { events } = await evaluateInStep(code, code.expression);
+    const writes = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write') as Anomaly[];
+    const parents = [...new Set(writes.map((e) => e.parentId))];
+    expect(parents).toHaveLength(2);
+    for (const parent of parents) {
+      const under = writes.filter((e) => e.parentId === parent);
+      expect(under).toHaveLength(ANOMALIES_LISTED_EACH + 1);
+      expect(under.at(-1)!.data.repeated).toBe(3);
+    }
+  });
+
+  it("the notebook's run view says how many more came after those listed", async () => {
+    const { events } = await evaluateInStep(modelCodeIn('generated', loopOfFrozenWrites(ANOMALIES_LISTED_EACH + 40)));
+    const view = new RunView(events[0]!.runId, 'flood');
+    for (const event of events) view.apply(event);
+    expect(view.anomalies).toHaveLength(ANOMALIES_LISTED_EACH + 1);
+    expect(view.anomalies.at(-1)).toMatchObject({ anomalyKind: 'frozen_value_write', message: `40 more like it after the first ${ANOMALIES_LISTED_EACH} listed` });
+    expect(view.anomalies[0]!.message).toContain('Cannot assign to read only property');
+  });
+
+  for (const place of STEP_PLACES) {
+    it(`from ${placeName(place)}: a refused direct write past the listed ones is still refused`, async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'nh-flood-'));
+      const attempts = ANOMALIES_LISTED_EACH + 50;
+      const body = `const fs = process.getBuiltinModule('node:fs'); for (let i = 0; i < ${attempts}; i++) { try { fs.writeFileSync(${JSON.stringify(dir)} + '/f' + i, 'x'); } catch {} } return 'done';`;
+      const { outcome, events } = await evaluateInStep(modelCodeIn(place, body));
+      expect(outcome).toBe('threw:perimeter_refused');
+      expect(readdirSync(dir)).toEqual([]);
+      const effects = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'unmediated_perimeter_effect') as Anomaly[];
+      expect(effects).toHaveLength(ANOMALIES_LISTED_EACH + 1);
+      expect(effects.at(-1)!.data.repeated).toBe(50);
+    });
+  }
+});
