@@ -6,7 +6,8 @@
  * A run lists the first ANOMALIES_LISTED_EACH anomalies of one kind under one parent (an operation, a dispatch
  * node) one by one and counts the rest; before its run.end one more anomaly of that kind under that parent says
  * how many more came (`repeated`). Every refused attempt is still accounted for, and what a refusal enforces
- * (a perimeter effect stopped) does not depend on whether its record was listed.
+ * (a perimeter effect stopped) does not depend on whether its record was listed. After the run, the Runner's late
+ * record lists and counts the same way.
  */
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as nh from '../../kernel/src/index.js';
 import { ANOMALIES_LISTED_EACH } from '../../kernel/src/harness/run-host.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 import { RunView } from '../../kernel/src/server/display/run-view.js';
 import { evaluateInStep, modelCodeIn, placeName, STEP_PLACES } from './model-code.js';
 
@@ -85,4 +87,33 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
       expect(effects.at(-1)!.data.repeated).toBe(50);
     });
   }
+
+  it("after the run: a kept model-made function called in a loop lists the first ones in Runner.anomalies and counts the rest", async () => {
+    const probe: { kept?: () => unknown } = {};
+    const model = new ScriptedModel([
+      () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'probe.kept = () => 1' })] }),
+      () => ({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }),
+    ]);
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    await runner.run(() => nh.step({ program: 'execute\nGo.' }), { grant: { capabilities: [], references: { probe } } });
+    const calls = ANOMALIES_LISTED_EACH + 25;
+    let refused = 0;
+    for (let i = 0; i < calls; i++) {
+      try {
+        probe.kept!();
+      } catch {
+        refused++;
+      }
+    }
+    expect(refused).toBe(calls);
+    const late = runner.anomalies;
+    expect(late).toHaveLength(ANOMALIES_LISTED_EACH + 1);
+    expect(new Set(late.map((a) => a.anomalyKind)).size).toBe(1);
+    expect(late.at(-1)!.detail).toEqual({ repeated: 25, listedEach: ANOMALIES_LISTED_EACH });
+    expect(late.slice(0, -1).every((a) => !('repeated' in a.detail))).toBe(true);
+    // The count is one record, kept up to date, not one per call.
+    expect(() => probe.kept!()).toThrow();
+    expect(runner.anomalies).toHaveLength(ANOMALIES_LISTED_EACH + 1);
+    expect(runner.anomalies.at(-1)!.detail).toEqual({ repeated: 26, listedEach: ANOMALIES_LISTED_EACH });
+  });
 });

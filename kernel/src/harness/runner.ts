@@ -3,7 +3,7 @@
  * allocation, observation mode), records the run-entry event, runs the composition in the caller's
  * process and event loop, and records exactly one run-end event.
  */
-import { abortWith, append, mapClear, mapEntryList, mapKeyList, objectFreeze, reflectApply } from './intrinsics.js';
+import { abortWith, append, mapClear, mapEntryList, mapGet, mapKeyList, mapSet, objectFreeze, reflectApply } from './intrinsics.js';
 import { AgentExecutor, currentInterior, currentState, interiorParentId, modelCodeRunning, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
@@ -18,7 +18,7 @@ import { LedgerView } from './ledger-view.js';
 import { intersectPolicies, perimeterPolicy } from './perimeter.js';
 import { ActiveBranchesError, RunRejectedError, RunTerminatedError } from './run-errors.js';
 import { terminateBranch } from './branch-termination.js';
-import { RunHost, type ExecutorStepObservation } from './run-host.js';
+import { ANOMALIES_LISTED_EACH, RunHost, type ExecutorStepObservation } from './run-host.js';
 import { decideOnLoadedBuiltins } from './realm-integrity.js';
 import { cooperativeTermination, type ConfinementService, type TerminationService, type TerminationTarget } from './termination.js';
 
@@ -120,6 +120,9 @@ export class Runner {
   readonly #view: LedgerView;
   readonly #options: RunnerOptions;
   readonly #late: LateAnomaly[] = [];
+  /** Late anomalies seen per run, kind and parent, and where the record counting those past the listed ones sits. */
+  readonly #lateCounts = new Map<string, number>();
+  readonly #lateCountAt = new Map<string, number>();
   /** The perimeter audit store's methods, read once here (captured-methods.ts). */
   readonly #auditStore: CapturedAuditStore | undefined;
   /** The executor's runStep, and how its steps are observed, read once here: the executor object stays reachable. */
@@ -160,6 +163,26 @@ export class Runner {
   /** A read-only view of this Runner's ledger (select, events, subscribe). */
   get ledger(): LedgerView {
     return this.#view;
+  }
+
+  /**
+   * Adds to the late record as a run adds to its ledger (RunHost.recordAnomaly): the first ANOMALIES_LISTED_EACH of
+   * one kind under one parent one by one, then one record counting the rest (`repeated`), replaced as it grows.
+   */
+  #noteLate(runId: string, anomalyKind: string, detail: Readonly<Record<string, unknown>>, parentId: string | undefined): void {
+    const key = `${runId}\0${anomalyKind}\0${parentId ?? ''}`;
+    const seen = (mapGet(this.#lateCounts, key) ?? 0) + 1;
+    mapSet(this.#lateCounts, key, seen);
+    if (seen <= ANOMALIES_LISTED_EACH) {
+      append(this.#late, objectFreeze({ runId, anomalyKind, parentId, detail: objectFreeze({ ...detail }), at: wallClockMs() }));
+      return;
+    }
+    const count = objectFreeze({ runId, anomalyKind, parentId, detail: objectFreeze({ repeated: seen - ANOMALIES_LISTED_EACH, listedEach: ANOMALIES_LISTED_EACH }), at: wallClockMs() });
+    const at = mapGet(this.#lateCountAt, key);
+    if (at === undefined) {
+      mapSet(this.#lateCountAt, key, this.#late.length);
+      append(this.#late, count);
+    } else this.#late[at] = count;
   }
 
   /** Refused attempts observed after their run ended, oldest first (a frozen copy). */
@@ -219,7 +242,7 @@ export class Runner {
       editChecks: this.#editChecks,
       appOversight: oversightByValue(options.oversight),
       inspectorDeadlineMs: deadline,
-      lateAnomaly: (anomalyKind, detail, parentId) => append(this.#late, objectFreeze({ runId, anomalyKind, parentId, detail: objectFreeze({ ...detail }), at: wallClockMs() })),
+      lateAnomaly: (anomalyKind, detail, parentId) => this.#noteLate(runId, anomalyKind, detail, parentId),
     });
     const dispatcher = new Dispatcher(host, this.#confinement?.methods);
     host.dispatcher = dispatcher;
