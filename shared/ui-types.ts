@@ -73,6 +73,8 @@ export const TraceAnomalyPayloadSchema = z.looseObject({
   message: z.string(),
   runId: z.optional(z.string()),
   executionId: z.optional(z.string()),
+  /** How many anomalies of this kind under this parent the display stands for (one display, updated in place); absent for one. */
+  count: z.optional(z.number()),
 });
 export type TraceAnomalyPayload = z.infer<typeof TraceAnomalyPayloadSchema>;
 

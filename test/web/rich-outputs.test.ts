@@ -24,6 +24,9 @@ describe('web notebook: output rendering', () => {
         ctx.display({ 'text/markdown': '## Heading\n\n- item' });
         ctx.display({ 'application/json': { a: [1, 2] } });
         ctx.display({ [NighthawkMime.traceAnomaly]: { anomalyKind: 'missing-finish', message: 'operation op-7 never finished', runId: 'run-9' }, 'text/plain': 'anomaly' });
+        // As the kernel shows repeats of one kind under one parent: one display, updated with the count.
+        ctx.display({ [NighthawkMime.traceAnomaly]: { anomalyKind: 'frozen_value_write', message: 'Cannot assign', runId: 'run-9' }, 'text/plain': 'anomaly' }, 'nh-anomaly-run-9-4');
+        ctx.updateDisplay({ [NighthawkMime.traceAnomaly]: { anomalyKind: 'frozen_value_write', message: 'Cannot assign again', runId: 'run-9', count: 250 }, 'text/plain': 'anomaly' }, 'nh-anomaly-run-9-4');
         ctx.display({ [NighthawkMime.allocationExhausted]: { resource: 'model-tokens', runId: 'run-9' }, 'text/plain': 'exhausted' });
         ctx.display({ [NighthawkMime.run]: { runId: 'broken' }, 'text/plain': 'fallback for a malformed run payload' });
         ctx.display({ 'application/x-unknown': 'whatever', 'text/plain': 'plain fallback' });
@@ -47,7 +50,9 @@ describe('web notebook: output rendering', () => {
     await expect(cell.locator('img[data-mime="image/svg+xml"]').count()).resolves.toBe(1);
     await expect(cell.locator('.output-markdown h2').textContent()).resolves.toBe('Heading');
     await expect(cell.locator('.output-json').textContent()).resolves.toContain('"a"');
-    await expect(cell.locator('.nh-anomaly').textContent()).resolves.toContain('operation op-7 never finished');
+    await expect(cell.locator('.nh-anomaly').first().textContent()).resolves.toContain('operation op-7 never finished');
+    await expect(cell.locator('.nh-anomaly').count()).resolves.toBe(2);
+    await expect(cell.locator('.nh-anomaly').nth(1).textContent()).resolves.toMatch(/frozen_value_write ×250: Cannot assign again/);
     await expect(cell.locator('.nh-exhausted').textContent()).resolves.toContain('model-tokens');
     await expect(cell.locator('[data-mime="text/plain"]', { hasText: 'fallback for a malformed run payload' }).count()).resolves.toBe(1);
     const error = page.locator('.cell').nth(1).locator('.output-error');

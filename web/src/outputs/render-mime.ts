@@ -63,7 +63,7 @@ const RENDERERS: ReadonlyArray<readonly [string, Renderer]> = [
   [NighthawkMime.operation, parsed(OperationPayloadSchema, renderSingleOperation)],
   [NighthawkMime.stepCommit, parsed(StepCommitPayloadSchema, renderStepCommit)],
   [NighthawkMime.traceAnomaly, parsed(TraceAnomalyPayloadSchema, (p) =>
-    h('div', { class: 'nh-anomaly', role: 'alert' }, statusBadge('anomaly'), h('strong', { text: ` ${p.anomalyKind}: ` }), p.message,
+    h('div', { class: 'nh-anomaly', role: 'alert' }, statusBadge('anomaly'), h('strong', { text: ` ${p.anomalyKind}${p.count !== undefined && p.count > 1 ? ` ×${p.count}` : ''}: ` }), p.message,
       p.runId ? h('span', { class: 'nh-id', text: ` run ${p.runId}` }) : null,
       p.executionId ? h('span', { class: 'nh-id', text: ` execution ${p.executionId}` }) : null))],
   [NighthawkMime.allocationExhausted, parsed(AllocationExhaustedPayloadSchema, (p) =>

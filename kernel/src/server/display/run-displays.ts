@@ -15,6 +15,8 @@ export class RunDisplays {
   /** Failed executions whose error a run view showed (newest last, bounded): a cell error then only points at it. */
   readonly #shownFailures = new Map<string, { functionName: string; stepId: string; errorName: string }>();
   readonly #dirty = new Set<string>();
+  /** The anomaly display of each run, kind and parent (`runId\0kind\0parentId`) and how many it counts, until run.end. */
+  readonly #anomalyDisplays = new Map<string, { displayId: string; count: number; message: string }>();
   #scheduled = false;
   readonly #channel: () => KernelChannel | undefined;
   /** Restores process.stdout/stderr.write; set while a run view is live. */
@@ -42,21 +44,40 @@ export class RunDisplays {
     if (!view) return;
     if (!view.apply(event)) return;
     if (event.kind === 'execution.end' && this.#channel()) this.#noteFailure(view, event.subjectId);
-    if (event.kind === 'trace.anomaly') {
-      const data = (event.data ?? {}) as Record<string, unknown>;
-      this.#show({ [NighthawkMime.traceAnomaly]: { anomalyKind: event.status ?? 'anomaly', message: view.anomalies.at(-1)?.message ?? '', runId: event.runId, ...(event.parentId ? { executionId: event.parentId } : {}) }, 'text/plain': `trace anomaly ${event.status}: ${JSON.stringify(data)}` });
-    }
+    if (event.kind === 'trace.anomaly') this.#showAnomaly(view, event);
     if (event.kind === 'allocation.exhausted') {
       this.#show({ [NighthawkMime.allocationExhausted]: { resource: event.status ?? 'allocation', runId: event.runId }, 'text/plain': `allocation exhausted (${event.status}) in run ${event.runId}` });
     }
     if (event.kind === 'run.end') {
       this.#dirty.delete(event.runId);
+      for (const key of this.#anomalyDisplays.keys()) if (key.startsWith(`${event.runId}\0`)) this.#anomalyDisplays.delete(key);
       this.#send(view, true);
       this.#views.delete(event.runId);
       if (this.#views.size === 0) this.#releaseStreams?.();
       return;
     }
     this.#markDirty(event.runId);
+  }
+
+  /**
+   * One display per run, kind and parent, updated in place with the count (a loop of refused writes would
+   * otherwise add a row, an alert in the web notebook, per anomaly). The first shows as before, without a count;
+   * the run's record counting those past the ones it listed (`repeated`) adds its count. The text/plain line
+   * carries the latest event's data.
+   */
+  #showAnomaly(view: RunView, event: LedgerEvent): void {
+    const data = (event.data ?? {}) as Record<string, unknown>;
+    const kind = event.status ?? 'anomaly';
+    const key = `${event.runId}\0${kind}\0${event.parentId ?? ''}`;
+    const shown = this.#anomalyDisplays.get(key);
+    const repeated = typeof data['repeated'] === 'number' ? data['repeated'] : undefined;
+    const count = (shown?.count ?? 0) + (repeated ?? 1);
+    const displayId = shown?.displayId ?? `nh-anomaly-${event.runId}-${event.sequence}`;
+    // The count record has no attempt of its own to describe: the display keeps the last one listed.
+    const message = repeated !== undefined && shown ? shown.message : (view.anomalies.at(-1)?.message ?? '');
+    this.#anomalyDisplays.set(key, { displayId, count, message });
+    const payload = { anomalyKind: kind, message, runId: event.runId, ...(event.parentId ? { executionId: event.parentId } : {}), ...(count > 1 ? { count } : {}) };
+    this.#show({ [NighthawkMime.traceAnomaly]: payload, 'text/plain': `trace anomaly ${kind}${count > 1 ? ` (×${count})` : ''}: ${JSON.stringify(data)}` }, { displayId, update: shown !== undefined });
   }
 
   /** The failure of `executionId` as a run view showed it, if one did. */
