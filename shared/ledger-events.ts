@@ -143,10 +143,11 @@ export const LEDGER_EVENT_SCHEMAS = [
     z.looseObject({ exports: z.optional(z.array(z.string())), materializationId: z.optional(z.string()), result: z.optional(recorded), error: z.optional(recorded) }),
   ),
   /**
-   * The status is the anomaly kind; the data carries it again with the host's detail. `repeated`: a run lists
-   * `listedEach` anomalies of one kind under one parent, and this one, recorded before run.end, counts the rest.
+   * The status is the anomaly kind; the data carries it again with the host's detail. `repeated`: of the anomalies
+   * of one kind under one parent a run lists `listed` (the first ones and those that differ), and this one,
+   * recorded before run.end, counts the rest.
    */
-  event('trace.anomaly', z.string(), z.looseObject({ anomalyKind: z.string(), repeated: z.optional(z.number()), listedEach: z.optional(z.number()) })),
+  event('trace.anomaly', z.string(), z.looseObject({ anomalyKind: z.string(), repeated: z.optional(z.number()), listed: z.optional(z.number()) })),
   event('allocation.exhausted', AllocationResourceSchema, z.looseObject({ resource: AllocationResourceSchema })),
   event('part.event', z.string(), z.looseObject({ part: z.string(), event: z.looseObject({ kind: z.string() }) })),
 ] as const;

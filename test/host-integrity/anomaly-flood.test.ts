@@ -4,17 +4,18 @@
  * frozen writes added one per iteration, a million in seconds.
  *
  * A run lists the first ANOMALIES_LISTED_EACH anomalies of one kind under one parent (an operation, a dispatch
- * node) one by one and counts the rest; before its run.end one more anomaly of that kind under that parent says
- * how many more came (`repeated`). Every refused attempt is still accounted for, and what a refusal enforces
- * (a perimeter effect stopped) does not depend on whether its record was listed. After the run, the Runner's late
- * record lists and counts the same way.
+ * node) one by one, then only those whose detail differs from all listed before (up to ANOMALIES_LISTED_MAX), and
+ * counts the rest; before its run.end one more anomaly of that kind under that parent says how many it counted
+ * (`repeated`). Every refused attempt is still accounted for; padding with a harmless refusal does not hide a
+ * different one behind it; what a refusal enforces (a perimeter effect stopped) does not depend on whether its
+ * record was listed. After the run, the Runner's late record lists and counts the same way.
  */
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as nh from '../../kernel/src/index.js';
-import { ANOMALIES_LISTED_EACH } from '../../kernel/src/harness/run-host.js';
+import { ANOMALIES_LISTED_EACH, ANOMALIES_LISTED_MAX } from '../../kernel/src/harness/anomaly-tally.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 import { RunView } from '../../kernel/src/server/display/run-view.js';
 import { evaluateInStep, modelCodeIn, placeName, STEP_PLACES } from './model-code.js';
@@ -70,7 +71,7 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
     const view = new RunView(events[0]!.runId, 'flood');
     for (const event of events) view.apply(event);
     expect(view.anomalies).toHaveLength(ANOMALIES_LISTED_EACH + 1);
-    expect(view.anomalies.at(-1)).toMatchObject({ anomalyKind: 'frozen_value_write', message: `40 more like it after the first ${ANOMALIES_LISTED_EACH} listed` });
+    expect(view.anomalies.at(-1)).toMatchObject({ anomalyKind: 'frozen_value_write', message: `40 more like those listed (${ANOMALIES_LISTED_EACH})` });
     expect(view.anomalies[0]!.message).toContain('Cannot assign to read only property');
   });
 
@@ -109,11 +110,36 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
     const late = runner.anomalies;
     expect(late).toHaveLength(ANOMALIES_LISTED_EACH + 1);
     expect(new Set(late.map((a) => a.anomalyKind)).size).toBe(1);
-    expect(late.at(-1)!.detail).toEqual({ repeated: 25, listedEach: ANOMALIES_LISTED_EACH });
+    expect(late.at(-1)!.detail).toEqual({ repeated: 25, listed: ANOMALIES_LISTED_EACH });
     expect(late.slice(0, -1).every((a) => !('repeated' in a.detail))).toBe(true);
     // The count is one record, kept up to date, not one per call.
     expect(() => probe.kept!()).toThrow();
     expect(runner.anomalies).toHaveLength(ANOMALIES_LISTED_EACH + 1);
-    expect(runner.anomalies.at(-1)!.detail).toEqual({ repeated: 26, listedEach: ANOMALIES_LISTED_EACH });
+    expect(runner.anomalies.at(-1)!.detail).toEqual({ repeated: 26, listed: ANOMALIES_LISTED_EACH });
+  });
+
+  it('padding with one harmless refused write does not hide a different one behind it', async () => {
+    const limits = Object.freeze({ maxSpend: 10 });
+    const body = `const o = Object.freeze({ a: 1 }); for (let i = 0; i < ${ANOMALIES_LISTED_EACH + 50}; i++) { try { o.a = i; } catch {} } try { probe.limits.maxSpend = 1e9; } catch {} return probe.limits.maxSpend;`;
+    const code = modelCodeIn('expression', body);
+    const probe = code.references['probe'] as Record<string, unknown>;
+    probe['limits'] = limits;
+    const { events } = await evaluateInStep(code);
+    const writes = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write') as Anomaly[];
+    const listed = writes.filter((e) => e.data.repeated === undefined);
+    expect(listed).toHaveLength(ANOMALIES_LISTED_EACH + 1);
+    expect(JSON.stringify(listed.at(-1)!.data)).toContain("'maxSpend'");
+    expect(writes.at(-1)!.data).toMatchObject({ repeated: 50, listed: ANOMALIES_LISTED_EACH + 1 });
+    expect(limits.maxSpend).toBe(10);
+  });
+
+  it(`attempts that all differ are listed up to ${ANOMALIES_LISTED_MAX}, the rest counted`, async () => {
+    const attempts = ANOMALIES_LISTED_MAX + 500;
+    const body = `const o = Object.freeze({}); for (let i = 0; i < ${attempts}; i++) { try { o['p' + i] = i; } catch {} } return 1;`;
+    const { events } = await evaluateInStep(modelCodeIn('generated', body));
+    const writes = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write') as Anomaly[];
+    expect(writes).toHaveLength(ANOMALIES_LISTED_MAX + 1);
+    expect(writes.at(-1)!.data).toMatchObject({ repeated: 500, listed: ANOMALIES_LISTED_MAX });
+    expect(new Set(writes.slice(0, -1).map((e) => JSON.stringify(e.data).match(/property (p\d+)/)?.[1])).size).toBe(ANOMALIES_LISTED_MAX);
   });
 });

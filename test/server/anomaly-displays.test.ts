@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AgentExecutor, Session, step } from '../../kernel/src/index.js';
-import { ANOMALIES_LISTED_EACH } from '../../kernel/src/harness/run-host.js';
+import { ANOMALIES_LISTED_EACH } from '../../kernel/src/harness/anomaly-tally.js';
 import { RunDisplays } from '../../kernel/src/server/display/run-displays.js';
 import type { KernelChannel } from '../../kernel/src/server/kernel/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';

@@ -55,7 +55,8 @@ import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
 import { classNameOf, isProxy } from './snapshot-reflect.js';
-import { addListener, append, mapClear, mapDelete, mapEntryList, mapGet, mapHas, mapKeyList, mapSet, objectFreeze, removeListener, setAdd, setHas, setSizeOf, signalAborted, stringIndexOf, stringSlice, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { addListener, append, mapDelete, mapGet, mapHas, mapKeyList, mapSet, objectFreeze, removeListener, setAdd, setHas, setSizeOf, signalAborted, stringIndexOf, stringSlice, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { AnomalyTally } from './anomaly-tally.js';
 import {
   AllocationExhaustedError,
   CapabilityRefusedError,
@@ -70,12 +71,7 @@ import {
 const cloneStructured = structuredClone;
 
 export const DEFAULT_INSPECTOR_DEADLINE_MS = 120_000;
-/**
- * Anomalies of one kind under one parent a run lists one by one. Model code can repeat a refused attempt in a loop
- * and catch each refusal; past this many the run counts them, and one more anomaly before run.end says how many more
- * came (`repeated`), so a loop cannot grow the ledger (and a Session's store) by one record per iteration.
- */
-export const ANOMALIES_LISTED_EACH = 100;
+
 
 export type ExecutorStepObservation = 'adapter' | 'custom-admission' | 'aggregate';
 export type RunState = 'running' | 'terminating' | 'terminated' | 'ended';
@@ -120,8 +116,8 @@ export class RunHost implements HostHandle {
   readonly #contexts = new Map<string, StepContext>();
   readonly #inspectorDeadlineMs: number;
   readonly #delegate: CapturedMethods<StepExecutor>;
-  /** Anomalies seen per kind and parent (`kind\0parentId`), listed up to ANOMALIES_LISTED_EACH. */
-  readonly #anomalyCounts = new Map<string, number>();
+  /** Which anomalies are listed one by one, per kind and parent (`kind\0parentId`). */
+  readonly #anomalies = new AnomalyTally();
   /** Edit anomalies recorded in this run (noteObjectEdits). */
   readonly #notedEdits = new Set<string>();
   readonly #editChecks: readonly (readonly [string, () => readonly string[]])[];
@@ -228,29 +224,21 @@ export class RunHost implements HostHandle {
       return;
     }
     const parent = parentId ?? this.runId;
-    const key = `${anomalyKind}\0${parent}`;
-    const seen = (mapGet(this.#anomalyCounts, key) ?? 0) + 1;
-    mapSet(this.#anomalyCounts, key, seen);
-    if (seen <= ANOMALIES_LISTED_EACH) this.append({ kind: 'trace.anomaly', subjectId: this.runId, parentId: parent, status: anomalyKind, data: { anomalyKind, ...detail } });
+    if (this.#anomalies.note(`${anomalyKind}\0${parent}`, detail)) this.append({ kind: 'trace.anomaly', subjectId: this.runId, parentId: parent, status: anomalyKind, data: { anomalyKind, ...detail } });
     // What a refusal enforces does not depend on whether its record was listed.
     if (anomalyKind === 'unmediated_perimeter_effect') {
       this.#refusePerimeterEffect(parentId, `unmediated perimeter effect ${String(detail.effect)}`, undefined);
     }
   }
 
-  /**
-   * Before run.end: one anomaly per kind and parent whose records went past ANOMALIES_LISTED_EACH, saying how many
-   * more came (`repeated`).
-   */
+  /** Before run.end: one anomaly per kind and parent with anomalies not listed (AnomalyTally), counting them (`repeated`). */
   recordRepeatedAnomalies(): void {
-    const counts = mapEntryList(this.#anomalyCounts);
-    mapClear(this.#anomalyCounts);
-    for (let i = 0; i < counts.length; i++) {
-      const [key, seen] = counts[i]!;
-      if (seen <= ANOMALIES_LISTED_EACH) continue;
+    const counted = this.#anomalies.unlisted();
+    for (let i = 0; i < counted.length; i++) {
+      const { key, unlisted, listed } = counted[i]!;
       const cut = stringIndexOf(key, '\0');
       const anomalyKind = stringSlice(key, 0, cut);
-      this.append({ kind: 'trace.anomaly', subjectId: this.runId, parentId: stringSlice(key, cut + 1), status: anomalyKind, data: { anomalyKind, repeated: seen - ANOMALIES_LISTED_EACH, listedEach: ANOMALIES_LISTED_EACH } });
+      this.append({ kind: 'trace.anomaly', subjectId: this.runId, parentId: stringSlice(key, cut + 1), status: anomalyKind, data: { anomalyKind, repeated: unlisted, listed } });
     }
   }
 

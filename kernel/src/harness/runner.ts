@@ -18,7 +18,8 @@ import { LedgerView } from './ledger-view.js';
 import { intersectPolicies, perimeterPolicy } from './perimeter.js';
 import { ActiveBranchesError, RunRejectedError, RunTerminatedError } from './run-errors.js';
 import { terminateBranch } from './branch-termination.js';
-import { ANOMALIES_LISTED_EACH, RunHost, type ExecutorStepObservation } from './run-host.js';
+import { RunHost, type ExecutorStepObservation } from './run-host.js';
+import { AnomalyTally } from './anomaly-tally.js';
 import { decideOnLoadedBuiltins } from './realm-integrity.js';
 import { cooperativeTermination, type ConfinementService, type TerminationService, type TerminationTarget } from './termination.js';
 
@@ -120,8 +121,8 @@ export class Runner {
   readonly #view: LedgerView;
   readonly #options: RunnerOptions;
   readonly #late: LateAnomaly[] = [];
-  /** Late anomalies seen per run, kind and parent, and where the record counting those past the listed ones sits. */
-  readonly #lateCounts = new Map<string, number>();
+  /** Which late anomalies are listed, per run, kind and parent, and where the record counting the rest sits. */
+  readonly #lateTally = new AnomalyTally();
   readonly #lateCountAt = new Map<string, number>();
   /** The perimeter audit store's methods, read once here (captured-methods.ts). */
   readonly #auditStore: CapturedAuditStore | undefined;
@@ -166,18 +167,17 @@ export class Runner {
   }
 
   /**
-   * Adds to the late record as a run adds to its ledger (RunHost.recordAnomaly): the first ANOMALIES_LISTED_EACH of
-   * one kind under one parent one by one, then one record counting the rest (`repeated`), replaced as it grows.
+   * Adds to the late record as a run adds to its ledger (AnomalyTally): those not listed are counted in one record
+   * per run, kind and parent, replaced as it grows.
    */
   #noteLate(runId: string, anomalyKind: string, detail: Readonly<Record<string, unknown>>, parentId: string | undefined): void {
     const key = `${runId}\0${anomalyKind}\0${parentId ?? ''}`;
-    const seen = (mapGet(this.#lateCounts, key) ?? 0) + 1;
-    mapSet(this.#lateCounts, key, seen);
-    if (seen <= ANOMALIES_LISTED_EACH) {
+    if (this.#lateTally.note(key, detail)) {
       append(this.#late, objectFreeze({ runId, anomalyKind, parentId, detail: objectFreeze({ ...detail }), at: wallClockMs() }));
       return;
     }
-    const count = objectFreeze({ runId, anomalyKind, parentId, detail: objectFreeze({ repeated: seen - ANOMALIES_LISTED_EACH, listedEach: ANOMALIES_LISTED_EACH }), at: wallClockMs() });
+    const { unlisted, listed } = this.#lateTally.countOf(key);
+    const count = objectFreeze({ runId, anomalyKind, parentId, detail: objectFreeze({ repeated: unlisted, listed }), at: wallClockMs() });
     const at = mapGet(this.#lateCountAt, key);
     if (at === undefined) {
       mapSet(this.#lateCountAt, key, this.#late.length);

@@ -200,7 +200,7 @@ function executionStatus(status: string | undefined): ExecutionPayload['status']
 function anomalyMessage(data: Data): string {
   const { anomalyKind: _k, ...rest } = data;
   // The run's count of the same anomalies past those it listed (RunHost.recordRepeatedAnomalies).
-  if (typeof rest['repeated'] === 'number') return `${rest['repeated']} more like it after the first ${String(rest['listedEach'])} listed`;
+  if (typeof rest['repeated'] === 'number') return `${rest['repeated']} more like those listed (${String(rest['listed'])})`;
   const text = JSON.stringify(rest);
   return text.length > 300 ? text.slice(0, 299) + '…' : text;
 }
