@@ -73,6 +73,10 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
     expect(view.anomalies).toHaveLength(ANOMALIES_LISTED_EACH + 1);
     expect(view.anomalies.at(-1)).toMatchObject({ anomalyKind: 'frozen_value_write', message: `40 more like those listed (${ANOMALIES_LISTED_EACH})` });
     expect(view.anomalies[0]!.message).toContain('Cannot assign to read only property');
+    // Its text lists them as one line with the count and the last attempt listed.
+    const lines = view.text().split('\n').filter((l) => l.includes('trace anomaly'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`trace anomaly frozen_value_write \\(×${ANOMALIES_LISTED_EACH + 40}\\): .*Cannot assign to read only property`));
   });
 
   for (const place of STEP_PLACES) {

@@ -41,7 +41,8 @@ export class RunView {
   /** Executions started and not yet ended, innermost last. */
   readonly #open: string[] = [];
   #lastExecutionId: string | undefined;
-  readonly anomalies: { anomalyKind: string; message: string; executionId?: string }[] = [];
+  /** `repeated`: the run's count of anomalies of this kind under this parent it did not list (anomaly-tally.ts). */
+  readonly anomalies: { anomalyKind: string; message: string; executionId?: string; repeated?: number }[] = [];
 
   constructor(runId: string, functionName: string) {
     this.runId = runId;
@@ -87,7 +88,7 @@ export class RunView {
         return true;
       }
       case 'trace.anomaly':
-        this.anomalies.push({ anomalyKind: event.status ?? 'anomaly', message: anomalyMessage(data), ...(event.parentId ? { executionId: event.parentId } : {}) });
+        this.anomalies.push({ anomalyKind: event.status ?? 'anomaly', message: anomalyMessage(data), ...(event.parentId ? { executionId: event.parentId } : {}), ...(typeof data.repeated === 'number' ? { repeated: data.repeated } : {}) });
         return true;
       case 'run.end':
         this.status = event.status === 'completed' ? 'completed' : 'failed';
@@ -150,7 +151,15 @@ export class RunView {
       if (e.commit) lines.push(`    commit ${JSON.stringify(e.commit.committed)}${e.commit.rewritten ? ' (rewritten)' : ''}`);
       printed(this.#streams, (c) => c.afterExecutionId === e.executionId, '  ');
     }
-    for (const a of this.anomalies) lines.push(`  trace anomaly ${a.anomalyKind}: ${a.message}`);
+    // One line per kind and parent, as the cell shows them (run-displays.ts): the last attempt listed, and the count.
+    const grouped = new Map<string, { anomalyKind: string; message: string; count: number }>();
+    for (const a of this.anomalies) {
+      const key = `${a.anomalyKind}\0${a.executionId ?? ''}`;
+      const line = grouped.get(key);
+      const count = (line?.count ?? 0) + (a.repeated ?? 1);
+      grouped.set(key, { anomalyKind: a.anomalyKind, message: a.repeated !== undefined && line ? line.message : a.message, count });
+    }
+    for (const a of grouped.values()) lines.push(`  trace anomaly ${a.anomalyKind}${a.count > 1 ? ` (×${a.count})` : ''}: ${a.message}`);
     return lines.join('\n');
   }
 }
