@@ -146,4 +146,20 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
     expect(writes.at(-1)!.data).toMatchObject({ repeated: 500, listed: ANOMALIES_LISTED_MAX });
     expect(new Set(writes.slice(0, -1).map((e) => JSON.stringify(e.data).match(/property (p\d+)/)?.[1])).size).toBe(ANOMALIES_LISTED_MAX);
   });
+
+  it("in a core-only run (no Runner): one run's loop does not fill the process's record and hide the next run's anomalies", async () => {
+    const coreOnly = async (expression: string) => {
+      const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression })] }), () => ({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] })]);
+      const before = nh.anomaliesOutsideRunners().filter((a) => a.anomalyKind !== 'anomalies_dropped').length;
+      await nh.run(new nh.AgentExecutor({ model }), () => nh.step({ program: 'execute\nGo.' }));
+      return nh.anomaliesOutsideRunners().filter((a) => a.anomalyKind !== 'anomalies_dropped').slice(before);
+    };
+    const flood = await coreOnly(loopOfFrozenWrites(1500).replace(/^/, '(() => { ').replace(/$/, ' })()'));
+    expect(flood.filter((a) => a.anomalyKind === 'frozen_value_write')).toHaveLength(ANOMALIES_LISTED_EACH);
+    const dropped = nh.anomaliesOutsideRunners().find((a) => a.anomalyKind === 'anomalies_dropped');
+    expect(dropped?.detail['count']).toBeGreaterThanOrEqual(1500 - ANOMALIES_LISTED_EACH);
+    const next = await coreOnly('(() => { const o = Object.freeze({ b: 1 }); try { o.b = 2; } catch {} return 1; })()');
+    expect(next.map((a) => a.anomalyKind)).toContain('frozen_value_write');
+    expect(JSON.stringify(next)).toContain("'b'");
+  });
 });

@@ -25,7 +25,8 @@ import {
   type InteriorMark,
   type InteriorRefusal,
 } from '../core/index.js';
-import { append } from './intrinsics.js';
+import { append, StringCtor } from './intrinsics.js';
+import { AnomalyTally, ownValue } from './anomaly-tally.js';
 import type { Authority } from './grant.js';
 import { HostIntegrityError } from './integrity-errors.js';
 
@@ -102,9 +103,16 @@ const outsideRunners: OutsideRunnerAnomaly[] = [];
 const OUTSIDE_RUNNERS_LIMIT = 1000;
 let outsideRunnersDropped = 0;
 
-/** Adds to the record of anomalies no Runner's ledger holds (a full record counts what it drops). */
+/** Which of them are listed, per run, kind and parent, as a run lists its own (anomaly-tally.ts). */
+const outsideRunnersTally = new AnomalyTally();
+
+/**
+ * Adds to the record of anomalies no Runner's ledger holds. It counts what it does not list: repeats past the
+ * tally's listing (a loop of caught refusals in one core-only run must not fill the process's record and hide the
+ * anomalies of every later one), and everything once full.
+ */
 export function noteOutsideRunners(anomalyKind: string, detail: Readonly<Record<string, unknown>>, runId?: string): void {
-  if (outsideRunners.length >= OUTSIDE_RUNNERS_LIMIT) {
+  if (outsideRunners.length >= OUTSIDE_RUNNERS_LIMIT || !outsideRunnersTally.note(`${runId ?? ''}\0${anomalyKind}\0${StringCtor(ownValue(detail, 'parentId') ?? '')}`, detail)) {
     outsideRunnersDropped++;
     return;
   }
