@@ -19,6 +19,7 @@ import { ANOMALIES_LISTED_EACH, ANOMALIES_LISTED_MAX } from '../../kernel/src/ha
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 import { RunView } from '../../kernel/src/server/display/run-view.js';
 import { evaluateInStep, modelCodeIn, placeName, STEP_PLACES } from './model-code.js';
+import { attack, PLACES } from './support.js';
 
 const loopOfFrozenWrites = (n: number): string =>
   `const o = Object.freeze({ a: 1 }); let refused = 0; for (let i = 0; i < ${n}; i++) { try { o.a = i; } catch { refused++; } } return refused;`;
@@ -162,4 +163,15 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
     expect(next.map((a) => a.anomalyKind)).toContain('frozen_value_write');
     expect(JSON.stringify(next)).toContain("'b'");
   });
+
+  for (const place of PLACES) {
+    it(`from ${place}: an operator control tried in a loop inside a Session's run is listed ${ANOMALIES_LISTED_EACH} times and counted`, async () => {
+      const attempts = ANOMALIES_LISTED_EACH + 200;
+      const result = await attack(place, `let refused = 0; for (let i = 0; i < ${attempts}; i++) { try { nh.setActiveSession(undefined); } catch { refused++; } } return 'refused ' + refused;`);
+      expect(result.outcome).toBe(`refused ${attempts}`);
+      const controls = result.events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'operator_control_in_run') as Anomaly[];
+      expect(controls).toHaveLength(ANOMALIES_LISTED_EACH + 1);
+      expect(controls.at(-1)!.data).toMatchObject({ repeated: 200, listed: ANOMALIES_LISTED_EACH });
+    });
+  }
 });
