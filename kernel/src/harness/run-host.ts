@@ -72,7 +72,6 @@ const cloneStructured = structuredClone;
 
 export const DEFAULT_INSPECTOR_DEADLINE_MS = 120_000;
 
-
 export type ExecutorStepObservation = 'adapter' | 'custom-admission' | 'aggregate';
 export type RunState = 'running' | 'terminating' | 'terminated' | 'ended';
 
