@@ -32,4 +32,19 @@ describe('a SessionFunction adapter after close', () => {
     expect(session.anomalies.map((a) => a.anomalyKind)).toContain('session_function_after_close');
     await expect(helper!()).rejects.toThrow(nh.SessionClosedError);
   });
+
+  it("a loop of refused calls lists the first ones and counts the rest: it cannot fill the Session's record and hide a later one", async () => {
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] })]);
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const { helper, other } = session.materialized(session.submit('async function helper() {}\nasync function other() {}'), { helper: async () => 1, other: async () => 2 });
+    await session.close();
+    for (let i = 0; i < 1500; i++) await helper!().catch(() => {});
+    await expect(other!()).rejects.toThrow(nh.SessionClosedError);
+    const closed = session.anomalies.filter((a) => a.anomalyKind === 'session_function_after_close');
+    expect(closed.filter((a) => a.detail['name'] === 'helper')).toHaveLength(100);
+    expect(closed.filter((a) => a.detail['name'] === 'other')).toHaveLength(1);
+    const dropped = session.anomalies.filter((a) => a.anomalyKind === 'anomalies_dropped' && a.detail['record'] === 'session');
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]!.detail['count']).toBe(1400);
+  });
 });

@@ -21,6 +21,7 @@ import {
   type Capability,
   type Grant,
   type LateAnomaly,
+  AnomalyTally,
   type Ledger,
   type LedgerView,
   type RunnerOptions,
@@ -165,6 +166,8 @@ export class Session {
   readonly #ledger: Ledger;
   readonly #runners: Runner[] = [];
   readonly #anomalies: SessionAnomaly[] = [];
+  readonly #anomalyTally = new AnomalyTally();
+  #anomaliesDropped = 0;
   readonly #createdAt = wallClockMs();
   readonly #approvals = new WeakMap<object, ApprovalEvidence>();
   readonly #adapters = new WeakMap<object, SessionFunction>();
@@ -211,7 +214,8 @@ export class Session {
     // Since this Session began: refusals while the host read a value a model may have built (a cell's value being
     // displayed), and refusals and built-in changes in core-only runs.
     const reads = anomaliesOutsideRunners().filter((a) => a.at >= this.#createdAt);
-    return Object.freeze([...late, ...reads, ...this.#anomalies].sort((a, b) => a.at - b.at));
+    const dropped = this.#anomaliesDropped > 0 ? [Object.freeze({ runId: undefined, anomalyKind: 'anomalies_dropped', detail: Object.freeze({ count: this.#anomaliesDropped, record: 'session' }), at: wallClockMs() })] : [];
+    return Object.freeze([...late, ...reads, ...this.#anomalies, ...dropped].sort((a, b) => a.at - b.at));
   }
 
   /**
@@ -242,9 +246,17 @@ export class Session {
     refuseDuringUntrustedRead(`SessionFunction ${name}`, (control) => new OperatorControlError({ control }));
   }
 
-  /** Adds to the Session's own anomaly record (bounded: a loop of refused calls cannot grow it without limit). */
+  /**
+   * Adds to the Session's own anomaly record. Bounded, and listed as a run lists its anomalies (AnomalyTally, per kind
+   * and function), so a loop of refused calls can neither grow it without limit nor fill it and hide a later one;
+   * what it does not list it counts (`anomalies_dropped`).
+   */
   #noteAnomaly(anomalyKind: string, detail: Record<string, unknown>): void {
-    if (this.#anomalies.length < SESSION_ANOMALY_LIMIT) this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind, detail: Object.freeze({ ...detail }), at: wallClockMs() }));
+    if (this.#anomalies.length >= SESSION_ANOMALY_LIMIT || !this.#anomalyTally.note(`${anomalyKind}\0${String(detail['name'] ?? '')}`, detail)) {
+      this.#anomaliesDropped++;
+      return;
+    }
+    this.#anomalies.push(Object.freeze({ runId: undefined, anomalyKind, detail: Object.freeze({ ...detail }), at: wallClockMs() }));
   }
 
   /**
