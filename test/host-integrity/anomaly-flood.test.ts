@@ -174,4 +174,13 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
       expect(controls.at(-1)!.data).toMatchObject({ repeated: 200, listed: ANOMALIES_LISTED_EACH });
     });
   }
+
+  for (const place of PLACES) {
+    it(`from ${place}: a different operator control after ${ANOMALIES_LISTED_EACH + 50} padding attempts is still listed`, async () => {
+      const result = await attack(place, `for (let i = 0; i < ${ANOMALIES_LISTED_EACH + 50}; i++) { try { nh.setActiveSession(undefined); } catch {} } try { probe.session.configure({}); } catch {} return 'done';`);
+      const controls = result.events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'operator_control_in_run') as Array<Anomaly & { data: { control?: string } }>;
+      expect(controls.filter((e) => e.data.control === 'configure')).toHaveLength(1);
+      expect(controls.at(-1)!.data).toMatchObject({ repeated: 50, listed: ANOMALIES_LISTED_EACH + 1 });
+    });
+  }
 });
