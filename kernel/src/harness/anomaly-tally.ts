@@ -78,3 +78,5 @@ export class AnomalyTally {
     return out;
   }
 }
+// Its instances decide which refusals are listed: no method may be replaced, even by code that reaches the class.
+Object.freeze(AnomalyTally.prototype);

@@ -150,4 +150,3 @@ export { RetainedFunction, type RetainedEvidence } from './retained-function.js'
 import * as exported from './index.js';
 import { sealErrorClasses } from '../core/index.js';
 sealErrorClasses(exported);
-export { ANOMALIES_LISTED_EACH, ANOMALIES_LISTED_MAX, AnomalyTally } from './anomaly-tally.js';
