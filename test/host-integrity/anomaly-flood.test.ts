@@ -18,6 +18,7 @@ import * as nh from '../../kernel/src/index.js';
 import { ANOMALIES_LISTED_EACH, ANOMALIES_LISTED_MAX } from '../../kernel/src/harness/anomaly-tally.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 import { RunView } from '../../kernel/src/server/display/run-view.js';
+import { LATE_ANOMALIES_KEPT } from '../../kernel/src/harness/runner.js';
 import { evaluateInStep, modelCodeIn, placeName, STEP_PLACES } from './model-code.js';
 import { attack, PLACES } from './support.js';
 
@@ -183,4 +184,31 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
       expect(controls.at(-1)!.data).toMatchObject({ repeated: 50, listed: ANOMALIES_LISTED_EACH + 1 });
     });
   }
+
+  it(`Runner.anomalies keeps ${LATE_ANOMALIES_KEPT} entries and then counts, per run`, async () => {
+    const probe: { kept?: () => unknown } = {};
+    // Odd requests evaluate (keeping a fresh model-made function), even ones finish: one of each per run.
+    const model = new ScriptedModel((_m, info) => ({ toolCalls: [info.requestNumber % 2 === 1 ? toolCall('nh_evaluate', { expression: 'probe.kept = () => 1' }) : toolCall('nh_output', { result: { kind: 'pass' } })] }));
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    // Each run leaves 100 listed and one count record: 101 entries.
+    const runs = Math.ceil(LATE_ANOMALIES_KEPT / (ANOMALIES_LISTED_EACH + 1));
+    let lastRunId = '';
+    for (let r = 0; r < runs; r++) {
+      await runner.run(() => nh.step({ program: 'execute\nGo.' }), { grant: { capabilities: [], references: { probe } } });
+      lastRunId = runner.ledger.select({ kind: 'run.entry' }).at(-1)!.runId;
+      for (let i = 0; i < ANOMALIES_LISTED_EACH + 1; i++) {
+        try {
+          probe.kept!();
+        } catch {
+          /* refused */
+        }
+      }
+    }
+    const late = runner.anomalies;
+    const kept = late.filter((a) => a.anomalyKind !== 'anomalies_dropped');
+    expect(kept).toHaveLength(LATE_ANOMALIES_KEPT);
+    const dropped = late.filter((a) => a.anomalyKind === 'anomalies_dropped');
+    expect(dropped.map((a) => a.runId)).toEqual([lastRunId]);
+    expect(dropped[0]!.detail).toEqual({ count: runs * (ANOMALIES_LISTED_EACH + 1) - LATE_ANOMALIES_KEPT, record: 'runner' });
+  }, 60_000);
 });

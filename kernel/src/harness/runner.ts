@@ -106,6 +106,9 @@ export interface RunHandle<T> {
 
 export type Composition<T> = (context: RunContext) => Promise<T>;
 
+/** Entries `Runner.anomalies` keeps; later ones are counted. */
+export const LATE_ANOMALIES_KEPT = 10_000;
+
 /** A refused attempt observed after its run ended (the run's ledger record is closed then). */
 export interface LateAnomaly {
   readonly runId: string;
@@ -124,6 +127,8 @@ export class Runner {
   /** Which late anomalies are listed, per run, kind and parent, and where the record counting the rest sits. */
   readonly #lateTally = new AnomalyTally();
   readonly #lateCountAt = new Map<string, number>();
+  /** Late anomalies only counted once the record was full, per run. */
+  readonly #lateDropped = new Map<string, number>();
   /** The perimeter audit store's methods, read once here (captured-methods.ts). */
   readonly #auditStore: CapturedAuditStore | undefined;
   /** The executor's runStep, and how its steps are observed, read once here: the executor object stays reachable. */
@@ -168,26 +173,39 @@ export class Runner {
 
   /**
    * Adds to the late record as a run adds to its ledger (AnomalyTally): those not listed are counted in one record
-   * per run, kind and parent, replaced as it grows.
+   * per run, kind and parent, replaced as it grows. Bounded like the Session's record: past LATE_ANOMALIES_KEPT
+   * entries a new one is only counted, per run (`anomalies_dropped`).
    */
   #noteLate(runId: string, anomalyKind: string, detail: Readonly<Record<string, unknown>>, parentId: string | undefined): void {
     const key = `${runId}\0${anomalyKind}\0${parentId ?? ''}`;
+    const full = this.#late.length >= LATE_ANOMALIES_KEPT;
+    const at = mapGet(this.#lateCountAt, key);
+    if (full && at === undefined) return this.#dropLate(runId);
     if (this.#lateTally.note(key, detail)) {
+      if (full) return this.#dropLate(runId);
       append(this.#late, objectFreeze({ runId, anomalyKind, parentId, detail: objectFreeze({ ...detail }), at: wallClockMs() }));
       return;
     }
     const { unlisted, listed } = this.#lateTally.countOf(key);
     const count = objectFreeze({ runId, anomalyKind, parentId, detail: objectFreeze({ repeated: unlisted, listed }), at: wallClockMs() });
-    const at = mapGet(this.#lateCountAt, key);
     if (at === undefined) {
       mapSet(this.#lateCountAt, key, this.#late.length);
       append(this.#late, count);
     } else this.#late[at] = count;
   }
 
-  /** Refused attempts observed after their run ended, oldest first (a frozen copy). */
+  #dropLate(runId: string): void {
+    mapSet(this.#lateDropped, runId, (mapGet(this.#lateDropped, runId) ?? 0) + 1);
+  }
+
+  /** Refused attempts observed after their run ended, oldest first (a frozen copy), and what was only counted. */
   get anomalies(): readonly LateAnomaly[] {
-    return Object.freeze(this.#late.slice());
+    const out = this.#late.slice();
+    const dropped = mapEntryList(this.#lateDropped);
+    for (let i = 0; i < dropped.length; i++) {
+      append(out, objectFreeze({ runId: dropped[i]![0], anomalyKind: 'anomalies_dropped', parentId: undefined, detail: objectFreeze({ count: dropped[i]![1], record: 'runner' }), at: wallClockMs() }));
+    }
+    return Object.freeze(out);
   }
 
   /** How executor steps of this runner's executor are observed (recorded at every run entry). */
