@@ -8,7 +8,8 @@
  * counts the rest; before its run.end one more anomaly of that kind under that parent says how many it counted
  * (`repeated`). Every refused attempt is still accounted for; padding with a harmless refusal does not hide a
  * different one behind it; what a refusal enforces (a perimeter effect stopped) does not depend on whether its
- * record was listed. After the run, the Runner's late record lists and counts the same way.
+ * record was listed. After the run, the Runner's late record lists and counts the same way; it, the Session's
+ * record and the record outside Runners are bounded and count what they drop.
  */
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
