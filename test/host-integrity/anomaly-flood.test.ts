@@ -212,4 +212,16 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
     expect(dropped.map((a) => a.runId)).toEqual([lastRunId]);
     expect(dropped[0]!.detail).toEqual({ count: runs * (ANOMALIES_LISTED_EACH + 1) - LATE_ANOMALIES_KEPT, record: 'runner' });
   }, 60_000);
+
+  for (const place of STEP_PLACES) {
+    it(`from ${placeName(place)}: the tally's note() cannot be replaced to hide later refusals`, async () => {
+      const body = `try { nh.AnomalyTally.prototype.note = () => false; } catch {} const o = Object.freeze({ a: 1 }); try { o.a = 2; } catch {} return typeof nh.AnomalyTally.prototype.note;`;
+      const { outcome, events } = await evaluateInStep(modelCodeIn(place, body));
+      expect(outcome).toBe('returned:{}');
+      const writes = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'frozen_value_write');
+      // Both refused writes are listed: the prototype's and the value's.
+      expect(writes.map((e) => JSON.stringify(e.data))).toEqual([expect.stringContaining("'note'"), expect.stringContaining("'a'")]);
+      expect(Object.isFrozen(nh.AnomalyTally.prototype)).toBe(true);
+    });
+  }
 });

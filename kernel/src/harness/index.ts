@@ -150,3 +150,5 @@ export { RetainedFunction, type RetainedEvidence } from './retained-function.js'
 import * as exported from './index.js';
 import { sealErrorClasses } from '../core/index.js';
 sealErrorClasses(exported);
+// For the Session's own anomaly record (session/ reaches harness/ through this index only); its prototype is frozen.
+export { AnomalyTally } from './anomaly-tally.js';

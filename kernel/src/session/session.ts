@@ -21,13 +21,12 @@ import {
   type Capability,
   type Grant,
   type LateAnomaly,
+  AnomalyTally,
   type Ledger,
   type LedgerView,
   type RunnerOptions,
   type RunOptions,
 } from '../harness/index.js';
-// Internal to the host (not a public export): its instances decide what the Session's record lists.
-import { AnomalyTally } from '../harness/anomaly-tally.js';
 import { hashSource, type ApprovalEvidence, type ApprovalRoute, type Submission } from './approval.js';
 import { observeOwner, type BackgroundOwner, type OwnerObservation } from './background-owner.js';
 import { definedCallables, neverOperatorDefined } from './observed-definitions.js';
