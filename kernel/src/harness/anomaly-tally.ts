@@ -6,7 +6,8 @@
  * not hide a different attempt behind it. The rest are counted, and the run records one more anomaly saying how
  * many (`repeated`). What a refusal enforces never depends on whether its record was listed.
  */
-import { append, getOwnPropertyDescriptor, mapEntryList, mapGet, mapSet, objectHasOwn, ownKeys, setAdd, setHas, setSizeOf, stringSlice, StringCtor } from './intrinsics.js';
+import { append, mapEntryList, mapGet, mapSet, ownKeys, setAdd, setHas, setSizeOf, stringSlice, StringCtor } from './intrinsics.js';
+import { dataValue } from './snapshot-reflect.js';
 
 export const ANOMALIES_LISTED_EACH = 100;
 export const ANOMALIES_LISTED_MAX = 1000;
@@ -19,12 +20,6 @@ interface Tally {
   readonly details: Set<string>;
 }
 
-/** An own data property's value; undefined for an accessor or none (neither the getter nor the prototype is read). */
-export function ownValue(target: object, key: string): unknown {
-  const descriptor = getOwnPropertyDescriptor(target, key);
-  return descriptor !== undefined && objectHasOwn(descriptor, 'value') ? descriptor.value : undefined;
-}
-
 /**
  * The detail's own string-keyed primitive values, each cut to FINGERPRINT_CHARS (objects count by type only). Read
  * by descriptor, so a getter on a detail never runs here.
@@ -35,7 +30,7 @@ function fingerprint(detail: Readonly<Record<string, unknown>>): string {
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     if (typeof key !== 'string') continue;
-    const value = ownValue(detail, key);
+    const value = dataValue(detail, key);
     const text = value === null || (typeof value !== 'object' && typeof value !== 'function' && typeof value !== 'symbol') ? StringCtor(value) : typeof value;
     out += `${key}\u0001${stringSlice(text, 0, FINGERPRINT_CHARS)}\u0002`;
   }

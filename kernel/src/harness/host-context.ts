@@ -25,8 +25,8 @@ import {
   type InteriorMark,
   type InteriorRefusal,
 } from '../core/index.js';
-import { append, StringCtor } from './intrinsics.js';
-import { AnomalyTally, ownValue } from './anomaly-tally.js';
+import { append } from './intrinsics.js';
+import { AnomalyTally } from './anomaly-tally.js';
 import type { Authority } from './grant.js';
 import { HostIntegrityError } from './integrity-errors.js';
 
@@ -111,8 +111,8 @@ const outsideRunnersTally = new AnomalyTally();
  * tally's listing (a loop of caught refusals in one core-only run must not fill the process's record and hide the
  * anomalies of every later one), and everything once full.
  */
-export function noteOutsideRunners(anomalyKind: string, detail: Readonly<Record<string, unknown>>, runId?: string): void {
-  if (outsideRunners.length >= OUTSIDE_RUNNERS_LIMIT || !outsideRunnersTally.note(`${runId ?? ''}\0${anomalyKind}\0${StringCtor(ownValue(detail, 'parentId') ?? '')}`, detail)) {
+export function noteOutsideRunners(anomalyKind: string, detail: Readonly<Record<string, unknown>>, runId?: string, parentId?: string): void {
+  if (outsideRunners.length >= OUTSIDE_RUNNERS_LIMIT || !outsideRunnersTally.note(`${runId ?? ''}\0${anomalyKind}\0${parentId ?? ''}`, detail)) {
     outsideRunnersDropped++;
     return;
   }
@@ -129,7 +129,7 @@ export function readingUntrustedValue<T>(reading: string, fn: () => T): T {
 
 /** Records like a run's host, into the record of anomalies outside Runners (the parent goes into the detail). */
 export function recorderOutsideRunners(runId?: string): Pick<HostHandle, 'recordAnomaly'> {
-  return { recordAnomaly: (anomalyKind, detail, parentId) => noteOutsideRunners(anomalyKind, parentId === undefined ? detail : { ...detail, parentId }, runId) };
+  return { recordAnomaly: (anomalyKind, detail, parentId) => noteOutsideRunners(anomalyKind, parentId === undefined ? detail : { ...detail, parentId }, runId, parentId) };
 }
 const outsideRunnersRecorder = Object.freeze(recorderOutsideRunners());
 
