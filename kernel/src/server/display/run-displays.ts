@@ -8,24 +8,15 @@
 import type { LedgerEvent, LedgerReader } from '../../harness/index.js';
 import { NighthawkMime } from '../../../../shared/mime.js';
 import type { KernelChannel } from '../kernel/index.js';
-import { RunView } from './run-view.js';
-
-/** An anomaly display: what it shows now, and whether that is still to be sent. */
-interface AnomalyDisplay {
-  readonly displayId: string;
-  count: number;
-  message: string;
-  bundle: Record<string, unknown>;
-  pending: boolean;
-}
+import { anomalyLineText, RunView, type AnomalyLine } from './run-view.js';
 
 export class RunDisplays {
   readonly #views = new Map<string, RunView>();
   /** Failed executions whose error a run view showed (newest last, bounded): a cell error then only points at it. */
   readonly #shownFailures = new Map<string, { functionName: string; stepId: string; errorName: string }>();
   readonly #dirty = new Set<string>();
-  /** The anomaly display of each run, kind and parent (`runId\0kind\0parentId`) and how many it counts, until run.end. */
-  readonly #anomalyDisplays = new Map<string, AnomalyDisplay>();
+  /** Anomaly lines changed since their display was last sent (RunView.anomalyLine), with their run. */
+  readonly #changedLines = new Map<AnomalyLine, string>();
   #scheduled = false;
   readonly #channel: () => KernelChannel | undefined;
   /** Restores process.stdout/stderr.write; set while a run view is live. */
@@ -59,11 +50,7 @@ export class RunDisplays {
     }
     if (event.kind === 'run.end') {
       this.#dirty.delete(event.runId);
-      for (const [key, shown] of this.#anomalyDisplays) {
-        if (!key.startsWith(`${event.runId}\0`)) continue;
-        this.#sendAnomaly(shown);
-        this.#anomalyDisplays.delete(key);
-      }
+      for (const [line, runId] of this.#changedLines) if (runId === event.runId) this.#sendLine(line, runId);
       this.#send(view, true);
       this.#views.delete(event.runId);
       if (this.#views.size === 0) this.#releaseStreams?.();
@@ -73,37 +60,23 @@ export class RunDisplays {
   }
 
   /**
-   * One display per run, kind and parent, updated in place with the count (a loop of refused writes would
-   * otherwise add a row, an alert in the web notebook, per anomaly). The first shows at once and as before, without
-   * a count; later ones update it once per microtask, as run views are, so a loop sends one update, not one per
-   * anomaly (each would re-render the row and its alert). The run's record counting those past the ones it listed
-   * (`repeated`) adds its count. The text/plain line carries the latest event's data.
+   * One display per run, kind and parent (the run view's anomaly line), updated in place with the count: a loop of
+   * refused writes would otherwise add a row, an alert in the web notebook, per anomaly. The first shows at once and
+   * as before, without a count; later ones update it once per microtask, as run views are, so a loop sends one
+   * update, not one per anomaly (each would re-render the row and its alert). Its text/plain is the run view's line.
    */
   #showAnomaly(view: RunView, event: LedgerEvent): void {
-    const data = (event.data ?? {}) as Record<string, unknown>;
-    const kind = event.status ?? 'anomaly';
-    const key = `${event.runId}\0${kind}\0${event.parentId ?? ''}`;
-    const shown = this.#anomalyDisplays.get(key);
-    const repeated = typeof data['repeated'] === 'number' ? data['repeated'] : undefined;
-    const count = (shown?.count ?? 0) + (repeated ?? 1);
-    // The count record has no attempt of its own to describe: the display keeps the last one listed.
-    const message = repeated !== undefined && shown ? shown.message : (view.anomalies.at(-1)?.message ?? '');
-    const payload = { anomalyKind: kind, message, runId: event.runId, ...(event.parentId ? { executionId: event.parentId } : {}), ...(count > 1 ? { count } : {}) };
-    const bundle = { [NighthawkMime.traceAnomaly]: payload, 'text/plain': `trace anomaly ${kind}${count > 1 ? ` (×${count})` : ''}: ${JSON.stringify(data)}` };
-    if (!shown) {
-      const displayId = `nh-anomaly-${event.runId}-${event.sequence}`;
-      this.#anomalyDisplays.set(key, { displayId, count, message, bundle, pending: false });
-      this.#show(bundle, { displayId, update: false });
-      return;
-    }
-    Object.assign(shown, { count, message, bundle, pending: true });
+    const line = view.anomalyLine(event.status ?? 'anomaly', event.parentId);
+    if (!line) return;
+    if (line.firstSequence === event.sequence) return this.#sendLine(line, event.runId, false);
+    this.#changedLines.set(line, event.runId);
     this.#schedule();
   }
 
-  #sendAnomaly(shown: AnomalyDisplay): void {
-    if (!shown.pending) return;
-    shown.pending = false;
-    this.#show(shown.bundle, { displayId: shown.displayId, update: true });
+  #sendLine(line: AnomalyLine, runId: string, update = true): void {
+    this.#changedLines.delete(line);
+    const payload = { anomalyKind: line.anomalyKind, message: line.message, runId, ...(line.executionId ? { executionId: line.executionId } : {}), ...(line.count > 1 ? { count: line.count } : {}) };
+    this.#show({ [NighthawkMime.traceAnomaly]: payload, 'text/plain': anomalyLineText(line) }, { displayId: `nh-anomaly-${runId}-${line.firstSequence}`, update });
   }
 
   /** The failure of `executionId` as a run view showed it, if one did. */
@@ -168,7 +141,7 @@ export class RunDisplays {
 
   #flush(): void {
     this.#scheduled = false;
-    for (const shown of this.#anomalyDisplays.values()) this.#sendAnomaly(shown);
+    for (const [line, runId] of this.#changedLines) this.#sendLine(line, runId);
     for (const runId of this.#dirty) {
       const view = this.#views.get(runId);
       if (view) this.#send(view, true);

@@ -41,8 +41,9 @@ export class RunView {
   /** Executions started and not yet ended, innermost last. */
   readonly #open: string[] = [];
   #lastExecutionId: string | undefined;
-  /** `repeated`: the run's count of anomalies of this kind under this parent it did not list (anomaly-tally.ts). */
-  readonly anomalies: { anomalyKind: string; message: string; executionId?: string; repeated?: number }[] = [];
+  readonly anomalies: { anomalyKind: string; message: string; executionId?: string }[] = [];
+  /** The anomalies as the cell shows them: one line per kind and parent (`kind\0parentId`). */
+  readonly #anomalyLines = new Map<string, AnomalyLine>();
 
   constructor(runId: string, functionName: string) {
     this.runId = runId;
@@ -87,9 +88,12 @@ export class RunView {
         if (exe.status !== 'completed' && (str(error.message) || str(error.name))) exe.error = { name: str(error.name) ?? 'Error', message: str(error.message) ?? '' };
         return true;
       }
-      case 'trace.anomaly':
-        this.anomalies.push({ anomalyKind: event.status ?? 'anomaly', message: anomalyMessage(data), ...(event.parentId ? { executionId: event.parentId } : {}), ...(typeof data.repeated === 'number' ? { repeated: data.repeated } : {}) });
+      case 'trace.anomaly': {
+        const anomaly = { anomalyKind: event.status ?? 'anomaly', message: anomalyMessage(data), ...(event.parentId ? { executionId: event.parentId } : {}) };
+        this.anomalies.push(anomaly);
+        this.#addToLine(anomaly, event.sequence, typeof data.repeated === 'number' ? data.repeated : undefined);
         return true;
+      }
       case 'run.end':
         this.status = event.status === 'completed' ? 'completed' : 'failed';
         return true;
@@ -151,16 +155,26 @@ export class RunView {
       if (e.commit) lines.push(`    commit ${JSON.stringify(e.commit.committed)}${e.commit.rewritten ? ' (rewritten)' : ''}`);
       printed(this.#streams, (c) => c.afterExecutionId === e.executionId, '  ');
     }
-    // One line per kind and parent, as the cell shows them (run-displays.ts): the last attempt listed, and the count.
-    const grouped = new Map<string, { anomalyKind: string; message: string; count: number }>();
-    for (const a of this.anomalies) {
-      const key = `${a.anomalyKind}\0${a.executionId ?? ''}`;
-      const line = grouped.get(key);
-      const count = (line?.count ?? 0) + (a.repeated ?? 1);
-      grouped.set(key, { anomalyKind: a.anomalyKind, message: a.repeated !== undefined && line ? line.message : a.message, count });
-    }
-    for (const a of grouped.values()) lines.push(`  trace anomaly ${a.anomalyKind}${a.count > 1 ? ` (×${a.count})` : ''}: ${a.message}`);
+    for (const a of this.#anomalyLines.values()) lines.push(`  ${anomalyLineText(a)}`);
     return lines.join('\n');
+  }
+
+  /** The line of anomalies of `anomalyKind` under `parentId`, once one arrived. */
+  anomalyLine(anomalyKind: string, parentId: string | undefined): AnomalyLine | undefined {
+    return this.#anomalyLines.get(`${anomalyKind}\0${parentId ?? ''}`);
+  }
+
+  /**
+   * One more anomaly on its line: the count grows by one, or by a run's `repeated` (those it counted and did not
+   * list, anomaly-tally.ts), and the line shows the last attempt listed (a count record describes none).
+   */
+  #addToLine(anomaly: { anomalyKind: string; message: string; executionId?: string }, sequence: number, repeated: number | undefined): void {
+    const key = `${anomaly.anomalyKind}\0${anomaly.executionId ?? ''}`;
+    const line = this.#anomalyLines.get(key);
+    if (line) {
+      line.count += repeated ?? 1;
+      if (repeated === undefined) line.message = anomaly.message;
+    } else this.#anomalyLines.set(key, { ...anomaly, count: repeated ?? 1, firstSequence: sequence });
   }
 }
 
@@ -204,6 +218,21 @@ export function operationLine(o: OperationPayload): string {
 
 function executionStatus(status: string | undefined): ExecutionPayload['status'] {
   return status === 'completed' || status === 'raised' || status === 'aborted' ? status : 'failed';
+}
+
+/** One line of a run's anomalies: a kind under a parent, how many, and the last attempt listed. */
+export interface AnomalyLine {
+  readonly anomalyKind: string;
+  readonly executionId?: string;
+  message: string;
+  count: number;
+  /** The sequence of its first anomaly (the cell's display of the line is named by it). */
+  readonly firstSequence: number;
+}
+
+/** `trace anomaly kind (×N): message`, the count only past one. */
+export function anomalyLineText(line: AnomalyLine): string {
+  return `trace anomaly ${line.anomalyKind}${line.count > 1 ? ` (×${line.count})` : ''}: ${line.message}`;
 }
 
 function anomalyMessage(data: Data): string {
