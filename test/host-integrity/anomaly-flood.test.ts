@@ -224,4 +224,25 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
       expect(Object.isFrozen(nh.AnomalyTally.prototype)).toBe(true);
     });
   }
+
+  for (const place of PLACES) {
+    it(`from ${place}: refused direct writes past the listed ones are still refused, inside a Session's run`, async () => {
+      const result = await attack(place, `const fs = process.getBuiltinModule('node:fs'); let refused = 0; for (let i = 0; i < ${ANOMALIES_LISTED_EACH + 50}; i++) { try { fs.writeFileSync(probe.scratchPath + i, 'x'); } catch { refused++; } } return 'refused ' + refused;`);
+      expect(result.outcome).toBe(`refused ${ANOMALIES_LISTED_EACH + 50}`);
+      expect(readdirSync(path.dirname(result.auditPath)).filter((f) => f.startsWith('scratch.txt'))).toEqual([]);
+      const effects = result.events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'unmediated_perimeter_effect') as Anomaly[];
+      expect(effects).toHaveLength(ANOMALIES_LISTED_EACH + 1);
+      expect(effects.at(-1)!.data).toMatchObject({ repeated: 50, listed: ANOMALIES_LISTED_EACH });
+    });
+
+    it(`from ${place}: replacing the tally's note() changes nothing, and later refusals are still listed and counted`, async () => {
+      const note = nh.AnomalyTally.prototype.note;
+      const result = await attack(place, `try { nh.AnomalyTally.prototype.note = () => false; } catch {} try { Object.defineProperty(nh.AnomalyTally.prototype, 'note', { value: () => false }); } catch {} for (let i = 0; i < ${ANOMALIES_LISTED_EACH + 50}; i++) { try { nh.setActiveSession(undefined); } catch {} } return 'done';`);
+      expect(result.outcome).toBe('done');
+      expect(nh.AnomalyTally.prototype.note).toBe(note);
+      const controls = result.events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'operator_control_in_run') as Anomaly[];
+      expect(controls).toHaveLength(ANOMALIES_LISTED_EACH + 1);
+      expect(controls.at(-1)!.data).toMatchObject({ repeated: 50, listed: ANOMALIES_LISTED_EACH });
+    });
+  }
 });
