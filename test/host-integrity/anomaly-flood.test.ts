@@ -125,6 +125,30 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
     expect(runner.anomalies.at(-1)!.detail).toEqual({ repeated: 26, listed: ANOMALIES_LISTED_EACH });
   });
 
+  it('after the run: a generated export kept and called in a loop lists the first ones in Runner.anomalies and counts the rest', async () => {
+    const code = modelCodeIn('generated', 'return 1');
+    const probe = code.references['probe'] as { go?: () => Promise<unknown> };
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: code.expression })] }), () => ({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] })]);
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model }) });
+    await runner.run(async (ctx) => {
+      await code.prepare(ctx);
+      return nh.step({ program: 'execute\nGo.' });
+    }, { grant: { capabilities: [], references: code.references } });
+    const calls = ANOMALIES_LISTED_EACH + 25;
+    let refused = 0;
+    for (let i = 0; i < calls; i++) {
+      try {
+        await probe.go!();
+      } catch {
+        refused++;
+      }
+    }
+    expect(refused).toBe(calls);
+    const late = runner.anomalies;
+    expect(late).toHaveLength(ANOMALIES_LISTED_EACH + 1);
+    expect(late.at(-1)!.detail).toEqual({ repeated: 25, listed: ANOMALIES_LISTED_EACH });
+  });
+
   it('padding with one harmless refused write does not hide a different one behind it', async () => {
     const limits = Object.freeze({ maxSpend: 10 });
     const body = `const o = Object.freeze({ a: 1 }); for (let i = 0; i < ${ANOMALIES_LISTED_EACH + 50}; i++) { try { o.a = i; } catch {} } try { probe.limits.maxSpend = 1e9; } catch {} return probe.limits.maxSpend;`;
