@@ -421,17 +421,17 @@ export class Runner {
     mapClear(host.inflight);
     const nodes = mapKeyList(host.activeDispatches);
     for (let i = 0; i < nodes.length; i++) host.endDispatch(nodes[i]!, 'terminated', { reason });
-    // Edits of the operator objects the run called into (captured at construction) are recorded before run.end.
-    host.noteObjectEdits();
-    host.recordRepeatedAnomalies();
-    host.state = end.status === 'terminated' ? 'terminated' : 'ended';
-    appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status: end.status, data: end.data });
+    this.#endRun(host, end.status, end.data);
   }
 
-  #endRun(host: RunHost, status: 'completed' | 'failed', data: Record<string, unknown>): void {
+  /**
+   * The run's terminal event. Before it: edits of the operator objects the run called into (captured at
+   * construction), and the count of each kind of anomaly the run did not list.
+   */
+  #endRun(host: RunHost, status: 'completed' | 'failed' | 'terminated', data: Record<string, unknown>): void {
     host.noteObjectEdits();
     host.recordRepeatedAnomalies();
-    host.state = 'ended';
+    host.state = status === 'terminated' ? 'terminated' : 'ended';
     appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
   }
 }
