@@ -2,6 +2,9 @@
  * Read-only collections that really are read-only. `Object.freeze(new Set())` still lets `add` and
  * `Set.prototype.add.call` change it; these keep their entries in a private field, are frozen, and
  * are not Set/Map instances, so no built-in mutator accepts them. Policies, authorities and a step's binding names use them.
+ * Their mutators exist only to refuse: each throws the engine's kind of TypeError for a write to a frozen value, so
+ * model code calling one is told the value is frozen and the attempt is recorded (`frozen_value_write`), as a write
+ * to any other frozen value is, instead of failing as "not a function" with no record.
  */
 // Membership checks decide authority: they use the intrinsics captured at load, not whatever
 // Set.prototype / Map.prototype hold later; so does filling (`new Set(values)` would call the live `add`).
@@ -16,6 +19,25 @@ const mapSizeOf = bindCall(Object.getOwnPropertyDescriptor(Map.prototype, 'size'
 const objectFreeze = Object.freeze;
 const isArray = Array.isArray;
 const arrayFrom = Array.from;
+// Captured: model code may replace the global TypeError; a refusal must still be the engine's own kind.
+const NativeTypeError = TypeError;
+const stringOf = String;
+const stringSlice = bindCall(String.prototype.slice) as (text: string, start: number, end: number) => string;
+const KEY_SHOWN = 80;
+
+/** A key as a refusal names it, without running model code: primitives as text (bounded), objects by kind. */
+function keyText(key: unknown): string {
+  if (key === null || (typeof key !== 'object' && typeof key !== 'function')) {
+    const text = typeof key === 'symbol' ? 'a symbol' : stringOf(key);
+    return text.length > KEY_SHOWN ? `${stringSlice(text, 0, KEY_SHOWN)}…` : text;
+  }
+  return typeof key === 'function' ? 'a function' : 'an object';
+}
+
+function refuse(message: string): never {
+  throw new NativeTypeError(message);
+}
+
 const listOf = <T>(values: Iterable<T>): readonly T[] => (isArray(values) ? (values as readonly T[]) : arrayFrom(values));
 
 export class FrozenSet<T> implements ReadonlySet<T> {
@@ -46,6 +68,18 @@ export class FrozenSet<T> implements ReadonlySet<T> {
   }
   [Symbol.iterator](): SetIterator<T> {
     return this.#set.values();
+  }
+  /** Always throws: a FrozenSet is read-only. */
+  add(value: T): never {
+    return refuse(`Cannot add property ${keyText(value)}, object is not extensible (a FrozenSet is read-only)`);
+  }
+  /** Always throws: a FrozenSet is read-only. */
+  delete(value: T): never {
+    return refuse(`Cannot delete property '${keyText(value)}' of #<FrozenSet> (a FrozenSet is read-only)`);
+  }
+  /** Always throws: a FrozenSet is read-only. */
+  clear(): never {
+    return refuse(`Cannot delete property '*' of #<FrozenSet> (clear: a FrozenSet is read-only)`);
   }
 }
 Object.freeze(FrozenSet.prototype);
@@ -81,6 +115,18 @@ export class FrozenMap<K, V> implements ReadonlyMap<K, V> {
   }
   [Symbol.iterator](): MapIterator<[K, V]> {
     return this.#map.entries();
+  }
+  /** Always throws: a FrozenMap is read-only. */
+  set(key: K, _value: V): never {
+    return refuse(`Cannot assign to read only property '${keyText(key)}' of object '#<FrozenMap>' (a FrozenMap is read-only)`);
+  }
+  /** Always throws: a FrozenMap is read-only. */
+  delete(key: K): never {
+    return refuse(`Cannot delete property '${keyText(key)}' of #<FrozenMap> (a FrozenMap is read-only)`);
+  }
+  /** Always throws: a FrozenMap is read-only. */
+  clear(): never {
+    return refuse(`Cannot delete property '*' of #<FrozenMap> (clear: a FrozenMap is read-only)`);
   }
 }
 Object.freeze(FrozenMap.prototype);

@@ -57,8 +57,11 @@ export interface OperationFailure {
  * included.
  */
 // The last two forms are a prototype set (`Object.setPrototypeOf`, `__proto__ =`) on a non-extensible object (`#<Object>
-// is not extensible`, where a function's description is its source text, hence `s`) or on `Object.prototype`.
-const FROZEN_WRITE = /^(?:Cannot (?:assign to read only property |add property .+, object is not extensible|delete property |redefine property: |define property .+, object is not extensible|set property .+ which has only a getter)|.+ is not extensible$|Immutable prototype object .+ cannot have their prototype set$)/s;
+// is not extensible`, where a function's description is its source text, hence `s`) or on `Object.prototype`. The
+// host's read-only collections (frozen-collections.ts) are no Set or Map, so a built-in mutator called on one is
+// refused as an incompatible receiver: that too is a write refused.
+const FROZEN_WRITE =
+  /^(?:Cannot (?:assign to read only property |add property .+, object is not extensible|delete property |redefine property: |define property .+, object is not extensible|set property .+ which has only a getter)|.+ is not extensible$|Immutable prototype object .+ cannot have their prototype set$|Method (?:Set|Map)\.prototype\.(?:add|set|delete|clear) called on incompatible receiver #<Frozen(?:Set|Map)>$)/s;
 // Captured: the builtin exec does not look up `exec` again, so model code replacing RegExp.prototype.exec (or
 // test) changes nothing here.
 const regExpExec = RegExp.prototype.exec;
