@@ -185,6 +185,7 @@ describe('attack: flooding the ledger with one refused attempt in a loop', () =>
     expect(flood.filter((a) => a.anomalyKind === 'frozen_value_write')).toHaveLength(ANOMALIES_LISTED_EACH);
     const dropped = nh.anomaliesOutsideRunners().find((a) => a.anomalyKind === 'anomalies_dropped');
     expect(dropped?.detail['count']).toBeGreaterThanOrEqual(1500 - ANOMALIES_LISTED_EACH);
+    expect(dropped?.detail['record']).toBe('outside-runners');
     const next = await coreOnly('(() => { const o = Object.freeze({ b: 1 }); try { o.b = 2; } catch {} return 1; })()');
     expect(next.map((a) => a.anomalyKind)).toContain('frozen_value_write');
     expect(JSON.stringify(next)).toContain("'b'");

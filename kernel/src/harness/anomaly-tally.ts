@@ -6,7 +6,8 @@
  * not hide a different attempt behind it. The rest are counted, and the run records one more anomaly saying how
  * many (`repeated`). What a refusal enforces never depends on whether its record was listed.
  */
-import { append, mapEntryList, mapGet, mapSet, ownKeys, setAdd, setHas, setSizeOf, stringSlice, StringCtor } from './intrinsics.js';
+import { wallClockMs } from '../core/index.js';
+import { append, mapEntryList, mapGet, mapSet, objectFreeze, ownKeys, setAdd, setHas, setSizeOf, stringSlice, StringCtor } from './intrinsics.js';
 import { dataValue } from './snapshot-reflect.js';
 
 export const ANOMALIES_LISTED_EACH = 100;
@@ -35,6 +36,17 @@ function fingerprint(detail: Readonly<Record<string, unknown>>): string {
     out += `${key}\u0001${stringSlice(text, 0, FINGERPRINT_CHARS)}\u0002`;
   }
   return out;
+}
+
+/** The bounded records of anomalies kept outside a run's ledger: the Runner's late record, the Session's own, the process's outside Runners. */
+export type AnomalyRecordName = 'runner' | 'session' | 'outside-runners';
+
+/**
+ * The entry a bounded record adds for the anomalies it only counted: `count` of them, in the record `record` names,
+ * for run `runId` when it counts per run.
+ */
+export function droppedAnomalies(record: AnomalyRecordName, count: number, runId?: string): { readonly runId: string | undefined; readonly anomalyKind: 'anomalies_dropped'; readonly parentId: undefined; readonly detail: Readonly<Record<string, unknown>>; readonly at: number } {
+  return objectFreeze({ runId, anomalyKind: 'anomalies_dropped', parentId: undefined, detail: objectFreeze({ count, record }), at: wallClockMs() });
 }
 
 export class AnomalyTally {

@@ -26,7 +26,7 @@ import {
   type InteriorRefusal,
 } from '../core/index.js';
 import { append } from './intrinsics.js';
-import { AnomalyTally } from './anomaly-tally.js';
+import { AnomalyTally, droppedAnomalies } from './anomaly-tally.js';
 import type { Authority } from './grant.js';
 import { HostIntegrityError } from './integrity-errors.js';
 
@@ -143,7 +143,7 @@ export function anomaliesOutsideRunners(): readonly OutsideRunnerAnomaly[] {
   // Index loop and captured append: model code may have replaced Array.prototype methods by the time this is read.
   const out: OutsideRunnerAnomaly[] = [];
   for (let i = 0; i < outsideRunners.length; i++) append(out, outsideRunners[i]!);
-  if (outsideRunnersDropped > 0) append(out, Object.freeze({ runId: undefined, anomalyKind: 'anomalies_dropped', detail: Object.freeze({ count: outsideRunnersDropped }), at: wallClockMs() }));
+  if (outsideRunnersDropped > 0) append(out, droppedAnomalies('outside-runners', outsideRunnersDropped));
   return Object.freeze(out);
 }
 

@@ -151,4 +151,4 @@ import * as exported from './index.js';
 import { sealErrorClasses } from '../core/index.js';
 sealErrorClasses(exported);
 // For the Session's own anomaly record (session/ reaches harness/ through this index only); its prototype is frozen.
-export { AnomalyTally } from './anomaly-tally.js';
+export { AnomalyTally, droppedAnomalies, type AnomalyRecordName } from './anomaly-tally.js';

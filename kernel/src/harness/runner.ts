@@ -19,7 +19,7 @@ import { intersectPolicies, perimeterPolicy } from './perimeter.js';
 import { ActiveBranchesError, RunRejectedError, RunTerminatedError } from './run-errors.js';
 import { terminateBranch } from './branch-termination.js';
 import { RunHost, type ExecutorStepObservation } from './run-host.js';
-import { AnomalyTally } from './anomaly-tally.js';
+import { AnomalyTally, droppedAnomalies } from './anomaly-tally.js';
 import { decideOnLoadedBuiltins } from './realm-integrity.js';
 import { cooperativeTermination, type ConfinementService, type TerminationService, type TerminationTarget } from './termination.js';
 
@@ -202,9 +202,7 @@ export class Runner {
   get anomalies(): readonly LateAnomaly[] {
     const out = this.#late.slice();
     const dropped = mapEntryList(this.#lateDropped);
-    for (let i = 0; i < dropped.length; i++) {
-      append(out, objectFreeze({ runId: dropped[i]![0], anomalyKind: 'anomalies_dropped', parentId: undefined, detail: objectFreeze({ count: dropped[i]![1], record: 'runner' }), at: wallClockMs() }));
-    }
+    for (let i = 0; i < dropped.length; i++) append(out, droppedAnomalies('runner', dropped[i]![1], dropped[i]![0]) as LateAnomaly);
     return Object.freeze(out);
   }
 

@@ -22,6 +22,7 @@ import {
   type Grant,
   type LateAnomaly,
   AnomalyTally,
+  droppedAnomalies,
   type Ledger,
   type LedgerView,
   type RunnerOptions,
@@ -214,7 +215,7 @@ export class Session {
     // Since this Session began: refusals while the host read a value a model may have built (a cell's value being
     // displayed), and refusals and built-in changes in core-only runs.
     const reads = anomaliesOutsideRunners().filter((a) => a.at >= this.#createdAt);
-    const dropped = this.#anomaliesDropped > 0 ? [Object.freeze({ runId: undefined, anomalyKind: 'anomalies_dropped', detail: Object.freeze({ count: this.#anomaliesDropped, record: 'session' }), at: wallClockMs() })] : [];
+    const dropped = this.#anomaliesDropped > 0 ? [droppedAnomalies('session', this.#anomaliesDropped)] : [];
     return Object.freeze([...late, ...reads, ...this.#anomalies, ...dropped].sort((a, b) => a.at - b.at));
   }
 
