@@ -47,4 +47,31 @@ describe('a SessionFunction adapter after close', () => {
     expect(dropped).toHaveLength(1);
     expect(dropped[0]!.detail['count']).toBe(1400);
   });
+  it("a model that planted the adapter as the then of many values, all resolved after close, lists the first ones and counts the rest; a later refusal is still listed", async () => {
+    const probe: Record<string, unknown> = {};
+    const expression = '(probe.out = Array.from({ length: 1500 }, () => ({ then: helper })), 1)';
+    const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression })] } : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }));
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const { helper, other } = session.materialized(session.submit('async function helper() {}\nasync function other() {}'), { helper: async () => 'helper ran', other: async () => 2 });
+    const { plant } = session.materialized(session.submit('async function plant() {}'), { plant: async () => nh.step({ program: 'execute\nDo it.', references: { helper, probe } }) });
+    await plant!();
+    await session.close();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      // The host's promise machinery calls each planted then; no caller holds what the refusals reject.
+      for (const value of probe.out as unknown[]) void Promise.resolve(value);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+    await expect(other!()).rejects.toThrow(nh.SessionClosedError);
+    const closed = session.anomalies.filter((a) => a.anomalyKind === 'session_function_after_close');
+    expect(closed.filter((a) => a.detail['name'] === 'helper')).toHaveLength(100);
+    expect(closed.filter((a) => a.detail['name'] === 'other')).toHaveLength(1);
+    const dropped = session.anomalies.filter((a) => a.anomalyKind === 'anomalies_dropped' && a.detail['record'] === 'session');
+    expect(dropped.map((a) => a.detail['count'])).toEqual([1400]);
+  });
 });
