@@ -1,16 +1,37 @@
 /**
  * Turns a cell's last value into a MIME bundle: `text/plain` from util.inspect, `application/json` when the
- * value is plain JSON data, or the bundle a value supplies itself through `MIME_BUNDLE`.
+ * value is plain JSON data, or the bundle a value supplies itself through `MIME_BUNDLE` (never the project's own
+ * MIME types: those come only from the host's display paths).
  */
-import { inspect } from 'node:util';
+import { inspect, types } from 'node:util';
 import type { MimeBundle } from '../../../../shared/index.js';
-import { describeError } from '../../core/index.js';
+import { describeError, reportRefusal } from '../../core/index.js';
 import { readingUntrustedValue } from '../../harness/index.js';
 
 /** A value with a method under this symbol renders itself: `[MIME_BUNDLE]() => MimeBundle`. */
 export const MIME_BUNDLE = Symbol.for('nighthawk.mimeBundle');
 
 const MAX_JSON_CHARS = 1_000_000;
+
+// Captured when the kernel loads, before any cell runs: a value's bundle is read with these, never with what model
+// code may have put on the built-ins since.
+const { apply, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, ownKeys } = Reflect;
+const { isProxy } = types;
+const isArray = Array.isArray;
+const hasOwn = Object.hasOwn;
+const isFinite = Number.isFinite;
+const uncurry = <A extends unknown[], R>(fn: (this: string, ...args: A) => R) => (self: string, ...args: A): R => apply(fn, self, args);
+const lowerCase = uncurry(String.prototype.toLowerCase);
+const trimmed = uncurry(String.prototype.trim);
+const startsWith = uncurry(String.prototype.startsWith);
+
+/**
+ * Every `NighthawkMime` type starts so (shared/mime.ts). The web notebook draws them as the host's own views (a run
+ * "completed", a ledger, an anomaly alert, an approval card with buttons), so a value's bundle may not carry one.
+ * Compared case-blind and trimmed: what a frontend might read as the type, not only the exact constant.
+ */
+const PROJECT_MIME_PREFIX = 'application/vnd.nighthawk';
+export const isProjectMime = (type: string): boolean => startsWith(lowerCase(trimmed(type)), PROJECT_MIME_PREFIX);
 
 function isPlainJson(value: unknown, depth: number, seen: Set<object>): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
@@ -42,15 +63,12 @@ export function valueToBundle(value: unknown, errorText?: (error: Error) => stri
 }
 
 function bundleOf(value: unknown): MimeBundle {
-  if (value !== null && typeof value === 'object') {
-    const render = (value as Record<symbol, unknown>)[MIME_BUNDLE];
-    if (typeof render === 'function') {
-      const bundle: unknown = render.call(value);
-      if (bundle !== null && typeof bundle === 'object') {
-        const result = { ...(bundle as MimeBundle) };
-        if (typeof result['text/plain'] !== 'string') result['text/plain'] = inspect(value, { depth: 4 });
-        return result;
-      }
+  const render = rendererOf(value);
+  if (render) {
+    const bundle = ownBundle(apply(render, value, []));
+    if (bundle) {
+      if (typeof bundle['text/plain'] !== 'string') put(bundle, 'text/plain', inspect(value, { depth: 4 }));
+      return bundle;
     }
   }
   const bundle: MimeBundle = { 'text/plain': inspect(value, { depth: 4, maxArrayLength: 200, maxStringLength: 100_000 }) };
@@ -63,4 +81,88 @@ function bundleOf(value: unknown): MimeBundle {
     bundle['application/json'] = value;
   }
   return bundle;
+}
+
+/** The value's own renderer: a method under MIME_BUNDLE found by descriptors (no getter, no proxy trap runs). */
+function rendererOf(value: unknown): ((this: unknown) => unknown) | undefined {
+  let holder: unknown = value;
+  for (let depth = 0; depth < 64 && holder !== null && typeof holder === 'object'; depth++) {
+    if (isProxy(holder)) return undefined;
+    const found = getOwnPropertyDescriptor(holder, MIME_BUNDLE);
+    if (found) return hasOwn(found, 'value') && typeof found.value === 'function' ? (found.value as (this: unknown) => unknown) : undefined;
+    holder = getPrototypeOf(holder);
+  }
+  return undefined;
+}
+
+/**
+ * A copy of the bundle a renderer returned, as plain data read by descriptors: enumerable data properties only, so
+ * no getter, proxy trap or `toJSON` of the value runs now or when the kernel serializes the message (outside the
+ * untrusted read). Project MIME types are dropped and the attempt recorded (`display_forged_mime`).
+ */
+function ownBundle(bundle: unknown): MimeBundle | undefined {
+  if (bundle === null || typeof bundle !== 'object' || isProxy(bundle)) return undefined;
+  const result: MimeBundle = {};
+  const forged: string[] = [];
+  const budget = { left: MAX_JSON_CHARS };
+  const keys = ownKeys(bundle);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (typeof key !== 'string') continue;
+    const entry = getOwnPropertyDescriptor(bundle, key);
+    if (!entry || !entry.enumerable || !hasOwn(entry, 'value')) continue;
+    if (isProjectMime(key)) {
+      put(forged, `${forged.length}`, key);
+      continue;
+    }
+    try {
+      const data = plainData(entry.value, 0, budget, []);
+      if (data !== undefined) put(result, key, data);
+    } catch {
+      // Too large, too deep or circular: that type is left out, the others are shown.
+    }
+  }
+  if (forged.length > 0) reportRefusal('display_forged_mime', { mimeTypes: forged });
+  return result;
+}
+
+/** JSON's reading of a value, by descriptors: functions, symbols, accessors and proxies are left out, never called. */
+function plainData(value: unknown, depth: number, budget: { left: number }, path: object[]): unknown {
+  if ((budget.left -= typeof value === 'string' ? value.length + 1 : 1) < 0) throw new RangeError('bundle too large');
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return isFinite(value) ? value : null;
+  if (typeof value !== 'object' || isProxy(value)) return undefined;
+  if (depth > 64) throw new RangeError('bundle too deep');
+  for (let i = 0; i < path.length; i++) if (path[i] === value) throw new TypeError('circular bundle');
+  put(path, `${path.length}`, value);
+  try {
+    if (isArray(value)) {
+      const length = getOwnPropertyDescriptor(value, 'length')!.value as number;
+      const out: unknown[] = [];
+      for (let i = 0; i < length; i++) {
+        const item = getOwnPropertyDescriptor(value, `${i}`);
+        const data = item && hasOwn(item, 'value') ? plainData(item.value, depth + 1, budget, path) : undefined;
+        put(out, `${i}`, data === undefined ? null : data);
+      }
+      return out;
+    }
+    const out: Record<string, unknown> = {};
+    const keys = ownKeys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (typeof key !== 'string') continue;
+      const field = getOwnPropertyDescriptor(value, key);
+      if (!field || !field.enumerable || !hasOwn(field, 'value')) continue;
+      const data = plainData(field.value, depth + 1, budget, path);
+      if (data !== undefined) put(out, key, data);
+    }
+    return out;
+  } finally {
+    path.length--;
+  }
+}
+
+/** Defines rather than assigns: a key such as `__proto__`, or an index, stays data and reaches no setter on a prototype. */
+function put(target: object, key: string, value: unknown): void {
+  defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
