@@ -13,7 +13,14 @@ import {
   type OperationKind,
   type OperationRequest,
 } from '../../core/index.js';
-import { type LedgerReader, type LedgerEvent, type LedgerFilter, type SqliteLedgerStore } from '../../harness/index.js';
+import {
+  Ledger,
+  LedgerView,
+  type LedgerReader,
+  type LedgerEvent,
+  type LedgerFilter,
+  type SqliteLedgerStore,
+} from '../../harness/index.js';
 import { NighthawkMime } from '../../../../shared/mime.js';
 import { ApprovalAnswerSchema } from '../../../../shared/ui-types.js';
 import type { KernelChannel } from '../kernel/index.js';
@@ -40,11 +47,42 @@ function requireChannel(what: string): KernelChannel {
 
 const VIEW_LATEST = 10_000;
 
+// Captured when the kernel loads. Each getter reads a private field, so calling it is a brand check no lookalike
+// passes (an object made on the prototype, a proxy, a plain `{ size, select }`), and it runs none of the object's code.
+const { apply, getOwnPropertyDescriptor } = Reflect;
+const ledgerSize = getOwnPropertyDescriptor(Ledger.prototype, 'size')!.get!;
+const ledgerSelect = Ledger.prototype.select;
+const viewSize = getOwnPropertyDescriptor(LedgerView.prototype, 'size')!.get!;
+
+interface GenuineReader {
+  readonly size: number;
+  select(filter: LedgerFilter): readonly LedgerEvent[];
+}
+
+/** A real Ledger (read through its prototype's methods) or LedgerView (frozen, so its own `select` is its own). */
+function genuineReader(source: unknown): GenuineReader | undefined {
+  try {
+    const size = apply(ledgerSize, source, []) as number;
+    return { size, select: (filter) => apply(ledgerSelect, source, [filter]) as readonly LedgerEvent[] };
+  } catch {
+    // not a Ledger
+  }
+  try {
+    const size = apply(viewSize, source, []) as number;
+    const select = getOwnPropertyDescriptor(source as object, 'select')?.value as LedgerView['select'];
+    return { size, select: (filter) => select(filter) };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Shows the ledger (optionally one run, or a filter of it) as the notebook's ledger view. With
  * `{ persisted: true }` it reads the SQLite copy, which includes runs from before a kernel restart.
+ * `options.ledger` must be a Ledger or a LedgerView (`Session.ledger`, `Runner.ledger`).
  */
 export function displayLedger(selection: string | LedgerFilter = {}, options: { ledger?: LedgerReader; persisted?: boolean } = {}): number {
+  refuseModelCode('displayLedger', 'ledger_display_from_model_code', { control: 'displayLedger' });
   const filter: LedgerFilter = typeof selection === 'string' ? { runId: selection } : selection;
   let events: readonly LedgerEvent[];
   let labels: Map<string, string>;
@@ -55,8 +93,15 @@ export function displayLedger(selection: string | LedgerFilter = {}, options: { 
     events = persisted.select(filter);
     labels = runLabels(persisted.select({ ...(filter.runId ? { runId: filter.runId } : {}), kind: 'run.entry' }));
   } else {
-    const source = options.ledger ?? activeSession()?.ledger;
-    if (!source) throw new Error('displayLedger: no ledger; pass one or run inside the notebook kernel.');
+    const given = options.ledger ?? activeSession()?.ledger;
+    if (!given) throw new Error('displayLedger: no ledger; pass one or run inside the notebook kernel.');
+    // The ledger view is the host's record: a lookalike reader (one a model built and the operator's code was handed)
+    // would show events no run appended.
+    const source = genuineReader(given);
+    if (!source) {
+      reportRefusal('display_forged_ledger', { control: 'displayLedger' });
+      throw new TypeError('displayLedger: options.ledger must be a Ledger or a LedgerView (Session.ledger, Runner.ledger).');
+    }
     // A Session ledger can hold millions of events (it lives in SQLite): unfiltered, show the latest.
     latestOnly = Object.keys(filter).length === 0 && source.size > VIEW_LATEST;
     events = source.select(latestOnly ? { afterSequence: source.size - VIEW_LATEST } : filter);
@@ -107,6 +152,17 @@ export function approvalQuestion(request: Pick<OperationRequest, 'kind' | 'expre
 let approvals = 0;
 
 /**
+ * The notebook bridge's displays are the operator's: model code (an expression, generated code it called) calling one
+ * would put a ledger view or an approval card in front of the operator that no run stands behind, and take the
+ * kernel's input request while a real one may be waiting. Recorded and refused.
+ */
+function refuseModelCode(control: string, anomalyKind: string, detail: Record<string, unknown> = {}): void {
+  if (!modelCodeRunning()) return;
+  reportRefusal(anomalyKind, detail);
+  throw new OperatorControlError({ control });
+}
+
+/**
  * An inspectOperation hook that asks the person at the notebook to accept, reject (with reason and
  * guidance) or abort each proposed operation. Timeouts, interrupts and unreadable answers abort.
  */
@@ -117,10 +173,7 @@ export function operatorApproval(options: OperatorApprovalOptions = {}): (reques
     // The operator's inspector asks, and the host calls it outside any mark. Model code calling an approval function
     // (one it made, or the operator's) would put a card in front of the operator that no operation of the run stands
     // behind, and take the kernel's input request while a real one may be waiting.
-    if (modelCodeRunning()) {
-      reportRefusal('operator_approval_from_model_code', { kind: String(request?.kind) });
-      throw new OperatorControlError({ control: 'operatorApproval' });
-    }
+    refuseModelCode('operatorApproval', 'operator_approval_from_model_code', { kind: String(request?.kind) });
     if (!kinds.has(request.kind)) return accept();
     if (options.when && !options.when(request)) return accept();
     const ch = requireChannel('operatorApproval');
