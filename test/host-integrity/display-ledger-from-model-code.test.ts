@@ -61,7 +61,7 @@ describe('displayLedger reads only a real Ledger or LedgerView', () => {
   it("a Ledger's own select is read, not one shadowed on the instance; a Session's LedgerView displays as before", async () => {
     const shown = channel();
     const ledger = new nh.Ledger();
-    ledger.append('run_a', { kind: 'part.event', subjectId: 'p', status: 'tick', data: { part: 'p', event: {} } });
+    ledger.append('run_a', { kind: 'part.event', subjectId: 'p', status: 'tick', data: { part: 'p', event: { kind: 'tick' } } });
     Object.defineProperty(ledger, 'select', { value: () => [] });
     expect(nh.displayLedger({}, { ledger })).toBe(1);
     const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([() => ({ toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] })]) }) });
