@@ -16,6 +16,7 @@ import {
 import {
   Ledger,
   LedgerView,
+  refuseDuringUntrustedRead,
   type LedgerReader,
   type LedgerEvent,
   type LedgerFilter,
@@ -154,9 +155,12 @@ let approvals = 0;
 /**
  * The notebook bridge's displays are the operator's: model code (an expression, generated code it called) calling one
  * would put a ledger view or an approval card in front of the operator that no run stands behind, and take the
- * kernel's input request while a real one may be waiting. Recorded and refused.
+ * kernel's input request while a real one may be waiting. So would a bound one a model planted in a value the kernel
+ * displays (a getter, or a timer it started), where no interior mark is set: while the host reads an untrusted value
+ * (readingUntrustedValue) they refuse too (`operator_control_while_displaying`). Recorded and refused.
  */
 function refuseModelCode(control: string, anomalyKind: string, detail: Record<string, unknown> = {}): void {
+  refuseDuringUntrustedRead(control, (c) => new OperatorControlError({ control: c }));
   if (!modelCodeRunning()) return;
   reportRefusal(anomalyKind, detail);
   throw new OperatorControlError({ control });
