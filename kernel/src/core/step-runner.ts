@@ -6,7 +6,7 @@
 import type { ZodType } from 'zod';
 import { inferSchema } from './binding-types.js';
 import type { BlockResult, BlockSpec } from './block-spec.js';
-import { requireState, withStepContext } from './context.js';
+import { requireState, withStepContext, type RuntimeState } from './context.js';
 import {
   BindingResolutionError,
   ExecutionError,
@@ -32,44 +32,38 @@ type ErrorClass = new (message?: string) => unknown;
 /** Runs a block described by `spec` in the current run. Used by the runtime form and the transform. */
 export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
   const state = requireState('A Natural block');
-  const program = parseProgram(spec.program);
   const stepId = spec.stepId ?? 'natural-block';
-  let resolved: ReturnType<typeof resolveLocals>;
+  let program: NaturalProgram | undefined;
+  let ctx: StepContext;
   try {
-    resolved = resolveLocals(program, spec, state.taskReferences);
-  } catch (error) {
-    // The step fails before any executor sees it; it still gets its one terminal record.
-    const failed = new StepContext({
-      stepId, runId: state.runId, parent: state.stepContext, program, locals: Object.create(null) as Record<string, unknown>,
-      references: state.taskReferences, inputBindings: {}, bindingSchemas: {}, returnSchema: spec.returns, allowedOutcomes: [],
-      oversight: state.oversight, errorTypes: {}, signal: state.signal ?? NEVER_ABORTED,
+    program = parseProgram(spec.program);
+    const { locals, inputBindings } = resolveLocals(program, spec, state.taskReferences);
+    const references = spec.references ? { ...state.taskReferences, ...spec.references } : state.taskReferences;
+    const bindingSchemas = resolveWriteSchemas(program, spec, locals);
+    const allowed = allowedOutcomes(program, {
+      inLoop: spec.inLoop === true,
+      returnAllowed: spec.returnAllowed ?? spec.returns !== undefined,
+    }).filter((k) => !state.deniedOutcomes.includes(k));
+    ctx = new StepContext({
+      stepId,
+      runId: state.runId,
+      parent: state.stepContext,
+      program,
+      locals,
+      references,
+      inputBindings,
+      bindingSchemas,
+      returnSchema: spec.returns,
+      allowedOutcomes: allowed,
+      oversight: state.oversight,
+      errorTypes: collectErrorTypes(program, locals, references),
+      signal: state.signal ?? NEVER_ABORTED,
     });
-    const finish = makeFinisher(failed, monotonicMs());
-    await finishTranslated(failed, finish, 'failed', undefined, error);
-    throw translate(failed, error, finish.record);
+  } catch (error) {
+    // Seed 001: a core stage the executor never sees (the program's parse, its read bindings, its write types) still
+    // ends the step with its one terminal record, and the error reaches the caller as every step failure does.
+    return await failBeforeExecutor(state, spec, stepId, program, error);
   }
-  const { locals, inputBindings } = resolved;
-  const references = spec.references ? { ...state.taskReferences, ...spec.references } : state.taskReferences;
-  const bindingSchemas = resolveWriteSchemas(program, spec, locals);
-  const allowed = allowedOutcomes(program, {
-    inLoop: spec.inLoop === true,
-    returnAllowed: spec.returnAllowed ?? spec.returns !== undefined,
-  }).filter((k) => !state.deniedOutcomes.includes(k));
-  const ctx = new StepContext({
-    stepId,
-    runId: state.runId,
-    parent: state.stepContext,
-    program,
-    locals,
-    references,
-    inputBindings,
-    bindingSchemas,
-    returnSchema: spec.returns,
-    allowedOutcomes: allowed,
-    oversight: state.oversight,
-    errorTypes: collectErrorTypes(program, locals, references),
-    signal: state.signal ?? NEVER_ABORTED,
-  });
   try {
     // The spec's `assign` is the code that called runBlock (emitted block code, or whatever a model expression passed
     // to runBlock itself): it runs under that caller's interior mark, never as the step's host machinery.
@@ -80,6 +74,45 @@ export async function runBlock(spec: BlockSpec): Promise<BlockResult> {
   } finally {
     finishStep(ctx);
   }
+}
+
+/**
+ * Ends a step that failed before its executor saw it: a context with nothing to run (no locals, no outcome allowed)
+ * carries the one failed record through the lifecycle and the host's translation. A program that did not parse
+ * gets a stand-in holding its source, so the record still names the step and nothing of the failure is cached.
+ */
+async function failBeforeExecutor(
+  state: RuntimeState,
+  spec: BlockSpec,
+  stepId: string,
+  parsed: NaturalProgram | undefined,
+  error: unknown,
+): Promise<never> {
+  const program = parsed ?? unparsedProgram(spec.program);
+  const failed = new StepContext({
+    stepId, runId: state.runId, parent: state.stepContext, program, locals: Object.create(null) as Record<string, unknown>,
+    references: state.taskReferences, inputBindings: {}, bindingSchemas: {}, returnSchema: spec.returns, allowedOutcomes: [],
+    oversight: state.oversight, errorTypes: {}, signal: state.signal ?? NEVER_ABORTED,
+  });
+  try {
+    const finish = makeFinisher(failed, monotonicMs());
+    await finishTranslated(failed, finish, 'failed', undefined, error);
+    throw translate(failed, error, finish.record);
+  } finally {
+    finishStep(failed);
+  }
+}
+
+function unparsedProgram(source: unknown): NaturalProgram {
+  const none = Object.freeze([]) as readonly never[];
+  return Object.freeze({
+    sentinel: 'execute',
+    text: typeof source === 'string' ? source : '',
+    readBindingNames: none,
+    writeBindingNames: none,
+    referenceRoots: none,
+    deniedOutcomes: none,
+  });
 }
 
 async function executeStep(
