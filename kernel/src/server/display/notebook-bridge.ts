@@ -25,6 +25,7 @@ import {
 import { NighthawkMime } from '../../../../shared/mime.js';
 import { ApprovalAnswerSchema } from '../../../../shared/ui-types.js';
 import type { KernelChannel } from '../kernel/index.js';
+import { oneLine } from './plain-text.js';
 import { ledgerEntry, operationLine, runLabels } from './run-view.js';
 import { activeSession, OperatorControlError } from '../../session/index.js';
 
@@ -111,7 +112,8 @@ export function displayLedger(selection: string | LedgerFilter = {}, options: { 
     labels = runLabels(source.select({ ...(filter.runId ? { runId: filter.runId } : {}), kind: 'run.entry' }));
   }
   const entries = events.map((e) => ledgerEntry(e, labels.get(e.runId)));
-  const text = entries.slice(-50).map((e) => `#${e.sequence} ${e.kind}${e.status ? ` [${e.status}]` : ''} ${e.summary}`).join('\n');
+  // One line per entry: a summary holds what a model controlled (plain-text.ts).
+  const text = entries.slice(-50).map((e) => oneLine(`#${e.sequence} ${e.kind}${e.status ? ` [${e.status}]` : ''} ${e.summary}`)).join('\n');
   const scope = latestOnly ? ` (the latest of ${total}; pass a filter for older ones)` : '';
   requireChannel('displayLedger').display({
     [NighthawkMime.ledger]: { ...(filter.runId ? { runId: filter.runId } : {}), entries },
@@ -136,8 +138,12 @@ export interface OperatorApprovalOptions {
 /** The kinds operatorApproval asks about unless told otherwise. */
 export const DEFAULT_APPROVAL_KINDS: readonly OperationKind[] = ['evaluate', 'assign', 'tool'];
 
-/** What the operator is asked, in words: what the model wants to do, not console syntax. */
+/** What the operator is asked, in words: what the model wants to do, not console syntax. One line (plain-text.ts). */
 export function approvalQuestion(request: Pick<OperationRequest, 'kind' | 'expression' | 'targetPath' | 'toolName' | 'outcomeKind'>): string {
+  return oneLine(questionOf(request));
+}
+
+function questionOf(request: Pick<OperationRequest, 'kind' | 'expression' | 'targetPath' | 'toolName' | 'outcomeKind'>): string {
   switch (request.kind) {
     case 'evaluate':
       return `The model wants to evaluate ${request.expression ?? 'an expression'}. Allow it?`;
@@ -199,7 +205,7 @@ export function operatorApproval(options: OperatorApprovalOptions = {}): (reques
     // The answered card collapses to one line in every frontend, and stays so in the saved notebook.
     const answered = answeredBy(decision);
     try {
-      ch.display({ [NighthawkMime.approval]: { ...card, answered }, 'text/plain': `${question} ${answered.summary}` }, { displayId, update: true });
+      ch.display({ [NighthawkMime.approval]: { ...card, answered }, 'text/plain': oneLine(`${question} ${answered.summary}`) }, { displayId, update: true });
     } catch {
       // The cell ended (interrupt): the decision stands; only the card stays as it was.
     }

@@ -8,6 +8,7 @@
 import type { LedgerEvent, LedgerReader } from '../../harness/index.js';
 import { NighthawkMime } from '../../../../shared/mime.js';
 import type { KernelChannel } from '../kernel/index.js';
+import { oneLine } from './plain-text.js';
 import { anomalyLineText, RunView, type AnomalyLine } from './run-view.js';
 
 export class RunDisplays {
@@ -46,7 +47,7 @@ export class RunDisplays {
     if (event.kind === 'execution.end' && this.#channel()) this.#noteFailure(view, event.subjectId);
     if (event.kind === 'trace.anomaly') this.#showAnomaly(view, event);
     if (event.kind === 'allocation.exhausted') {
-      this.#show({ [NighthawkMime.allocationExhausted]: { resource: event.status ?? 'allocation', runId: event.runId }, 'text/plain': `allocation exhausted (${event.status}) in run ${event.runId}` });
+      this.#show({ [NighthawkMime.allocationExhausted]: { resource: event.status ?? 'allocation', runId: event.runId }, 'text/plain': oneLine(`allocation exhausted (${event.status}) in run ${event.runId}`) });
     }
     if (event.kind === 'run.end') {
       this.#dirty.delete(event.runId);

@@ -10,6 +10,7 @@ import type {
   OperationPayload,
   RunPayload,
 } from '../../../../shared/ui-types.js';
+import { oneLine, printedLines } from './plain-text.js';
 
 type Data = Record<string, unknown>;
 const asData = (v: unknown): Data => (v && typeof v === 'object' ? (v as Data) : {});
@@ -138,21 +139,24 @@ export class RunView {
     return exe?.error ? { stepId: exe.stepId, errorName: exe.error.name } : undefined;
   }
 
-  /** A readable fallback for frontends without the project renderers. */
+  /**
+   * A readable fallback for frontends without the project renderers. Each line is the host's: what a model controls
+   * (an expression, a name, a message, what the run printed) is escaped onto it (plain-text.ts).
+   */
   text(): string {
-    const lines = [`run ${this.functionName} (${this.runId}): ${this.status}`];
+    const lines = [oneLine(`run ${this.functionName} (${this.runId}): ${this.status}`)];
     const printed = (chunks: RunStreamChunk[] | undefined, pick: (c: RunStreamChunk) => boolean, indent: string): void => {
-      for (const c of chunks ?? []) if (pick(c)) for (const l of c.text.replace(/\n$/, '').split('\n')) lines.push(`${indent}${c.name === 'stderr' ? '! ' : '| '}${l}`);
+      for (const c of chunks ?? []) if (pick(c)) for (const l of printedLines(c.text)) lines.push(`${indent}${c.name === 'stderr' ? '! ' : '| '}${l}`);
     };
     printed(this.#streams, (c) => !c.afterExecutionId, '  ');
     for (const e of this.#executions.values()) {
-      lines.push(`  execution ${e.stepId}: ${e.status}${e.error ? ` — ${e.error.name}: ${e.error.message}` : ''}`);
+      lines.push(`  ${oneLine(`execution ${e.stepId}: ${e.status}${e.error ? ` — ${e.error.name}: ${e.error.message}` : ''}`)}`);
       printed(e.streams, (c) => !c.afterOperationId, '    ');
       for (const o of e.operations) {
         lines.push(`    ${operationLine(o)}`);
         printed(e.streams, (c) => c.afterOperationId === o.operationId, '    ');
       }
-      if (e.commit) lines.push(`    commit ${JSON.stringify(e.commit.committed)}${e.commit.rewritten ? ' (rewritten)' : ''}`);
+      if (e.commit) lines.push(`    ${oneLine(`commit ${JSON.stringify(e.commit.committed)}${e.commit.rewritten ? ' (rewritten)' : ''}`)}`);
       printed(this.#streams, (c) => c.afterExecutionId === e.executionId, '  ');
     }
     for (const a of this.#anomalyLines.values()) lines.push(`  ${anomalyLineText(a)}`);
@@ -205,6 +209,7 @@ function operationWhat(o: OperationPayload): string {
   return o.expression ?? o.targetPath ?? o.toolName ?? o.kind;
 }
 
+/** One operation on one line, for text/plain, the console's approval prompt and the ledger's summaries. */
 export function operationLine(o: OperationPayload): string {
   let line = `${o.kind} ${operationWhat(o)}: ${o.status}`;
   const preview = str((o as Record<string, unknown>).valuePreview);
@@ -213,7 +218,7 @@ export function operationLine(o: OperationPayload): string {
   if (o.failure) line += ` — ${o.failure.errorClass}: ${o.failure.message}`;
   if (o.abortReason) line += ` — ${o.abortReason}`;
   if (o.blockedByOperationId) line += ` (blocked by ${o.blockedByOperationId})`;
-  return line;
+  return oneLine(line);
 }
 
 function executionStatus(status: string | undefined): ExecutionPayload['status'] {
@@ -232,7 +237,7 @@ export interface AnomalyLine {
 
 /** `trace anomaly kind (×N): message`, the count only past one. */
 export function anomalyLineText(line: AnomalyLine): string {
-  return `trace anomaly ${line.anomalyKind}${line.count > 1 ? ` (×${line.count})` : ''}: ${line.message}`;
+  return oneLine(`trace anomaly ${line.anomalyKind}${line.count > 1 ? ` (×${line.count})` : ''}: ${line.message}`);
 }
 
 function anomalyMessage(data: Data): string {

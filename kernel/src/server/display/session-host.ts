@@ -12,6 +12,7 @@ import { OpenAIModelClient } from '../../model/index.js';
 import { Session, activeSession, isSessionCallResult, setActiveSession, type Submission } from '../../session/index.js';
 import type { KernelChannel, KernelHost, KernelHostContext } from '../kernel/index.js';
 import { setNotebookChannel, setPersistedLedger } from './notebook-bridge.js';
+import { oneLine } from './plain-text.js';
 import { RunDisplays } from './run-displays.js';
 
 /** Until the operator configures one, a model from the environment, or an executor that says how to configure it. */
@@ -67,7 +68,7 @@ export async function createKernelHost(channel: KernelChannel, context: KernelHo
       if (!(error instanceof NaturalExecutionError)) return undefined;
       const shown = displays.shownFailure(error.executionId);
       if (!shown) return undefined;
-      return { ename: error.name, evalue: `${shown.stepId} failed in run ${shown.functionName} (${shown.errorName}, shown in the run view above)` };
+      return { ename: error.name, evalue: oneLine(`${shown.stepId} failed in run ${shown.functionName} (${shown.errorName}, shown in the run view above)`) };
     },
     awaitsValue: isSessionCallResult,
     afterCell(result, scope) {
