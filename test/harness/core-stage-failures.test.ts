@@ -1,5 +1,5 @@
 // Seed 001 inside a run: a core stage that fails before the executor sees the step (a program that does not parse, a
-// write binding type that is not zod) still has its execution start and end in the
+// write binding type that is not zod, a step that allows no outcome kind) still has its execution start and end in the
 // ledger, and reaches the composition as NaturalExecutionError chained to the original, whose message it keeps.
 import { describe, expect, it } from 'vitest';
 import { BindingResolutionError, NaturalExecutionError, NaturalParseError, UsageError, step, type StepFinished } from '../../kernel/src/index.js';
@@ -11,6 +11,7 @@ const CASES: { name: string; spec: StepSpec; cause: abstract new (...args: never
   { name: 'invalid frontmatter', spec: { program: 'execute\n---\ndeny: [bogus]\n---\nGo.' }, cause: NaturalParseError, message: /unknown outcome kind 'bogus'/ },
   { name: 'a missing sentinel line', spec: { program: 'Go.' }, cause: NaturalParseError, message: /must begin with `execute` or `decide`/ },
   { name: 'a write binding type that is not zod', spec: { program: 'execute\nSet <:x>.', values: { x: 1 }, writes: { x: 5 as never } }, cause: UsageError, message: /<:x> must be a zod schema/ },
+  { name: 'an execute block denying every outcome kind', spec: { program: 'execute\n---\ndeny: [pass, raise]\n---\nGo.' }, cause: UsageError, message: /no outcome kind/ },
   { name: 'an unresolved read binding (reference case)', spec: { program: 'execute\nUse <missing_name_q>.' }, cause: BindingResolutionError, message: /<missing_name_q>/ },
 ];
 

@@ -7,7 +7,7 @@ import { z, type ZodType } from 'zod';
 import { toJsonSchema } from './binding-types.js';
 import { requireState, stepAdmissionOf, type RuntimeState } from './context.js';
 import { describeIssues, markParsedToolArguments, type ArgumentsParse } from './tool.js';
-import { ExecutionError, NighthawkError, describeError, isInstance } from './errors.js';
+import { ExecutionError, NighthawkError, UsageError, describeError, isInstance } from './errors.js';
 import { redactText, redactValue, secretsVersion } from './secrets.js';
 import { parseTargetPath } from './expression.js';
 import type { ModelClient, ModelMessage, ModelToolCall, ToolDefinition } from './model-client.js';
@@ -111,6 +111,8 @@ export class AgentExecutor implements StepExecutor {
   async runStep(request: StepRequest): Promise<StepCandidate> {
     const ctx = request.stepContext;
     const state = requireState('AgentExecutor.runStep');
+    // No allowed kind means an output tool no answer satisfies (an empty anyOf): refuse before spending requests.
+    if (ctx.allowedOutcomes.length === 0) throw noOutcomeAllowed(ctx, state);
     // A host hands its admission to this executor privately; a plain core run may put one in the scope.
     const admission = stepAdmissionOf(request) ?? state.requestAdmission;
     const handlers = this.#handlers(ctx, state);
@@ -322,6 +324,17 @@ export class AgentExecutor implements StepExecutor {
   }
 }
 Object.freeze(AgentExecutor.prototype); // shared by every run in the process: model code replaces no method
+
+function noOutcomeAllowed(ctx: StepContext, state: RuntimeState): UsageError {
+  const denied = [
+    ...(ctx.program.deniedOutcomes.length ? [`frontmatter deny: ${ctx.program.deniedOutcomes.join(', ')}`] : []),
+    ...(state.deniedOutcomes.length ? [`scope deny: ${state.deniedOutcomes.join(', ')}`] : []),
+  ];
+  return new UsageError(
+    `Step ${ctx.stepId} allows no outcome kind, so no model output could finish it (${denied.join('; ') || 'nothing is allowed here'}). ` +
+      "Deny fewer kinds in the block's frontmatter `deny` so that at least one outcome stays allowed.",
+  );
+}
 
 function outputHandler(ctx: StepContext): Handler {
   const { schema, json } = outputToolSchema(ctx.allowedOutcomes, Object.keys(ctx.errorTypes));
