@@ -31,7 +31,7 @@ const startsWith = uncurry(String.prototype.startsWith);
  * Compared case-blind and trimmed: what a frontend might read as the type, not only the exact constant.
  */
 const PROJECT_MIME_PREFIX = 'application/vnd.nighthawk';
-export const isProjectMime = (type: string): boolean => startsWith(lowerCase(trimmed(type)), PROJECT_MIME_PREFIX);
+const isProjectMime = (type: string): boolean => startsWith(lowerCase(trimmed(type)), PROJECT_MIME_PREFIX);
 
 function isPlainJson(value: unknown, depth: number, seen: Set<object>): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
@@ -67,7 +67,7 @@ function bundleOf(value: unknown): MimeBundle {
   if (render) {
     const bundle = ownBundle(apply(render, value, []));
     if (bundle) {
-      if (typeof bundle['text/plain'] !== 'string') put(bundle, 'text/plain', inspect(value, { depth: 4 }));
+      if (typeof getOwnPropertyDescriptor(bundle, 'text/plain')?.value !== 'string') put(bundle, 'text/plain', inspect(value, { depth: 4 }));
       return bundle;
     }
   }
