@@ -7,16 +7,18 @@ export * from './model/index.js';
 export * from './harness/index.js';
 export * from './parts/index.js';
 export * from './session/index.js';
-// Explicit exports take precedence over the star exports above: the public interior-mark controls, refusal report and
-// expression compiler refuse model code (the core and the harness use their own).
+// Explicit exports take precedence over the star exports above: the public interior-mark controls, refusal report,
+// seams and expression compiler refuse model code (the core and the harness use their own).
 export {
   publicClaimFrozenWriteSight as claimFrozenWriteSight,
+  publicClaimInfrastructureRunner as claimInfrastructureRunner,
   publicCompileExpression as compileExpression,
   publicNoteUnmarkedModelCode as noteUnmarkedModelCode,
   publicReenterInterior as reenterInterior,
   publicReportRefusal as reportRefusal,
   publicRunInterior as runInterior,
   publicRunOutsideInterior as runOutsideInterior,
+  publicSetInfrastructureSeam as setInfrastructureSeam,
   publicSetLateRefusalSink as setLateRefusalSink,
   publicSetRealmSeam as setRealmSeam,
   publicSetRefusalSink as setRefusalSink,

@@ -25,23 +25,37 @@ describe('executor-step observation modes', () => {
     expect(runner.ledger.select({ kind: 'run.entry' })[0]!.data).toMatchObject({ executorStepObservation: 'custom-admission' });
   });
 
-  it('provider requests run as host infrastructure: a direct effect inside request() is allowed, outside it is refused', async () => {
+  it('a provider request runs under an allowance for the network only: fetch inside request() is allowed; a file write there, or outside it, is refused', async () => {
     const { writeFileSync, mkdtempSync, existsSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'nh-admit-'));
+    let fetched = '';
+    const refusals: string[] = [];
     const custom: StepExecutor & { admitsExecutorSteps: true } = {
       admitsExecutorSteps: true,
       async runStep() {
-        await currentExecutorStepAdmission().request(async () => writeFileSync(join(dir, 'provider-cache'), 'ok'));
-        writeFileSync(join(dir, 'interior'), 'no');
+        const admission = currentExecutorStepAdmission();
+        await admission.request(async () => (fetched = await (await fetch('data:text/plain,ok')).text()));
+        await admission.request(async () => writeFileSync(join(dir, 'provider-cache'), 'no')).catch((e: Error) => refusals.push(e.name));
+        try {
+          writeFileSync(join(dir, 'interior'), 'no');
+        } catch (e) {
+          refusals.push((e as Error).name);
+        }
         return { outcome: Pass };
       },
     };
     const runner = new Runner({ executor: custom });
     await runner.run(async () => step({ program: 'execute\nGo.' })).catch(() => undefined);
-    expect(existsSync(join(dir, 'provider-cache'))).toBe(true);
+    expect(fetched).toBe('ok');
+    expect(existsSync(join(dir, 'provider-cache'))).toBe(false);
     expect(existsSync(join(dir, 'interior'))).toBe(false);
-    expect(runner.ledger.select({ kind: 'trace.anomaly' }).map((e) => e.status)).toEqual(['unmediated_perimeter_effect']);
+    expect(refusals).toEqual(['UnmediatedPerimeterEffectError', 'UnmediatedPerimeterEffectError']);
+    const anomalies = runner.ledger.select({ kind: 'trace.anomaly' });
+    expect(anomalies.map((e) => [e.status, (e.data as { effect?: string; during?: string }).during])).toEqual([
+      ['unmediated_perimeter_effect', 'model-request'],
+      ['unmediated_perimeter_effect', undefined],
+    ]);
   });
 });

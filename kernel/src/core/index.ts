@@ -162,6 +162,7 @@ export { addUsage, usageCount, UsageMeter, ZERO_USAGE, type Usage } from './usag
 export * from './transform/index.js';
 export { reportRefusal, setRefusalSink, type RefusalSink } from './refusal-sink.js';
 export { setRealmSeam, type RealmSeam } from './realm-seam.js';
+export { claimInfrastructureRunner, setInfrastructureSeam, type InfrastructureRunner } from './infrastructure-seam.js';
 export { resumingIterator } from './resuming-iterator.js';
 export { FrozenMap, FrozenSet } from './frozen-collections.js';
 

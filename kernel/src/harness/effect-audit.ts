@@ -23,7 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import tls from 'node:tls';
 import workerThreads from 'node:worker_threads';
-import { interiorWithoutAllowance } from './host-context.js';
+import { interiorWithoutAllowance, networkOnlyAllowance } from './host-context.js';
 import { wrapClass, wrapMethod } from './checked-exports.js';
 import { reflectApply, regExpTest, setHas, stringIndexOf, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 import { installRawDynamicRuntime, refuseRawDynamic } from './raw-dynamic-runtime.js';
@@ -35,11 +35,18 @@ import { UnmediatedPerimeterEffectError } from './run-errors.js';
 
 let installed = false;
 
+/** The effects a model request needs: connections, HTTP, fetch and name lookups (labels as guarded below). */
+const NETWORK_EFFECT = /^(?:fetch$|net\.|tls\.|https?\.|http2\.|dns\.)/;
+
 function refuseIfInterior(effect: string): void {
-  const frame = interiorWithoutAllowance();
+  let frame = interiorWithoutAllowance();
+  // While a model request is sent only the network is admitted: a built-in a model replaced with a bound host
+  // function (a file write, say) that the provider client then calls runs inside that allowance.
+  const duringModelRequest = !frame && !regExpTest(NETWORK_EFFECT, effect) ? networkOnlyAllowance() : undefined;
+  frame ??= duringModelRequest;
   if (!frame) return;
   try {
-    frame.host.recordAnomaly('unmediated_perimeter_effect', { effect }, frame.submitterId);
+    frame.host.recordAnomaly('unmediated_perimeter_effect', duringModelRequest ? { effect, during: 'model-request' } : { effect }, frame.submitterId);
   } catch {
     /* the refusal below is the outcome even when recording fails */
   }

@@ -16,6 +16,9 @@ import {
   setLateRefusalSink,
   setRealmSeam,
   setRefusalSink,
+  claimInfrastructureRunner,
+  setInfrastructureSeam,
+  type InfrastructureRunner,
   claimFrozenWriteSight,
   type RealmSeam,
   type LateRefusalSink,
@@ -39,8 +42,10 @@ export interface GatewayAllowance {
 class Allowance implements GatewayAllowance {
   readonly holder: string;
   #active = true;
-  constructor(holder: string) {
+  readonly #reach: AllowanceReach;
+  constructor(holder: string, reach: AllowanceReach) {
     this.holder = holder;
+    this.#reach = reach;
     Object.freeze(this);
   }
   get active(): boolean {
@@ -49,7 +54,19 @@ class Allowance implements GatewayAllowance {
   static expire(allowance: Allowance): void {
     allowance.#active = false;
   }
+  /** Whether `allowance` is a live one of ours that admits network effects only. */
+  static networkOnly(allowance: GatewayAllowance | undefined): boolean {
+    return allowance !== undefined && #reach in allowance && allowance.#active && allowance.#reach === 'network';
+  }
 }
+
+/**
+ * What a gateway allowance admits. `all`: a capability's body and the host's stores (the operator's code and the
+ * host's own). `network`: the provider client sending a model request. It calls built-ins, and a replaced one that
+ * the checks before the request missed would run inside the allowance: it gets the network, and nothing else (no
+ * file, process or environment effect, no write to a ledger or a store through their public methods).
+ */
+export type AllowanceReach = 'all' | 'network';
 
 export interface HostFrame {
   readonly host: HostHandle;
@@ -166,10 +183,10 @@ export function runInFrame<T>(frame: HostFrame, fn: () => T): T {
 }
 
 /** Runs `fn` as host infrastructure under a gateway allowance that expires when it settles. */
-export async function withAllowance<T>(holder: string, fn: () => T | Promise<T>): Promise<T> {
+export async function withAllowance<T>(holder: string, fn: () => T | Promise<T>, reach: AllowanceReach = 'all'): Promise<T> {
   const frame = frames.getStore();
   if (!frame) return await fn();
-  const allowance = new Allowance(holder);
+  const allowance = new Allowance(holder, reach);
   try {
     return await frames.run(Object.freeze({ ...frame, allowance }), fn);
   } finally {
@@ -184,7 +201,7 @@ export async function withAllowance<T>(holder: string, fn: () => T | Promise<T>)
 export function asHostInfrastructure<T>(holder: string, fn: () => T): T {
   const frame = frames.getStore();
   if (!frame) return fn();
-  const allowance = new Allowance(holder);
+  const allowance = new Allowance(holder, 'all');
   let result: T;
   try {
     result = frames.run(Object.freeze({ ...frame, allowance }), fn);
@@ -202,7 +219,7 @@ export function asHostInfrastructure<T>(holder: string, fn: () => T): T {
  * in a value the host is reading outside any run (readingUntrustedValue).
  */
 export function actingForModel(): boolean {
-  return interiorWithoutAllowance() !== undefined || insideUntrustedRead();
+  return interiorWithoutAllowance() !== undefined || networkOnlyAllowance() !== undefined || insideUntrustedRead();
 }
 
 /**
@@ -222,6 +239,12 @@ export function withoutAllowance<T>(fn: () => T): T {
   const frame = frames.getStore();
   if (!frame || !frame.allowance) return fn();
   return frames.run(Object.freeze({ ...frame, allowance: undefined }), fn);
+}
+
+/** The frame when a live network-only allowance (a model request being sent) is in force; see AllowanceReach. */
+export function networkOnlyAllowance(): HostFrame | undefined {
+  const frame = frames.getStore();
+  return frame !== undefined && Allowance.networkOnly(frame.allowance) ? frame : undefined;
 }
 
 /** True when interior code is running under an active host and no live allowance. */
@@ -308,6 +331,19 @@ export function publicSetRefusalSink(value: RefusalSink): void {
 export function publicSetRealmSeam(value: RealmSeam): void {
   refuseToModelCode('setRealmSeam', 'ledger-append', "the built-ins check restores and records what model code changed; model code may not install one");
   setRealmSeam(value);
+}
+
+// The host's own work inside a model request (a cassette's writes) runs under an allowance for everything.
+setInfrastructureSeam(asHostInfrastructure);
+
+export function publicSetInfrastructureSeam(value: InfrastructureRunner): void {
+  refuseToModelCode('setInfrastructureSeam', 'ledger-append', 'the infrastructure seam admits every effect to host work inside a model request; model code may not install one');
+  setInfrastructureSeam(value);
+}
+
+export function publicClaimInfrastructureRunner(): InfrastructureRunner | undefined {
+  refuseToModelCode('claimInfrastructureRunner', 'ledger-append', 'the infrastructure runner admits every effect; model code may not claim it');
+  return claimInfrastructureRunner();
 }
 
 /** The record of refused writes already seen, as the public module offers it (the harness claimed it as it loaded). */

@@ -16,8 +16,11 @@ import type {
   ToolDefinition,
   Usage,
 } from '../core/index.js';
-import { redactValue } from '../core/index.js';
+import { claimInfrastructureRunner, redactValue } from '../core/index.js';
 import { canonicalJson, firstDifference } from './canonical-json.js';
+
+// Claimed as the library loads, before any model code runs: see core/infrastructure-seam.ts.
+const asInfrastructure = claimInfrastructureRunner() ?? (<T>(_holder: string, fn: () => T): T => fn());
 import { CassetteDivergenceError, CassetteFormatError, ModelRequestAbortedError } from './errors.js';
 import { DEFAULT_VOLATILE_ID, IdTranslation, maskIds } from './volatile-ids.js';
 
@@ -91,12 +94,15 @@ export class RecordingModelClient implements ModelClient {
     // Secrets (the provider key, host-registered values) never reach the cassette file.
     const line = JSON.stringify(redactValue(entry)) + '\n';
     // Chained so lines never interleave and the first write is the one that truncates.
-    this.#writes = this.#writes.then(async () => {
-      if (this.#append) return appendFile(this.path, line, 'utf8');
-      await mkdir(dirname(this.path), { recursive: true });
-      await writeFile(this.path, line, 'utf8');
-      this.#append = true;
-    });
+    // The host's own file work inside a model request, whose allowance admits only the network.
+    this.#writes = this.#writes.then(() =>
+      asInfrastructure('cassette', async () => {
+        if (this.#append) return appendFile(this.path, line, 'utf8');
+        await mkdir(dirname(this.path), { recursive: true });
+        await writeFile(this.path, line, 'utf8');
+        this.#append = true;
+      }),
+    );
     await this.#writes;
     return response;
   }

@@ -1,0 +1,138 @@
+/**
+ * Attack: while the provider client sends a model request it runs under the host's gateway allowance, and the
+ * effect audit and the guards of the ledger and the stores stood aside for anything it called. A model expression
+ * put a bound host function (`fs.writeFileSync`, `fs.rmSync`, `Ledger.append`, the audit store's `recordAttempt`)
+ * where the client calls it: a built-in the checks before a request did not cover (`AbortSignal.prototype
+ * .throwIfAborted`, `globalThis.clearTimeout`), or an operator object the client reads. At the next request it wrote
+ * a file, erased the perimeter audit, forged a `run.end` and audit rows, with no record but `builtin_modified`.
+ *
+ * Now every watched built-in is checked and restored before each request (the timers and other standard globals
+ * among them), and the request's allowance admits the network only: any other effect, and a write through the
+ * ledger's or a store's public methods, is refused and recorded as from model code.
+ */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as nh from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+import { attack, expectContained } from './support.js';
+
+const scratchOf = (result: { auditPath: string }) => join(dirname(result.auditPath), 'scratch.txt');
+
+describe('attack: a bound host function planted where the provider client calls it', () => {
+  const planted: Array<[string, string]> = [
+    ['AbortSignal.prototype.throwIfAborted', "AbortSignal.prototype.throwIfAborted = process.getBuiltinModule('node:fs').writeFileSync.bind(null, probe.scratchPath, 'x');"],
+    ['globalThis.clearTimeout', "globalThis.clearTimeout = process.getBuiltinModule('node:fs').appendFileSync.bind(null, probe.scratchPath, 'x');"],
+    ['globalThis.encodeURIComponent', "globalThis.encodeURIComponent = process.getBuiltinModule('node:fs').appendFileSync.bind(null, probe.scratchPath, 'x');"],
+  ];
+  it.each(planted)('%s: restored before the next request, the write never happens, and the change is recorded', async (property, body) => {
+    const saved = (globalThis as Record<string, unknown>)[property.replace('globalThis.', '')];
+    const result = await attack('expression', `${body} return 'planted';`);
+    expect(existsSync(scratchOf(result))).toBe(false);
+    expectContained(result, 'builtin_modified', expect);
+    const modified = result.events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'builtin_modified');
+    expect(modified.map((e) => (e.data as { property?: string }).property)).toContain(property);
+    if (property.startsWith('globalThis.')) expect((globalThis as Record<string, unknown>)[property.replace('globalThis.', '')]).toBe(saved);
+    // Operator code after the run calls the original.
+    clearTimeout(setTimeout(() => undefined, 1));
+    expect(existsSync(scratchOf(result))).toBe(false);
+  });
+
+  it('a forged run.end through the operator-held Ledger: restored before the request, never appended', async () => {
+    const result = await attack(
+      'expression',
+      `const runId = probe.session.ledger.select({ kind: 'run.entry' }).at(-1).runId;
+       AbortSignal.prototype.throwIfAborted = probe.ledger.append.bind(probe.ledger, runId, { kind: 'run.end', subjectId: runId, status: 'completed', data: { forged: true } });
+       return 'planted';`,
+      { operatorLedger: true },
+    );
+    expectContained(result, 'builtin_modified', expect);
+    expect(result.events.filter((e) => e.kind === 'run.end').map((e) => e.data)).not.toContainEqual({ forged: true });
+  });
+});
+
+/**
+ * A model client (operator code) that calls a hook on an operator object as it sends each request: the stand-in
+ * for any non-built-in the provider client reads that a model can reach and replace.
+ */
+function hookedClient(model: ScriptedModel, hooks: { beforeSend: () => unknown }): nh.ModelClient {
+  return {
+    label: 'hooked',
+    async request(request, options) {
+      hooks.beforeSend();
+      void options;
+      return model.request(request);
+    },
+  };
+}
+
+async function plantInHook(plant: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'nh-model-request-'));
+  const auditPath = join(dir, 'audit.db');
+  const store = new nh.SqlitePerimeterAuditStore({ path: auditPath });
+  const ledger = new nh.Ledger();
+  const hooks = { beforeSend: (): unknown => undefined };
+  const send = nh.defineCapability({ name: 'send_report', description: 'Posts a report (egress)', footprint: ['egress'], request: z.object({ target: z.string() }), run: (a) => ({ sent: a.target }) });
+  const probe: Record<string, unknown> = { scratchPath: join(dir, 'scratch.txt'), dir, ledger, auditStore: store, hooks };
+  const model = new ScriptedModel((_messages, info) => {
+    if (info.requestNumber === 1) return { toolCalls: [toolCall('send_report', { target: 'evidence' })] };
+    if (info.requestNumber === 2) return { toolCalls: [toolCall('nh_evaluate', { expression: `(() => { ${plant} return 'planted'; })()` })] };
+    return { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] };
+  });
+  const session = new nh.Session({ ledger, executor: new nh.AgentExecutor({ model: hookedClient(model, hooks) }), platformPolicy: ['egress'], perimeterAuditStore: store, grant: { capabilities: [send], references: { probe } } });
+  probe.runId = () => session.ledger.select({ kind: 'run.entry' }).at(-1)!.runId;
+  const { composition } = session.materialized(session.submit('async function composition() {}'), { composition: async () => nh.step({ program: 'execute\nSend the report.' }) });
+  const outcome = await composition!().then(
+    () => 'returned',
+    (e: Error) => `threw:${e.name}`,
+  );
+  hooks.beforeSend = () => undefined;
+  const events = session.ledger.select({});
+  store.close();
+  const rows = existsSync(auditPath) ? (new Database(auditPath, { readonly: true }).prepare('SELECT capability, arguments FROM perimeter_attempt ORDER BY sequence').all() as Array<{ capability: string; arguments: string }>) : [];
+  return { outcome, events, dir, scratch: join(dir, 'scratch.txt'), rows, anomalies: events.filter((e) => e.kind === 'trace.anomaly') };
+}
+
+describe('attack: a bound host function the provider client calls from an operator object', () => {
+  it('a file write: refused inside the request, recorded as an unmediated effect during the model request', async () => {
+    const { scratch, anomalies, outcome } = await plantInHook("probe.hooks.beforeSend = process.getBuiltinModule('node:fs').writeFileSync.bind(null, probe.scratchPath, 'x');");
+    expect(existsSync(scratch)).toBe(false);
+    // Fail closed: the request the refusal stopped ends the step.
+    expect(outcome).toMatch(/^threw:/);
+    const refused = anomalies.filter((e) => e.status === 'unmediated_perimeter_effect');
+    expect(refused.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect: 'fs.writeFileSync', during: 'model-request' }));
+  });
+
+  it('erasing the audit directory: refused, the earlier attempt row kept', async () => {
+    const { dir, rows, anomalies } = await plantInHook("probe.hooks.beforeSend = process.getBuiltinModule('node:fs').rmSync.bind(null, probe.dir, { recursive: true, force: true });");
+    expect(existsSync(dir)).toBe(true);
+    expect(rows).toEqual([{ capability: 'send_report', arguments: JSON.stringify({ target: 'evidence' }) }]);
+    expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect: 'fs.rmSync', during: 'model-request' }));
+  });
+
+  it('a forged run.end through Ledger.append: refused and recorded; the run ends once, as it really did', async () => {
+    const { events, anomalies } = await plantInHook("probe.hooks.beforeSend = probe.ledger.append.bind(probe.ledger, probe.runId(), { kind: 'run.end', subjectId: probe.runId(), status: 'completed', data: { forged: true } });");
+    const ends = events.filter((e) => e.kind === 'run.end');
+    expect(ends).toHaveLength(1);
+    expect(ends[0]!.data).not.toEqual({ forged: true });
+    expect(anomalies.map((e) => e.status)).toContain('ledger_append_refused');
+  });
+
+  it("a forged attempt row through the audit store's recordAttempt: refused and recorded", async () => {
+    const { rows, anomalies } = await plantInHook(
+      "probe.hooks.beforeSend = probe.auditStore.recordAttempt.bind(probe.auditStore, { attemptId: 'pa_forged', runId: probe.runId(), capability: 'send_report', footprint: ['egress'], arguments: JSON.stringify({ target: 'FORGED' }), attemptedAt: 1 });",
+    );
+    expect(rows.map((r) => r.arguments)).not.toContain(JSON.stringify({ target: 'FORGED' }));
+    expect(anomalies.map((e) => e.status)).toContain('audit_store_in_run');
+  });
+
+  it('the network stays admitted: a real request through the hook is not refused', async () => {
+    const { anomalies, scratch, outcome } = await plantInHook("probe.hooks.beforeSend = () => undefined;");
+    expect(outcome).toBe('returned');
+    expect(anomalies.map((e) => e.status)).not.toContain('unmediated_perimeter_effect');
+    expect(existsSync(scratch)).toBe(false);
+  });
+});
