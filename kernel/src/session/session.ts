@@ -5,7 +5,7 @@
  * operator code starts a fresh run with the Session's run-entry grant; a call from inside a run
  * joins that run under the caller's authority.
  */
-import { isSpecNaturalFunction, isTransformedNaturalFunction, newId, wallClockMs } from '../core/index.js';
+import { isSpecNaturalFunction, isTransformedNaturalFunction, modelCodeRunning, newId, wallClockMs } from '../core/index.js';
 import {
   RetainedFunction,
   Runner,
@@ -280,6 +280,15 @@ export class Session {
     throw markLateRefusal(new OperatorControlError({ control: `SessionFunction ${name} called as a value-protocol hook (a value a model built)` }));
   }
 
+  /**
+   * Model code of a core-only run (`run()` with no Runner): there is no run to join, and the call is not the
+   * operator's, so no fresh run with the Session's grant either.
+   */
+  #refuseOutsideRun(name: string): never {
+    this.#noteAnomaly('session_function_from_model_code_outside_run', { name });
+    throw new OperatorControlError({ control: `SessionFunction ${name} called by model code of a run without a Runner` });
+  }
+
   #refuseAfterRun(name: string): void {
     refuseCallAfterRun(`SessionFunction ${name} after its run ended`, (control) => new OperatorControlError({ control }));
   }
@@ -375,6 +384,7 @@ export class Session {
       if (session.#closed) session.#refuseClosed(label);
       // Interior call: re-materialize in the caller's run, under the caller's authority.
       if (insideHostFrame()) return session.#joinCallerRun(label, () => retained.invoke(...args));
+      if (modelCodeRunning()) session.#refuseOutsideRun(label);
       if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(label);
       return session.#runner.run(() => retained.invoke(...args), session.#runOptions(label));
     };
@@ -455,6 +465,7 @@ export class Session {
       if (session.#closed) session.#refuseClosed(name);
       // Interior call: join the caller's run under the caller's authority.
       if (insideHostFrame()) return session.#joinCallerRun(name, () => fn.apply(self, args));
+      if (modelCodeRunning()) session.#refuseOutsideRun(name);
       if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(name);
       return session.#runner.run(async () => fn.apply(self, args), session.#runOptions(name));
     };
