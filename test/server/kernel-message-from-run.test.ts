@@ -9,6 +9,8 @@ import { KernelRuntime } from '../../kernel/src/server/kernel/kernel-runtime.js'
 import type { CellCompiler } from '../../kernel/src/server/kernel/cell-compiler.js';
 import { runInFrame } from '../../kernel/src/harness/host-context.js';
 import { authorityFromGrant } from '../../kernel/src/harness/grant.js';
+import * as nh from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 
 const compiler = { execute: async () => ({ kind: 'ok', value: undefined, declared: {} }), complete: () => ({ matches: [], cursorStart: 0, cursorEnd: 0 }), inspect: () => ({ found: false, text: '' }), isComplete: () => 'complete', rebind: () => {}, interrupt: () => {}, close: () => {} } as unknown as CellCompiler;
 
@@ -30,5 +32,18 @@ describe('a kernel message handled from inside a run', () => {
     rt.handle(kernelInfo(), 'r');
     await new Promise((r) => setTimeout(r, 10));
     expect(sent).toContain('kernel_info_reply');
+  });
+
+  it('from model code of a core-only run (no host frame): refused and recorded outside Runners', async () => {
+    const sent: string[] = [];
+    const rt = new KernelRuntime(compiler, (msg) => sent.push(msg.header.msg_type), 'session');
+    const probe = { handle: (m: never) => rt.handle(m, 'r'), message: kernelInfo() };
+    const before = nh.anomaliesOutsideRunners().length;
+    const model = new ScriptedModel([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: '(probe.handle(probe.message), 1)' }), toolCall('nh_output', { result: { kind: 'pass' } })] })]);
+    await nh.run(new nh.AgentExecutor({ model }), () => nh.step({ program: 'execute\nGo.', references: { probe } }));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(sent).toEqual([]);
+    const noted = nh.anomaliesOutsideRunners().slice(before).filter((a) => a.anomalyKind === 'operator_control_in_run');
+    expect(noted.map((a) => a.detail['control'])).toEqual(['kernel message kernel_info_request']);
   });
 });
