@@ -7,6 +7,7 @@
  */
 import {
   PrivateAsyncContext,
+  insideOperationBody,
   modelCodeRunning,
   noteUnmarkedModelCode,
   privateAsyncContextInUse,
@@ -215,11 +216,21 @@ export function asHostInfrastructure<T>(holder: string, fn: () => T): T {
 }
 
 /**
- * Code that is not the host's: a run's interior without a live gateway allowance, or a callback a model planted
- * in a value the host is reading outside any run (readingUntrustedValue).
+ * Code that is not the host's: a run's interior without a live gateway allowance (or under a model request's,
+ * which admits the network only), model code of a core-only run (no host frame at all), or a callback a model
+ * planted in a value the host is reading outside any run (readingUntrustedValue).
  */
 export function actingForModel(): boolean {
-  return interiorWithoutAllowance() !== undefined || networkOnlyAllowance() !== undefined || insideUntrustedRead();
+  return interiorWithoutAllowance() !== undefined || networkOnlyAllowance() !== undefined || coreOnlyModelCode() || insideUntrustedRead();
+}
+
+/**
+ * An operation body (a model expression's evaluation, a tool call) running with no host frame: a core-only run's.
+ * Asked of the core's private operation mark, not of the interior mark, whose public async store model code can
+ * overwrite (a forged mark left in the operator's continuation must not make the operator's own calls refused).
+ */
+export function coreOnlyModelCode(): boolean {
+  return frames.getStore() === undefined && insideOperationBody();
 }
 
 /**

@@ -52,6 +52,7 @@ export { FORBIDDEN_AT_RUNTIME, publicCompileExpression, RawDynamicExecutionRefus
 export { sha256Of } from './intrinsics.js';
 export { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
 export {
+  coreOnlyModelCode,
   insideHostFrame,
   insideUntrustedRead,
   publicClaimFrozenWriteSight,

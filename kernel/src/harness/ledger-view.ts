@@ -4,7 +4,7 @@
  * and its RunHosts hold. A view keeps the ledger in a private field and is frozen, so nothing that
  * reaches a view (an expression, generated code, a SessionFunction body) can reach `append`.
  */
-import { insideHostFrame, refuseInteriorControl } from './host-context.js';
+import { refuseInteriorControl } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
 import type { Ledger, LedgerEvent, LedgerEventKind, LedgerFilter, LedgerListener } from './ledger.js';
 
@@ -42,12 +42,7 @@ export class LedgerView implements LedgerReader {
 
   /** Listeners observe appended events; a throwing listener cannot undo or block one. Operator-only. */
   subscribe(listener: LedgerListener): () => void {
-    // A listener runs inside every later append, host seams included: operators observe, runs do not
-    // (a run reads its own history through its context).
-    if (insideHostFrame()) {
-      refuseInteriorControl('ledger.subscribe');
-      throw new HostIntegrityError({ attempt: 'ledger-subscribe', detail: 'subscribing to the ledger is an operator control; a run reads its history through its context' });
-    }
+    // The Ledger refuses a run's code (and records it): operators observe, runs do not.
     return this.#ledger.subscribe(listener);
   }
 

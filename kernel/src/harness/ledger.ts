@@ -10,7 +10,7 @@
  */
 import { newId, UsageError, wallClockMs } from '../core/index.js';
 import { HostIntegrityError } from './integrity-errors.js';
-import { actingForModel, refuseInteriorControl } from './host-context.js';
+import { actingForModel, insideHostFrame, refuseInteriorControl } from './host-context.js';
 import type { LedgerEventData, LedgerEventKind as SharedKind, LedgerEventOf, LedgerEventStatus } from '../../../shared/ledger-events.js';
 import { generatedIdentityOf } from './generated-registry.js';
 import { captureLedgerStore, type HostLedgerStore, type LedgerStore } from './ledger-store.js';
@@ -300,7 +300,15 @@ export class Ledger {
     return Object.freeze(this.#events.slice());
   }
 
+  /**
+   * Operator-only, as the read-only view's is: a listener runs inside every later append, host seams included, so
+   * one a run's code added (a bound host function) would act at the host's seams and after the run.
+   */
   subscribe(listener: LedgerListener): () => void {
+    if (insideHostFrame() || actingForModel()) {
+      refuseInteriorControl('Ledger.subscribe');
+      throw new HostIntegrityError({ attempt: 'ledger-subscribe', detail: 'subscribing to the ledger is an operator control; a run reads its history through its context' });
+    }
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }

@@ -5,7 +5,7 @@
  * operator code starts a fresh run with the Session's run-entry grant; a call from inside a run
  * joins that run under the caller's authority.
  */
-import { isSpecNaturalFunction, isTransformedNaturalFunction, modelCodeRunning, newId, wallClockMs } from '../core/index.js';
+import { isSpecNaturalFunction, isTransformedNaturalFunction, newId, wallClockMs } from '../core/index.js';
 import {
   RetainedFunction,
   Runner,
@@ -22,6 +22,7 @@ import {
   type Grant,
   type LateAnomaly,
   AnomalyTally,
+  coreOnlyModelCode,
   droppedAnomalies,
   type Ledger,
   type LedgerView,
@@ -384,7 +385,7 @@ export class Session {
       if (session.#closed) session.#refuseClosed(label);
       // Interior call: re-materialize in the caller's run, under the caller's authority.
       if (insideHostFrame()) return session.#joinCallerRun(label, () => retained.invoke(...args));
-      if (modelCodeRunning()) session.#refuseOutsideRun(label);
+      if (coreOnlyModelCode()) session.#refuseOutsideRun(label);
       if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(label);
       return session.#runner.run(() => retained.invoke(...args), session.#runOptions(label));
     };
@@ -465,7 +466,7 @@ export class Session {
       if (session.#closed) session.#refuseClosed(name);
       // Interior call: join the caller's run under the caller's authority.
       if (insideHostFrame()) return session.#joinCallerRun(name, () => fn.apply(self, args));
-      if (modelCodeRunning()) session.#refuseOutsideRun(name);
+      if (coreOnlyModelCode()) session.#refuseOutsideRun(name);
       if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(name);
       return session.#runner.run(async () => fn.apply(self, args), session.#runOptions(name));
     };
