@@ -66,3 +66,79 @@ describe('a SessionFunction adapter left as a value-protocol hook', () => {
     expect(helperRuns).toBe(2);
   });
 });
+
+/**
+ * The same attack without `this` to show where the adapter was found: bound to arguments the model chose
+ * (`helper.bind(null, 'chosen')`, the natural way to fix them), or left as a getter, a setter or a proxy's trap. An
+ * adapter bound by a run's code works while a run calls it and is refused outside any run; a getter, setter or trap
+ * is recognised by its `this` (the object holding the accessor, the proxy's handler) and the trap's arguments (a
+ * `get` or `set` trap, whose receiver is the proxy).
+ */
+const PLANT_UNBOUND = `(
+  probe.boundJson = { toJSON: helper.bind(null, 'chosen-json') },
+  probe.boundStr = { toString: helper.bind(null, 'chosen-str') },
+  probe.boundPrim = { [Symbol.toPrimitive]: helper.bind(null, 'chosen-prim') },
+  probe.boundInspect = { [Symbol.for('nodejs.util.inspect.custom')]: helper.bind(null, 'chosen-inspect') },
+  probe.getter = Object.defineProperty({}, 'summary', { get: helper, enumerable: true }),
+  probe.setter = Object.defineProperty({}, 'summary', { set: helper }),
+  probe.inheritedGetter = Object.create(Object.defineProperty({}, 'summary', { get: helper })),
+  probe.proxyGet = new Proxy({}, { get: helper }),
+  probe.proxySet = new Proxy({}, { set: helper }),
+  probe.inRun = helper.bind(null, 'in-run'),
+  probe.inRun().then(() => 1))`;
+
+describe('a SessionFunction adapter left bound, or as a getter, setter or proxy trap', () => {
+  it('is refused when operator code touches the value after the run, and recorded; a run may still call what it bound', async () => {
+    const { inspect } = await import('node:util');
+    const probe: Record<string, unknown> = {};
+    const calls: unknown[][] = [];
+    const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression: PLANT_UNBOUND })] } : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }));
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+    const { work } = session.materialized(session.submit('async function work() {}'), { work: async () => nh.step({ program: 'execute\nWork.', references: { helper, probe } }) });
+    await work!();
+    // Called inside its run: joined it.
+    expect(calls).toEqual([['in-run']]);
+    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
+    const before = session.anomalies.filter((a) => a.anomalyKind === 'session_function_as_protocol_hook').length;
+    const touches: Array<() => unknown> = [
+      () => JSON.stringify(probe.boundJson),
+      () => String(probe.boundStr),
+      () => `${probe.boundPrim as string}`,
+      () => inspect(probe.boundInspect),
+      () => (probe.getter as { summary: unknown }).summary,
+      () => ((probe.setter as { summary: unknown }).summary = 'chosen-set'),
+      () => (probe.inheritedGetter as { summary: unknown }).summary,
+      () => (probe.proxyGet as Record<string, unknown>)['anything'],
+      () => ((probe.proxySet as Record<string, unknown>)['anything'] = 'chosen-set'),
+      () => (probe.inRun as () => Promise<unknown>)(),
+    ];
+    for (const touch of touches) {
+      try {
+        const out = touch();
+        if (out instanceof Promise) await out.catch(() => undefined);
+      } catch {
+        // the protocol's own complaint about a promise where it wanted a value, or the refusal itself
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toEqual([['in-run']]);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
+    expect(session.anomalies.filter((a) => a.anomalyKind === 'session_function_as_protocol_hook').length - before).toBe(touches.length);
+  });
+
+  it("the operator's own bind, getter and namespace calls still start runs", async () => {
+    const calls: unknown[][] = [];
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+    const call = helper as unknown as (...a: unknown[]) => Promise<unknown>;
+    const bound = call.bind(null, 'operator-bound');
+    await expect(bound()).resolves.toBe('ran');
+    // Method names a proxy handler would use, with a trap's shape: the operator's call, not a trap's.
+    const store = { get: call, fetch: call };
+    await expect(store.get({ id: 1 }, 'k', 2)).resolves.toBe('ran');
+    await expect(store.fetch('k')).resolves.toBe('ran');
+    expect(calls).toEqual([['operator-bound'], [{ id: 1 }, 'k', 2], ['k']]);
+    expect(session.anomalies).toEqual([]);
+  });
+});

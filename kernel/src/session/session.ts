@@ -5,7 +5,8 @@
  * operator code starts a fresh run with the Session's run-entry grant; a call from inside a run
  * joins that run under the caller's authority.
  */
-import { isSpecNaturalFunction, isTransformedNaturalFunction, newId, wallClockMs } from '../core/index.js';
+import { types } from 'node:util';
+import { isSpecNaturalFunction, isTransformedNaturalFunction, modelCodeRunning, newId, wallClockMs } from '../core/index.js';
 import {
   RetainedFunction,
   Runner,
@@ -132,14 +133,48 @@ function calledAsProtocolHook(self: unknown, adapter: unknown, args: readonly un
   try {
     if (args.length === 2 && isResolvingFunction(args[0]) && isResolvingFunction(args[1])) return true;
     if (self === null || self === undefined || self === globalThis || (typeof self !== 'object' && typeof self !== 'function')) return false;
+    if (asProxyTrap(self, adapter, args)) return true;
     let target: object | null = self;
     for (let depth = 0; target !== null && depth < 8; depth++) {
       for (let i = 0; i < PROTOCOL_KEYS.length; i++) if (ownDescriptor(target, PROTOCOL_KEYS[i]!)?.value === adapter) return true;
+      if (asAccessor(target, adapter)) return true;
       target = prototypeOf(target);
     }
   } catch {
     return true;
   }
+  return false;
+}
+
+/** Own keys an accessor scan reads at most per object: a model's object can be made arbitrarily wide. */
+const ACCESSOR_KEYS_SCANNED = 1024;
+const ownKeysOf = Reflect.ownKeys;
+
+/** The adapter is a getter or setter of `target` (reading or assigning a property called it): never the operator's call. */
+function asAccessor(target: object, adapter: unknown): boolean {
+  const keys = ownKeysOf(target);
+  // Wider than the bound: the caller counts it as a hook (fail closed), as it does a proxy that throws.
+  if (keys.length > ACCESSOR_KEYS_SCANNED) return true;
+  for (let i = 0; i < keys.length; i++) {
+    const d = ownDescriptor(target, keys[i]!);
+    if (d !== undefined && (d.get === adapter || d.set === adapter)) return true;
+  }
+  return false;
+}
+
+const functionBind = Function.prototype.bind;
+const { isProxy } = types;
+const isKey = (value: unknown): boolean => typeof value === 'string' || typeof value === 'symbol';
+const isObjectLike = (value: unknown): boolean => (typeof value === 'object' && value !== null) || typeof value === 'function';
+
+/**
+ * The adapter is the `get` or `set` trap of a proxy handler (`this`), called by the proxy: the trap's exact
+ * arguments, the last being the receiver, the proxy itself. (Traps with no receiver to show are not recognised.)
+ */
+function asProxyTrap(handler: object, adapter: unknown, args: readonly unknown[]): boolean {
+  if (!isObjectLike(args[0]) || !isKey(args[1])) return false;
+  if (args.length === 3 && ownDescriptor(handler, 'get')?.value === adapter) return isProxy(args[2]);
+  if (args.length === 4 && ownDescriptor(handler, 'set')?.value === adapter) return isProxy(args[3]);
   return false;
 }
 
@@ -282,6 +317,25 @@ export class Session {
   }
 
   /**
+   * An adapter bound by a run's code (`helper.bind(null, 'chosen')`) is a function a model can leave as a value's
+   * `toJSON`, `toString` or getter, with no `this` to show where it was found. Such a bound adapter works while a
+   * run calls it, and is refused as a protocol hook when code outside any run does. The operator's own `bind` is
+   * the plain one. (`Function.prototype.bind.call(adapter, …)` and built-ins bound around it are not seen here.)
+   */
+  #guardBind(adapter: SessionFunction, name: string): void {
+    const session = this;
+    const bind = function bind(this: unknown, ...bound: unknown[]): unknown {
+      const plain = reflectApply(functionBind, this, bound) as (...args: unknown[]) => unknown;
+      if (!insideHostFrame() && !modelCodeRunning()) return plain;
+      return function boundInRun(this: unknown, ...args: unknown[]): unknown {
+        if (!insideHostFrame() && !coreOnlyModelCode()) session.#refuseProtocolHook(name);
+        return reflectApply(plain, this, args);
+      };
+    };
+    Object.defineProperty(adapter, 'bind', { value: bind });
+  }
+
+  /**
    * Model code of a core-only run (`run()` with no Runner): there is no run to join, and the call is not the
    * operator's, so no fresh run with the Session's grant either.
    */
@@ -396,6 +450,7 @@ export class Session {
     Object.defineProperty(adapter, 'sessionFunctionName', { value: label });
     // The target is the retained definition, which is never approved.
     Object.defineProperty(adapter, SESSION_FUNCTION, { value: Object.freeze({ sessionId: this.sessionId, target: retained, provenance: 'generated' }) });
+    this.#guardBind(adapter, label);
     this.#targets.set(adapter, retained);
     this.#retained.set(retained, adapter);
     this.#adapters.set(adapter, adapter);
@@ -484,6 +539,7 @@ export class Session {
     Object.defineProperty(adapter, 'name', { value: name });
     Object.defineProperty(adapter, 'sessionFunctionName', { value: name });
     Object.defineProperty(adapter, SESSION_FUNCTION, { value: Object.freeze({ sessionId: this.sessionId, target: fn }) });
+    this.#guardBind(adapter, name);
     this.#targets.set(adapter, fn);
     this.#adapters.set(fn, adapter);
     this.#adapters.set(adapter, adapter);
