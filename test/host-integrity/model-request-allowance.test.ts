@@ -18,6 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+import { evaluateInStep, modelCodeIn, placeName, STEP_PLACES } from './model-code.js';
 import { attack, expectContained } from './support.js';
 
 const scratchOf = (result: { auditPath: string }) => join(dirname(result.auditPath), 'scratch.txt');
@@ -134,5 +135,24 @@ describe('attack: a bound host function the provider client calls from an operat
     expect(outcome).toBe('returned');
     expect(anomalies.map((e) => e.status)).not.toContain('unmediated_perimeter_effect');
     expect(existsSync(scratch)).toBe(false);
+  });
+});
+
+describe("attack: taking the host's infrastructure seam (every effect admitted inside a model request)", () => {
+  for (const place of STEP_PLACES) {
+    it(`from ${placeName(place)}: claiming its runner or installing one is refused and recorded`, async () => {
+      const body = `const out = [];
+        try { out.push(typeof nh.claimInfrastructureRunner()); } catch (e) { out.push(e.name); }
+        try { nh.setInfrastructureSeam((_h, fn) => fn()); out.push('set'); } catch (e) { out.push(e.name); }
+        return out.join(' ');`;
+      const { previews, events } = await evaluateInStep(modelCodeIn(place, body));
+      expect(previews[0]).toBe('"HostIntegrityError HostIntegrityError"');
+      const refused = events.filter((e) => e.kind === 'trace.anomaly' && e.status === 'operator_control_in_run').map((e) => (e.data as { control?: string }).control);
+      expect(refused).toEqual(['claimInfrastructureRunner', 'setInfrastructureSeam']);
+    });
+  }
+
+  it('the operator gets no runner either: the cassette module claimed it as the library loaded', () => {
+    expect(nh.claimInfrastructureRunner()).toBeUndefined();
   });
 });
