@@ -8,7 +8,9 @@
 import { createRequire } from 'node:module';
 import type { MimeBundle } from '../../../../shared/index.js';
 import type { DisplayOptions } from './kernel-host.js';
+import { coreOnlyModelCode, insideHostFrame } from '../../harness/index.js';
 import { operatorOnly } from '../../session/index.js';
+import { ownBundle } from './value-bundle.js';
 
 export interface CellOutputTarget {
   display(bundle: MimeBundle, options?: DisplayOptions): void;
@@ -31,7 +33,12 @@ export function installCellOutputBridge(target: CellOutputTarget): void {
   const tslab = load(load.resolve('tslab/dist/jupyter')) as TslabJupyterModule;
   tslab.lastWriteDisplayData = (displayData, update) => {
     const displayId = displayData.transient?.display_id;
-    target.display(displayData.data, displayId === undefined ? {} : { displayId, update });
+    // From a run's code (tslab reached as a granted reference) a bundle is read as a cell value's is: plain data,
+    // and no project MIME type (a forged run view, refusal or approval card), the attempt recorded.
+    const fromRun = insideHostFrame() || coreOnlyModelCode();
+    const data = fromRun ? ownBundle(displayData.data) : displayData.data;
+    if (data === undefined) return;
+    target.display(data, displayId === undefined ? {} : { displayId, update });
   };
   console.clear = () => {
     // The cell's output holds its runs' inline views (refusals, terminal status): code inside a run (a model's

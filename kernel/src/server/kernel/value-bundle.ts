@@ -100,7 +100,7 @@ function rendererOf(value: unknown): ((this: unknown) => unknown) | undefined {
  * no getter, proxy trap or `toJSON` of the value runs now or when the kernel serializes the message (outside the
  * untrusted read). Project MIME types are dropped and the attempt recorded (`display_forged_mime`).
  */
-function ownBundle(bundle: unknown): MimeBundle | undefined {
+export function ownBundle(bundle: unknown): MimeBundle | undefined {
   if (bundle === null || typeof bundle !== 'object' || isProxy(bundle)) return undefined;
   const result: MimeBundle = {};
   const forged: string[] = [];
