@@ -6,9 +6,10 @@
  * .throwIfAborted`, `globalThis.clearTimeout`), or an operator object the client reads. At the next request it wrote
  * a file, erased the perimeter audit, forged a `run.end` and audit rows, with no record but `builtin_modified`.
  *
- * Now every watched built-in is checked and restored before each request (the timers and other standard globals
- * among them), and the request's allowance admits the network only: any other effect, and a write through the
- * ledger's or a store's public methods, is refused and recorded as from model code.
+ * Now what the provider client sends and waits with (its abort signal, the timers and the other standard globals
+ * among them) is checked and restored before each request, every built-in at the end of the execution, and the
+ * request's allowance admits the network only: any other effect, and a write through the ledger's or a store's
+ * public methods, is refused and recorded as from model code.
  */
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,12 +71,12 @@ function hookedClient(model: ScriptedModel, hooks: { beforeSend: () => unknown }
   };
 }
 
-async function plantInHook(plant: string) {
+async function plantInHook(plant: string, operatorHook: () => unknown = () => undefined) {
   const dir = mkdtempSync(join(tmpdir(), 'nh-model-request-'));
   const auditPath = join(dir, 'audit.db');
   const store = new nh.SqlitePerimeterAuditStore({ path: auditPath });
   const ledger = new nh.Ledger();
-  const hooks = { beforeSend: (): unknown => undefined };
+  const hooks = { beforeSend: operatorHook };
   const send = nh.defineCapability({ name: 'send_report', description: 'Posts a report (egress)', footprint: ['egress'], request: z.object({ target: z.string() }), run: (a) => ({ sent: a.target }) });
   const probe: Record<string, unknown> = { scratchPath: join(dir, 'scratch.txt'), dir, ledger, auditStore: store, hooks };
   const model = new ScriptedModel((_messages, info) => {
@@ -128,6 +129,16 @@ describe('attack: a bound host function the provider client calls from an operat
     );
     expect(rows.map((r) => r.arguments)).not.toContain(JSON.stringify({ target: 'FORGED' }));
     expect(anomalies.map((e) => e.status)).toContain('audit_store_in_run');
+  });
+
+  it('a built-in outside the set checked before each request, replaced by a bound file write: refused inside the request, put back at the end', async () => {
+    const lower = String.prototype.toLowerCase;
+    // The operator's client lower-cases a header name as it sends (as HTTP clients do).
+    const { scratch, anomalies } = await plantInHook("String.prototype.toLowerCase = process.getBuiltinModule('node:fs').writeFileSync.bind(null, probe.scratchPath, 'x');", () => 'Content-Type'.toLowerCase());
+    expect(existsSync(scratch)).toBe(false);
+    expect(String.prototype.toLowerCase).toBe(lower);
+    expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect: 'fs.writeFileSync', during: 'model-request' }));
+    expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ property: 'String.prototype.toLowerCase', restored: true }));
   });
 
   it('the network stays admitted: a real request through the hook is not refused', async () => {

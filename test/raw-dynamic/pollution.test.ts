@@ -240,8 +240,8 @@ describe('host paths inside the polluted window', () => {
     const pay = defineCapability({ name: 'pay', description: 'pays a known payee', request: z.object({ to: z.enum(['alice', 'bob']) }), footprint: [], run: (args) => (received.push(args), 'paid') });
     const payMallory = () => ({ toolCalls: [toolCall('pay', { to: 'mallory' })] });
 
-    // From a model expression: Set.prototype is outside the per-operation check, so the lie outlives its operation
-    // and meets the validator of the call that follows in the same response.
+    // From a model expression: Set.prototype is outside the per-operation check (and the model request's
+    // provider check), so the lie outlives its operation and meets the validator of the call that follows.
     const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('nh_evaluate', { expression: `(${lie}, 1)` }), toolCall('pay', { to: 'mallory' })] }), () => ({ toolCalls: [finish()] })]);
     await runner.run(async () => step({ program: 'execute\nPay.' }), { grant: { capabilities: [pay] } }).catch(() => undefined);
     expect(runner.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['invalid-request']);
@@ -263,10 +263,7 @@ describe('host paths inside the polluted window', () => {
       },
     });
     await (paying as () => Promise<unknown>)().catch(() => undefined);
-    // The full check before the model request already put the real `has` back: the call fails its own validation.
-    const call = session.ledger.select({ kind: 'operation' }).find((e) => (e.data as { request: { toolName?: string } }).request.toolName === 'pay');
-    expect(call?.status).toBe('failed');
-    expect((call?.data as { failure?: { errorClass: string } }).failure?.errorClass).toBe('ArgumentError');
+    expect(session.ledger.select({ kind: 'capability.refused' }).map((e) => e.status)).toEqual(['invalid-request']);
     expect(session.ledger.select({ kind: 'trace.anomaly' }).map((e) => (e.data as { property?: string }).property)).toContain('Set.prototype.has');
     expect(received).toEqual([]);
   });

@@ -829,9 +829,9 @@ export class RunHost implements HostHandle {
             request: (send) => {
               this.#refuseAdmissionToModelCode(ctx.executionId, 'request');
               // The provider client reads its reply (usage included, which the allocation counts) and sends the
-              // key through built-ins an expression of this step may have replaced: it runs on the originals, all of
-              // them (a replaced one it calls would run inside the request's allowance).
-              recordRealmChanges(this, ctx.executionId);
+              // key through built-ins an expression of this step may have replaced: it runs on the originals. What a
+              // replaced built-in outside that set does inside the request meets its network-only allowance.
+              recordRealmChanges(this, ctx.executionId, 'provider');
               // Counted as the reply arrives: code left running by this step's expressions may tamper with what
               // the client parses afterwards (the ModelResponse's usage), but not with what was counted already.
               const entry = (current = newRequestUsage());
