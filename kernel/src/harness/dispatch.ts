@@ -206,6 +206,8 @@ export class Dispatcher {
     if (this.#confinement) host.noteObjectEdits(parentId);
     this.#requireConfirmation(request, await settleConfirmation(this.#confinement, request, host, parentId), parentId);
     if (host.state !== 'running') throw new DispatchRejectedError({ reason: 'run-closed', detail: 'the run is not admitting interior operations' });
+    // Checked again: the branch may have been terminated while the boundary decided (an asynchronous confirm).
+    refuseInClosedBranch(host, parentId);
     this.#admit(frame, nodeId, parentId);
     const materializationId = newId('def_');
     const originalDefinitionId = link?.originalDefinitionId ?? definitionId;
@@ -358,6 +360,8 @@ export class Dispatcher {
       if (host.state !== 'running' || frame.host !== host) {
         throw new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` });
       }
+      // After an asynchronous confirmation the caller's branch may have been terminated meanwhile.
+      refuseInClosedBranch(host, frame.submitterId);
       dispatcher.#admit(frame, nodeId, frame.submitterId);
       const node: LiveNode = { nodeId, materializationId: ids.materializationId, terminal: false };
       dispatcher.#start(node, frame.submitterId, 'invocation', { export: name, ...ids, arguments: args });

@@ -1,0 +1,120 @@
+/**
+ * Seed 002, "Branch termination" with an external confinement boundary: a dispatch node waits for its
+ * confirmation (an asynchronous `confirm`) before it starts. A branch closed meanwhile (RunContext.terminateBranch,
+ * whose mechanism established cessation) must not receive the node once the boundary answers: the closed-branch
+ * check made before the wait is stale by then. Attack: host code still running in the branch (a capability body the
+ * branch's generated code called) dispatches a proposal or calls a kept export; the parent terminates the branch
+ * while the boundary is still deciding; the boundary then confirms. Without a second check a new dispatch node
+ * starts under the terminated node, after its `dispatch.end(terminated)`, and its generated code runs.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentExecutor, Runner, defineCapability, type CodeProposal, type ConfinementRequest, type LedgerEvent, type RunContext } from '../../kernel/src/index.js';
+import { ScriptedModel } from '../../kernel/src/testing.js';
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  let reached!: () => void;
+  const arrived = new Promise<void>((r) => (reached = r));
+  return { open, opened, reached, arrived };
+}
+
+/** A boundary that confirms everything, holding the first request `held` matches until the gate opens. */
+function boundary(held: (request: ConfinementRequest) => boolean, g: ReturnType<typeof gate>) {
+  let waited = false;
+  return {
+    identity: 'test-boundary',
+    confirm: async (request: ConfinementRequest) => {
+      if (!waited && held(request)) {
+        waited = true;
+        g.reached();
+        await g.opened;
+      }
+      return true;
+    },
+  };
+}
+
+const termination = { terminate: async () => ({ ceased: true }) };
+const calling: CodeProposal = { language: 'javascript', intent: 'define', source: 'export async function go() { return await relay({}); }', dependencies: [{ name: 'relay', kind: 'capability', type: '(relayRequest) => unknown' }] };
+
+/** Runs `go` (which calls `relay`), terminates its node once the boundary holds, then lets the boundary confirm. */
+async function attackThroughRelay(relayBody: (ctx: RunContext) => Promise<unknown>, held: (request: ConfinementRequest) => boolean) {
+  const g = gate();
+  let ctxRef: RunContext | undefined;
+  let late: unknown;
+  const relay = defineCapability({
+    name: 'relay',
+    description: 'dispatches from inside the branch',
+    request: z.object({}),
+    run: async () => {
+      late = await relayBody(ctxRef!).catch((e: unknown) => e);
+      return 'late';
+    },
+  });
+  const runner = new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]) }), termination, confinement: boundary(held, g) });
+  let node = '';
+  let terminated: boolean | undefined;
+  await runner.run(
+    async (ctx) => {
+      ctxRef = ctx;
+      const { exports } = await ctx.dispatch(calling);
+      const pending = (exports.go as () => Promise<unknown>)();
+      pending.catch(() => undefined);
+      await g.arrived;
+      const starts = ctx.history({ kind: 'dispatch.start', status: 'invocation' });
+      node = starts[0]!.subjectId;
+      terminated = await ctx.terminateBranch(node, 'parent gave up');
+      g.open();
+      await pending.catch(() => undefined);
+      await settle();
+    },
+    { grant: { capabilities: [relay], references: { ran } } },
+  );
+  return { events: runner.ledger.events(), node, terminated, late };
+}
+
+let runs = 0;
+/** Matches the second materialization request it sees (the first is the branch's own `calling`). */
+const secondMaterialization = () => {
+  let seen = 0;
+  return (request: ConfinementRequest) => request.node === 'materialization' && seen++ === 1;
+};
+const ran = () => void runs++;
+
+const startedUnder = (events: readonly LedgerEvent[], node: string) => events.filter((e) => e.kind === 'dispatch.start' && e.parentId === node);
+
+describe('a dispatch node confirmed after its branch was terminated', () => {
+  it('a materialization the branch dispatched is refused once the boundary answers, and its code never runs', async () => {
+    runs = 0;
+    const marking: CodeProposal = { language: 'javascript', intent: 'define-and-invoke', entry: 'mark', source: 'ran();\nexport function mark() { ran(); return 1; }', dependencies: [{ name: 'ran', kind: 'reference', type: 'function' }] };
+    const { events, node, terminated, late } = await attackThroughRelay((ctx) => ctx.dispatch(marking), secondMaterialization());
+    expect(terminated).toBe(true);
+    expect(startedUnder(events, node)).toEqual([]);
+    expect(runs).toBe(0);
+    expect(late).toMatchObject({ name: 'DispatchRejectedError', reason: 'branch-terminated' });
+    expect(events.some((e) => e.kind === 'trace.anomaly' && e.status === 'dispatch_in_terminated_branch' && e.parentId === node)).toBe(true);
+  });
+
+  it('an invocation of a kept export called from the branch is refused once the boundary answers', async () => {
+    runs = 0;
+    const marking: CodeProposal = { language: 'javascript', intent: 'define', source: 'export async function mark() { ran(); return 1; }', dependencies: [{ name: 'ran', kind: 'reference', type: 'function' }] };
+    let kept: Record<string, unknown> = {};
+    const { events, node, terminated, late } = await attackThroughRelay(
+      async (ctx) => {
+        // Materialized from the branch before it is closed (the boundary holds only the invocation of `mark`).
+        kept = (await ctx.dispatch(marking)).exports;
+        return (kept.mark as () => Promise<unknown>)();
+      },
+      (r) => r.node === 'invocation' && r.exportName === 'mark',
+    );
+    expect(terminated).toBe(true);
+    expect(startedUnder(events, node).map((e) => e.status)).toEqual(['materialization']);
+    expect(runs).toBe(0);
+    expect(late).toMatchObject({ name: 'DispatchRejectedError', reason: 'branch-terminated' });
+    expect(events.some((e) => e.kind === 'trace.anomaly' && e.status === 'dispatch_in_terminated_branch' && e.parentId === node)).toBe(true);
+  });
+});
