@@ -9,7 +9,7 @@ import { UsageError } from '../../core/index.js';
 import { defineCapability, type Capability } from '../../harness/index.js';
 import { NodeWebFetchClient, type WebFetchClient, type WebFetchResult } from './client.js';
 import { WebPolicyRefusal, WebPolicyRefusedError } from './errors.js';
-import { describeWebRequest, normalizeWebUrl, webUrlPolicy, type NormalizedWebRequest, type WebMethod, type WebUrlPolicy } from './policy.js';
+import { describeWebRequest, normalizeWebUrl, webAddressPolicy, webUrlPolicy, type NormalizedWebRequest, type WebMethod, type WebUrlPolicy } from './policy.js';
 
 /** Request headers the transport owns: setting them could redirect a request past the policy (host) or desynchronise framing. */
 const TRANSPORT_HEADERS: ReadonlySet<string> = new Set([
@@ -59,6 +59,7 @@ export const WEB_FETCH_SIGNATURE =
 
 export function webFetchCapability(options: WebFetchCapabilityOptions): Capability<WebFetchRequest, WebFetchResult> {
   const policy = webUrlPolicy(options.policy);
+  const address = webAddressPolicy(options.policy);
   const client = options.client ?? new NodeWebFetchClient();
   const maxBytes = positiveInteger(options.maxBytes ?? 262_144, 'maxBytes');
   const timeoutMs = positiveInteger(options.timeoutMs ?? 30_000, 'timeoutMs');
@@ -82,7 +83,7 @@ export function webFetchCapability(options: WebFetchCapabilityOptions): Capabili
       const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
       return await client.fetch(
         { url: url.href, method, headers, ...(args.body !== undefined ? { body: args.body } : {}) },
-        { policy, maxBytes, maxRedirects, responseHeaders, signal, ...(options.credentialsFor ? { credentialsFor: options.credentialsFor } : {}) },
+        { policy, address, maxBytes, maxRedirects, responseHeaders, signal, ...(options.credentialsFor ? { credentialsFor: options.credentialsFor } : {}) },
       );
     },
   });

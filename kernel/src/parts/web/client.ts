@@ -4,11 +4,13 @@
  * is destroyed without reading its body. Each request uses its own connection (no agent pool), so
  * every connection is opened inside the capability's gateway allowance.
  */
+import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { isNighthawkError } from '../../core/index.js';
 import { WebFetchFailedError, WebPolicyRefusedError, WebRedirectLimitError } from './errors.js';
-import { describeWebRequest, normalizeWebUrl, type NormalizedWebRequest, type WebMethod, type WebPolicyCallback } from './policy.js';
+import { describeWebRequest, normalizeWebUrl, type NormalizedWebRequest, type WebAddressCallback, type WebMethod, type WebPolicyCallback } from './policy.js';
 
 export interface WebClientRequest {
   /** Normalised absolute URL. */
@@ -22,6 +24,11 @@ export interface WebClientRequest {
 export interface WebClientOptions {
   /** Must be applied to every request, including each redirect hop, before it is sent. */
   readonly policy: WebPolicyCallback;
+  /**
+   * Must be applied to every address a hop's hostname resolves to, before connecting: the policy judged the
+   * name, this judges where the name leads (a public-looking name may resolve to loopback or a metadata address).
+   */
+  readonly address?: WebAddressCallback;
   readonly maxBytes: number;
   readonly maxRedirects: number;
   /** Response headers to report (lowercase). */
@@ -73,7 +80,8 @@ export class NodeWebFetchClient implements WebFetchClient {
         throw new WebFetchFailedError({ url: url.href, reason: 'unsupported-scheme', detail: `this client speaks http and https, not ${url.protocol}` });
       }
       const credentials = options.credentialsFor?.(described);
-      const response = await send(url, method, credentials ? { ...headers, ...lowercase(credentials) } : headers, body, options.signal);
+      const lookup = options.address ? checkedLookup(url, hop, described.hostname, options.address) : undefined;
+      const response = await send(url, method, credentials ? { ...headers, ...lowercase(credentials) } : headers, body, options.signal, lookup);
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (!REDIRECTS.has(status) || typeof location !== 'string') return await readResult(response, url, hop, method, options);
@@ -101,7 +109,30 @@ function withoutHeaders(headers: Readonly<Record<string, string>>, names: readon
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !names.includes(k)));
 }
 
-function send(url: URL, method: WebMethod, headers: Readonly<Record<string, string>>, body: string | undefined, signal: AbortSignal): Promise<http.IncomingMessage> {
+/**
+ * A lookup that judges every resolved address before the socket may use one. The connection then goes to the
+ * address judged here (no second resolution), so a name that re-resolves differently later changes nothing.
+ */
+function checkedLookup(url: URL, hop: number, hostname: string, check: WebAddressCallback): LookupFunction {
+  return (name, options, callback) => {
+    dns.lookup(name, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      for (const { address } of addresses) {
+        const decision = check(hostname, address);
+        if (decision.kind === 'refuse') {
+          const refused = new WebPolicyRefusedError({ url: url.href, hop, reason: decision.reason, detail: decision.detail });
+          return callback(refused as unknown as NodeJS.ErrnoException, '', 0);
+        }
+      }
+      const first = addresses[0];
+      if (options.all) callback(null, addresses);
+      else if (first) callback(null, first.address, first.family);
+      else callback(Object.assign(new Error(`no address for ${name}`), { code: 'ENOTFOUND' }), '', 0);
+    });
+  };
+}
+
+function send(url: URL, method: WebMethod, headers: Readonly<Record<string, string>>, body: string | undefined, signal: AbortSignal, lookup?: LookupFunction): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(failure(url, signal.reason, signal));
     const outgoing: Record<string, string | number> = { ...headers };
@@ -109,12 +140,13 @@ function send(url: URL, method: WebMethod, headers: Readonly<Record<string, stri
     const transport = url.protocol === 'https:' ? https : http;
     let request: http.ClientRequest;
     try {
-      request = transport.request(url, { method, headers: outgoing, agent: false, signal }, resolve);
+      request = transport.request(url, { method, headers: outgoing, agent: false, signal, ...(lookup ? { lookup } : {}) }, resolve);
     } catch (error) {
       // A host refusal (the effect audit outside a gateway allowance) is not a transport failure.
       return reject(isNighthawkError(error) ? error : failure(url, error, signal));
     }
-    request.on('error', (error) => reject(failure(url, error, signal)));
+    // A resolved address the policy refused is a refusal, not a transport failure.
+    request.on('error', (error) => reject(error instanceof WebPolicyRefusedError ? error : failure(url, error, signal)));
     request.end(body);
   });
 }

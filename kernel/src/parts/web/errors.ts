@@ -7,6 +7,8 @@ export const WebPolicyRefusal = {
   hostname: 'hostname',
   port: 'port',
   credentials: 'credentials-in-url',
+  /** A loopback, private, link-local or other non-public address reached through a pattern, not an exact entry. */
+  privateAddress: 'private-address',
 } as const;
 export type WebPolicyRefusal = (typeof WebPolicyRefusal)[keyof typeof WebPolicyRefusal];
 

@@ -10,8 +10,11 @@ export { NodeWebFetchClient, type WebClientOptions, type WebClientRequest, type 
 export { WebFetchFailedError, WebFetchFailure, WebPolicyRefusal, WebPolicyRefusedError, WebRedirectLimitError } from './errors.js';
 export {
   describeWebRequest,
+  isNonPublicAddress,
   normalizeWebUrl,
+  webAddressPolicy,
   webUrlPolicy,
+  type WebAddressCallback,
   type NormalizedWebRequest,
   type WebMethod,
   type WebPolicyCallback,
