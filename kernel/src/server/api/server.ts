@@ -45,6 +45,8 @@ const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
+  // No answer (an error echoing a header, a notebook's JSON) is ever sniffed into something a browser runs.
+  'X-Content-Type-Options': 'nosniff',
 };
 
 export interface ServerOptions {
@@ -125,8 +127,13 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://placeholder');
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://placeholder');
+    } catch {
+      return fail(res, 400, 'Malformed request target');
+    }
     const refusal = checkHostAndOrigin(req);
     if (refusal) return fail(res, 403, refusal);
     const origin = req.headers.origin;
@@ -172,16 +179,37 @@ export async function startServer(options: ServerOptions): Promise<NighthawkServ
     handleProtocols: (protocols) => (protocols.has(V1_PROTOCOL) ? V1_PROTOCOL : false),
   });
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://placeholder');
+    // Node hands the socket over without its error listener, and this listener runs synchronously: a socket
+    // error (a client resetting while its refusal is written) or a throw here would be uncaught and end the server.
+    const onSocketError = (): void => {
+      socket.destroy();
+    };
+    socket.on('error', onSocketError);
     const reject = (status: number, message: string): void => {
       socket.end(`HTTP/1.1 ${status} ${message}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      // A refused client gets no more time than the write takes; a half-open socket would otherwise linger.
+      socket.once('finish', () => socket.destroy());
     };
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://placeholder');
+    } catch {
+      return reject(400, 'Bad Request');
+    }
     const refusal = checkHostAndOrigin(req);
     if (refusal) return reject(403, 'Forbidden');
     if (!tokenMatches(token, req, url.searchParams)) return reject(403, 'Forbidden');
     const match = /^\/api\/kernels\/([^/]+)\/channels$/.exec(url.pathname);
-    const kernel = match ? kernels.get(decodeURIComponent(match[1]!)) : undefined;
+    let kernelId: string | undefined;
+    try {
+      kernelId = match ? decodeURIComponent(match[1]!) : undefined;
+    } catch {
+      kernelId = undefined; // malformed percent-encoding names no kernel
+    }
+    const kernel = kernelId === undefined ? undefined : kernels.get(kernelId);
     if (!kernel) return reject(404, 'Not Found');
+    // ws attaches its own error handling to the socket it takes over.
+    socket.off('error', onSocketError);
     wss.handleUpgrade(req, socket, head, (ws) => {
       attachChannel(ws, kernel, ws.protocol, { maxMessageBytes, stats, log, serverSession });
     });
