@@ -118,3 +118,79 @@ describe('a dispatch node confirmed after its branch was terminated', () => {
     expect(events.some((e) => e.kind === 'trace.anomaly' && e.status === 'dispatch_in_terminated_branch' && e.parentId === node)).toBe(true);
   });
 });
+
+/**
+ * The same branch, reached through a node of it that already ended: generated code in the branch's root `go` calls
+ * its sibling `m` (an invocation node under `go`), which calls a capability and returns without awaiting it, so `m`
+ * ends `completed` while the capability's body (host code, in `m`'s frame) still runs. The parent then terminates
+ * `go`'s branch. The body's later dispatch is submitted from `m`, which no longer appears in the run's live parent
+ * links: it must still count as inside the terminated branch, and start nothing under it.
+ */
+describe('host code of a branch node that ended before its branch was terminated', () => {
+  it('cannot start a dispatch node under the terminated branch', async () => {
+    runs = 0;
+    const g = gate();
+    let ctxRef: RunContext | undefined;
+    let late: unknown;
+    let lateCall: unknown;
+    const marking: CodeProposal = { language: 'javascript', intent: 'define-and-invoke', entry: 'mark', source: 'ran();\nexport function mark() { ran(); return 1; }', dependencies: [{ name: 'ran', kind: 'reference', type: 'function' }] };
+    const lookup = defineCapability({ name: 'lookup', description: 'reversible lookup', request: z.object({ target: z.string() }), run: ({ target }) => target });
+    const relay = defineCapability({
+      name: 'relay',
+      description: 'waits, then dispatches',
+      request: z.object({}),
+      run: async () => {
+        g.reached();
+        await g.opened;
+        late = await ctxRef!.dispatch(marking).catch((e: unknown) => e);
+        lateCall = await ctxRef!.invoke('lookup', { target: 'x' }).catch((e: unknown) => e);
+        return 'late';
+      },
+    });
+    const parked = gate();
+    const hold = () => parked.opened;
+    const branch: CodeProposal = {
+      language: 'javascript',
+      intent: 'define',
+      source: 'export function m() { relay({}).catch(() => undefined); return 1; }\nexport async function go() { m(); await hold(); return 2; }',
+      dependencies: [
+        { name: 'relay', kind: 'capability', type: '(relayRequest) => unknown' },
+        { name: 'hold', kind: 'reference', type: 'function' },
+      ],
+    };
+    const runner = new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]) }), termination });
+    let root = '';
+    let inner = '';
+    let terminated: boolean | undefined;
+    let innerEnd: (string | undefined)[] = [];
+    await runner.run(
+      async (ctx) => {
+        ctxRef = ctx;
+        const { exports } = await ctx.dispatch(branch);
+        const pending = (exports.go as () => Promise<unknown>)();
+        pending.catch(() => undefined);
+        await g.arrived;
+        const starts = ctx.history({ kind: 'dispatch.start', status: 'invocation' });
+        root = starts.find((e) => (e.data as { export?: string }).export === 'go')!.subjectId;
+        inner = starts.find((e) => (e.data as { export?: string }).export === 'm')!.subjectId;
+        innerEnd = ctx.history({ kind: 'dispatch.end', subjectId: inner }).map((e) => e.status);
+        terminated = await ctx.terminateBranch(root, 'parent gave up');
+        g.open();
+        await settle();
+        parked.open();
+        await settle();
+      },
+      { grant: { capabilities: [relay, lookup], references: { ran, hold } } },
+    );
+    const events = runner.ledger.events();
+    expect(innerEnd).toEqual(['completed']);
+    expect(terminated).toBe(true);
+    expect(startedUnder(events, inner)).toEqual([]);
+    expect(runs).toBe(0);
+    expect(late).toMatchObject({ name: 'DispatchRejectedError', reason: 'branch-terminated' });
+    expect(events.some((e) => e.kind === 'trace.anomaly' && e.status === 'dispatch_in_terminated_branch' && e.parentId === inner)).toBe(true);
+    // The gateway refuses the branch's capability calls the same way (its seam reads the same closed branch).
+    expect(lateCall).toMatchObject({ name: 'CapabilityRefusedError' });
+    expect(events.filter((e) => e.kind === 'capability.call' && (e.data as { capability?: string }).capability === 'lookup')).toEqual([]);
+  });
+});

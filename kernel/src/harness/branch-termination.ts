@@ -9,7 +9,7 @@
 import { modelCodeRunning, taintedByModelCode } from '../core/index.js';
 import { currentHostFrame, insideUntrustedRead, refuseInteriorControl } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
-import { append, mapHas, mapKeyList, objectFreeze } from './intrinsics.js';
+import { append, mapGet, mapHas, mapKeyList, mapSet, objectFreeze } from './intrinsics.js';
 import { recordRealmChanges } from './realm-integrity.js';
 import { BranchTerminationRefusedError, type BranchTerminationRefusal } from './run-errors.js';
 import type { RunHost } from './run-host.js';
@@ -60,7 +60,10 @@ export async function terminateBranch(host: RunHost, ask: AskTermination, nodeId
   }
   const branches = activeSubtree(host, id);
   // Closed before the mechanism is asked: from now on the seams refuse what the branch submits, whatever it answers.
-  host.closeBranch(branches);
+  // Its ended nodes and executions are closed too: host code of one (a capability body it left running) still submits
+  // under its id, which the live parent links no longer lead back to the branch.
+  const ended = endedSubtree(host, id);
+  host.closeBranch(ended.length === 0 ? branches : [...branches, ...ended]);
   // Frozen: the service cannot change which branches the host records once it answers.
   const target: TerminationTarget = objectFreeze({ runId: host.runId, branches: objectFreeze(branches), includesRoot: false, scope: 'branch' as const, branchRoot: id });
   const report = await ask(target);
@@ -107,5 +110,26 @@ function activeSubtree(host: RunHost, nodeId: string): string[] {
   const nodes = mapKeyList(host.activeDispatches);
   for (let i = 0; i < nodes.length; i++) if (nodes[i] !== nodeId) append(candidates, nodes[i]!);
   for (let i = 0; i < candidates.length; i++) if (runsUnder(host, candidates[i]!, nodeId)) append(out, candidates[i]!);
+  return out;
+}
+
+/** Every execution and dispatch node under `nodeId` that has ended, from the run's start events (parent links kept there). */
+function endedSubtree(host: RunHost, nodeId: string): string[] {
+  const starts = host.ledger.select({ runId: host.runId, kind: ['dispatch.start', 'execution.start'] });
+  const parents = new Map<string, string | undefined>();
+  for (let i = 0; i < starts.length; i++) mapSet(parents, starts[i]!.subjectId, starts[i]!.parentId);
+  const out: string[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const candidate = starts[i]!.subjectId;
+    if (candidate === nodeId || mapHas(host.activeDispatches, candidate) || mapHas(host.inflight, candidate)) continue;
+    let current = mapGet(parents, candidate);
+    for (let hops = 0; current !== undefined && hops < MAX_HOPS; hops++) {
+      if (current === nodeId) {
+        append(out, candidate);
+        break;
+      }
+      current = mapGet(parents, current);
+    }
+  }
   return out;
 }
