@@ -49,7 +49,7 @@ export class InvalidPlanError extends NighthawkError {
 /** A call the loop cannot accept in its current situation (re-entry from a hook, malformed tool result). */
 export class LoopUsageError extends NighthawkError {
   declare readonly kind: 'loop-usage';
-  readonly operation: 'start' | 'step' | 'resume' | 'setBudget';
+  readonly operation: 'start' | 'step' | 'resume' | 'setBudget' | 'hook' | 'subscribe';
   readonly problem: string;
   constructor(options: { operation: LoopUsageError['operation']; problem: string }) {
     super('loop-usage', `Loop ${options.operation}() refused: ${options.problem}`);

@@ -4,6 +4,7 @@
  * (skip, abort, mutate); events only record. The Part has no authority and no Session concept: whoever
  * drives it executes the tools.
  */
+import { currentInterior, reportRefusal, unmarkedModelCode } from '../../core/index.js';
 import { IllegalTransitionError, LoopUsageError } from './errors.js';
 import { EventLog, type EventSubscriber, type SubscriberFailure } from './event-log.js';
 import type { BudgetName, HookName, LoopEvent, LoopEventKind, LoopEventOf, LoopStepOutcome } from './events.js';
@@ -25,6 +26,11 @@ export interface HarnessLoopOptions {
 
 const DONE = Object.freeze({ kind: 'done', reason: 'goal_met' } as const);
 
+/** Model code runs now: an expression or generated code, or a function of theirs that host code called. */
+function modelCodeRunning(): boolean {
+  return currentInterior() !== undefined || unmarkedModelCode() !== undefined;
+}
+
 /**
  * A deterministic, pull-based loop over a plan. `start`, `step` and `resume` run synchronously until a tool
  * call is due (`PullRequest`), the plan is finished (`done`) or a budget ran out (`paused`).
@@ -41,6 +47,12 @@ export class HarnessLoop {
   #limits: BudgetLimits;
   #pausedOn: BudgetName | null = null;
   #busy = false;
+  /**
+   * Built by operator code: then only operator code drives it, adds hooks or observers. A model handed the loop
+   * (to read its state) would otherwise forge a pending tool's completion, lift the budget, or append a gate
+   * after the operator's deny-list. A loop model code builds for itself has no authority to guard.
+   */
+  readonly #operatorBuilt = !modelCodeRunning();
 
   /** Checks the plan and budget up front; throws `InvalidPlanError` before any event. */
   constructor(options: HarnessLoopOptions) {
@@ -117,11 +129,13 @@ export class HarnessLoop {
 
   /** Adds an imperative hook subscriber (fired in registration order); returns a function that removes it. */
   hook<H extends HookName>(hook: H, subscriber: HookSubscriber<H>): () => void {
+    this.#refuseModelCode('hook');
     return this.#hooks.add(hook, subscriber);
   }
 
   /** Adds an observer for one event kind or `'*'`; returns a function that removes it. */
   subscribe<K extends LoopEventKind>(kind: K | '*', subscriber: EventSubscriber<LoopEventOf<K>>): () => void {
+    this.#refuseModelCode('subscribe');
     return this.#log.subscribe(kind as '*', subscriber as EventSubscriber);
   }
 
@@ -162,15 +176,19 @@ export class HarnessLoop {
   resume(result: ToolResult): LoopOutcome {
     return this.#exclusive('resume', () => {
       if (this.#state !== 'awaiting_tool') throw new IllegalTransitionError({ from: this.#state, to: 'reflecting' });
+      // Each field is read once: a tool result (untrusted) with getters must not pass the check as one kind and act as another.
       const kind = (result as { kind?: unknown } | null)?.kind;
-      if (!(kind === 'ok' && 'value' in result) && !(kind === 'error' && typeof (result as { error?: unknown }).error === 'string')) {
+      const hasValue = kind === 'ok' && 'value' in result;
+      const value = hasValue ? (result as { value?: unknown }).value : undefined;
+      const error = kind === 'error' ? (result as { error?: unknown }).error : undefined;
+      if (!hasValue && typeof error !== 'string') {
         throw new LoopUsageError({ operation: 'resume', problem: "the tool result must be { kind: 'ok', value } or { kind: 'error', error: string }" });
       }
       const step = this.#current();
-      if (result.kind === 'ok') {
-        this.#log.append('tool.result', { stepId: step.id, callNumber: this.#toolCalls, result: snapshotJson(result.value) });
+      if (hasValue) {
+        this.#log.append('tool.result', { stepId: step.id, callNumber: this.#toolCalls, result: snapshotJson(value) });
       } else {
-        this.#fail(step, `tool_error:${result.error}`, true);
+        this.#fail(step, `tool_error:${error as string}`, true);
       }
       this.#transition('reflecting');
       return this.#drive();
@@ -190,7 +208,14 @@ export class HarnessLoop {
     });
   }
 
+  #refuseModelCode(operation: LoopUsageError['operation']): void {
+    if (!this.#operatorBuilt || !modelCodeRunning()) return;
+    reportRefusal('loop_control_from_model_code', { operation });
+    throw new LoopUsageError({ operation, problem: 'model code may not drive, hook or observe a loop operator code built' });
+  }
+
   #exclusive<T>(operation: LoopUsageError['operation'], body: () => T): T {
+    this.#refuseModelCode(operation);
     // A hook or observer calling back into the loop would interleave two drives and break event order.
     if (this.#busy) throw new LoopUsageError({ operation, problem: 'called from inside a hook or event subscriber' });
     this.#busy = true;
