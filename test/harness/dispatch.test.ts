@@ -29,6 +29,15 @@ describe('dispatch of generated code', () => {
     expect(runner.ledger.select({ kind: 'dispatch.end' }).map((e) => e.status)).toEqual(['completed', 'completed']);
   });
 
+  it('a define-and-invoke entry the module body rebinds to a non-function rejects the materialization with a typed error', async () => {
+    // Validation saw `add` as a function export; the body's `add = 5` makes the materialized export a number.
+    const { runner } = scriptedRunner([]);
+    const error = await runner.run((ctx) => ctx.dispatch({ language: 'javascript', intent: 'define-and-invoke', entry: 'add', args: [1, 2], source: 'export function add(a, b) { return a + b; }\nadd = 5;' })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'DispatchRejectedError', reason: 'invalid-proposal' });
+    expect(runner.ledger.select({ kind: 'dispatch.start' }).map((e) => e.status)).toEqual(['materialization']);
+    expect(runner.ledger.select({ kind: 'dispatch.end' }).map((e) => e.status)).toEqual(['rejected']);
+  });
+
   it('generated source using eval is rejected before anything runs and recorded as an anomaly', async () => {
     const { runner } = scriptedRunner([]);
     const marker = { ran: false };

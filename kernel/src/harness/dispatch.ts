@@ -12,7 +12,7 @@ import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
 import { noteFrozenWrite } from './frozen-write-record.js';
-import { isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply, weakMapGet, weakSetAdd, weakSetHas } from './intrinsics.js';
 import {
   compileGenerated,
   definitionIdOf,
@@ -236,6 +236,11 @@ export class Dispatcher {
           }),
         ),
       );
+      // The entry was a function export when validated; the module body may have rebound it (`add = 5`). Rejected
+      // with the materialization, not left to fail inside the host once the node has completed.
+      if (proposal.intent === 'define-and-invoke' && weakMapGet(this.#invokers, compiled.exports[proposal.entry!] as object) === undefined) {
+        throw new DispatchRejectedError({ reason: 'invalid-proposal', detail: `entry '${proposal.entry!}' is not a function export at materialisation` });
+      }
       materialization = Object.freeze({ nodeId, definitionId, materializationId, originalDefinitionId, ...linked, exports: compiled.exports, proposal });
       weakSetAdd(genuine, materialization);
     } catch (error) {
@@ -247,7 +252,7 @@ export class Dispatcher {
     recordRealmChanges(host, nodeId);
     host.endDispatch(nodeId, 'completed', { exports: Object.keys(materialization.exports), materializationId });
     if (proposal.intent !== 'define-and-invoke') return materialization;
-    const invoke = this.#invokers.get(materialization.exports[proposal.entry!] as object)!;
+    const invoke = weakMapGet(this.#invokers, materialization.exports[proposal.entry!] as object)!;
     const outcome = Object.freeze({ ...materialization, invocation: invoke(undefined, [...(proposal.args ?? [])]) });
     weakSetAdd(genuine, outcome);
     return outcome;
