@@ -156,6 +156,9 @@ export class ContentsStore {
   async rename(fromPath: string, toPath: string): Promise<ContentsModel> {
     const from = await this.resolve(fromPath, { mustExist: true });
     const to = await this.resolve(toPath, { mustExist: false });
+    // Either would be EINVAL from rename(2), a 500: the root cannot move, nor a directory into itself.
+    if (from.api === '') refuse(400, 'The notebooks directory itself cannot be renamed');
+    if (to.api.startsWith(`${from.api}/`)) refuse(400, `${from.api} cannot be moved into itself`);
     if (to.stat) refuse(409, `${to.api} already exists`);
     if (from.stat!.isFile() && !to.api.endsWith('.ipynb')) refuse(400, 'Notebook paths must end in .ipynb');
     await fs.rename(from.abs, to.abs);
