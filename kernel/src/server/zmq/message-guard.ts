@@ -24,7 +24,12 @@ function parseJson(frame: Buffer): unknown {
   return JSON.parse(frame.toString('utf8'));
 }
 
-export function admitMessage(channel: RouterName, wire: WireMessage): Admission {
+/**
+ * `kernelSession` is the session id the kernel signs its own messages with. Its iopub messages reach any local
+ * subscriber (no key needed) already signed: sent back to an input channel they verify, and the replay guard never
+ * saw them (it remembers what was received). A message of that session on an input channel is such a reflection.
+ */
+export function admitMessage(channel: RouterName, wire: WireMessage, kernelSession?: string): Admission {
   let header: unknown;
   let value: unknown;
   try {
@@ -34,6 +39,9 @@ export function admitMessage(channel: RouterName, wire: WireMessage): Admission 
     const readable = MessageHeaderSchema.safeParse(header);
     if (readable.success && channel !== 'stdin') return { kind: 'refuse', header: readable.data, channel, ename: 'InvalidMessage', evalue: 'a frame is not valid JSON' };
     return { kind: 'drop', reason: `not JSON: ${(error as Error).message.slice(0, 200)}` };
+  }
+  if (kernelSession !== undefined && (header as { session?: unknown } | null)?.session === kernelSession) {
+    return { kind: 'drop', reason: "the kernel's own message, sent back (reflected from iopub)" };
   }
   const parsed = ClientMessageSchema.safeParse(value);
   if (!parsed.success) {

@@ -246,7 +246,7 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
       log(`kernel: dropped a ${name} message: duplicate signature (replayed)`);
       return;
     }
-    const admission = admitMessage(name, m);
+    const admission = admitMessage(name, m, session);
     if (admission.kind === 'drop') {
       log(`kernel: dropped a ${name} message: ${admission.reason}`);
       return;
