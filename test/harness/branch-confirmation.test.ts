@@ -240,4 +240,47 @@ describe('a step started by host code of a terminated branch whose node runs ins
     expect((late as NaturalExecutionError).failure).toBe('terminated');
     expect(runner.ledger.events().some((e) => e.kind === 'trace.anomaly' && e.status === 'step_in_terminated_branch' && e.parentId === node)).toBe(true);
   });
+  // The same root cause, worse: the node's own generated code (through the granted function) starts a step while the
+  // node is live. That execution is recorded under E, so the branch's target and terminal records leave it out:
+  // terminateBranch resolves true while it is still running, and it later ends `completed`.
+  it.fails('an execution the node started while live is part of its branch: targeted, and ended terminated', async () => {
+    let openInner!: () => void;
+    const innerGate = new Promise<void>((r) => (openInner = r));
+    let reachedInner!: () => void;
+    const innerArrived = new Promise<void>((r) => (reachedInner = r));
+    let ctxRef: RunContext | undefined;
+    let steps = 0;
+    let node = '';
+    const targets: unknown[] = [];
+    const holding: CodeProposal = { language: 'typescript', intent: 'define', source: 'export async function slow(): Promise<string> { return String(await hold()); }', dependencies: [{ name: 'hold', kind: 'reference', type: 'function' }] };
+    const executor: StepExecutor & { admitsExecutorSteps: true } = {
+      admitsExecutorSteps: true,
+      async runStep() {
+        const n = ++steps;
+        if (n === 2) {
+          reachedInner();
+          await innerGate;
+        }
+        if (n > 1) return { outcome: Pass };
+        const { exports } = await ctxRef!.dispatch(holding);
+        (exports.slow as () => Promise<unknown>)().catch(() => undefined);
+        await innerArrived;
+        node = ctxRef!.history({ kind: 'dispatch.start', status: 'invocation' })[0]!.subjectId;
+        expect(await ctxRef!.terminateBranch(node)).toBe(true);
+        openInner();
+        await settle();
+        return { outcome: Pass };
+      },
+    };
+    const runner = new Runner({ executor, termination: { terminate: async (t) => (targets.push(t), { ceased: true }) } });
+    const hold = () => step({ program: 'execute\nInner.' });
+    await runner.run(async (ctx) => {
+      ctxRef = ctx;
+      await step({ program: 'execute\nParent.' });
+    }, { grant: { references: { hold } } });
+    const inner = runner.ledger.select({ kind: 'execution.start' })[1]!;
+    expect(inner.parentId).toBe(node);
+    expect((targets[0] as { branches: string[] }).branches).toContain(inner.subjectId);
+    expect(runner.ledger.select({ kind: 'execution.end', subjectId: inner.subjectId }).map((e) => e.status)).toEqual(['terminated']);
+  });
 });
