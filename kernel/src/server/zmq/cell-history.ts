@@ -33,21 +33,98 @@ interface Cell {
 /** IPython's patterns are SQLite GLOB: `*`, `?` and `[…]`, matched against the whole source. */
 export function globToRegExp(pattern: string): RegExp {
   let out = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*') out += '[\\s\\S]*';
-    else if (c === '?') out += '[\\s\\S]';
-    else if (c === '[') {
-      const end = pattern.indexOf(']', i + 2);
-      if (end < 0) out += '\\[';
-      else {
-        const body = pattern.slice(i + 1, end);
-        out += body.startsWith('^') ? `[^${body.slice(1).replace(/\\/g, '\\\\')}]` : `[${body.replace(/\\/g, '\\\\')}]`;
-        i = end;
-      }
-    } else out += c.replace(/[.+^${}()|\\/]/g, '\\$&');
+  for (const token of globTokens(pattern)) {
+    if (token.kind === 'star') out += '[\\s\\S]*';
+    else if (token.kind === 'any') out += '[\\s\\S]';
+    else if (token.kind === 'char') out += token.char.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    else {
+      const set = classSource(token);
+      out += token.negated ? `[^${set}]` : set ? `[${set}]` : '[^\\s\\S]';
+    }
   }
-  return new RegExp(`^${out}$`);
+  return new RegExp(`^${out}$`, 'u');
+}
+
+type GlobToken =
+  | { readonly kind: 'star' }
+  | { readonly kind: 'any' }
+  | { readonly kind: 'char'; readonly char: string }
+  | { readonly kind: 'class'; readonly negated: boolean; readonly ranges: readonly (readonly [number, number])[] };
+
+/** A class is parsed into code-point ranges (an out-of-order range matches nothing), never handed to RegExp as text. */
+function globTokens(pattern: string): GlobToken[] {
+  const tokens: GlobToken[] = [];
+  const chars = [...pattern];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === '*') {
+      if (tokens.at(-1)?.kind !== 'star') tokens.push({ kind: 'star' });
+    } else if (c === '?') tokens.push({ kind: 'any' });
+    else if (c === '[') {
+      const end = chars.indexOf(']', i + 2);
+      if (end < 0) {
+        tokens.push({ kind: 'char', char: c });
+        continue;
+      }
+      let body = chars.slice(i + 1, end);
+      const negated = body[0] === '^';
+      if (negated) body = body.slice(1);
+      const ranges: [number, number][] = [];
+      for (let j = 0; j < body.length; j++) {
+        const from = body[j]!.codePointAt(0)!;
+        if (body[j + 1] === '-' && j + 2 < body.length) {
+          ranges.push([from, body[j + 2]!.codePointAt(0)!]);
+          j += 2;
+        } else ranges.push([from, from]);
+      }
+      tokens.push({ kind: 'class', negated, ranges });
+      i = end;
+    } else tokens.push({ kind: 'char', char: c });
+  }
+  return tokens;
+}
+
+function classSource(token: Extract<GlobToken, { kind: 'class' }>): string {
+  const escape = (code: number) => `\\u{${code.toString(16)}}`;
+  return token.ranges.filter(([a, b]) => a <= b).map(([a, b]) => (a === b ? escape(a) : `${escape(a)}-${escape(b)}`)).join('');
+}
+
+function matchesOne(token: GlobToken, char: string): boolean {
+  if (token.kind === 'any') return true;
+  if (token.kind === 'char') return token.char === char;
+  if (token.kind === 'star') return false;
+  const code = char.codePointAt(0)!;
+  return token.ranges.some(([a, b]) => a <= code && code <= b) !== token.negated;
+}
+
+/**
+ * The matcher history search uses: the classic wildcard walk that backtracks only to the last `*`, so a pattern
+ * costs at most its length times the source's (a RegExp of `*a*a*a…b` backtracks exponentially on the event loop).
+ */
+export function globMatcher(pattern: string): (text: string) => boolean {
+  const tokens = globTokens(pattern);
+  return (text) => {
+    const chars = [...text];
+    let t = 0;
+    let c = 0;
+    let star = -1;
+    let resume = 0;
+    while (c < chars.length) {
+      const token = tokens[t];
+      if (token !== undefined && token.kind !== 'star' && matchesOne(token, chars[c]!)) {
+        t++;
+        c++;
+      } else if (token?.kind === 'star') {
+        star = t++;
+        resume = c;
+      } else if (star >= 0) {
+        t = star + 1;
+        c = ++resume;
+      } else return false;
+    }
+    while (tokens[t]?.kind === 'star') t++;
+    return t === tokens.length;
+  };
 }
 
 export class CellHistory {
@@ -87,8 +164,8 @@ export class CellHistory {
         return this.cells.filter((c) => c.line >= start && c.line < stop).map(entry);
       }
       case 'search': {
-        const re = globToRegExp(request.pattern ?? '*');
-        let found = this.cells.filter((c) => re.test(c.source));
+        const matches = globMatcher(request.pattern ?? '*');
+        let found = this.cells.filter((c) => matches(c.source));
         if (request.unique) {
           // Keep each source's latest occurrence, in order of those occurrences.
           const latest = new Map<string, Cell>();

@@ -168,7 +168,14 @@ export async function bindSockets(info: ConnectionInfo, options: { iopubHoldMs?:
       for (const name of ['shell', 'control', 'stdin'] as const) {
         void (async () => {
           try {
-            for await (const frames of routers[name]) onFrames(name, frames);
+            for await (const frames of routers[name]) {
+              // One message that throws is that message's failure: left to end this loop, the channel would be deaf for good.
+              try {
+                onFrames(name, frames);
+              } catch (error) {
+                process.stderr.write(`kernel: a ${name} message failed: ${error instanceof Error ? error.message : typeof error}\n`);
+              }
+            }
           } catch (error) {
             if (!closed) process.stderr.write(`kernel: ${name} socket failed: ${(error as Error).message}\n`);
           }
