@@ -158,9 +158,29 @@ function rethrowHostStop(ctx: RunContext, error: unknown, mark: number, from: 'd
 }
 
 function failed(check: string, error: unknown): Finding {
-  const name = error instanceof Error ? error.name : typeof error;
-  const message = error instanceof Error ? error.message : String(error);
-  return { check, passed: false, detail: bound(`${name}: ${message}`) };
+  return { check, passed: false, detail: bound(describeThrown(error)) };
+}
+
+/**
+ * What a check threw, read as data: own data properties only, never a getter, `toString` or proxy trap. The value
+ * may come from generated code, whose functions called here (outside its dispatch node) are refused, and that
+ * refusal escaping would end the exploration instead of failing the attempt.
+ */
+function describeThrown(error: unknown): string {
+  if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return `${typeof error}: ${String(error)}`;
+  try {
+    const message = dataString(error, 'message');
+    let name: string | undefined;
+    for (let at: object | null = error, depth = 0; at !== null && name === undefined && depth < 16; at = Reflect.getPrototypeOf(at), depth++) name = dataString(at, 'name');
+    return message === undefined ? `${name ?? typeof error}: (no readable message)` : `${name ?? 'Error'}: ${message}`;
+  } catch {
+    return `${typeof error}: (a value that could not be read)`;
+  }
+}
+
+function dataString(target: object, key: string): string | undefined {
+  const descriptor = Reflect.getOwnPropertyDescriptor(target, key);
+  return descriptor !== undefined && 'value' in descriptor && typeof descriptor.value === 'string' ? descriptor.value : undefined;
 }
 
 function noProposal(): Finding {
