@@ -5,7 +5,7 @@
  * policy judges the submitted request here and every hop again inside the client.
  */
 import { z } from 'zod';
-import { UsageError } from '../../core/index.js';
+import { isNighthawkError, reportRefusal, UsageError } from '../../core/index.js';
 import { defineCapability, type Capability } from '../../harness/index.js';
 import { NodeWebFetchClient, type WebFetchClient, type WebFetchResult } from './client.js';
 import { WebPolicyRefusal, WebPolicyRefusedError } from './errors.js';
@@ -66,27 +66,46 @@ export function webFetchCapability(options: WebFetchCapabilityOptions): Capabili
   const maxRedirects = options.maxRedirects ?? 5;
   if (!Number.isInteger(maxRedirects) || maxRedirects < 0) throw new UsageError('webFetchCapability(): maxRedirects must be a non-negative integer.');
   const responseHeaders = Object.freeze((options.responseHeaders ?? DEFAULT_RESPONSE_HEADERS).map((h) => h.toLowerCase()));
+  const name = options.name ?? 'web_fetch';
   return defineCapability({
-    name: options.name ?? 'web_fetch',
+    name,
     description: 'Fetch a URL over HTTP(S) with GET, HEAD or POST and return { status, url, headers, body, truncated }. Only destinations the host policy allows are contacted, redirects included; the body is text and bounded.',
     request: webFetchRequestSchema,
     footprint: ['egress'],
     signature: WEB_FETCH_SIGNATURE,
     run: async (args, context) => {
-      const method: WebMethod = args.method ?? 'GET';
-      const url = normalizeWebUrl(args.url);
-      if (!url) throw new WebPolicyRefusedError({ url: args.url.slice(0, 200), hop: 0, reason: WebPolicyRefusal.invalidUrl, detail: 'not an absolute URL' });
-      // Judged here as well as in the client, so a backend that forgot the first hop still sends nothing refused.
-      const decision = policy(describeWebRequest(url, method, 0));
-      if (decision.kind === 'refuse') throw new WebPolicyRefusedError({ url: url.href, hop: 0, reason: decision.reason, detail: decision.detail });
-      const headers = Object.fromEntries(Object.entries(args.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-      const signal = AbortSignal.any([context.signal, AbortSignal.timeout(timeoutMs)]);
-      return await client.fetch(
-        { url: url.href, method, headers, ...(args.body !== undefined ? { body: args.body } : {}) },
-        { policy, address, maxBytes, maxRedirects, responseHeaders, signal, ...(options.credentialsFor ? { credentialsFor: options.credentialsFor } : {}) },
-      );
+      try {
+        return await fetchChecked(args, context.signal);
+      } catch (error) {
+        // A refused destination is an attempt the operator reviews, not only a failed call (every hop, redirects included).
+        if (isNighthawkError(error) && error.kind === 'web-policy-refused') reportRefusal('web_policy_refused', { capability: name, ...refusalFacts(error as WebPolicyRefusedError) });
+        throw error;
+      }
     },
   });
+
+  async function fetchChecked(args: WebFetchRequest, runSignal: AbortSignal): Promise<WebFetchResult> {
+    const method: WebMethod = args.method ?? 'GET';
+    const url = normalizeWebUrl(args.url);
+    if (!url) throw new WebPolicyRefusedError({ url: args.url.slice(0, 200), hop: 0, reason: WebPolicyRefusal.invalidUrl, detail: 'not an absolute URL' });
+    // Judged here as well as in the client, so a backend that forgot the first hop still sends nothing refused.
+    const decision = policy(describeWebRequest(url, method, 0));
+    if (decision.kind === 'refuse') throw new WebPolicyRefusedError({ url: url.href, hop: 0, reason: decision.reason, detail: decision.detail });
+    const headers = Object.fromEntries(Object.entries(args.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    const signal = AbortSignal.any([runSignal, AbortSignal.timeout(timeoutMs)]);
+    return await client.fetch(
+      { url: url.href, method, headers, ...(args.body !== undefined ? { body: args.body } : {}) },
+      { policy, address, maxBytes, maxRedirects, responseHeaders, signal, ...(options.credentialsFor ? { credentialsFor: options.credentialsFor } : {}) },
+    );
+  }
+}
+
+/** The hop, the reason and the destination's scheme and host; not its path or query (a redirect may carry a token there). */
+function refusalFacts(error: WebPolicyRefusedError): Record<string, string | number> {
+  const facts: Record<string, string | number> = { hop: typeof error.hop === 'number' ? error.hop : -1, reason: String(error.reason) };
+  const url = typeof error.url === 'string' ? normalizeWebUrl(error.url) : undefined;
+  if (url) Object.assign(facts, { scheme: url.protocol.replace(/:$/, ''), host: url.hostname });
+  return facts;
 }
 
 function positiveInteger(value: number, name: string): number {
