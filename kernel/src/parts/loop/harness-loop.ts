@@ -4,7 +4,7 @@
  * (skip, abort, mutate); events only record. The Part has no authority and no Session concept: whoever
  * drives it executes the tools.
  */
-import { currentInterior, reportRefusal, unmarkedModelCode } from '../../core/index.js';
+import { currentInterior, reportRefusal } from '../../core/index.js';
 import { IllegalTransitionError, LoopUsageError } from './errors.js';
 import { EventLog, type EventSubscriber, type SubscriberFailure } from './event-log.js';
 import type { BudgetName, HookName, LoopEvent, LoopEventKind, LoopEventOf, LoopStepOutcome } from './events.js';
@@ -26,9 +26,13 @@ export interface HarnessLoopOptions {
 
 const DONE = Object.freeze({ kind: 'done', reason: 'goal_met' } as const);
 
-/** Model code runs now: an expression or generated code, or a function of theirs that host code called. */
+/**
+ * Model code runs now: an expression or generated code, also a function of theirs host code called (its body runs
+ * under its mark) and what it scheduled (the mark follows the async context). Operator code that merely read a
+ * model value earlier in the same job is not refused.
+ */
 function modelCodeRunning(): boolean {
-  return currentInterior() !== undefined || unmarkedModelCode() !== undefined;
+  return currentInterior() !== undefined;
 }
 
 /**
