@@ -12,7 +12,7 @@ import { markLateRefusal } from './late-callbacks.js';
 import type { LedgerAppend } from './ledger.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
 import { noteFrozenWrite } from './frozen-write-record.js';
-import { isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply, weakMapGet, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { append, isPromise, mapSet, objectHasOwn, promiseReject, promiseThen, put, reflectApply, weakMapGet, weakSetAdd, weakSetHas } from './intrinsics.js';
 import {
   compileGenerated,
   definitionIdOf,
@@ -23,6 +23,7 @@ import {
   GeneratedCodeOutsideDispatchError,
   type GrantedDependency,
 } from './generated/index.js';
+import type { Authority } from './grant.js';
 import type { RunHost } from './run-host.js';
 import type { ConfinementRequest, ConfinementService } from './termination.js';
 
@@ -116,7 +117,7 @@ export interface DispatchOutcome extends Materialization {
 
 /** Dispatch refused before any generated code ran (invalid proposal, confinement not confirmed). */
 export class DispatchRejectedError extends NighthawkError {
-  readonly reason: 'invalid-proposal' | 'confinement-unconfirmed' | 'run-closed' | 'other-run' | 'model-code' | 'branch-terminated';
+  readonly reason: 'invalid-proposal' | 'confinement-unconfirmed' | 'run-closed' | 'other-run' | 'model-code' | 'branch-terminated' | 'outside-authority';
   constructor(options: { reason: DispatchRejectedError['reason']; detail: string; cause?: unknown }) {
     super('dispatch-rejected', `Dispatch rejected (${options.reason}): ${options.detail}`, { cause: options.cause });
     this.reason = options.reason;
@@ -213,6 +214,8 @@ export class Dispatcher {
     const originalDefinitionId = link?.originalDefinitionId ?? definitionId;
     const linked = link ? { linkedExport: link.exportName } : {};
     const node: LiveNode = { nodeId, materializationId, terminal: false };
+    const dependencies = this.#dependencies(proposal, definitionId, frame?.host === host ? frame.authority : host.rootAuthority);
+    const references = boundReferences(proposal, dependencies);
     this.#start(node, parentId, 'materialization', { intent: proposal.intent, language: proposal.language, definitionId, materializationId, originalDefinitionId, ...linked, source: proposal.source, dependencies: proposal.dependencies ?? [] });
     let materialization: Materialization;
     try {
@@ -228,10 +231,10 @@ export class Dispatcher {
             // A refused write the code swallows (a catch block, a `.catch` on its function's promise) is still an attempt:
             // noted under the node running the code that saw it.
             onCaught: (caught, seenAt) => noteNodeFrozenWrite(host, caught, liveNodes.getStore()?.nodeId ?? nodeId, seenAt),
-            dependencies: this.#dependencies(proposal, definitionId),
+            dependencies,
             granted: this.#granted(frame),
             // Only the export a RetainedFunction selected is linked to the original identity in its invocation records.
-            wrapExport: (name, fn) => this.#wrap(name, fn, link && name === link.exportName ? { definitionId, materializationId, originalDefinitionId, linked: true } : { definitionId, materializationId, originalDefinitionId: definitionId }),
+            wrapExport: (name, fn) => this.#wrap(name, fn, link && name === link.exportName ? { definitionId, materializationId, originalDefinitionId, linked: true } : { definitionId, materializationId, originalDefinitionId: definitionId }, references),
             runInterior: (fn) => runInterior({ kind: 'generated', nodeId, definitionId }, fn, nodeEnded(node, host)),
           }),
         ),
@@ -302,10 +305,8 @@ export class Dispatcher {
     return out;
   }
 
-  #dependencies(proposal: CodeProposal, definitionId: string): Record<string, unknown> {
+  #dependencies(proposal: CodeProposal, definitionId: string, authority: Authority): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    const frame = currentHostFrame();
-    const authority = frame?.host === this.#host ? frame.authority : this.#host.rootAuthority;
     const dependencies = proposal.dependencies ?? [];
     const host = this.#host;
     const capability = (name: string) => (request: unknown): Promise<unknown> => {
@@ -325,7 +326,7 @@ export class Dispatcher {
   }
 
   /** Host wrapper of a generated export: every call is an invocation node of the current run. */
-  #wrap(name: string, fn: GeneratedFunction, ids: { definitionId: string; materializationId: string; originalDefinitionId: string; linked?: true }): GeneratedFunction {
+  #wrap(name: string, fn: GeneratedFunction, ids: { definitionId: string; materializationId: string; originalDefinitionId: string; linked?: true }, references: readonly BoundReference[]): GeneratedFunction {
     const host = this.#host;
     const dispatcher = this;
     const invoke = (thisArg: unknown, args: unknown[]): { nodeId: string; value: unknown } => {
@@ -342,6 +343,14 @@ export class Dispatcher {
         throw markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId: ids.definitionId, site: 'entry' }));
       }
       refuseInClosedBranch(host, frame.submitterId);
+      // The module body holds the references it was materialized with: called where the authority in force lacks one
+      // (inside ctx.attenuate), it would hand the caller's narrower scope that reference (seed 001: an invocation
+      // receives no more authority than its submitter holds). Capability dependencies are the gateway's, per call.
+      const ambient = ambientReferences(frame.authority, references);
+      if (ambient.length > 0) {
+        host.recordAnomaly('ambient_dependency', { export: name, definitionId: ids.definitionId, references: ambient }, frame.submitterId);
+        throw new DispatchRejectedError({ reason: 'outside-authority', detail: `generated export '${name}' was materialized with reference(s) ${ambient.join(', ')}, which the authority in force here does not hold` });
+      }
       const nodeId = newId('dsp_');
       const request: ConfinementRequest = { runId: host.runId, nodeId, definitionId: ids.definitionId, node: 'invocation', exportName: name };
       if (dispatcher.#confinement) host.noteObjectEdits(frame.submitterId);
@@ -426,6 +435,29 @@ export class Dispatcher {
     markGenerated(wrapper, { ...ids, exportName: name });
     return wrapper as GeneratedFunction;
   }
+}
+
+/** A reference dependency as the module body received it. */
+type BoundReference = readonly [name: string, value: unknown];
+
+function boundReferences(proposal: CodeProposal, dependencies: Record<string, unknown>): BoundReference[] {
+  const out: BoundReference[] = [];
+  const declared = proposal.dependencies ?? [];
+  for (let i = 0; i < declared.length; i++) {
+    const d = declared[i]!;
+    if (d.kind === 'reference' && objectHasOwn(dependencies, d.name)) append(out, [d.name, dependencies[d.name]] as const);
+  }
+  return out;
+}
+
+/** Names of `bound` that `authority` does not hold as the same value (index loops: interior code may have replaced iterators). */
+function ambientReferences(authority: Authority, bound: readonly BoundReference[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < bound.length; i++) {
+    const name = bound[i]![0];
+    if (!objectHasOwn(authority.references, name) || authority.references[name] !== bound[i]![1]) append(out, name);
+  }
+  return out;
 }
 
 /** Host code still running in a branch its parent asked to terminate (a capability body) starts no node under it. */
