@@ -197,13 +197,12 @@ describe('host code of a branch node that ended before its branch was terminated
 
 /**
  * The branch's node runs inside a Natural execution E (E's executor dispatched and called it). Host code the node
- * reached (a granted function) outlives the branch's termination and starts a step. The RunHost names that step's
- * parent from the core's step chain (E) before the host frame (the node), so it is recorded under E, passes the
- * closed-branch check and runs. Known open: the fix is in run-host.ts (prefer this host's frame's submitterId as
- * the parent), outside this file's owner; `it.fails` turns red once it is fixed, then drop `.fails`.
+ * reached (a granted function) outlives the branch's termination and starts a step. The RunHost named that step's
+ * parent from the core's step chain (E) before the host frame (the node), so it was recorded under E, passed the
+ * closed-branch check and ran. Now this host's frame (the innermost submitter, the node) names the parent.
  */
 describe('a step started by host code of a terminated branch whose node runs inside a Natural execution', () => {
-  it.fails('is refused as in a terminated branch, and no executor step runs for it', async () => {
+  it('is refused as in a terminated branch, and no executor step runs for it', async () => {
     const g = gate();
     let ctxRef: RunContext | undefined;
     let late: unknown;
@@ -241,9 +240,9 @@ describe('a step started by host code of a terminated branch whose node runs ins
     expect(runner.ledger.events().some((e) => e.kind === 'trace.anomaly' && e.status === 'step_in_terminated_branch' && e.parentId === node)).toBe(true);
   });
   // The same root cause, worse: the node's own generated code (through the granted function) starts a step while the
-  // node is live. That execution is recorded under E, so the branch's target and terminal records leave it out:
-  // terminateBranch resolves true while it is still running, and it later ends `completed`.
-  it.fails('an execution the node started while live is part of its branch: targeted, and ended terminated', async () => {
+  // node is live. That execution was recorded under E, so the branch's target and terminal records left it out:
+  // terminateBranch resolved true while it was still running, and it later ended `completed`.
+  it('an execution the node started while live is part of its branch: targeted, and ended terminated', async () => {
     let openInner!: () => void;
     const innerGate = new Promise<void>((r) => (openInner = r));
     let reachedInner!: () => void;

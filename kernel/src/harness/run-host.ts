@@ -741,7 +741,9 @@ export class RunHost implements HostHandle {
     const ctx = request.stepContext;
     const state = currentState();
     const frame = currentHostFrame();
-    const parentId = ctx.parent?.executionId ?? frame?.submitterId ?? this.runId;
+    // This host's frame names the innermost submitter: a dispatch node running inside an execution (its generated code
+    // or host code it reached started this step) is below that execution in the core's step chain.
+    const parentId = (frame?.host === this ? frame.submitterId : undefined) ?? ctx.parent?.executionId ?? this.runId;
     if (ctx.oversight !== state?.oversight || mapHas(this.inflight, ctx.executionId) || this.ledger.hasTerminal('execution.end', ctx.executionId)) {
       this.recordAnomaly('foreign_step_context', { stepId: ctx.stepId, executionId: ctx.executionId }, frame?.submitterId ?? this.runId);
       throw new HostIntegrityError({ attempt: 'foreign-step-context', detail: 'the host executor runs only fresh steps created under the host oversight' });
