@@ -11,7 +11,7 @@ import { installEffectAudit } from './effect-audit.js';
 import { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
 import { captureAuditStore, captureConfinement, captureMethods, type CapturedAuditStore, type CapturedConfinement, type CapturedMethods } from './captured-methods.js';
 import { Dispatcher, type DispatchOutcome } from './dispatch.js';
-import { currentHostFrame, refuseInteriorControl, runInFrame } from './host-context.js';
+import { currentHostFrame, insideUntrustedRead, refuseInteriorControl, runInFrame } from './host-context.js';
 import { HostIntegrityError } from './integrity-errors.js';
 import { Ledger, appendAsHost, describeGenerated, type LedgerEvent, type LedgerFilter } from './ledger.js';
 import { LedgerView } from './ledger-view.js';
@@ -377,6 +377,7 @@ export class Runner {
       runId,
       result,
       terminate: async (reason = 'terminated by the host') => {
+        refuseRunControl('RunHandle.terminate');
         if (host.ended) return host.state === 'terminated';
         if (host.state === 'running') {
           host.state = 'terminating';
@@ -393,6 +394,7 @@ export class Runner {
         return true;
       },
       finalize: () => {
+        refuseRunControl('RunHandle.finalize');
         if (host.ended) return true;
         if (host.state !== 'terminating' || !bodySettled || host.activeBranches().length > 0) return false;
         this.#recordCessation(host, pendingEnd);
@@ -432,6 +434,18 @@ export class Runner {
     host.state = status === 'terminated' ? 'terminated' : 'ended';
     appendAsHost(this.#ledger, host.runId, { kind: 'run.end', subjectId: host.runId, status, data });
   }
+}
+
+/**
+ * Ending a run is the operator's control, as ending one of its branches is (branch-termination.ts): model code that
+ * reached the handle (kept where a granted reference leads) would ask the termination mechanism and write the run's
+ * end with a reason of its own. Decided by the interior mark (model code's body, and what it schedules, carry it),
+ * not by the job's taint: operator code that read a model value earlier in the same job must still stop its run.
+ */
+function refuseRunControl(control: string): void {
+  if (!modelCodeRunning() && !insideUntrustedRead()) return;
+  refuseInteriorControl(control);
+  throw new HostIntegrityError({ attempt: 'terminate-branch-from-model-code', detail: `${control} is an operator control of the run; model code and operation bodies may not end or finalize it` });
 }
 
 /**
