@@ -27,6 +27,8 @@ export type IntegrityAttempt =
   | 'foreign-step-context'
   /** Model code (an expression, generated code, an operation body) asked to terminate a dispatch branch. */
   | 'terminate-branch-from-model-code'
+  /** Model code asked a RunHandle it reached to terminate or finalize the run. */
+  | 'terminate-run-from-model-code'
   /** A host tool called with a context naming another Natural execution than the one calling it. */
   | 'forged-execution-id'
   /** Model code or an operation body wrote the usage meter a step's executor reports to. */

@@ -445,7 +445,7 @@ export class Runner {
 function refuseRunControl(control: string): void {
   if (!modelCodeRunning() && !insideUntrustedRead()) return;
   refuseInteriorControl(control);
-  throw new HostIntegrityError({ attempt: 'terminate-branch-from-model-code', detail: `${control} is an operator control of the run; model code and operation bodies may not end or finalize it` });
+  throw new HostIntegrityError({ attempt: 'terminate-run-from-model-code', detail: `${control} is an operator control of the run; model code and operation bodies may not end or finalize it` });
 }
 
 /**
