@@ -91,6 +91,27 @@ describe('capabilities through the host gateway', () => {
     expect(b.calls).toEqual([{ target: '3' }]);
   });
 
+  it('an attenuation request is read once: a list whose entries answer differently on each read narrows to what was read', async () => {
+    const a = trackedCapability('alpha');
+    const b = trackedCapability('beta');
+    const { runner } = scriptedRunner([]);
+    let reads = 0;
+    // Checked as 'alpha' (granted), then read again as 'beta' when the narrowed authority was built.
+    const shifting = Object.defineProperty([] as string[], 0, { get: () => (reads++ === 0 ? 'alpha' : 'beta'), enumerable: true });
+    let inside: unknown[] = [];
+    await runner.run(
+      async (ctx) => {
+        await ctx.attenuate({ capabilities: shifting }, async () => {
+          inside = [await ctx.invoke('alpha', { target: '1' }).then(() => 'alpha ran', (e: Error) => e.name), await ctx.invoke('beta', { target: '2' }).then(() => 'beta ran', (e: Error) => e.name)];
+        });
+      },
+      { grant: { capabilities: [a.capability, b.capability] } },
+    );
+    expect(reads).toBe(1);
+    expect(inside).toEqual(['alpha ran', 'CapabilityRefusedError']);
+    expect(b.calls).toEqual([]);
+  });
+
   it('a granted capability is a model tool whose calls are inspected operations recorded in the ledger', async () => {
     const { capability, calls } = trackedCapability('lookup');
     const { runner } = scriptedRunner([() => ({ toolCalls: [toolCall('lookup', { target: 'q' }), finish()] })]);

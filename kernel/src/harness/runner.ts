@@ -3,7 +3,7 @@
  * allocation, observation mode), records the run-entry event, runs the composition in the caller's
  * process and event loop, and records exactly one run-end event.
  */
-import { abortWith, append, mapClear, mapEntryList, mapGet, mapKeyList, mapSet, objectFreeze, reflectApply } from './intrinsics.js';
+import { abortWith, append, isArray, mapClear, mapEntryList, mapGet, mapKeyList, mapSet, objectFreeze, reflectApply } from './intrinsics.js';
 import { AgentExecutor, currentInterior, currentState, interiorParentId, modelCodeRunning, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
 import { Allocation, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
@@ -289,7 +289,7 @@ export class Runner {
       attenuate: async (request, fn) => {
         const frame = currentHostFrame();
         const current: Authority = frame?.host === host ? frame.authority : authority;
-        const narrowed = attenuate(current, request);
+        const narrowed = attenuate(current, attenuationByValue(request));
         const frameOut = { host, authority: narrowed, allowance: undefined, submitterId: frame?.submitterId ?? runId, depth: frame?.depth ?? 0 };
         // Natural executions inside see only the narrowed tools and references.
         return runInFrame(frameOut, () =>
@@ -541,3 +541,25 @@ export { describeGenerated };
 
 // An authority class: no method of it can be replaced (a leaked path to the prototype cannot patch `append`, say).
 Object.freeze(Runner.prototype);
+
+/**
+ * An attenuation request as plain data, each field and entry read once: `attenuate` reads a list more than once (to
+ * check it, then to build the narrowed authority), and a getter answering differently each time must not make the
+ * two disagree. Anything but an array of names is refused by `attenuate` as before.
+ */
+function attenuationByValue(request: AttenuationRequest): AttenuationRequest {
+  const copy = (list: unknown): readonly string[] | undefined => {
+    if (list === undefined) return undefined;
+    if (!isArray(list)) throw new TypeError('attenuate() takes arrays of names (capabilities, policy, references).');
+    const out: string[] = [];
+    const n = (list as unknown[]).length;
+    for (let i = 0; i < n; i++) append(out, (list as unknown[])[i] as string);
+    return objectFreeze(out);
+  };
+  const capabilities = copy(request.capabilities);
+  const policy = copy(request.policy) as readonly PerimeterClass[] | undefined;
+  const references = copy(request.references);
+  return objectFreeze({ ...(capabilities ? { capabilities } : {}), ...(policy ? { policy } : {}), ...(references ? { references } : {}) });
+}
+
+type AttenuationRequest = Parameters<typeof attenuate>[1];
