@@ -15,6 +15,16 @@ describe('opaque allocation', () => {
     expect(runner.ledger.select({ kind: 'allocation.exhausted' })).toHaveLength(1);
   });
 
+  it("a cost function answering something other than a number fails closed: the allocation is spent, not a text total that never exceeds", async () => {
+    const { runner, model } = scriptedRunner(() => ({ toolCalls: [toolCall('nh_evaluate', { expression: '1' })], usage: { inputTokens: 1, outputTokens: 1 } }));
+    const error = await runner
+      .run(async () => step({ program: 'execute\nLoop.' }), { allocation: { maxCost: 10, maxExecutorSteps: 50, costOf: (() => '0') as unknown as () => number } })
+      .catch((e: unknown) => e);
+    expect((error as NaturalExecutionError).failure).toBe('allocation_exhausted');
+    expect(model.requestCount).toBe(1);
+    expect(runner.ledger.select({ kind: 'allocation.exhausted' }).map((e) => e.status)).toEqual(['cost']);
+  });
+
   it('exhaustion mid-step commits no write binding', async () => {
     const { runner } = scriptedRunner(() => ({ toolCalls: [toolCall('nh_assign', { target_path: 'out', expression: '5' })] }));
     const result = await runner

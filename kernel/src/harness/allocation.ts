@@ -115,10 +115,11 @@ export class Allocation {
 
   /** Reports metered usage after a request. */
   observe(usage: Partial<Usage>): void {
-    // Only finite, non-negative counts are costed: usage never lowers what was spent. A cost function that
-    // answers NaN or a negative number fails closed (the allocation is spent), rather than never exhausting.
-    const cost = (this.#limits.costOf ?? defaultCost)(addUsage(ZERO_USAGE, usage));
-    this.#cost += cost >= 0 ? cost : Infinity;
+    // Only non-negative numbers are costed: usage never lowers what was spent. A cost function that answers NaN, a
+    // negative number or anything but a number ('5' would be appended to the total as text) fails closed (the
+    // allocation is spent), rather than never exhausting.
+    const cost: unknown = (this.#limits.costOf ?? defaultCost)(addUsage(ZERO_USAGE, usage));
+    this.#cost += typeof cost === 'number' && cost >= 0 ? cost : Infinity;
   }
 
   /** Post-hoc check for aggregate accounting: steps learned of afterwards and cost so far. */
