@@ -88,7 +88,7 @@ export class ContentsStore {
 
   /** The notebook file at `abs`, parsed and validated (422 when it is not one). */
   private async readNotebook(api: string, abs: string): Promise<Notebook> {
-    const text = await fs.readFile(abs, 'utf8');
+    const text = (await readNoFollow(abs)).toString('utf8');
     const json = parseBoundedJson(text);
     if (!json.ok) refuse(422, json.reason === 'too-deep' ? `${api} is nested deeper than ${MAX_JSON_DEPTH} levels` : `${api} is not valid JSON`);
     const parsed = NotebookSchema.safeParse(json.ok ? json.value : undefined);
@@ -210,7 +210,7 @@ export class ContentsStore {
     await fs.mkdir(path.dirname(file), { recursive: true });
     const dirStat = await fs.lstat(path.dirname(file));
     if (!dirStat.isDirectory()) refuse(403, 'Checkpoint directory is not a plain directory');
-    await this.writeAtomic(file, await fs.readFile(abs));
+    await this.writeAtomic(file, await readNoFollow(abs));
     return { id: CHECKPOINT_ID, last_modified: (await fs.lstat(file)).mtime.toISOString() };
   }
 
@@ -325,4 +325,19 @@ const TEMP_SUFFIX = '.tmp';
 /** This store's temporary names, and those of earlier versions (`.~NAME.PID.MS.tmp`). */
 function isTemporaryName(name: string): boolean {
   return (name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX)) || /^\.~.+\.\d+\.\d+\.tmp$/.test(name);
+}
+
+/**
+ * A file's bytes, opened without following a link: the path was checked with lstat, and a link swapped in since
+ * (to a file outside the notebooks directory) is refused rather than read.
+ */
+async function readNoFollow(abs: string): Promise<Buffer> {
+  const handle = await fs.open(abs, constants.O_RDONLY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ELOOP' ? refuse(403, 'Symbolic links are not served') : Promise.reject(error),
+  );
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
 }
