@@ -105,23 +105,18 @@ export function ownBundle(bundle: unknown): MimeBundle | undefined {
   const result: MimeBundle = {};
   const forged: string[] = [];
   const budget = { left: MAX_JSON_CHARS };
-  const keys = ownKeys(bundle);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    if (typeof key !== 'string') continue;
-    const entry = getOwnPropertyDescriptor(bundle, key);
-    if (!entry || !entry.enumerable || !hasOwn(entry, 'value')) continue;
+  eachDataField(bundle, (key, value) => {
     if (isProjectMime(key)) {
       put(forged, `${forged.length}`, key);
-      continue;
+      return;
     }
     try {
-      const data = plainData(entry.value, 0, budget, []);
+      const data = plainData(value, 0, budget, []);
       if (data !== undefined) put(result, key, data);
     } catch {
       // Too large, too deep or circular: that type is left out, the others are shown.
     }
-  }
+  });
   if (forged.length > 0) reportRefusal('display_forged_mime', { mimeTypes: forged });
   return result;
 }
@@ -147,18 +142,24 @@ function plainData(value: unknown, depth: number, budget: { left: number }, path
       return out;
     }
     const out: Record<string, unknown> = {};
-    const keys = ownKeys(value);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      if (typeof key !== 'string') continue;
-      const field = getOwnPropertyDescriptor(value, key);
-      if (!field || !field.enumerable || !hasOwn(field, 'value')) continue;
-      const data = plainData(field.value, depth + 1, budget, path);
+    eachDataField(value, (key, field) => {
+      const data = plainData(field, depth + 1, budget, path);
       if (data !== undefined) put(out, key, data);
-    }
+    });
     return out;
   } finally {
     path.length--;
+  }
+}
+
+/** Calls `fn` with each own, enumerable, string-keyed data property of `target`, in key order (accessors skipped, never run). */
+function eachDataField(target: object, fn: (key: string, value: unknown) => void): void {
+  const keys = ownKeys(target);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (typeof key !== 'string') continue;
+    const field = getOwnPropertyDescriptor(target, key);
+    if (field && field.enumerable && hasOwn(field, 'value')) fn(key, field.value);
   }
 }
 
