@@ -225,6 +225,14 @@ export function actingForModel(): boolean {
 }
 
 /**
+ * Code no operator control answers: a run's (any host frame), a callback a model planted in a value the host reads,
+ * or a core-only run's model code. The Session's controls, the kernel's message handlers and console.clear ask this.
+ */
+export function notOperatorCode(): boolean {
+  return insideHostFrame() || coreOnlyModelCode();
+}
+
+/**
  * An operation body (a model expression's evaluation, a tool call) running with no host frame: a core-only run's.
  * Asked of the core's private operation mark, not of the interior mark, whose public async store model code can
  * overwrite (a forged mark left in the operator's continuation must not make the operator's own calls refused).

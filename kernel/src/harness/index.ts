@@ -55,6 +55,7 @@ export {
   coreOnlyModelCode,
   insideHostFrame,
   insideUntrustedRead,
+  notOperatorCode,
   publicClaimFrozenWriteSight,
   publicClaimInfrastructureRunner,
   publicNoteUnmarkedModelCode,

@@ -2,7 +2,7 @@
  * The one check every operator control makes before it acts: the Session's, the kernel's `console.clear`, and
  * any a host adds of its own (a control that must never be an Agent capability).
  */
-import { coreOnlyModelCode, insideHostFrame, refuseDuringUntrustedRead, refuseInteriorControl } from '../harness/index.js';
+import { notOperatorCode, refuseDuringUntrustedRead, refuseInteriorControl } from '../harness/index.js';
 import { OperatorControlError } from './errors.js';
 
 /**
@@ -11,7 +11,7 @@ import { OperatorControlError } from './errors.js';
  * host frame) executes: records the attempt and throws.
  */
 export function operatorOnly(control: string): void {
-  if (!insideHostFrame() && !coreOnlyModelCode()) return;
+  if (!notOperatorCode()) return;
   refuseDuringUntrustedRead(control, (c) => new OperatorControlError({ control: c }));
   refuseInteriorControl(control);
   throw new OperatorControlError({ control });

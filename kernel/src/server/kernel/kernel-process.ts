@@ -15,7 +15,7 @@ import { noopKernelHost } from './kernel-host.js';
 import type { FromKernel, ToKernel } from './kernel-messages.js';
 import { KernelRuntime } from './kernel-runtime.js';
 import { createTslabCompiler, describeEscapedError, warmUpWhenIdle, type TslabCompiler } from './tslab-compiler.js';
-import { coreOnlyModelCode, insideHostFrame, refuseInteriorControl } from '../../harness/index.js';
+import { notOperatorCode, refuseInteriorControl } from '../../harness/index.js';
 import { startInterruptWatchdog } from './interrupt-watchdog.js';
 import { holdSigint } from './sigint-hold.js';
 
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   const loadSettled = new Promise<void>((resolve) => (settleLoad = resolve));
   process.on('message', (message: ToKernel) => {
     // From the server through the event loop only; a model reaching this listener is refused (KernelRuntime.handle).
-    if (insideHostFrame() || coreOnlyModelCode()) {
+    if (notOperatorCode()) {
       refuseInteriorControl(`kernel process message ${String((message as { kind?: unknown } | undefined)?.kind)}`);
       return;
     }

@@ -7,7 +7,7 @@ import type { ClientMessage, ErrorContent, JsonObject, KernelMessage, MessageHea
 import { EXECUTE_BATCH_METADATA, RequestContentSchemas, PROTOCOL_VERSION } from '../../../../shared/index.js';
 import type { CellCompiler, CellOutcome } from './cell-compiler.js';
 import { redactValue, registerEnvSecret } from '../../core/index.js';
-import { coreOnlyModelCode, insideHostFrame, refuseInteriorControl } from '../../harness/index.js';
+import { notOperatorCode, refuseInteriorControl } from '../../harness/index.js';
 import { InputRequestError } from './errors.js';
 import type { CellResult, CellScope, CellSubmission, DisplayOptions, InputOptions, KernelChannel, KernelHost } from './kernel-host.js';
 import { makeMessage, replyType } from './kernel-messages.js';
@@ -184,7 +184,7 @@ export class KernelRuntime implements KernelChannel {
   handle(msg: ClientMessage, route: string): void {
     // Messages come from the frontend through the event loop, never from inside a run: a handler a model reached
     // (the kernel's `message` listener left on a timer) may not answer an approval or run a cell as the operator.
-    if (insideHostFrame() || coreOnlyModelCode()) {
+    if (notOperatorCode()) {
       refuseInteriorControl(`kernel message ${String(msg.header?.msg_type)}`);
       return;
     }
