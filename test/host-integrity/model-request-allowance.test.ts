@@ -1,7 +1,7 @@
 /**
  * Attack: while the provider client sends a model request it runs under the host's gateway allowance, and the
- * effect audit and the guards of the ledger and the stores stood aside for anything it called. A model expression
- * put a bound host function (`fs.writeFileSync`, `fs.rmSync`, `Ledger.append`, the audit store's `recordAttempt`)
+ * effect audit and the guards of the ledger and the stores stood aside for anything it called. Model code (a model
+ * expression, generated code, a SessionFunction body) put a bound host function (`fs.writeFileSync`, `fs.rmSync`, `Ledger.append`, the audit store's `recordAttempt`)
  * where the client calls it: a built-in the checks before a request did not cover (`AbortSignal.prototype
  * .throwIfAborted`, `globalThis.clearTimeout`), or an operator object the client reads. At the next request it wrote
  * a file, erased the perimeter audit, forged a `run.end` and audit rows, with no record but `builtin_modified`.
@@ -20,7 +20,7 @@ import { z } from 'zod';
 import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 import { evaluateInStep, modelCodeIn, placeName, STEP_PLACES } from './model-code.js';
-import { attack, expectContained } from './support.js';
+import { attack, expectContained, PLACES, type Place } from './support.js';
 
 const scratchOf = (result: { auditPath: string }) => join(dirname(result.auditPath), 'scratch.txt');
 
@@ -71,7 +71,12 @@ function hookedClient(model: ScriptedModel, hooks: { beforeSend: () => unknown }
   };
 }
 
-async function plantInHook(plant: string, operatorHook: () => unknown = () => undefined) {
+/**
+ * One Session run: a first step sends a report (an audit row), then `plant` runs from `place`, then a second step
+ * whose model request meets what was planted. From a model expression the plant is the second step's first
+ * operation; generated code is dispatched by the composition between the steps, as is a SessionFunction body's own.
+ */
+async function plantInHook(plant: string, operatorHook: () => unknown = () => undefined, place: Place = 'expression') {
   const dir = mkdtempSync(join(tmpdir(), 'nh-model-request-'));
   const auditPath = join(dir, 'audit.db');
   const store = new nh.SqlitePerimeterAuditStore({ path: auditPath });
@@ -79,15 +84,26 @@ async function plantInHook(plant: string, operatorHook: () => unknown = () => un
   const hooks = { beforeSend: operatorHook };
   const send = nh.defineCapability({ name: 'send_report', description: 'Posts a report (egress)', footprint: ['egress'], request: z.object({ target: z.string() }), run: (a) => ({ sent: a.target }) });
   const probe: Record<string, unknown> = { scratchPath: join(dir, 'scratch.txt'), dir, ledger, auditStore: store, hooks };
+  const body = `${plant} return 'planted';`;
+  const finish = { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] };
   const model = new ScriptedModel((_messages, info) => {
     if (info.requestNumber === 1) return { toolCalls: [toolCall('send_report', { target: 'evidence' })] };
-    if (info.requestNumber === 2) return { toolCalls: [toolCall('nh_evaluate', { expression: `(() => { ${plant} return 'planted'; })()` })] };
-    return { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] };
+    if (info.requestNumber === 3 && place === 'expression') return { toolCalls: [toolCall('nh_evaluate', { expression: `(() => { ${body} })()` })] };
+    return finish;
   });
   const session = new nh.Session({ ledger, executor: new nh.AgentExecutor({ model: hookedClient(model, hooks) }), platformPolicy: ['egress'], perimeterAuditStore: store, grant: { capabilities: [send], references: { probe } } });
   probe.runId = () => session.ledger.select({ kind: 'run.entry' }).at(-1)!.runId;
-  const { composition } = session.materialized(session.submit('async function composition() {}'), { composition: async () => nh.step({ program: 'execute\nSend the report.' }) });
-  const outcome = await composition!().then(
+  const composition = async () => {
+    await nh.step({ program: 'execute\nSend the report.' });
+    if (place === 'session-function') (new Function('probe', body) as (p: unknown) => unknown)(probe);
+    if (place === 'generated') {
+      const dependencies = [{ name: 'probe', kind: 'reference', type: 'object' }] as const;
+      await nh.currentDispatcher().dispatch({ language: 'javascript', intent: 'define-and-invoke', entry: 'plant', source: `export function plant() { ${body} }`, dependencies: [...dependencies] });
+    }
+    await nh.step({ program: 'execute\nGo on.' });
+  };
+  const materialized = session.materialized(session.submit('async function composition() {}'), { composition });
+  const outcome = await materialized.composition!().then(
     () => 'returned',
     (e: Error) => `threw:${e.name}`,
   );
@@ -99,51 +115,60 @@ async function plantInHook(plant: string, operatorHook: () => unknown = () => un
 }
 
 describe('attack: a bound host function the provider client calls from an operator object', () => {
-  it('a file write: refused inside the request, recorded as an unmediated effect during the model request', async () => {
-    const { scratch, anomalies, outcome } = await plantInHook("probe.hooks.beforeSend = process.getBuiltinModule('node:fs').writeFileSync.bind(null, probe.scratchPath, 'x');");
-    expect(existsSync(scratch)).toBe(false);
-    // Fail closed: the request the refusal stopped ends the step.
-    expect(outcome).toMatch(/^threw:/);
-    const refused = anomalies.filter((e) => e.status === 'unmediated_perimeter_effect');
-    expect(refused.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect: 'fs.writeFileSync', during: 'model-request' }));
-  });
+  for (const place of PLACES) {
+    it(`from ${place}: a file write: refused inside the request, recorded as an unmediated effect during the model request`, async () => {
+      const { scratch, anomalies, outcome } = await plantInHook("probe.hooks.beforeSend = process.getBuiltinModule('node:fs').writeFileSync.bind(null, probe.scratchPath, 'x');", undefined, place);
+      expect(existsSync(scratch)).toBe(false);
+      // Fail closed: the request the refusal stopped ends the step.
+      expect(outcome).toMatch(/^threw:/);
+      const refused = anomalies.filter((e) => e.status === 'unmediated_perimeter_effect');
+      expect(refused.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect: 'fs.writeFileSync', during: 'model-request' }));
+    });
 
-  it('erasing the audit directory: refused, the earlier attempt row kept', async () => {
-    const { dir, rows, anomalies } = await plantInHook("probe.hooks.beforeSend = process.getBuiltinModule('node:fs').rmSync.bind(null, probe.dir, { recursive: true, force: true });");
-    expect(existsSync(dir)).toBe(true);
-    expect(rows).toEqual([{ capability: 'send_report', arguments: JSON.stringify({ target: 'evidence' }) }]);
-    expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect: 'fs.rmSync', during: 'model-request' }));
-  });
+    it(`from ${place}: erasing the audit directory: refused, the earlier attempt row kept`, async () => {
+      const { dir, rows, anomalies } = await plantInHook("probe.hooks.beforeSend = process.getBuiltinModule('node:fs').rmSync.bind(null, probe.dir, { recursive: true, force: true });", undefined, place);
+      expect(existsSync(dir)).toBe(true);
+      expect(rows).toEqual([{ capability: 'send_report', arguments: JSON.stringify({ target: 'evidence' }) }]);
+      expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect: 'fs.rmSync', during: 'model-request' }));
+    });
 
-  it('a forged run.end through Ledger.append: refused and recorded; the run ends once, as it really did', async () => {
-    const { events, anomalies } = await plantInHook("probe.hooks.beforeSend = probe.ledger.append.bind(probe.ledger, probe.runId(), { kind: 'run.end', subjectId: probe.runId(), status: 'completed', data: { forged: true } });");
-    const ends = events.filter((e) => e.kind === 'run.end');
-    expect(ends).toHaveLength(1);
-    expect(ends[0]!.data).not.toEqual({ forged: true });
-    expect(anomalies.map((e) => e.status)).toContain('ledger_append_refused');
-  });
+    it(`from ${place}: a forged run.end through Ledger.append: refused and recorded; the run ends once, as it really did`, async () => {
+      const { events, anomalies } = await plantInHook("probe.hooks.beforeSend = probe.ledger.append.bind(probe.ledger, probe.runId(), { kind: 'run.end', subjectId: probe.runId(), status: 'completed', data: { forged: true } });", undefined, place);
+      const ends = events.filter((e) => e.kind === 'run.end');
+      expect(ends).toHaveLength(1);
+      expect(ends[0]!.data).not.toEqual({ forged: true });
+      expect(anomalies.map((e) => e.status)).toContain('ledger_append_refused');
+    });
 
-  it("a forged attempt row through the audit store's recordAttempt: refused and recorded", async () => {
-    const { rows, anomalies } = await plantInHook(
-      "probe.hooks.beforeSend = probe.auditStore.recordAttempt.bind(probe.auditStore, { attemptId: 'pa_forged', runId: probe.runId(), capability: 'send_report', footprint: ['egress'], arguments: JSON.stringify({ target: 'FORGED' }), attemptedAt: 1 });",
-    );
-    expect(rows.map((r) => r.arguments)).not.toContain(JSON.stringify({ target: 'FORGED' }));
-    expect(anomalies.map((e) => e.status)).toContain('audit_store_in_run');
-  });
+    it(`from ${place}: a forged attempt row through the audit store's recordAttempt: refused and recorded`, async () => {
+      const { rows, anomalies } = await plantInHook(
+        "probe.hooks.beforeSend = probe.auditStore.recordAttempt.bind(probe.auditStore, { attemptId: 'pa_forged', runId: probe.runId(), capability: 'send_report', footprint: ['egress'], arguments: JSON.stringify({ target: 'FORGED' }), attemptedAt: 1 });",
+        undefined,
+        place,
+      );
+      expect(rows.map((r) => r.arguments)).not.toContain(JSON.stringify({ target: 'FORGED' }));
+      expect(anomalies.map((e) => e.status)).toContain('audit_store_in_run');
+    });
 
-  it('a built-in outside the set checked before each request, replaced by a bound file write: refused inside the request, put back at the end', async () => {
-    const lower = String.prototype.toLowerCase;
-    // The operator's client lower-cases a header name as it sends (as HTTP clients do).
-    const { scratch, anomalies } = await plantInHook("String.prototype.toLowerCase = process.getBuiltinModule('node:fs').writeFileSync.bind(null, probe.scratchPath, 'x');", () => 'Content-Type'.toLowerCase());
-    expect(existsSync(scratch)).toBe(false);
-    expect(String.prototype.toLowerCase).toBe(lower);
-    expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect: 'fs.writeFileSync', during: 'model-request' }));
-    expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ property: 'String.prototype.toLowerCase', restored: true }));
-  });
+    it(`from ${place}: a built-in outside the set checked before each request, replaced by a bound file write: never written, put back, recorded`, async () => {
+      const lower = String.prototype.toLowerCase;
+      // The operator's client lower-cases a header name as it sends (as HTTP clients do).
+      const { scratch, anomalies } = await plantInHook("String.prototype.toLowerCase = process.getBuiltinModule('node:fs').writeFileSync.bind(null, probe.scratchPath, 'x');", () => 'Content-Type'.toLowerCase(), place);
+      expect(existsSync(scratch)).toBe(false);
+      expect(String.prototype.toLowerCase).toBe(lower);
+      // Generated code's node ends with the full check, which puts it back before the request; from the other places
+      // it is still there when the request is sent, where the request's allowance refuses what it does.
+      if (place !== 'generated') expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect: 'fs.writeFileSync', during: 'model-request' }));
+      expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ property: 'String.prototype.toLowerCase', restored: true }));
+    });
+  }
 
-  it('the network stays admitted: a real request through the hook is not refused', async () => {
-    const { anomalies, scratch, outcome } = await plantInHook("probe.hooks.beforeSend = () => undefined;");
+  it("the network stays admitted: the operator's client fetching inside each request is not refused", async () => {
+    let fetched = 0;
+    const { anomalies, scratch, outcome } = await plantInHook('', () => void fetch('data:text/plain,ok').then(() => (fetched += 1)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect(outcome).toBe('returned');
+    expect(fetched).toBeGreaterThan(0);
     expect(anomalies.map((e) => e.status)).not.toContain('unmediated_perimeter_effect');
     expect(existsSync(scratch)).toBe(false);
   });
