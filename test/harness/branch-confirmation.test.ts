@@ -11,16 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentExecutor, NaturalExecutionError, Pass, Runner, defineCapability, step, type CodeProposal, type ConfinementRequest, type LedgerEvent, type RunContext, type StepExecutor } from '../../kernel/src/index.js';
 import { ScriptedModel } from '../../kernel/src/testing.js';
-
-const settle = () => new Promise((r) => setTimeout(r, 20));
-
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  let reached!: () => void;
-  const arrived = new Promise<void>((r) => (reached = r));
-  return { open, opened, reached, arrived };
-}
+import { gate, settle } from './support.js';
 
 /** A boundary that confirms everything, holding the first request `held` matches until the gate opens. */
 function boundary(held: (request: ConfinementRequest) => boolean, g: ReturnType<typeof gate>) {

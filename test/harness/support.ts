@@ -82,3 +82,15 @@ export const terminalCounts = (events: readonly LedgerEvent[]) => {
   for (const e of events) if (e.kind === 'execution.end' || e.kind === 'dispatch.end' || e.kind === 'run.end') counts.set(e.subjectId, (counts.get(e.subjectId) ?? 0) + 1);
   return counts;
 };
+
+/** Lets pending timers and promise jobs run (20 ms). */
+export const settle = () => new Promise((r) => setTimeout(r, 20));
+
+/** A gate the test opens, and a promise that says when something first reached it. */
+export function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  let reached!: () => void;
+  const arrived = new Promise<void>((r) => (reached = r));
+  return { open, opened, reached, arrived };
+}

@@ -25,19 +25,9 @@ import {
   type TerminationTarget,
 } from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall, type ScriptedResponse } from '../../kernel/src/testing.js';
-import { finish, terminalCounts } from './support.js';
+import { finish, gate, settle, terminalCounts } from './support.js';
 
-const settle = () => new Promise((r) => setTimeout(r, 20));
 const sequence = (events: readonly LedgerEvent[]) => events.map((e) => (e.status === undefined ? e.kind : `${e.kind}:${e.status}`));
-
-/** A gate the test opens, and a promise that says when something first reached it. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((r) => (open = r));
-  let reached!: () => void;
-  const arrived = new Promise<void>((r) => (reached = r));
-  return { open, opened, reached, arrived };
-}
 
 /** A termination service that records each target and answers what `answer` says (or throws). */
 function mechanism(answer: () => Promise<unknown>) {
