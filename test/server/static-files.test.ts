@@ -92,3 +92,50 @@ describe('static web notebook files', () => {
     }
   });
 });
+
+describe('the page\'s Content-Security-Policy', () => {
+  const scriptSrc = (csp: string | string[] | undefined): string => String(csp).split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src')) ?? '';
+  const hash = `sha256-${'A'.repeat(42)}E=`;
+  async function withHashesFile(content: string | undefined, check: () => Promise<void>): Promise<void> {
+    const file = path.join(root, 'web-dist', 'csp.json');
+    if (content === undefined) rmSync(file, { force: true });
+    else writeFileSync(file, content);
+    try {
+      await check();
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }
+
+  test('index.html (also as the fallback of a client route) allows exactly the inline scripts csp.json names; nothing else of the API or the assets does', async () => {
+    await withHashesFile(JSON.stringify({ scriptHashes: [hash] }), async () => {
+      for (const p of ['/', '/index.html', '/some/client/route']) {
+        expect(scriptSrc((await getWithHeaders(p)).headers['content-security-policy']), p).toBe(`script-src 'self' '${hash}'`);
+      }
+      for (const p of ['/assets/app.js', '/api/status', '/csp.json']) {
+        expect(scriptSrc((await getWithHeaders(p)).headers['content-security-policy']), p).toBe("script-src 'self'");
+      }
+    });
+  });
+
+  test('a csp.json that is missing, not JSON, or names anything but SHA-256 hashes allows no inline script', async () => {
+    const hostile = [
+      undefined,
+      'not json',
+      JSON.stringify({ scriptHashes: "'unsafe-inline'" }),
+      JSON.stringify({ scriptHashes: ["'unsafe-inline'"] }),
+      JSON.stringify({ scriptHashes: [hash, "'unsafe-eval'"] }),
+      JSON.stringify({ scriptHashes: [`${hash}; script-src *`] }),
+      JSON.stringify({ scriptHashes: [`sha384-${'A'.repeat(64)}`] }),
+      JSON.stringify({ scriptHashes: [`${hash} https://evil.example`] }),
+      JSON.stringify([hash]),
+    ];
+    for (const content of hostile) {
+      await withHashesFile(content, async () => {
+        const headers = (await getWithHeaders('/')).headers;
+        expect(scriptSrc(headers['content-security-policy']), String(content)).toBe("script-src 'self'");
+        expect(String(headers['content-security-policy'])).not.toMatch(/unsafe-eval|evil|\*/);
+      });
+    }
+  });
+});

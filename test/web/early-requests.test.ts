@@ -83,6 +83,38 @@ describe('web notebook: early requests', () => {
     await page.close();
   });
 
+  it('sends the notebook\'s GET and session POST, and opens the kernel\'s socket, before the page\'s scripts arrive', { timeout: 60_000 }, async () => {
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const api: string[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/')) api.push(`${r.method()} ${decodeURIComponent(url.pathname)}`);
+    });
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => void sockets.push(new URL(ws.url()).pathname));
+    // The entry and the services chunk are held: what reaches the server meanwhile was sent by the inlined script.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/(index|services)-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${suite.server.url}/?token=${token}&path=${encodeURIComponent('early nb.ipynb')}`, { waitUntil: 'commit' });
+    await expect.poll(() => sockets.length, { timeout: 20_000 }).toBe(1);
+    // In either order: both leave at once.
+    expect([...api].sort()).toEqual(['GET /api/contents/early nb.ipynb', 'POST /api/sessions']);
+    expect(sockets).toHaveLength(1);
+    expect(sockets[0]).toMatch(/^\/api\/kernels\/[\w-]+\/channels$/);
+    release();
+    await page.locator('.kernel-status[data-status="idle"]').waitFor();
+    // Services took those answers: neither the notebook nor the session was asked for again.
+    expect(api.filter((a) => a === 'GET /api/contents/early nb.ipynb')).toHaveLength(1);
+    expect(api.filter((a) => a === 'POST /api/sessions')).toHaveLength(1);
+    await page.evaluate(`document.querySelector('button[aria-label="Run all cells"]').click()`);
+    await page.locator('.cell').first().locator('.output-execute_result', { hasText: 'ran: 1 + 1' }).waitFor();
+    await page.close();
+  });
+
   /** The page's load marks, in ms from navigation (each set once). */
   const loadMarks = async (page: Page): Promise<Record<string, number>> =>
     (await page.evaluate(`Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith(${JSON.stringify(LOAD_MARK_PREFIX)})).map((m) => [m.name.slice(${LOAD_MARK_PREFIX.length}), m.startTime]))`)) as Record<string, number>;

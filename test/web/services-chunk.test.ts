@@ -24,7 +24,12 @@ describe('web notebook: the services chunk', () => {
     expect(preloaded).toBeDefined();
     // makeSettings: ServerConnection's, which every services call goes through.
     expect(await fs.readFile(path.join(dir, entry!), 'utf8')).not.toContain('makeSettings');
-    expect(await fs.readFile(path.join(dir, preloaded!), 'utf8')).toContain('makeSettings');
+    const services = await fs.readFile(path.join(dir, preloaded!), 'utf8');
+    expect(services).toContain('makeSettings');
+    // Only the parts of the package the page uses (vite.config.ts, slimServicesIndex): the REST APIs for
+    // kernels, sessions and contents, none of terminals, workspaces, settings, or the managers' polling.
+    for (const used of ['api/kernels', 'api/sessions', 'api/contents']) expect(services, used).toContain(used);
+    for (const unused of ['api/terminals', 'api/workspaces', 'api/settings', 'api/nbconvert', 'TerminalManager']) expect(services, unused).not.toContain(unused);
   });
 
   it('draws the notebook before the services chunk arrives, then gets its kernel and runs', { timeout: 60_000 }, async () => {

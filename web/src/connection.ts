@@ -4,7 +4,7 @@
  * must allow this page's origin). The token comes from `?token=` (kept in sessionStorage, then removed from
  * the address bar so it does not end up in history or screenshots).
  */
-import { ServerConnection } from '@jupyterlab/services';
+import { ServerConnection } from '@jupyterlab/services/lib/serverconnection';
 import { adoptEarlySocket, earlyResponse, REQUEST_INIT, TOKEN_KEY } from './early-requests.js';
 
 export function pageToken(loc: Location = window.location, storage: Storage = sessionStorage): string {

@@ -1,114 +1,37 @@
 /**
- * The first REST requests of a page opened on a notebook (`?path=`), sent before the rest of the page's
- * script has evaluated: the notebook file (and the notebook's draft, from IndexedDB) and the notebook's kernel
- * session. The notebook's response is handed once to the identical GET that services would make
- * (connection.ts passes `earlyResponse` as its fetch), and is read without services (earlyNotebook), so the
- * first draw does not wait for that chunk. A page pointed at another server (`?server=`) sends none.
+ * The answers to the page's first requests (early-start.ts: the notebook file, the notebook's session, the kernel's
+ * WebSocket), handed to the app: the notebook's response once to the identical GET that services would make
+ * (connection.ts passes `earlyResponse` as its fetch) and read without services (earlyNotebook), so the first draw
+ * does not wait for that chunk; the session's answer to kernel-session.ts (earlySession); the socket to services'
+ * KernelConnection (adoptEarlySocket, through the page's settings) instead of one it would open after the
+ * services chunk loaded. The notebook's draft (from IndexedDB) is asked for here too.
  *
- * The session is a POST (earlySession), with no session list asked for first: a Jupyter server answers a
- * session POST for a path that has one with that session, so the POST either finds or starts it, and the
- * kernel starts (or a warm one is handed out) while the page evaluates. Only when the server refuses it (no
- * Nighthawk kernelspec there) does the page list sessions and kernelspecs to choose (kernel-session.ts).
- *
- * Once the session's answer names its kernel, the kernel's WebSocket is opened too (openEarlySocket): the
- * handshake happens while the page evaluates and draws, and services' KernelConnection is handed that socket
- * (adoptEarlySocket, through the page's settings) instead of opening its own after the services chunk loaded.
+ * The requests were sent by the script inlined in index.html, before this module loaded; where that script did not
+ * run, this module sends them as it evaluates (it is the entry's first import).
  */
-import type { Contents, Session } from '@jupyterlab/services';
-import { KERNEL_WS_PROTOCOL, NIGHTHAWK_KERNEL, SESSION_CREATED_HEADER } from '../../shared/rest.js';
+import type { Contents } from '@jupyterlab/services';
 import { pageDrafts } from './drafts.js';
-import { markLoad } from './load-marks.js';
+import { KERNEL_WS_PROTOCOL } from '../../shared/rest.js';
+import { apiBase, EARLY_GLOBAL, notebookRequest, requestKey, startEarly, type EarlySession, type EarlyStart } from './early-start.js';
 
-/** Where the page keeps its token (connection.ts moves `?token=` there). */
-export const TOKEN_KEY = 'nighthawk.token';
-/** What every request of the page carries besides its token (the server refuses state-changing requests without the JSON type). */
-export const REQUEST_INIT = { cache: 'no-store', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' } } as const satisfies RequestInit;
+export { REQUEST_INIT, TOKEN_KEY, type EarlySession } from './early-start.js';
+
 /** A response not claimed by then is left alone (the page asks again, fresh). */
 const KEEP_MS = 10_000;
 
-const early = new Map<string, { response: Promise<Response>; at: number }>();
-
-/** The notebook's session from the page's first POST; `found`: it was running before (not started by the POST). */
-export interface EarlySession {
-  model: Session.IModel;
-  found: boolean;
-}
-let earlySessionRequest: { path: string; answer: Promise<EarlySession | undefined>; at: number } | undefined;
-
-/** Method, path and query of a request, without the bare timestamp services appends to defeat caches. */
-function requestKey(method: string, url: URL): string {
-  const params = [...url.searchParams].filter(([name, value]) => !(value === '' && /^\d+$/.test(name))).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `${method} ${url.origin}${url.pathname}?${new URLSearchParams(params).toString()}`;
+/** What the inlined script started (taken once, off the window), else the same started now. */
+function takeStart(): EarlyStart | undefined {
+  const host = window as unknown as Record<string, unknown>;
+  const inlined = host[EARLY_GLOBAL] as EarlyStart | undefined;
+  delete host[EARLY_GLOBAL];
+  const start = inlined ?? startEarly();
+  const path = new URL(window.location.href).searchParams.get('path');
+  if (path) pageDrafts.prefetch(path);
+  return start;
 }
 
-/** The page's own server (no `?server=`): the API at the origin root. */
-const apiBase = (): URL => new URL('/', window.location.origin);
-
-/** The notebook file's GET as services sends it for `contents.get(path, { type: 'notebook', content: true })`. */
-const notebookRequest = (path: string): string => `api/contents/${path.split('/').map(encodeURIComponent).join('/')}?type=notebook&content=1&hash=0`;
-
-function start(): void {
-  const here = new URL(window.location.href);
-  const path = here.searchParams.get('path');
-  if (!path) return;
-  pageDrafts.prefetch(path);
-  if (here.searchParams.has('server')) return;
-  const token = here.searchParams.get('token') ?? sessionStorage.getItem(TOKEN_KEY) ?? '';
-  // As services sends them (serverconnection.ts handleRequest, with connection.ts's settings).
-  const headers: Record<string, string> = { ...REQUEST_INIT.headers };
-  if (token) headers['Authorization'] = `token ${token}`;
-  const get = (relative: string): void => {
-    const url = new URL(relative, apiBase());
-    const response = fetch(url, { ...REQUEST_INIT, headers });
-    response.catch(() => {});
-    early.set(requestKey('GET', url), { response, at: performance.now() });
-  };
-  get(notebookRequest(path));
-  const session = fetch(new URL('api/sessions', apiBase()), {
-    ...REQUEST_INIT,
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ path, type: 'notebook', name: path.split('/').pop() ?? path, kernel: { name: NIGHTHAWK_KERNEL } }),
-  });
-  session.catch(() => {});
-  const answer = sessionAnswer(path, session);
-  earlySessionRequest = { path, answer, at: performance.now() };
-  void answer.then((found) => {
-    if (found?.model.kernel) openEarlySocket(found.model.kernel.id, token);
-  });
-  markLoad('requests-sent');
-}
-
-/** The kernel channels' socket opened with the page's first requests, until services takes it (once). */
-let earlySocket: { url: URL; socket: WebSocket; received: unknown[]; keep: (ev: MessageEvent) => void } | undefined;
-
-/** The channels URL services builds for a kernel (kernel/default.ts), with a session id of its own. */
-function openEarlySocket(kernelId: string, token: string): void {
-  const url = new URL(`api/kernels/${encodeURIComponent(kernelId)}/channels`, apiBase());
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.searchParams.set('session_id', crypto.randomUUID());
-  if (token) url.searchParams.set('token', token);
-  let socket: WebSocket;
-  try {
-    socket = new WebSocket(url, [KERNEL_WS_PROTOCOL]);
-  } catch {
-    return;
-  }
-  // As services sets it on its sockets: binary frames as ArrayBuffers, also for those received before it takes this one.
-  socket.binaryType = 'arraybuffer';
-  const received: unknown[] = [];
-  const keep = (ev: MessageEvent): void => void received.push(ev.data);
-  socket.addEventListener('message', keep);
-  markLoad('kernel-socket');
-  const entry = { url, socket, received, keep };
-  earlySocket = entry;
-  // Not taken by then (the page chose another session, or never connected): closed, not left open on the kernel.
-  setTimeout(() => {
-    if (earlySocket !== entry) return;
-    earlySocket = undefined;
-    socket.close();
-  }, KEEP_MS);
-}
+// Outside a page (Node tests load connection.ts, which imports this module) there is nothing to send or take.
+const early: EarlyStart | undefined = typeof window !== 'undefined' ? takeStart() : undefined;
 
 /**
  * For services' `WebSocket` setting: the socket opened early for these channels when `url` asks for the same kernel
@@ -117,18 +40,18 @@ function openEarlySocket(kernelId: string, token: string): void {
  * set its handlers (right after construction); a socket still opening gets its own `open` event.
  */
 export function adoptEarlySocket(url: string | URL, protocols?: string | string[]): WebSocket | undefined {
-  const early = earlySocket;
-  if (!early) return undefined;
-  earlySocket = undefined;
+  const socketEntry = early?.socket;
+  if (!early || !socketEntry) return undefined;
+  early.socket = undefined;
   const wanted = new URL(url);
   const asked = typeof protocols === 'string' ? [protocols] : (protocols ?? []);
   const same =
-    wanted.origin === early.url.origin &&
-    wanted.pathname === early.url.pathname &&
-    (wanted.searchParams.get('token') ?? '') === (early.url.searchParams.get('token') ?? '') &&
+    wanted.origin === socketEntry.url.origin &&
+    wanted.pathname === socketEntry.url.pathname &&
+    (wanted.searchParams.get('token') ?? '') === (socketEntry.url.searchParams.get('token') ?? '') &&
     asked.includes(KERNEL_WS_PROTOCOL);
-  const { socket } = early;
-  socket.removeEventListener('message', early.keep);
+  const { socket } = socketEntry;
+  socket.removeEventListener('message', socketEntry.keep);
   if (!same || socket.readyState > WebSocket.OPEN) {
     socket.close();
     return undefined;
@@ -136,19 +59,10 @@ export function adoptEarlySocket(url: string | URL, protocols?: string | string[
   if (socket.readyState === WebSocket.OPEN) {
     queueMicrotask(() => {
       socket.dispatchEvent(new Event('open'));
-      for (const data of early.received) socket.dispatchEvent(new MessageEvent('message', { data }));
+      for (const data of socketEntry.received) socket.dispatchEvent(new MessageEvent('message', { data }));
     });
   }
   return socket;
-}
-
-async function sessionAnswer(path: string, session: Promise<Response>): Promise<EarlySession | undefined> {
-  const response = await session.catch(() => undefined);
-  if (!response?.ok) return undefined;
-  const model: unknown = await response.json().catch(() => undefined);
-  if (!isSessionModel(model) || model.path !== path) return undefined;
-  // A server that does not say it created the session may have found it: a found session is never shut down.
-  return { model, found: response.headers.get(SESSION_CREATED_HEADER) !== 'created' };
 }
 
 /**
@@ -157,19 +71,19 @@ async function sessionAnswer(path: string, session: Promise<Response>): Promise<
  * starts the session as usual.
  */
 export function earlySession(path: string): Promise<EarlySession | undefined> {
-  const request = earlySessionRequest;
-  if (!request || request.path !== path) return Promise.resolve(undefined);
-  earlySessionRequest = undefined;
+  const request = early?.session;
+  if (!early || !request || early.path !== path) return Promise.resolve(undefined);
+  early.session = undefined;
   return performance.now() - request.at < KEEP_MS ? request.answer : Promise.resolve(undefined);
 }
 
 /** The early response for this request (once), or undefined: then it is fetched as usual. */
 export function earlyResponse(request: Request): Promise<Response> | undefined {
-  if (early.size === 0 || request.method !== 'GET') return undefined;
+  if (!early || early.gets.size === 0 || request.method !== 'GET') return undefined;
   const key = requestKey('GET', new URL(request.url));
-  const entry = early.get(key);
+  const entry = early.gets.get(key);
   if (!entry) return undefined;
-  early.delete(key);
+  early.gets.delete(key);
   return performance.now() - entry.at < KEEP_MS ? entry.response : undefined;
 }
 
@@ -178,13 +92,14 @@ export function earlyResponse(request: Request): Promise<Response> | undefined {
  * services. Anything else (no early request, an error status) is left to services, which reports it as usual.
  */
 export async function earlyNotebook(path: string): Promise<Contents.IModel | undefined> {
-  if (early.size === 0) return undefined;
+  if (!early || early.gets.size === 0) return undefined;
+  const gets = early.gets;
   const key = requestKey('GET', new URL(notebookRequest(path), apiBase()));
-  const entry = early.get(key);
+  const entry = gets.get(key);
   if (!entry || performance.now() - entry.at >= KEEP_MS) return undefined;
   const response = await entry.response.catch(() => undefined);
-  if (!response?.ok || early.get(key) !== entry) return undefined;
-  early.delete(key);
+  if (!response?.ok || gets.get(key) !== entry) return undefined;
+  gets.delete(key);
   const model: unknown = await response.json().catch(() => undefined);
   return isContentsModel(model) ? model : undefined;
 }
@@ -195,14 +110,3 @@ function isContentsModel(value: unknown): value is Contents.IModel {
   const m = value as Record<string, unknown>;
   return ['name', 'path', 'type', 'created', 'last_modified'].every((k) => typeof m[k] === 'string') && typeof m.content === 'object';
 }
-
-/** The fields services' own validation requires of a session model with a kernel (session/validate.ts). */
-function isSessionModel(value: unknown): value is Session.IModel {
-  if (typeof value !== 'object' || value === null) return false;
-  const m = value as Record<string, unknown>;
-  const kernel = m.kernel as Record<string, unknown> | null | undefined;
-  return ['id', 'path', 'name', 'type'].every((k) => typeof m[k] === 'string') && typeof kernel === 'object' && kernel !== null && typeof kernel.id === 'string' && typeof kernel.name === 'string';
-}
-
-// Outside a page (Node tests load connection.ts, which imports this module) there is nothing to send.
-if (typeof window !== 'undefined') start();

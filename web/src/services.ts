@@ -6,8 +6,14 @@
 import { PageConfig } from '@jupyterlab/coreutils';
 import { BACKGROUND_REQUESTS } from './background-requests.js';
 
-export { ContentsManager, KernelAPI, KernelConnection, KernelSpecAPI, SessionAPI } from '@jupyterlab/services';
-// Not re-exported by the package index; the class SessionManager.connectTo builds.
+// From the modules that define them, not the package index: the index (CommonJS, so not tree-shaken) would
+// bring in terminals, settings, workspaces, users, events and the managers' polling, none of which the page uses.
+export { ContentsManager } from '@jupyterlab/services/lib/contents';
+export { KernelConnection } from '@jupyterlab/services/lib/kernel/default';
+export * as KernelAPI from '@jupyterlab/services/lib/kernel/restapi';
+export * as KernelSpecAPI from '@jupyterlab/services/lib/kernelspec/restapi';
+export * as SessionAPI from '@jupyterlab/services/lib/session/restapi';
+// The class SessionManager.connectTo builds.
 export { SessionConnection } from '@jupyterlab/services/lib/session/default';
 export { pageToken, serverSettings } from './connection.js';
 

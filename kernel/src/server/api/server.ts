@@ -15,28 +15,11 @@ import { handleApi } from './http-api.js';
 import { KernelManager } from '../kernel/index.js';
 import { generateToken, hostAndOriginChecker, tokenMatches, type OriginPolicy } from './security.js';
 import { SessionRegistry } from './sessions.js';
+import { CONTENT_SECURITY_POLICY } from './content-security.js';
 import { serveStatic } from './static-files.js';
 import { V1_PROTOCOL } from './ws-frames.js';
 
-/**
- * Sent with every response. The page runs only its own scripts (no inline script, no eval), talks only to
- * this origin (REST and WebSocket), and cannot be framed; Monaco needs inline styles and a worker from this
- * origin. A script that slipped past the output sanitizer would still not run.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "frame-src 'none'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+export { CONTENT_SECURITY_POLICY } from './content-security.js';
 
 /** A larger notebook's first cell is not converted ahead: reading it would cost the server more than it saves. */
 const PREPARE_MAX_NOTEBOOK_BYTES = 1024 * 1024;

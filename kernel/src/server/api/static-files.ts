@@ -4,10 +4,13 @@
  * Caching: a built asset named after its content (`assets/name-HASH.ext`) never changes, so browsers keep it
  * for a year without asking again (and reuse the compiled code of its scripts); everything else (index.html,
  * which names the current assets) is revalidated on every load and answered 304 when unchanged.
+ * The page (the root's index.html) is sent with a Content-Security-Policy allowing the inline scripts the build
+ * named by hash beside it (csp.json); the API server sends the same policy without them with everything else.
  */
 import { promises as fs } from 'node:fs';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { pagePolicy, SCRIPT_HASHES_FILE } from './content-security.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -64,16 +67,26 @@ export async function serveStatic(root: string | undefined, pathname: string, re
   const type = TYPES[path.extname(real)] ?? 'application/octet-stream';
   const relative = path.relative(realRoot, real).split(path.sep).join('/');
   const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
-  const headers = {
+  const headers: Record<string, string> = {
     'Content-Type': type,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': HASHED_ASSET.test(relative) ? IMMUTABLE : 'no-cache',
     ETag: etag,
   };
+  if (relative === 'index.html') headers['Content-Security-Policy'] = pagePolicy(await readScriptHashes(realRoot));
   if (requestHeaders['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) {
     res.writeHead(304, headers).end();
     return;
   }
   res.writeHead(200, { ...headers, 'Content-Length': stat.size });
   res.end(await fs.readFile(real));
+}
+
+/** The build's csp.json beside index.html, parsed; undefined when it is missing or not JSON (pagePolicy then allows no inline script). */
+async function readScriptHashes(realRoot: string): Promise<unknown> {
+  try {
+    return JSON.parse(await fs.readFile(path.join(realRoot, SCRIPT_HASHES_FILE), 'utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }
