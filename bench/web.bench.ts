@@ -7,6 +7,8 @@
  *   "repeat-visit": the same loads in one browser context after a first one (HTTP and compiled-code caches warm),
  *   against the baseline loaded the same way. A comment line after each pair gives the median time of each step
  *   of the load (the page's load marks, web/src/load-marks.ts), so a slower load shows which step grew.
+ *   "first-frame": the same first-visit loads, each page timed to the end of the first frame after its mark
+ *   (the baseline's mark is set while parsing, before any layout; the notebook's after the layout its focus forced).
  * - scroll-to-last-cell: scrollIntoView of the last cell → its Monaco editor is in the DOM, against one
  *   frame of the same page; on a page in use (the pointer moved, Monaco loaded, editors mounted ahead in
  *   idle time: body[data-editors="mounted"]), and "monaco-cold": on a page nobody touched yet, where the
@@ -69,6 +71,22 @@ const bodyAttributeSet = (key: 'readyAt' | 'interactiveAt'): string => `new Prom
   observer.observe(document.body, { attributes: true });
 })`;
 
+/**
+ * Installed before any script of the page: once `body.dataset[key]` is set, the end of the next frame (a task
+ * queued from its animation callback, after that frame's style, layout and paint) goes to `body[data-painted-at]`.
+ * The marks themselves are set before the browser's first layout of the page (the baseline's while parsing) or
+ * after one the page forced; this times both pages to their first frame.
+ */
+const paintedAfter = (key: 'readyAt' | 'interactiveAt'): string => `(() => {
+  const attribute = ${JSON.stringify(key === 'readyAt' ? 'data-ready-at' : 'data-interactive-at')};
+  const observer = new MutationObserver(() => {
+    if (!document.body?.hasAttribute(attribute)) return;
+    observer.disconnect();
+    requestAnimationFrame(() => setTimeout(() => { document.body.dataset.paintedAt = String(performance.now()); }, 0));
+  });
+  observer.observe(document, { attributes: true, subtree: true, attributeFilter: [attribute] });
+})()`;
+
 /** Per load, when each of the page's load marks (web/src/load-marks.ts) was set, in ms from navigation. */
 type LoadSteps = Map<string, number[]>;
 
@@ -78,13 +96,14 @@ type LoadSteps = Map<string, number[]>;
  * (a visit with the browser's cache and compiled-code cache warm, as for someone who opened the notebook before).
  * `steps` collects the page's load marks of each measured load.
  */
-async function loadSamples(browser: Browser, url: string, interactive = false, repeat = false, steps?: LoadSteps): Promise<[number[], number[]]> {
+async function loadSamples(browser: Browser, url: string, interactive = false, repeat = false, steps?: LoadSteps, painted?: number[]): Promise<[number[], number[]]> {
   const ready: number[] = [];
   const usable: number[] = [];
   const shared = repeat ? await browser.newContext({ viewport: { width: 1280, height: 900 } }) : undefined;
   for (let i = repeat ? -1 : 0; i < LOADS; i++) {
     const context = shared ?? (await browser.newContext({ viewport: { width: 1280, height: 900 } }));
     const page = await context.newPage();
+    if (painted) await page.addInitScript(paintedAfter(interactive ? 'interactiveAt' : 'readyAt'));
     await page.goto(url);
     await page.evaluate(bodyAttributeSet(interactive ? 'interactiveAt' : 'readyAt'));
     const readyAt = Number(await page.locator('body').getAttribute('data-ready-at'));
@@ -92,6 +111,10 @@ async function loadSamples(browser: Browser, url: string, interactive = false, r
     if (i >= 0) {
       ready.push(readyAt);
       if (interactive) usable.push(usableAt);
+      if (painted) {
+        await page.locator('body[data-painted-at]').waitFor({ state: 'attached', timeout: 30_000 });
+        painted.push(Number(await page.locator('body').getAttribute('data-painted-at')));
+      }
       const marks = (await page.evaluate(`performance.getEntriesByType('mark').filter((m) => m.name.startsWith(${JSON.stringify(LOAD_MARK_PREFIX)})).map((m) => [m.name.slice(${LOAD_MARK_PREFIX.length}), m.startTime])`)) as Array<[string, number]>;
       for (const [name, at] of marks) steps?.set(name, [...(steps.get(name) ?? []), at]);
     }
@@ -123,11 +146,15 @@ async function main(): Promise<void> {
   const server = await startFakeServerProcess({ token, notebooksDir: dir, staticDir });
   const browser = await launchChromium();
   try {
-    const [baseLoad] = await loadSamples(browser, `${server.url}/baseline.html`);
+    const basePainted: number[] = [];
+    const [baseLoad] = await loadSamples(browser, `${server.url}/baseline.html`, false, false, undefined, basePainted);
     const steps: LoadSteps = new Map();
-    const [load, interactive] = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`, true, false, steps);
+    const painted: number[] = [];
+    const [load, interactive] = await loadSamples(browser, `${server.url}/?token=${token}&path=fifty.ipynb`, true, false, steps, painted);
     report('web-load-50-cells', load, baseLoad);
     report('web-interactive-50-cells', interactive, baseLoad);
+    // The same loads to the end of the first frame after each page's mark (see paintedAfter).
+    report('web-interactive-50-cells-first-frame', painted, basePainted);
     printSteps('first visit', steps, load, interactive);
     const [baseRepeat] = await loadSamples(browser, `${server.url}/baseline.html`, false, true);
     const repeatSteps: LoadSteps = new Map();
