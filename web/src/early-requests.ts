@@ -19,12 +19,17 @@ export { REQUEST_INIT, TOKEN_KEY, type EarlySession } from './early-start.js';
 /** A response not claimed by then is left alone (the page asks again, fresh). */
 const KEEP_MS = 10_000;
 
-/** What the inlined script started (taken once, off the window), else the same started now. */
+/**
+ * What the inlined script started (taken once, off the window), else the same started now. Only an own data property
+ * holding the inlined script's shape counts: a named element (DOM clobbering) is not one.
+ */
 function takeStart(): EarlyStart | undefined {
   const host = window as unknown as Record<string, unknown>;
-  const inlined = host[EARLY_GLOBAL] as EarlyStart | undefined;
+  const own = Object.getOwnPropertyDescriptor(host, EARLY_GLOBAL);
   delete host[EARLY_GLOBAL];
-  const start = inlined ?? startEarly();
+  const value: unknown = own && 'value' in own ? own.value : undefined;
+  const inlined = typeof value === 'object' && value !== null && (value as Partial<EarlyStart>).gets instanceof Map ? (value as EarlyStart) : undefined;
+  const start = own ? inlined : startEarly();
   const path = new URL(window.location.href).searchParams.get('path');
   if (path) pageDrafts.prefetch(path);
   return start;
