@@ -142,3 +142,88 @@ describe('a SessionFunction adapter left bound, or as a getter, setter or proxy 
     expect(session.anomalies).toEqual([]);
   });
 });
+
+/**
+ * The same attack through what the engine builds around a function, which no method of the adapter sees: the
+ * intrinsic `Function.prototype.bind`, `Reflect.apply` or `Function.prototype.call` bound around it, a proxy with the
+ * default apply. Model code never holds the adapter itself (core's MODEL_FACING): what it holds joins its run when
+ * called inside one and is refused outside any, so everything built around it is too. Planted by a model expression
+ * and by generated code; a SessionFunction body is approved code, which holds the adapter itself.
+ */
+const WRAPPERS = (tag: string) => `[
+  Function.prototype.bind.call(helper, null, '${tag}-intrinsic-bind'),
+  Reflect.apply.bind(null, helper, null, ['${tag}-reflect-apply']),
+  Function.prototype.call.bind(helper, null, '${tag}-call-bound'),
+  new Proxy(helper, {}),
+  { toJSON: new Proxy(helper, {}) },
+]`;
+
+describe('a SessionFunction adapter wrapped by built-ins model code calls', () => {
+  const touchAll = async (planted: unknown[]): Promise<void> => {
+    const touches: Array<() => unknown> = [
+      () => (planted[0] as () => unknown)(),
+      () => (planted[1] as () => unknown)(),
+      () => (planted[2] as () => unknown)(),
+      () => (planted[3] as (...a: unknown[]) => unknown)('chosen-proxy'),
+      () => JSON.stringify(planted[4]),
+    ];
+    for (const touch of touches) {
+      try {
+        const out = touch();
+        if (out instanceof Promise) await out.catch(() => undefined);
+      } catch {
+        // the refusal itself
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  const hooks = (session: nh.Session) => session.anomalies.filter((a) => a.anomalyKind === 'session_function_as_protocol_hook').length;
+
+  it('planted by a model expression: each works inside its run and is refused, recorded, after it', async () => {
+    const probe: Record<string, unknown> = {};
+    const calls: unknown[][] = [];
+    const plant = `(probe.planted = ${WRAPPERS('expr')}, probe.planted[0]().then(() => 1))`;
+    const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression: plant })] } : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }));
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+    const { work } = session.materialized(session.submit('async function work() {}'), { work: async () => nh.step({ program: 'execute\nWork.', references: { helper, probe } }) });
+    await work!();
+    // Called inside its run: joined it.
+    expect(calls).toEqual([['expr-intrinsic-bind']]);
+    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
+    const before = hooks(session);
+    await touchAll(probe.planted as unknown[]);
+    expect(calls).toEqual([['expr-intrinsic-bind']]);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
+    expect(hooks(session) - before).toBe(5);
+    // What the model held is not the operator's entry: handed back, it does not start a run either.
+    await expect(Promise.resolve().then(() => (probe.planted as unknown[])[3] as () => unknown).then((f) => f())).rejects.toThrow(/value-protocol hook/);
+    await expect((helper as unknown as (...a: unknown[]) => Promise<unknown>)('operator')).resolves.toBe('ran');
+  });
+
+  it('planted by generated code the composition dispatched with the adapter as a reference', async () => {
+    const probe: Record<string, unknown> = {};
+    const calls: unknown[][] = [];
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+    await session.runner.run(
+      async (ctx) => {
+        const { exports } = await ctx.dispatch({
+          language: 'javascript',
+          intent: 'define',
+          source: `export async function plant() { probe.planted = ${WRAPPERS('gen')}; return probe.planted[1](); }`,
+          dependencies: [{ name: 'helper', kind: 'reference', type: 'function' }, { name: 'probe', kind: 'reference', type: 'object' }],
+        });
+        await (exports.plant as () => Promise<unknown>)();
+      },
+      { grant: { references: { helper, probe } } },
+    );
+    expect(calls).toEqual([['gen-reflect-apply']]);
+    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
+    const before = hooks(session);
+    await touchAll(probe.planted as unknown[]);
+    expect(calls).toEqual([['gen-reflect-apply']]);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
+    expect(hooks(session) - before).toBe(5);
+  });
+});

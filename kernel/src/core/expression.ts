@@ -7,6 +7,7 @@
 
 import vm from 'node:vm';
 import { currentOperationId } from './interior.js';
+import { modelFacing } from './model-facing.js';
 import { reportRefusal } from './refusal-sink.js';
 import { ENTER_GENERATOR_NAME, ENTER_NAME, ESCAPING_NAME, LIVE_NAME, RESUMED_NAME, guardExpressionFunctions, type ExpressionGuard } from './expression-guard.js';
 
@@ -44,7 +45,8 @@ export function compileExpression(expression: string): CompiledExpression {
 }
 
 /**
- * A `with` scope over locals then references. Unknown names that are real globals (Math, JSON…)
+ * A `with` scope over locals then references, each seen through its model-facing view (model-facing.ts). Unknown
+ * names that are real globals (Math, JSON…)
  * fall through to globalThis; any other unknown name throws ReferenceError instead of leaking a
  * sloppy-mode global. Assignment to a bare name is refused: writes go through `nh_assign`.
  */
@@ -59,8 +61,8 @@ export function createScope(locals: Record<string, unknown>, references: Readonl
     },
     get(_target, name) {
       if (typeof name !== 'string') return undefined;
-      if (name in locals) return locals[name];
-      if (name in references) return references[name];
+      if (name in locals) return modelFacing(locals[name]);
+      if (name in references) return modelFacing(references[name]);
       throw new ReferenceError(`${name} is not defined`);
     },
     // Refused and recorded where it happens, so a catch in the expression cannot hide the attempt.

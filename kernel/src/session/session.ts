@@ -6,7 +6,7 @@
  * joins that run under the caller's authority.
  */
 import { types } from 'node:util';
-import { isSpecNaturalFunction, isTransformedNaturalFunction, modelCodeRunning, newId, wallClockMs } from '../core/index.js';
+import { isSpecNaturalFunction, isTransformedNaturalFunction, MODEL_FACING, modelCodeRunning, newId, wallClockMs } from '../core/index.js';
 import {
   RetainedFunction,
   Runner,
@@ -320,7 +320,9 @@ export class Session {
    * An adapter bound by a run's code (`helper.bind(null, 'chosen')`) is a function a model can leave as a value's
    * `toJSON`, `toString` or getter, with no `this` to show where it was found. Such a bound adapter works while a
    * run calls it, and is refused as a protocol hook when code outside any run does. The operator's own `bind` is
-   * the plain one. (`Function.prototype.bind.call(adapter, …)` and built-ins bound around it are not seen here.)
+   * the plain one. (Model code holds the adapter's model-facing function, not the adapter: what the intrinsic `bind`
+   * or a built-in makes of that is refused outside a run (#adapter). This covers an adapter a model reached
+   * another way, through an operator object holding it.)
    */
   #guardBind(adapter: SessionFunction, name: string): void {
     const session = this;
@@ -517,28 +519,46 @@ export class Session {
     const existing = this.#adapters.get(fn);
     if (existing) return existing;
     const session = this;
-    const call = async (self: unknown, args: never[]): Promise<unknown> => {
+    // `fromModel`: called through the model-facing function (below), never the operator's own entry.
+    const call = async (self: unknown, args: never[], fromModel: boolean): Promise<unknown> => {
       if (session.#closed) session.#refuseClosed(name);
       // Interior call: join the caller's run under the caller's authority.
       if (insideHostFrame()) return session.#joinCallerRun(name, () => fn.apply(self, args));
       if (coreOnlyModelCode()) session.#refuseOutsideRun(name);
-      if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(name);
+      if (fromModel || calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(name);
       return session.#runner.run(async () => fn.apply(self, args), session.#runOptions(name));
     };
     // A function written synchronous answers synchronously inside a run, as its callers there were written and
     // type-checked to expect: `return add(x, x) * 2` in one operator function calling another read a promise
     // (NaN), and a throw inside became a rejection nobody saw. A call that starts a run is asynchronous.
     const synchronous = !isAsyncFunction(fn);
-    const adapter = function (this: unknown, ...args: never[]): Promise<unknown> {
+    const invoke = (self: unknown, args: never[], fromModel: boolean): Promise<unknown> => {
       if (synchronous && insideHostFrame()) {
         if (session.#closed) session.#refuseClosed(name);
-        return session.#joinCallerRun(name, () => fn.apply(this, args)) as Promise<unknown>;
+        return session.#joinCallerRun(name, () => fn.apply(self, args)) as Promise<unknown>;
       }
-      return callResult(call(this, args));
+      return callResult(call(self, args, fromModel));
+    };
+    const adapter = function (this: unknown, ...args: never[]): Promise<unknown> {
+      return invoke(this, args, false);
     } as unknown as SessionFunction;
+    /*
+     * What model code holds in place of the adapter (core's MODEL_FACING: a step's references and locals, a
+     * dispatch's reference dependencies): inside a run it is the adapter (it joins the caller's run); outside any
+     * run it is refused and recorded as a protocol hook is, so nothing a model builds around it (the intrinsic
+     * `bind`, `Reflect.apply` or `call` bound to it, a proxy, a value's hook) starts a run with the Session's grant
+     * when operator code calls it later, and a model handing it back hands the operator no entry of its own.
+     */
+    const facing = function (this: unknown, ...args: never[]): Promise<unknown> {
+      return invoke(this, args, true);
+    };
+    Object.defineProperty(facing, 'name', { value: name });
+    Object.defineProperty(facing, 'sessionFunctionName', { value: name });
+    Object.freeze(facing);
     Object.defineProperty(adapter, 'name', { value: name });
     Object.defineProperty(adapter, 'sessionFunctionName', { value: name });
     Object.defineProperty(adapter, SESSION_FUNCTION, { value: Object.freeze({ sessionId: this.sessionId, target: fn }) });
+    Object.defineProperty(adapter, MODEL_FACING, { value: facing });
     this.#guardBind(adapter, name);
     this.#targets.set(adapter, fn);
     this.#adapters.set(fn, adapter);
