@@ -532,15 +532,14 @@ export class Session {
     // type-checked to expect: `return add(x, x) * 2` in one operator function calling another read a promise
     // (NaN), and a throw inside became a rejection nobody saw. A call that starts a run is asynchronous.
     const synchronous = !isAsyncFunction(fn);
-    const invoke = (self: unknown, args: never[], fromModel: boolean): Promise<unknown> => {
+    // The adapter and its model-facing function each call the target directly (no shared helper between): a stack
+    // trace of a throw in nested SessionFunctions keeps the operator's frames within V8's ten.
+    const adapter = function (this: unknown, ...args: never[]): Promise<unknown> {
       if (synchronous && insideHostFrame()) {
         if (session.#closed) session.#refuseClosed(name);
-        return session.#joinCallerRun(name, () => fn.apply(self, args)) as Promise<unknown>;
+        return session.#joinCallerRun(name, () => fn.apply(this, args)) as Promise<unknown>;
       }
-      return callResult(call(self, args, fromModel));
-    };
-    const adapter = function (this: unknown, ...args: never[]): Promise<unknown> {
-      return invoke(this, args, false);
+      return callResult(call(this, args, false));
     } as unknown as SessionFunction;
     /*
      * What model code holds in place of the adapter (core's MODEL_FACING: a step's references and locals, a
@@ -550,7 +549,11 @@ export class Session {
      * when operator code calls it later, and a model handing it back hands the operator no entry of its own.
      */
     const facing = function (this: unknown, ...args: never[]): Promise<unknown> {
-      return invoke(this, args, true);
+      if (synchronous && insideHostFrame()) {
+        if (session.#closed) session.#refuseClosed(name);
+        return session.#joinCallerRun(name, () => fn.apply(this, args)) as Promise<unknown>;
+      }
+      return callResult(call(this, args, true));
     };
     Object.defineProperty(facing, 'name', { value: name });
     Object.defineProperty(facing, 'sessionFunctionName', { value: name });
