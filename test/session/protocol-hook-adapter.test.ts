@@ -11,6 +11,36 @@ import { describe, expect, it } from 'vitest';
 import * as nh from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 
+/** Each touch as operator code makes it, the refusal (or the protocol's own complaint) swallowed; then late work settles. */
+async function touchEach(touches: ReadonlyArray<() => unknown>): Promise<void> {
+  for (const touch of touches) {
+    try {
+      const out = touch();
+      if (out instanceof Promise) await out.catch(() => undefined);
+    } catch {
+      // the protocol's own complaint about a promise where it wanted a value, or the refusal itself
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/**
+ * A Session whose `work` runs one step where the model evaluates `expression` (with `helper`, an adapter recording
+ * its calls, and `probe` as references) and finishes; resolved once that run ended.
+ */
+async function modelEvaluatedInRun(expression: string) {
+  const probe: Record<string, unknown> = {};
+  const calls: unknown[][] = [];
+  const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression })] } : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }));
+  const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+  const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+  const { work } = session.materialized(session.submit('async function work() {}'), { work: async () => nh.step({ program: 'execute\nWork.', references: { helper, probe } }) });
+  await work!();
+  return { session, helper: helper!, probe, calls };
+}
+
+const hookRefusals = (session: nh.Session): number => session.anomalies.filter((a) => a.anomalyKind === 'session_function_as_protocol_hook').length;
+
 const PLANT = `(
   probe.thenable = { then: helper },
   probe.boundThenable = { then: helper.bind(null) },
@@ -90,17 +120,11 @@ const PLANT_UNBOUND = `(
 describe('a SessionFunction adapter left bound, or as a getter, setter or proxy trap', () => {
   it('is refused when operator code touches the value after the run, and recorded; a run may still call what it bound', async () => {
     const { inspect } = await import('node:util');
-    const probe: Record<string, unknown> = {};
-    const calls: unknown[][] = [];
-    const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression: PLANT_UNBOUND })] } : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }));
-    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
-    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
-    const { work } = session.materialized(session.submit('async function work() {}'), { work: async () => nh.step({ program: 'execute\nWork.', references: { helper, probe } }) });
-    await work!();
+    const { session, probe, calls } = await modelEvaluatedInRun(PLANT_UNBOUND);
     // Called inside its run: joined it.
     expect(calls).toEqual([['in-run']]);
     const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
-    const before = session.anomalies.filter((a) => a.anomalyKind === 'session_function_as_protocol_hook').length;
+    const before = hookRefusals(session);
     const touches: Array<() => unknown> = [
       () => JSON.stringify(probe.boundJson),
       () => String(probe.boundStr),
@@ -113,18 +137,10 @@ describe('a SessionFunction adapter left bound, or as a getter, setter or proxy 
       () => ((probe.proxySet as Record<string, unknown>)['anything'] = 'chosen-set'),
       () => (probe.inRun as () => Promise<unknown>)(),
     ];
-    for (const touch of touches) {
-      try {
-        const out = touch();
-        if (out instanceof Promise) await out.catch(() => undefined);
-      } catch {
-        // the protocol's own complaint about a promise where it wanted a value, or the refusal itself
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await touchEach(touches);
     expect(calls).toEqual([['in-run']]);
     expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
-    expect(session.anomalies.filter((a) => a.anomalyKind === 'session_function_as_protocol_hook').length - before).toBe(touches.length);
+    expect(hookRefusals(session) - before).toBe(touches.length);
   });
 
   it("the operator's own bind, getter and namespace calls still start runs", async () => {
@@ -159,43 +175,30 @@ const WRAPPERS = (tag: string) => `[
 ]`;
 
 describe('a SessionFunction adapter wrapped by built-ins model code calls', () => {
-  const touchAll = async (planted: unknown[]): Promise<void> => {
-    const touches: Array<() => unknown> = [
+  const touchAll = (planted: unknown[]): Promise<void> =>
+    touchEach([
       () => (planted[0] as () => unknown)(),
       () => (planted[1] as () => unknown)(),
       () => (planted[2] as () => unknown)(),
       () => (planted[3] as (...a: unknown[]) => unknown)('chosen-proxy'),
       () => JSON.stringify(planted[4]),
-    ];
-    for (const touch of touches) {
-      try {
-        const out = touch();
-        if (out instanceof Promise) await out.catch(() => undefined);
-      } catch {
-        // the refusal itself
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    ]);
+  /** Touching each planted wrapper after its run: no call reaches the function, no run starts, each is recorded. */
+  const expectRefusedAfterRun = async (session: nh.Session, planted: unknown[], calls: unknown[][]): Promise<void> => {
+    const inRun = [...calls];
+    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
+    const before = hookRefusals(session);
+    await touchAll(planted);
+    expect(calls).toEqual(inRun);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
+    expect(hookRefusals(session) - before).toBe(5);
   };
-  const hooks = (session: nh.Session) => session.anomalies.filter((a) => a.anomalyKind === 'session_function_as_protocol_hook').length;
 
   it('planted by a model expression: each works inside its run and is refused, recorded, after it', async () => {
-    const probe: Record<string, unknown> = {};
-    const calls: unknown[][] = [];
-    const plant = `(probe.planted = ${WRAPPERS('expr')}, probe.planted[0]().then(() => 1))`;
-    const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression: plant })] } : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }));
-    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
-    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
-    const { work } = session.materialized(session.submit('async function work() {}'), { work: async () => nh.step({ program: 'execute\nWork.', references: { helper, probe } }) });
-    await work!();
+    const { session, helper, probe, calls } = await modelEvaluatedInRun(`(probe.planted = ${WRAPPERS('expr')}, probe.planted[0]().then(() => 1))`);
     // Called inside its run: joined it.
     expect(calls).toEqual([['expr-intrinsic-bind']]);
-    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
-    const before = hooks(session);
-    await touchAll(probe.planted as unknown[]);
-    expect(calls).toEqual([['expr-intrinsic-bind']]);
-    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
-    expect(hooks(session) - before).toBe(5);
+    await expectRefusedAfterRun(session, probe.planted as unknown[], calls);
     // What the model held is not the operator's entry: handed back, it does not start a run either.
     await expect(Promise.resolve().then(() => (probe.planted as unknown[])[3] as () => unknown).then((f) => f())).rejects.toThrow(/value-protocol hook/);
     await expect((helper as unknown as (...a: unknown[]) => Promise<unknown>)('operator')).resolves.toBe('ran');
@@ -219,11 +222,6 @@ describe('a SessionFunction adapter wrapped by built-ins model code calls', () =
       { grant: { references: { helper, probe } } },
     );
     expect(calls).toEqual([['gen-reflect-apply']]);
-    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
-    const before = hooks(session);
-    await touchAll(probe.planted as unknown[]);
-    expect(calls).toEqual([['gen-reflect-apply']]);
-    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
-    expect(hooks(session) - before).toBe(5);
+    await expectRefusedAfterRun(session, probe.planted as unknown[], calls);
   });
 });
