@@ -274,3 +274,42 @@ describe('a step started by host code of a terminated branch whose node runs ins
     expect(runner.ledger.select({ kind: 'execution.end', subjectId: inner.subjectId }).map((e) => e.status)).toEqual(['terminated']);
   });
 });
+
+/**
+ * Not terminated, only ended: generated `m` calls its sibling export `k` without awaiting it and returns, so `m`'s
+ * node ends `completed` while the boundary still decides `k`'s invocation. Once the boundary confirms, `k` would
+ * start as a node under `m`, after `m`'s one terminal event. The invocation is refused as a call left behind by a
+ * node that ended (`generated_export_outside_dispatch`), and `k` never runs.
+ */
+describe('an invocation whose calling node ended while the boundary decided', () => {
+  it('is refused once the boundary answers, recorded under that node, and its code never runs', async () => {
+    runs = 0;
+    const g = gate();
+    const branch: CodeProposal = {
+      language: 'javascript',
+      intent: 'define',
+      source: 'export async function k() { ran(); return 1; }\nexport async function m() { k().catch(() => undefined); return 1; }',
+      dependencies: [{ name: 'ran', kind: 'reference', type: 'function' }],
+    };
+    const runner = new Runner({ executor: new AgentExecutor({ model: new ScriptedModel([]) }), confinement: boundary((r) => r.node === 'invocation' && r.exportName === 'k', g) });
+    let m = '';
+    let mEnd: (string | undefined)[] = [];
+    await runner.run(
+      async (ctx) => {
+        const { exports } = await ctx.dispatch(branch);
+        expect(await (exports.m as () => Promise<number>)()).toBe(1);
+        await g.arrived;
+        m = ctx.history({ kind: 'dispatch.start', status: 'invocation' }).find((e) => (e.data as { export?: string }).export === 'm')!.subjectId;
+        mEnd = ctx.history({ kind: 'dispatch.end', subjectId: m }).map((e) => e.status);
+        g.open();
+        await settle();
+      },
+      { grant: { references: { ran } } },
+    );
+    const events = runner.ledger.events();
+    expect(mEnd).toEqual(['completed']);
+    expect(startedUnder(events, m)).toEqual([]);
+    expect(runs).toBe(0);
+    expect(events.some((e) => e.kind === 'trace.anomaly' && e.status === 'generated_export_outside_dispatch' && e.parentId === m)).toBe(true);
+  });
+});

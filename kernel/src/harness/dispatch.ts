@@ -374,8 +374,14 @@ export class Dispatcher {
       if (host.state !== 'running' || frame.host !== host) {
         throw new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` });
       }
-      // After an asynchronous confirmation the caller's branch may have been terminated meanwhile.
+      // After an asynchronous confirmation the caller's branch may have been terminated meanwhile, or the calling
+      // node may have ended (it returned without awaiting this call): no node starts under its terminal event.
       refuseInClosedBranch(host, frame.submitterId);
+      const ended = endedSubmitter();
+      if (ended !== undefined) {
+        host.recordAnomaly('generated_export_outside_dispatch', { export: name, definitionId: ids.definitionId }, ended);
+        throw markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId: ids.definitionId, site: 'entry' }));
+      }
       dispatcher.#admit(frame, nodeId, frame.submitterId);
       const node: LiveNode = { nodeId, materializationId: ids.materializationId, terminal: false };
       dispatcher.#start(node, frame.submitterId, 'invocation', { export: name, ...ids, arguments: args });
