@@ -1,9 +1,10 @@
 /**
- * The Runner's allocation is the platform's ceiling (seed 002: admission and accounting are platform services):
- * a run's options may narrow it, never widen it. A widening request is refused before anything is recorded.
+ * The Runner's allocation, or the default where it sets none, is the platform's ceiling (seed 002: the platform
+ * fixes the allocation at run entry): a run's options may narrow it, never widen it. A widening request is refused
+ * before anything is recorded.
  */
 import { describe, expect, it } from 'vitest';
-import { AgentExecutor, RunRejectedError, Runner, step } from '../../kernel/src/index.js';
+import { AgentExecutor, DEFAULT_ALLOCATION, RunRejectedError, Runner, step } from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
 
 const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
@@ -27,10 +28,20 @@ describe("a run's allocation against the Runner's", () => {
     expect(entryAllocation(runner).allocation).toMatchObject({ maxExecutorSteps: 2, maxCost: 5000 });
   });
 
-  it('a limit the platform left at its default is the run to set', async () => {
+  it('a limit the platform left at its default has the default as its ceiling: a run may narrow it, not raise it', async () => {
     const runner = runnerWith();
-    await runner.run(() => step({ program: 'execute\nGo.' }), { allocation: { maxExecutorSteps: 1000 } });
-    expect(entryAllocation(runner).allocation).toMatchObject({ maxExecutorSteps: 1000 });
+    await runner.run(() => step({ program: 'execute\nGo.' }), { allocation: { maxExecutorSteps: 150 } });
+    expect(entryAllocation(runner).allocation).toMatchObject({ maxExecutorSteps: 150 });
+    const entries = runner.ledger.select({ kind: 'run.entry' }).length;
+    for (const [key, value] of Object.entries({ maxExecutorSteps: DEFAULT_ALLOCATION.maxExecutorSteps + 1, maxCost: 1e12, maxDepth: 1000, maxOperations: 1e9, maxOperationsPerResponse: 1e6 })) {
+      const error = await runner.run(() => step({ program: 'execute\nGo.' }), { allocation: { [key]: value } }).catch((e: unknown) => e);
+      expect(error, key).toBeInstanceOf(RunRejectedError);
+      expect((error as Error).message).toMatch(new RegExp(`${key} ${value} exceeds the platform's ${DEFAULT_ALLOCATION[key as 'maxCost']}`));
+    }
+    expect(runner.ledger.select({ kind: 'run.entry' }).length).toBe(entries);
+    // A limit with no default is the run's to set.
+    await runner.run(() => step({ program: 'execute\nGo.' }), { allocation: { maxDispatches: 3 } });
+    expect(entryAllocation(runner).allocation).toMatchObject({ maxDispatches: 3 });
   });
 
   it("a run may not count cost another way than the platform's costOf", async () => {

@@ -96,7 +96,7 @@ describe('opaque allocation', () => {
       prompts += messages.map((m) => ('content' in m ? m.content : '')).join('\n');
       return { toolCalls: [finish()] };
     });
-    await runner.run(async () => step({ program: 'execute\nGo.' }), { allocation: { maxExecutorSteps: 4242, maxCost: 987654 } });
+    await runner.run(async () => step({ program: 'execute\nGo.' }), { allocation: { maxOperations: 4242, maxCost: 987654 } });
     expect(prompts).not.toContain('4242');
     expect(prompts).not.toContain('987654');
   });

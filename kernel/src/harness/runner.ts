@@ -5,7 +5,7 @@
  */
 import { abortWith, append, isArray, mapClear, mapEntryList, mapGet, mapKeyList, mapSet, objectFreeze, reflectApply } from './intrinsics.js';
 import { AgentExecutor, currentInterior, currentState, interiorParentId, modelCodeRunning, newId, wallClockMs, run as coreRun, scope, type Oversight, type RequestAdmission, type StepExecutor } from '../core/index.js';
-import { Allocation, type AllocationLimits } from './allocation.js';
+import { Allocation, DEFAULT_ALLOCATION, type AllocationLimits } from './allocation.js';
 import type { PerimeterAuditStore, PerimeterClass } from './audit-store.js';
 import { installEffectAudit } from './effect-audit.js';
 import { attenuate, authorityFromGrant, type Authority, type Grant } from './grant.js';
@@ -449,16 +449,17 @@ function refuseRunControl(control: string): void {
 }
 
 /**
- * The run's limits: what the platform configured on the Runner is a ceiling a run can only narrow (seed 002:
- * admission and accounting are the platform's); a limit the platform left at its default a run may set. A
- * request beyond the ceiling is refused, not clamped, so the caller learns its run would not get what it asked.
+ * The run's limits: the platform's allocation (what the Runner set, else the default) is a ceiling a run can only
+ * narrow (seed 002: the platform fixes the allocation at run entry; a run that needs more is a run of a Runner
+ * configured for it). A limit with no default (maxNaturalExecutions, maxDispatches) a run may set. A request
+ * beyond the ceiling is refused, not clamped, so the caller learns its run would not get what it asked.
  */
 function runAllocation(platform: Partial<AllocationLimits> | undefined, requested: Partial<AllocationLimits> | undefined): Partial<AllocationLimits> {
   if (!requested) return { ...platform };
   const out: Record<string, unknown> = { ...platform };
   for (const [key, value] of Object.entries(requested)) {
     if (value === undefined) continue;
-    const ceiling = platform?.[key as keyof AllocationLimits];
+    const ceiling = platform?.[key as keyof AllocationLimits] ?? DEFAULT_ALLOCATION[key as keyof AllocationLimits];
     if (key === 'costOf') {
       if (ceiling !== undefined && value !== ceiling) throw new RunRejectedError({ reason: 'invalid-options', detail: "allocation.costOf is the platform's: the Runner set one, and a run may not count its cost another way" });
     } else if (typeof ceiling === 'number' && !(typeof value === 'number' && value <= ceiling)) {
