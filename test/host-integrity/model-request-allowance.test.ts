@@ -60,9 +60,10 @@ describe('attack: a bound host function planted where the provider client calls 
  * A model client (operator code) that calls a hook on an operator object as it sends each request: the stand-in
  * for any non-built-in the provider client reads that a model can reach and replace.
  */
-function hookedClient(model: ScriptedModel, hooks: { beforeSend: () => unknown }): nh.ModelClient {
+function hookedClient(model: ScriptedModel, hooks: { beforeSend: () => unknown }, networkOrigins?: readonly string[]): nh.ModelClient {
   return {
     label: 'hooked',
+    ...(networkOrigins ? { networkOrigins } : {}),
     async request(request, options) {
       hooks.beforeSend();
       void options;
@@ -76,14 +77,14 @@ function hookedClient(model: ScriptedModel, hooks: { beforeSend: () => unknown }
  * whose model request meets what was planted. From a model expression the plant is the second step's first
  * operation; generated code is dispatched by the composition between the steps, as is a SessionFunction body's own.
  */
-async function plantInHook(plant: string, operatorHook: () => unknown = () => undefined, place: Place = 'expression') {
+async function plantInHook(plant: string, operatorHook: () => unknown = () => undefined, place: Place = 'expression', network: { origins?: readonly string[]; elsewhere?: string } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'nh-model-request-'));
   const auditPath = join(dir, 'audit.db');
   const store = new nh.SqlitePerimeterAuditStore({ path: auditPath });
   const ledger = new nh.Ledger();
   const hooks = { beforeSend: operatorHook };
   const send = nh.defineCapability({ name: 'send_report', description: 'Posts a report (egress)', footprint: ['egress'], request: z.object({ target: z.string() }), run: (a) => ({ sent: a.target }) });
-  const probe: Record<string, unknown> = { scratchPath: join(dir, 'scratch.txt'), dir, ledger, auditStore: store, hooks };
+  const probe: Record<string, unknown> = { scratchPath: join(dir, 'scratch.txt'), dir, ledger, auditStore: store, hooks, elsewhere: network.elsewhere };
   const body = `${plant} return 'planted';`;
   const finish = { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] };
   const model = new ScriptedModel((_messages, info) => {
@@ -91,7 +92,7 @@ async function plantInHook(plant: string, operatorHook: () => unknown = () => un
     if (info.requestNumber === 3 && place === 'expression') return { toolCalls: [toolCall('nh_evaluate', { expression: `(() => { ${body} })()` })] };
     return finish;
   });
-  const session = new nh.Session({ ledger, executor: new nh.AgentExecutor({ model: hookedClient(model, hooks) }), platformPolicy: ['egress'], perimeterAuditStore: store, grant: { capabilities: [send], references: { probe } } });
+  const session = new nh.Session({ ledger, executor: new nh.AgentExecutor({ model: hookedClient(model, hooks, network.origins) }), platformPolicy: ['egress'], perimeterAuditStore: store, grant: { capabilities: [send], references: { probe } } });
   probe.runId = () => session.ledger.select({ kind: 'run.entry' }).at(-1)!.runId;
   const composition = async () => {
     await nh.step({ program: 'execute\nSend the report.' });
@@ -190,5 +191,67 @@ describe("attack: taking the host's infrastructure seam (every effect admitted i
 
   it('the operator gets no runner either: the cassette module claimed it as the library loaded', () => {
     expect(nh.claimInfrastructureRunner()).toBeUndefined();
+  });
+});
+
+/**
+ * The same bound function, made of the network: a fetch or a socket to a host the model chose, which the request's
+ * allowance admitted because it admitted the network. A client that declares where it connects
+ * (ModelClient.networkOrigins; the OpenAI client declares its base URL's origin) is admitted there only: the
+ * planted call is refused before it connects, recorded with where it would have gone, and the other host hears
+ * nothing. The client's own calls to its origin still go through.
+ */
+describe('attack: a bound network call to a host the model chose, inside a model request', () => {
+  async function listening(): Promise<{ url: string; port: number; hits: () => number; close: () => Promise<void> }> {
+    const http = await import('node:http');
+    let hits = 0;
+    const server = http.createServer((_req, res) => {
+      hits += 1;
+      res.end('ok');
+    });
+    server.on('connection', () => void (hits += 0));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    return { url: `http://127.0.0.1:${port}/`, port, hits: () => hits, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  }
+
+  for (const place of PLACES) {
+    it(`from ${place}: a fetch and a socket to another host are refused and recorded with their destination; the client's own origin still answers`, async () => {
+      const provider = await listening();
+      const elsewhere = await listening();
+      const connections: number[] = [];
+      const net = await import('node:net');
+      const counting = net.createServer((socket) => void (connections.push(1), socket.destroy()));
+      await new Promise<void>((resolve) => counting.listen(0, '127.0.0.1', resolve));
+      const socketPort = (counting.address() as { port: number }).port;
+      try {
+        let own = 0;
+        const plants = [
+          ['fetch', 'probe.hooks.beforeSend = fetch.bind(null, probe.elsewhere);', `127.0.0.1:${elsewhere.port}`],
+          ['net.Socket.connect', `probe.hooks.beforeSend = process.getBuiltinModule('node:net').connect.bind(null, ${socketPort}, '127.0.0.1');`, `127.0.0.1:${socketPort}`],
+        ] as const;
+        for (const [effect, plant, destination] of plants) {
+          const { anomalies, outcome } = await plantInHook(plant, () => fetch(provider.url).then(() => void (own += 1)), place, { origins: [`http://127.0.0.1:${provider.port}`], elsewhere: elsewhere.url });
+          expect(outcome).toMatch(/^threw:/);
+          expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect, during: 'model-request', destination }));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(elsewhere.hits()).toBe(0);
+        expect(connections).toEqual([]);
+        // Before the plant, the client's own fetches to its origin went through inside the requests.
+        expect(own).toBeGreaterThan(0);
+        expect(provider.hits()).toBe(own);
+      } finally {
+        await provider.close();
+        await elsewhere.close();
+        await new Promise((resolve) => counting.close(resolve));
+      }
+    });
+  }
+
+  it('the OpenAI client declares its base URL\'s origin (a proxy\'s when told), and a replay client none', () => {
+    expect(new nh.OpenAIModelClient({ baseURL: 'http://user:secret@127.0.0.1:4010/v1', apiKey: 'k' }).networkOrigins).toEqual(['http://127.0.0.1:4010']);
+    expect(new nh.OpenAIModelClient({ baseURL: 'https://api.openai.com/v1', apiKey: 'sk-test-key' }).networkOrigins).toEqual(['https://api.openai.com']);
+    expect(new nh.OpenAIModelClient({ baseURL: 'https://api.openai.com/v1', apiKey: 'sk-test-key', networkOrigins: ['http://proxy.internal:3128'] }).networkOrigins).toEqual(['http://proxy.internal:3128']);
   });
 });

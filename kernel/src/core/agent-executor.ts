@@ -90,18 +90,33 @@ function previewPayload(value: unknown, limits: PromptLimits): { value: unknown;
   return truncated ? { value: shown, truncated: true } : { value: shown };
 }
 
+/** `model.networkOrigins` as a frozen copy of strings, or undefined when it declares none (or not a list of strings). */
+function declaredOrigins(model: ModelClient): readonly string[] | undefined {
+  const origins = model.networkOrigins;
+  if (!Array.isArray(origins)) return undefined;
+  const copy: string[] = [];
+  for (const origin of origins as unknown[]) {
+    if (typeof origin !== 'string') throw new TypeError('ModelClient.networkOrigins must be a list of origins (strings such as "https://api.openai.com").');
+    copy.push(origin);
+  }
+  return Object.freeze(copy);
+}
+
 export class AgentExecutor implements StepExecutor {
   readonly model: ModelClient;
   readonly limits: PromptLimits;
   readonly outputRetries: number;
   readonly maxRequestsPerStep: number;
   readonly systemPromptFragments: readonly string[];
+  /** The client's declared network origins, copied when built (a later edit of the client changes nothing). */
+  readonly #origins: readonly string[] | undefined;
 
   constructor(options: AgentExecutorOptions) {
     if (!options?.model || typeof options.model.request !== 'function') {
       throw new TypeError('AgentExecutor needs a model: an object implementing ModelClient.');
     }
     this.model = options.model;
+    this.#origins = declaredOrigins(options.model);
     this.limits = { ...DEFAULT_PROMPT_LIMITS, ...options.limits };
     this.outputRetries = options.outputRetries ?? 2;
     this.maxRequestsPerStep = options.maxRequestsPerStep ?? 50;
@@ -153,7 +168,7 @@ export class AgentExecutor implements StepExecutor {
           model: state.model,
           ...(reportUsage ? { reportUsage } : {}),
         });
-      const response = admission?.request ? await admission.request(send) : await send();
+      const response = admission?.request ? await (this.#origins ? admission.request(send, this.#origins) : admission.request(send)) : await send();
       if (response.usage) {
         admission?.observe(response.usage);
         state.usageMeter.record({ ...response.usage, requests: 1 }, 'step');

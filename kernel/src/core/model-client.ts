@@ -62,5 +62,11 @@ export type ModelStreamEvent =
 export interface ModelClient {
   /** A short, non-secret label for records (`openai:gpt-4o-mini`, `scripted`). */
   readonly label: string;
+  /**
+   * The origins (`https://api.openai.com`) a request of this client connects to: while one is sent under a run's
+   * host, the network is admitted to those only (an empty list: none). Undeclared, the request may reach any
+   * host. Read once, when an AgentExecutor is built with the client.
+   */
+  readonly networkOrigins?: readonly string[];
   request(request: ModelRequest, options?: { onStream?: (event: ModelStreamEvent) => void }): Promise<ModelResponse>;
 }

@@ -23,7 +23,8 @@ import net from 'node:net';
 import os from 'node:os';
 import tls from 'node:tls';
 import workerThreads from 'node:worker_threads';
-import { interiorWithoutAllowance, networkOnlyAllowance } from './host-context.js';
+import { allowedPlaces, interiorWithoutAllowance, networkOnlyAllowance, type HostFrame } from './host-context.js';
+import { admits, describePlace, destinationOf } from './network-destination.js';
 import { wrapClass, wrapMethod } from './checked-exports.js';
 import { reflectApply, regExpTest, setHas, stringIndexOf, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
 import { installRawDynamicRuntime, refuseRawDynamic } from './raw-dynamic-runtime.js';
@@ -38,15 +39,27 @@ let installed = false;
 /** The effects a model request needs: connections, HTTP, fetch and name lookups (labels as guarded below). */
 const NETWORK_EFFECT = /^(?:fetch$|net\.|tls\.|https?\.|http2\.|dns\.)/;
 
-function refuseIfInterior(effect: string): void {
+function refuseIfInterior(effect: string, args?: readonly unknown[]): void {
   let frame = interiorWithoutAllowance();
-  // While a model request is sent only the network is admitted: a built-in a model replaced with a bound host
-  // function (a file write, say) that the provider client then calls runs inside that allowance.
-  const duringModelRequest = !frame && !regExpTest(NETWORK_EFFECT, effect) ? networkOnlyAllowance() : undefined;
+  // While a model request is sent only the network is admitted, and only to the origins its client declared: a
+  // built-in a model replaced with a bound host function (a file write, a fetch to a host it chose) that the provider
+  // client then calls runs inside that allowance.
+  let destination: string | undefined;
+  let duringModelRequest: HostFrame | undefined;
+  if (!frame) {
+    duringModelRequest = networkOnlyAllowance();
+    if (duringModelRequest && regExpTest(NETWORK_EFFECT, effect)) {
+      const places = allowedPlaces(duringModelRequest);
+      const place = places === undefined ? undefined : destinationOf(effect, args ?? []);
+      if (places === undefined || (place !== undefined && admits(places, place))) duringModelRequest = undefined;
+      else destination = describePlace(place);
+    }
+  }
   frame ??= duringModelRequest;
   if (!frame) return;
   try {
-    frame.host.recordAnomaly('unmediated_perimeter_effect', duringModelRequest ? { effect, during: 'model-request' } : { effect }, frame.submitterId);
+    const detail = duringModelRequest ? (destination === undefined ? { effect, during: 'model-request' } : { effect, during: 'model-request', destination }) : { effect };
+    frame.host.recordAnomaly('unmediated_perimeter_effect', detail, frame.submitterId);
   } catch {
     /* the refusal below is the outcome even when recording fails */
   }
@@ -58,7 +71,7 @@ type Target = Record<string, unknown>;
 
 function guard(target: Target, name: string, label: string, when?: (args: unknown[]) => boolean): void {
   wrapMethod(target, name, (args) => {
-    if (!when || when(args)) refuseIfInterior(label);
+    if (!when || when(args)) refuseIfInterior(label, args);
   });
 }
 
@@ -155,7 +168,7 @@ function installNetwork(): void {
     guard(mod as unknown as Target, 'request', `${label}.request`);
     guard(mod as unknown as Target, 'get', `${label}.get`);
   }
-  wrapClass(http as unknown as Target, 'ClientRequest', () => refuseIfInterior('http.ClientRequest'));
+  wrapClass(http as unknown as Target, 'ClientRequest', (args) => refuseIfInterior('http.ClientRequest', args));
   guard(http2 as unknown as Target, 'connect', 'http2.connect');
   if (typeof globalThis.fetch === 'function') guard(globalThis as unknown as Target, 'fetch', 'fetch');
   // A DNS query is egress (a name can carry data to the resolver it asks); c-ares sends it from native code.

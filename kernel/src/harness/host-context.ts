@@ -33,6 +33,7 @@ import { append } from './intrinsics.js';
 import { AnomalyTally, droppedAnomalies } from './anomaly-tally.js';
 import type { Authority } from './grant.js';
 import { HostIntegrityError } from './integrity-errors.js';
+import { placeOfOrigin, type NetworkPlace } from './network-destination.js';
 
 export interface GatewayAllowance {
   readonly holder: string;
@@ -44,10 +45,24 @@ class Allowance implements GatewayAllowance {
   readonly holder: string;
   #active = true;
   readonly #reach: AllowanceReach;
-  constructor(holder: string, reach: AllowanceReach) {
+  /** For a network-only allowance: the places the client declared (an origin that does not parse admits none). */
+  readonly #places: readonly NetworkPlace[] | undefined;
+  constructor(holder: string, reach: AllowanceReach, origins?: readonly string[]) {
     this.holder = holder;
     this.#reach = reach;
+    if (origins !== undefined) {
+      const places: NetworkPlace[] = [];
+      for (let i = 0; i < origins.length; i++) {
+        const place = placeOfOrigin(origins[i]!);
+        if (place !== undefined) append(places, place);
+      }
+      this.#places = Object.freeze(places);
+    }
     Object.freeze(this);
+  }
+  /** The places a live network-only allowance admits, or undefined when it admits any (the client declared none). */
+  static places(allowance: GatewayAllowance | undefined): readonly NetworkPlace[] | undefined {
+    return allowance !== undefined && #places in allowance ? allowance.#places : undefined;
   }
   get active(): boolean {
     return this.#active;
@@ -65,7 +80,8 @@ class Allowance implements GatewayAllowance {
  * What a gateway allowance admits. `all`: a capability's body and the host's stores (the operator's code and the
  * host's own). `network`: the provider client sending a model request. It calls built-ins, and a replaced one that
  * the checks before the request missed would run inside the allowance: it gets the network, and nothing else (no
- * file, process or environment effect, no write to a ledger or a store through their public methods).
+ * file, process or environment effect, no write to a ledger or a store through their public methods), and when the
+ * client declared its origins (ModelClient.networkOrigins), the network to those only.
  */
 export type AllowanceReach = 'all' | 'network';
 
@@ -184,10 +200,10 @@ export function runInFrame<T>(frame: HostFrame, fn: () => T): T {
 }
 
 /** Runs `fn` as host infrastructure under a gateway allowance that expires when it settles. */
-export async function withAllowance<T>(holder: string, fn: () => T | Promise<T>, reach: AllowanceReach = 'all'): Promise<T> {
+export async function withAllowance<T>(holder: string, fn: () => T | Promise<T>, reach: AllowanceReach = 'all', origins?: readonly string[]): Promise<T> {
   const frame = frames.getStore();
   if (!frame) return await fn();
-  const allowance = new Allowance(holder, reach);
+  const allowance = new Allowance(holder, reach, reach === 'network' ? origins : undefined);
   try {
     return await frames.run(Object.freeze({ ...frame, allowance }), fn);
   } finally {
@@ -264,6 +280,11 @@ export function withoutAllowance<T>(fn: () => T): T {
 export function networkOnlyAllowance(): HostFrame | undefined {
   const frame = frames.getStore();
   return frame !== undefined && Allowance.networkOnly(frame.allowance) ? frame : undefined;
+}
+
+/** The places the live network-only allowance of `frame` admits; undefined when it admits any. */
+export function allowedPlaces(frame: HostFrame): readonly NetworkPlace[] | undefined {
+  return Allowance.places(frame.allowance);
 }
 
 /** True when interior code is running under an active host and no live allowance. */

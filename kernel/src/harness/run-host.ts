@@ -55,7 +55,7 @@ import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
 import { classNameOf, isProxy } from './snapshot-reflect.js';
-import { addListener, append, mapDelete, mapGet, mapHas, mapKeyList, mapSet, objectFreeze, removeListener, setAdd, setHas, setSizeOf, signalAborted, stringIndexOf, stringSlice, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { addListener, append, isArray, mapDelete, mapGet, mapHas, mapKeyList, mapSet, objectFreeze, removeListener, setAdd, setHas, setSizeOf, signalAborted, stringIndexOf, stringSlice, weakSetAdd, weakSetHas } from './intrinsics.js';
 import { AnomalyTally } from './anomaly-tally.js';
 import {
   AllocationExhaustedError,
@@ -828,7 +828,7 @@ export class RunHost implements HostHandle {
                 throw error;
               }
             },
-            request: (send) => {
+            request: (send, origins) => {
               this.#refuseAdmissionToModelCode(ctx.executionId, 'request');
               // The provider client reads its reply (usage included, which the allocation counts) and sends the
               // key through built-ins an expression of this step may have replaced: it runs on the originals. What a
@@ -837,7 +837,8 @@ export class RunHost implements HostHandle {
               // Counted as the reply arrives: code left running by this step's expressions may tamper with what
               // the client parses afterwards (the ModelResponse's usage), but not with what was counted already.
               const entry = (current = newRequestUsage());
-              return withAllowance('model-request', () => send((usage) => settleUsage(this.allocation, entry, 'metered', usage)), 'network');
+              // Where the client said it connects (AgentExecutor read it when built): the network there only.
+              return withAllowance('model-request', () => send((usage) => settleUsage(this.allocation, entry, 'metered', usage)), 'network', declaredOrigins(origins));
             },
             // The response's own figures count where they say more than the bytes did, in whichever order both come.
             observe: (usage) => {
@@ -879,6 +880,14 @@ const newRequestUsage = (): RequestUsage => ({ metered: { input: 0, output: 0 },
  * executor observing in parts), then counts against the allocation what the larger of the two sources says
  * beyond what was counted already. Plain arithmetic on host-owned records, nothing a model reaches.
  */
+/** The origins an executor passed with a request, copied: strings only (anything else admits none). */
+function declaredOrigins(origins: unknown): readonly string[] | undefined {
+  if (origins === undefined) return undefined;
+  const out: string[] = [];
+  if (isArray(origins)) for (let i = 0; i < origins.length; i++) if (typeof origins[i] === 'string') append(out, origins[i] as string);
+  return out;
+}
+
 function settleUsage(allocation: Allocation, entry: RequestUsage, source: 'metered' | 'claimed', usage: Partial<Usage>): void {
   const from = entry[source];
   from.input += usageCount(usage.inputTokens);

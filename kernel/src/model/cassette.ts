@@ -74,6 +74,8 @@ function normaliseResponse(response: ModelResponse): CassetteResponse {
 export class RecordingModelClient implements ModelClient {
   readonly label: string;
   readonly path: string;
+  /** The recorded client's (it makes the requests). */
+  readonly networkOrigins: readonly string[] | undefined;
   readonly #inner: ModelClient;
   #append: boolean;
   #next = 0;
@@ -83,6 +85,7 @@ export class RecordingModelClient implements ModelClient {
     this.#inner = inner;
     this.path = path;
     this.label = inner.label;
+    this.networkOrigins = inner.networkOrigins;
     this.#append = options.append ?? false;
   }
 
@@ -163,6 +166,8 @@ export interface ReplayOptions {
 export class ReplayModelClient implements ModelClient {
   readonly label: string;
   readonly path: string;
+  /** Replies come from the cassette: a request connects nowhere. */
+  readonly networkOrigins: readonly string[] = Object.freeze([]);
   readonly #entries: readonly CassetteEntry[];
   readonly #pattern: RegExp | undefined;
   readonly #ids = new IdTranslation();

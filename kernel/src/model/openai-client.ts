@@ -40,6 +40,11 @@ export interface OpenAIModelClientOptions {
   readonly apiKey?: string | undefined;
   /** Defaults to `OPENAI_BASE_URL`, then `https://api.openai.com/v1`. */
   readonly baseURL?: string | undefined;
+  /**
+   * Where requests connect (ModelClient.networkOrigins): by default the base URL's origin. Name a proxy's origin
+   * here when requests go through one.
+   */
+  readonly networkOrigins?: readonly string[] | undefined;
   /** Defaults to `NIGHTHAWK_MODEL`, then `gpt-4o-mini`. `ModelRequest.model` overrides it per call. */
   readonly model?: string | undefined;
   /** Retries for 429 and 5xx responses after the first attempt (default 2). */
@@ -69,11 +74,21 @@ type ChatBody = Omit<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, 'stream
  * `request()` throws ModelAuthenticationError (401), ModelRequestError (other statuses, after
  * retrying 429/5xx; connection failures), ModelTimeoutError, or ModelRequestAbortedError.
  */
+/** A base URL's origin (scheme, host and port, no credentials); the text itself when it is not a URL (admits nothing). */
+function originOf(baseURL: string): string {
+  try {
+    return new URL(baseURL).origin;
+  } catch {
+    return baseURL;
+  }
+}
+
 export class OpenAIModelClient implements ModelClient {
   readonly label: string;
   readonly model: string;
   /** The base URL without any credentials it may contain. */
   readonly baseURL: string;
+  readonly networkOrigins: readonly string[];
   #client: OpenAI | undefined;
   readonly #baseURLOption: string;
   readonly #apiKey: string;
@@ -107,6 +122,7 @@ export class OpenAIModelClient implements ModelClient {
     this.#onRetry = options.onRetry;
     this.#random = options.random ?? Math.random;
     this.#baseURLOption = baseURL;
+    this.networkOrigins = Object.freeze([...(options.networkOrigins ?? [originOf(baseURL)])]);
   }
 
   async request(request: ModelRequest, options?: { onStream?: (event: ModelStreamEvent) => void }): Promise<ModelResponse> {
