@@ -253,5 +253,7 @@ describe('attack: a bound network call to a host the model chose, inside a model
     expect(new nh.OpenAIModelClient({ baseURL: 'http://user:secret@127.0.0.1:4010/v1', apiKey: 'k' }).networkOrigins).toEqual(['http://127.0.0.1:4010']);
     expect(new nh.OpenAIModelClient({ baseURL: 'https://api.openai.com/v1', apiKey: 'sk-test-key' }).networkOrigins).toEqual(['https://api.openai.com']);
     expect(new nh.OpenAIModelClient({ baseURL: 'https://api.openai.com/v1', apiKey: 'sk-test-key', networkOrigins: ['http://proxy.internal:3128'] }).networkOrigins).toEqual(['http://proxy.internal:3128']);
+    expect(() => new nh.OpenAIModelClient({ apiKey: 'sk-test-key', networkOrigins: 'http://proxy.internal:3128' as unknown as string[] })).toThrow(/networkOrigins must be a list of origins/);
+    expect(() => new nh.AgentExecutor({ model: { label: 'x', networkOrigins: [42] as unknown as string[], request: async () => ({ text: '', toolCalls: [] }) } })).toThrow(/networkOrigins must be a list of origins/);
   });
 });

@@ -122,7 +122,11 @@ export class OpenAIModelClient implements ModelClient {
     this.#onRetry = options.onRetry;
     this.#random = options.random ?? Math.random;
     this.#baseURLOption = baseURL;
-    this.networkOrigins = Object.freeze([...(options.networkOrigins ?? [originOf(baseURL)])]);
+    const origins: unknown = options.networkOrigins ?? [originOf(baseURL)];
+    if (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string')) {
+      throw new TypeError('OpenAIModelClient networkOrigins must be a list of origins, such as ["http://proxy.internal:3128"].');
+    }
+    this.networkOrigins = Object.freeze([...(origins as string[])]);
   }
 
   async request(request: ModelRequest, options?: { onStream?: (event: ModelStreamEvent) => void }): Promise<ModelResponse> {
