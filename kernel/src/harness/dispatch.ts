@@ -329,6 +329,13 @@ export class Dispatcher {
   #wrap(name: string, fn: GeneratedFunction, ids: { definitionId: string; materializationId: string; originalDefinitionId: string; linked?: true }, references: readonly BoundReference[]): GeneratedFunction {
     const host = this.#host;
     const dispatcher = this;
+    /** A call whose calling node has ended (`generated_export_outside_dispatch`): no node starts under its terminal event. */
+    const refuseAfterCallerEnded = (): void => {
+      const ended = endedSubmitter();
+      if (ended === undefined) return;
+      host.recordAnomaly('generated_export_outside_dispatch', { export: name, definitionId: ids.definitionId }, ended);
+      throw markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId: ids.definitionId, site: 'entry' }));
+    };
     const invoke = (thisArg: unknown, args: unknown[]): { nodeId: string; value: unknown } => {
       const frame = currentHostFrame();
       if (host.state !== 'running' || frame?.host !== host) {
@@ -336,12 +343,8 @@ export class Dispatcher {
         // Recorded: left in a timer or listener, the refusal is absorbed there instead of ending the process.
         throw markLateRefusal(new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` }));
       }
-      const ended = endedSubmitter();
-      if (ended !== undefined) {
-        // Left in a timer by a node that ended: it would start a node under that ended parent.
-        host.recordAnomaly('generated_export_outside_dispatch', { export: name, definitionId: ids.definitionId }, ended);
-        throw markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId: ids.definitionId, site: 'entry' }));
-      }
+      // Left in a timer by a node that ended: it would start a node under that ended parent.
+      refuseAfterCallerEnded();
       refuseInClosedBranch(host, frame.submitterId);
       // The module body holds the references it was materialized with: called where the authority in force lacks one
       // (inside ctx.attenuate), it would hand the caller's narrower scope that reference (seed 001: an invocation
@@ -363,6 +366,11 @@ export class Dispatcher {
         }
         const value = answer.then((settled) => {
           dispatcher.#requireConfirmation(request, settled, frame.submitterId);
+          // While the boundary decided, the caller's branch may have been terminated (refused as such first), or the
+          // calling node may have ended (it returned without awaiting this call). A synchronous confirmation leaves
+          // no such gap for the latter: the caller is still on the stack.
+          refuseInClosedBranch(host, frame.submitterId);
+          refuseAfterCallerEnded();
           return runFrom(frame, thisArg, args, nodeId).value;
         });
         return { nodeId, value };
@@ -373,14 +381,6 @@ export class Dispatcher {
     const runFrom = (frame: HostFrame, thisArg: unknown, args: unknown[], nodeId: string): { nodeId: string; value: unknown } => {
       if (host.state !== 'running' || frame.host !== host) {
         throw new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` });
-      }
-      // After an asynchronous confirmation the caller's branch may have been terminated meanwhile, or the calling
-      // node may have ended (it returned without awaiting this call): no node starts under its terminal event.
-      refuseInClosedBranch(host, frame.submitterId);
-      const ended = endedSubmitter();
-      if (ended !== undefined) {
-        host.recordAnomaly('generated_export_outside_dispatch', { export: name, definitionId: ids.definitionId }, ended);
-        throw markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId: ids.definitionId, site: 'entry' }));
       }
       dispatcher.#admit(frame, nodeId, frame.submitterId);
       const node: LiveNode = { nodeId, materializationId: ids.materializationId, terminal: false };
