@@ -10,7 +10,7 @@ import { describeIssues, markParsedToolArguments, type ArgumentsParse } from './
 import { ExecutionError, NighthawkError, UsageError, describeError, isInstance } from './errors.js';
 import { redactText, redactValue, secretsVersion } from './secrets.js';
 import { parseTargetPath } from './expression.js';
-import type { ModelClient, ModelMessage, ModelToolCall, ToolDefinition } from './model-client.js';
+import { copyNetworkOrigins, type ModelClient, type ModelMessage, type ModelToolCall, type ToolDefinition } from './model-client.js';
 import type { Usage } from './usage.js';
 import { FROZEN_WRITE_GUIDANCE, isModelFrozenWrite, type OperationFinished, type OperationKind, type OperationRequest } from './operation.js';
 import { OUTPUT_TOOL_NAME, decideToolSchema, outputToolSchema, type OutputProposal } from './output-schema.js';
@@ -90,18 +90,6 @@ function previewPayload(value: unknown, limits: PromptLimits): { value: unknown;
   return truncated ? { value: shown, truncated: true } : { value: shown };
 }
 
-/** `model.networkOrigins` as a frozen copy of strings, or undefined when it declares none (or not a list of strings). */
-function declaredOrigins(model: ModelClient): readonly string[] | undefined {
-  const origins = model.networkOrigins;
-  if (!Array.isArray(origins)) return undefined;
-  const copy: string[] = [];
-  for (const origin of origins as unknown[]) {
-    if (typeof origin !== 'string') throw new TypeError('ModelClient.networkOrigins must be a list of origins (strings such as "https://api.openai.com").');
-    copy.push(origin);
-  }
-  return Object.freeze(copy);
-}
-
 export class AgentExecutor implements StepExecutor {
   readonly model: ModelClient;
   readonly limits: PromptLimits;
@@ -116,7 +104,7 @@ export class AgentExecutor implements StepExecutor {
       throw new TypeError('AgentExecutor needs a model: an object implementing ModelClient.');
     }
     this.model = options.model;
-    this.#origins = declaredOrigins(options.model);
+    this.#origins = copyNetworkOrigins(options.model.networkOrigins, 'ModelClient');
     this.limits = { ...DEFAULT_PROMPT_LIMITS, ...options.limits };
     this.outputRetries = options.outputRetries ?? 2;
     this.maxRequestsPerStep = options.maxRequestsPerStep ?? 50;

@@ -74,6 +74,7 @@ export type {
   ModelToolCall,
   ToolDefinition,
 } from './model-client.js';
+export { copyNetworkOrigins } from './model-client.js';
 export {
   isNaturalFunction,
   isSpecNaturalFunction,

@@ -70,3 +70,29 @@ export interface ModelClient {
   readonly networkOrigins?: readonly string[];
   request(request: ModelRequest, options?: { onStream?: (event: ModelStreamEvent) => void }): Promise<ModelResponse>;
 }
+
+/**
+ * A copy (frozen) of declared network origins, for whoever reads them once (the AgentExecutor when built, the host
+ * at each request, a client from its options): undefined when none are declared; a TypeError naming `owner` when
+ * `origins` is not a list of strings.
+ */
+export function copyNetworkOrigins(origins: unknown, owner: string): readonly string[] | undefined {
+  if (origins === undefined) return undefined;
+  // Index reads and built-ins captured at load: the host copies at each request, where model code may have
+  // replaced `Array.prototype.every` or the array iterator.
+  const bad = (): TypeError => new TypeErrorCtor(`${owner} networkOrigins must be a list of origins (strings such as "https://api.openai.com").`);
+  if (!isArray(origins)) throw bad();
+  const copy: string[] = [];
+  for (let i = 0; i < origins.length; i++) {
+    const origin: unknown = origins[i];
+    if (typeof origin !== 'string') throw bad();
+    // Defined, not assigned: an index setter on Array.prototype would see an assignment.
+    defineProperty(copy, i, { value: origin, writable: true, enumerable: true, configurable: true });
+  }
+  return freeze(copy);
+}
+
+const isArray = Array.isArray;
+const freeze = Object.freeze;
+const defineProperty = Object.defineProperty;
+const TypeErrorCtor = TypeError;

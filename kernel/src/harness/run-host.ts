@@ -38,6 +38,7 @@ import {
   type StepRequest,
   type ToolSpec,
   type Usage,
+  copyNetworkOrigins,
   describeIssues,
   isInstance,
 } from '../core/index.js';
@@ -55,7 +56,7 @@ import { outsidePolicy } from './perimeter.js';
 import { rawDynamicExecutionIn } from './raw-dynamic-expression.js';
 import { decideOnLoadedBuiltins, recordRealmChanges } from './realm-integrity.js';
 import { classNameOf, isProxy } from './snapshot-reflect.js';
-import { addListener, append, isArray, mapDelete, mapGet, mapHas, mapKeyList, mapSet, objectFreeze, removeListener, setAdd, setHas, setSizeOf, signalAborted, stringIndexOf, stringSlice, weakSetAdd, weakSetHas } from './intrinsics.js';
+import { addListener, append, mapDelete, mapGet, mapHas, mapKeyList, mapSet, objectFreeze, removeListener, setAdd, setHas, setSizeOf, signalAborted, stringIndexOf, stringSlice, weakSetAdd, weakSetHas } from './intrinsics.js';
 import { AnomalyTally } from './anomaly-tally.js';
 import {
   AllocationExhaustedError,
@@ -838,7 +839,7 @@ export class RunHost implements HostHandle {
               // the client parses afterwards (the ModelResponse's usage), but not with what was counted already.
               const entry = (current = newRequestUsage());
               // Where the client said it connects (AgentExecutor read it when built): the network there only.
-              return withAllowance('model-request', () => send((usage) => settleUsage(this.allocation, entry, 'metered', usage)), 'network', declaredOrigins(origins));
+              return withAllowance('model-request', () => send((usage) => settleUsage(this.allocation, entry, 'metered', usage)), 'network', copyNetworkOrigins(origins, 'the executor\'s request'));
             },
             // The response's own figures count where they say more than the bytes did, in whichever order both come.
             observe: (usage) => {
@@ -880,14 +881,6 @@ const newRequestUsage = (): RequestUsage => ({ metered: { input: 0, output: 0 },
  * executor observing in parts), then counts against the allocation what the larger of the two sources says
  * beyond what was counted already. Plain arithmetic on host-owned records, nothing a model reaches.
  */
-/** The origins an executor passed with a request, copied: strings only (anything else admits none). */
-function declaredOrigins(origins: unknown): readonly string[] | undefined {
-  if (origins === undefined) return undefined;
-  const out: string[] = [];
-  if (isArray(origins)) for (let i = 0; i < origins.length; i++) if (typeof origins[i] === 'string') append(out, origins[i] as string);
-  return out;
-}
-
 function settleUsage(allocation: Allocation, entry: RequestUsage, source: 'metered' | 'claimed', usage: Partial<Usage>): void {
   const from = entry[source];
   from.input += usageCount(usage.inputTokens);

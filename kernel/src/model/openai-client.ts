@@ -5,7 +5,7 @@
  */
 import type OpenAI from 'openai';
 import { loadOpenAI } from './openai-module.js';
-import { registerSecret, type ModelClient, type ModelRequest, type ModelResponse, type ModelStreamEvent, type Usage } from '../core/index.js';
+import { copyNetworkOrigins, registerSecret, type ModelClient, type ModelRequest, type ModelResponse, type ModelStreamEvent, type Usage } from '../core/index.js';
 import { ModelAuthenticationError, ModelRequestAbortedError, ModelRequestError, ModelTimeoutError } from './errors.js';
 import { classifyOpenAIError, describeAbortReason, displayURL } from './openai-errors.js';
 import { fromCompletion, StreamAssembler, toChatMessages, toChatTools } from './openai-mapping.js';
@@ -122,11 +122,7 @@ export class OpenAIModelClient implements ModelClient {
     this.#onRetry = options.onRetry;
     this.#random = options.random ?? Math.random;
     this.#baseURLOption = baseURL;
-    const origins: unknown = options.networkOrigins ?? [originOf(baseURL)];
-    if (!Array.isArray(origins) || !origins.every((o) => typeof o === 'string')) {
-      throw new TypeError('OpenAIModelClient networkOrigins must be a list of origins, such as ["http://proxy.internal:3128"].');
-    }
-    this.networkOrigins = Object.freeze([...(origins as string[])]);
+    this.networkOrigins = copyNetworkOrigins(options.networkOrigins ?? [originOf(baseURL)], 'OpenAIModelClient')!;
   }
 
   async request(request: ModelRequest, options?: { onStream?: (event: ModelStreamEvent) => void }): Promise<ModelResponse> {
