@@ -76,6 +76,10 @@ const secondMaterialization = () => {
 };
 const ran = () => void runs++;
 
+/** The node of the first invocation of export `name` in the run so far. */
+const invocationOf = (ctx: RunContext, name: string): string =>
+  ctx.history({ kind: 'dispatch.start', status: 'invocation' }).find((e) => (e.data as { export?: string }).export === name)!.subjectId;
+
 const startedUnder = (events: readonly LedgerEvent[], node: string) => events.filter((e) => e.kind === 'dispatch.start' && e.parentId === node);
 
 describe('a dispatch node confirmed after its branch was terminated', () => {
@@ -161,9 +165,8 @@ describe('host code of a branch node that ended before its branch was terminated
         const pending = (exports.go as () => Promise<unknown>)();
         pending.catch(() => undefined);
         await g.arrived;
-        const starts = ctx.history({ kind: 'dispatch.start', status: 'invocation' });
-        root = starts.find((e) => (e.data as { export?: string }).export === 'go')!.subjectId;
-        inner = starts.find((e) => (e.data as { export?: string }).export === 'm')!.subjectId;
+        root = invocationOf(ctx, 'go');
+        inner = invocationOf(ctx, 'm');
         innerEnd = ctx.history({ kind: 'dispatch.end', subjectId: inner }).map((e) => e.status);
         terminated = await ctx.terminateBranch(root, 'parent gave up');
         g.open();
@@ -299,7 +302,7 @@ describe('an invocation whose calling node ended while the boundary decided', ()
         const { exports } = await ctx.dispatch(branch);
         expect(await (exports.m as () => Promise<number>)()).toBe(1);
         await g.arrived;
-        m = ctx.history({ kind: 'dispatch.start', status: 'invocation' }).find((e) => (e.data as { export?: string }).export === 'm')!.subjectId;
+        m = invocationOf(ctx, 'm');
         mEnd = ctx.history({ kind: 'dispatch.end', subjectId: m }).map((e) => e.status);
         g.open();
         await settle();
