@@ -1,2 +1,2 @@
 /** Test helpers, published under `nighthawk-ts/testing` (as Temporal ships `testing`). */
-export { ScriptedModel, toolCall, type ScriptedResponse, type ScriptedToolCall, type ScriptedTurn, type ScriptedTurnInfo } from './model/index.js';
+export { ScriptedModel, toolCall, type ScriptedModelOptions, type ScriptedResponse, type ScriptedToolCall, type ScriptedTurn, type ScriptedTurnInfo } from './model/index.js';

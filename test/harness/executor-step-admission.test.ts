@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AllocationExhaustedError, NaturalExecutionError, Pass, Runner, currentExecutorStepAdmission, step, type StepExecutor } from '../../kernel/src/index.js';
+import { AllocationExhaustedError, NaturalExecutionError, Pass, Runner, ANY_NETWORK_ORIGIN, currentExecutorStepAdmission, step, type StepExecutor } from '../../kernel/src/index.js';
 
 describe('executor-step observation modes', () => {
   it('a custom executor that admits its steps sends exactly N provider requests under an allocation of N', async () => {
@@ -36,7 +36,9 @@ describe('executor-step observation modes', () => {
       admitsExecutorSteps: true,
       async runStep() {
         const admission = currentExecutorStepAdmission();
-        await admission.request(async () => (fetched = await (await fetch('data:text/plain,ok')).text()));
+        // A request sent with no origins reaches no network (fail closed); one that declares any keeps it.
+        await admission.request(async () => fetch('data:text/plain,no')).catch((e: Error) => refusals.push(e.name));
+        await admission.request(async () => (fetched = await (await fetch('data:text/plain,ok')).text()), [ANY_NETWORK_ORIGIN]);
         await admission.request(async () => writeFileSync(join(dir, 'provider-cache'), 'no')).catch((e: Error) => refusals.push(e.name));
         try {
           writeFileSync(join(dir, 'interior'), 'no');
@@ -51,9 +53,10 @@ describe('executor-step observation modes', () => {
     expect(fetched).toBe('ok');
     expect(existsSync(join(dir, 'provider-cache'))).toBe(false);
     expect(existsSync(join(dir, 'interior'))).toBe(false);
-    expect(refusals).toEqual(['UnmediatedPerimeterEffectError', 'UnmediatedPerimeterEffectError']);
+    expect(refusals).toEqual(['UnmediatedPerimeterEffectError', 'UnmediatedPerimeterEffectError', 'UnmediatedPerimeterEffectError']);
     const anomalies = runner.ledger.select({ kind: 'trace.anomaly' });
     expect(anomalies.map((e) => [e.status, (e.data as { effect?: string; during?: string }).during])).toEqual([
+      ['unmediated_perimeter_effect', 'model-request'],
       ['unmediated_perimeter_effect', 'model-request'],
       ['unmediated_perimeter_effect', undefined],
     ]);

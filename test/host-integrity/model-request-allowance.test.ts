@@ -164,14 +164,33 @@ describe('attack: a bound host function the provider client calls from an operat
     });
   }
 
-  it("the network stays admitted: the operator's client fetching inside each request is not refused", async () => {
+  it("a client that declares any origin ('*') keeps the network: its own fetch inside each request is not refused", async () => {
     let fetched = 0;
-    const { anomalies, scratch, outcome } = await plantInHook('', () => void fetch('data:text/plain,ok').then(() => (fetched += 1)));
+    const { anomalies, scratch, outcome } = await plantInHook('', () => void fetch('data:text/plain,ok').then(() => (fetched += 1)), 'expression', { origins: [nh.ANY_NETWORK_ORIGIN] });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(outcome).toBe('returned');
     expect(fetched).toBeGreaterThan(0);
     expect(anomalies.map((e) => e.status)).not.toContain('unmediated_perimeter_effect');
     expect(existsSync(scratch)).toBe(false);
+  });
+
+  // Fail closed: a client that does not say where it connects gets no network inside its requests, and the refusal
+  // tells the operator what to declare.
+  it('a client that declares no origins: its own fetch inside the request is refused, recorded, and the error names networkOrigins', async () => {
+    const refused: Error[] = [];
+    const { anomalies, outcome } = await plantInHook('', () => {
+      try {
+        void fetch('http://127.0.0.1:9/').catch(() => undefined);
+      } catch (error) {
+        refused.push(error as Error);
+        throw error;
+      }
+    });
+    expect(outcome).toMatch(/^threw:/);
+    expect(refused[0]).toBeInstanceOf(nh.UnmediatedPerimeterEffectError);
+    expect(refused[0]!.message).toMatch(/during a model request.*ModelClient\.networkOrigins/s);
+    expect((refused[0] as nh.UnmediatedPerimeterEffectError).destination).toBe('127.0.0.1:9');
+    expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect: 'fetch', during: 'model-request', destination: '127.0.0.1:9' }));
   });
 });
 
@@ -245,6 +264,22 @@ describe('attack: a bound network call to a host the model chose, inside a model
         await provider.close();
         await elsewhere.close();
         await new Promise((resolve) => counting.close(resolve));
+      }
+    });
+  }
+
+  // A custom client that says nothing about where it connects used to keep the whole network during its requests.
+  for (const place of PLACES) {
+    it(`from ${place}, under a client that declares no origins: the planted fetch is refused and recorded; the other host hears nothing`, async () => {
+      const elsewhere = await listening();
+      try {
+        const { anomalies, outcome } = await plantInHook('probe.hooks.beforeSend = fetch.bind(null, probe.elsewhere);', undefined, place, { elsewhere: elsewhere.url });
+        expect(outcome).toMatch(/^threw:/);
+        expect(anomalies.map((e) => e.data)).toContainEqual(expect.objectContaining({ effect: 'fetch', during: 'model-request', destination: `127.0.0.1:${elsewhere.port}` }));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(elsewhere.hits()).toBe(0);
+      } finally {
+        await elsewhere.close();
       }
     });
   }

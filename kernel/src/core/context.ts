@@ -26,7 +26,7 @@ export interface RequestAdmission {
   admit(info: { stepId: string; executionId: string; requestIndex: number }): void | Promise<void>;
   /**
    * Sends the request; the host may pass `reportUsage` for the client (see ModelRequest.reportUsage). `origins`: where
-   * the client connects (its ModelClient.networkOrigins), when it declared them.
+   * the client connects (its ModelClient.networkOrigins); omitted, the request reaches no network.
    */
   request?<T>(send: (reportUsage?: (usage: Partial<Usage>) => void) => Promise<T>, origins?: readonly string[]): Promise<T>;
   observe(usage: Partial<Usage>): void;

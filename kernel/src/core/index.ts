@@ -74,7 +74,7 @@ export type {
   ModelToolCall,
   ToolDefinition,
 } from './model-client.js';
-export { copyNetworkOrigins } from './model-client.js';
+export { ANY_NETWORK_ORIGIN, copyNetworkOrigins } from './model-client.js';
 export {
   isNaturalFunction,
   isSpecNaturalFunction,

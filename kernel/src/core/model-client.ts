@@ -64,12 +64,16 @@ export interface ModelClient {
   readonly label: string;
   /**
    * The origins (`https://api.openai.com`) a request of this client connects to: while one is sent under a run's
-   * host, the network is admitted to those only (an empty list: none). Undeclared, the request may reach any
-   * host. Read once, when an AgentExecutor is built with the client.
+   * host, the network is admitted to those only. Undeclared or empty: none (a client that connects must say
+   * where). `ANY_NETWORK_ORIGIN` (`'*'`) in the list admits every host, for a client whose destinations are
+   * operator code's to choose. Read once, when an AgentExecutor is built with the client.
    */
   readonly networkOrigins?: readonly string[];
   request(request: ModelRequest, options?: { onStream?: (event: ModelStreamEvent) => void }): Promise<ModelResponse>;
 }
+
+/** In `ModelClient.networkOrigins`: the client's requests may connect anywhere. */
+export const ANY_NETWORK_ORIGIN = '*';
 
 /**
  * A copy (frozen) of declared network origins, for whoever reads them once (the AgentExecutor when built, the host

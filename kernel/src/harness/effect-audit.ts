@@ -63,7 +63,7 @@ function refuseIfInterior(effect: string, args?: readonly unknown[]): void {
   } catch {
     /* the refusal below is the outcome even when recording fails */
   }
-  throw new UnmediatedPerimeterEffectError({ effect });
+  throw new UnmediatedPerimeterEffectError(duringModelRequest ? { effect, duringModelRequest: true, ...(destination === undefined ? {} : { destination }) } : { effect });
 }
 
 type AnyFn = (...args: unknown[]) => unknown;

@@ -6,6 +6,7 @@
  * the call lose the allowance when it ends. Nothing exported from the package returns a frame.
  */
 import {
+  ANY_NETWORK_ORIGIN,
   PrivateAsyncContext,
   insideOperationBody,
   modelCodeRunning,
@@ -45,22 +46,25 @@ class Allowance implements GatewayAllowance {
   readonly holder: string;
   #active = true;
   readonly #reach: AllowanceReach;
-  /** For a network-only allowance: the places the client declared (an origin that does not parse admits none). */
+  /**
+   * For a network-only allowance: the places the client declared (an origin that does not parse admits none; no
+   * origins, none at all), or undefined when it declared ANY_NETWORK_ORIGIN.
+   */
   readonly #places: readonly NetworkPlace[] | undefined;
-  constructor(holder: string, reach: AllowanceReach, origins?: readonly string[]) {
+  constructor(holder: string, reach: AllowanceReach, origins: readonly string[] = []) {
     this.holder = holder;
     this.#reach = reach;
-    if (origins !== undefined) {
-      const places: NetworkPlace[] = [];
-      for (let i = 0; i < origins.length; i++) {
-        const place = placeOfOrigin(origins[i]!);
-        if (place !== undefined) append(places, place);
-      }
-      this.#places = Object.freeze(places);
+    const places: NetworkPlace[] = [];
+    let any = false;
+    for (let i = 0; i < origins.length; i++) {
+      if (origins[i] === ANY_NETWORK_ORIGIN) any = true;
+      const place = placeOfOrigin(origins[i]!);
+      if (place !== undefined) append(places, place);
     }
+    this.#places = any ? undefined : Object.freeze(places);
     Object.freeze(this);
   }
-  /** The places a live network-only allowance admits, or undefined when it admits any (the client declared none). */
+  /** The places a live network-only allowance admits, or undefined when it admits any (ANY_NETWORK_ORIGIN). */
   static places(allowance: GatewayAllowance | undefined): readonly NetworkPlace[] | undefined {
     return allowance !== undefined && #places in allowance ? allowance.#places : undefined;
   }

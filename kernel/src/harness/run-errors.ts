@@ -98,13 +98,20 @@ export class NaturalExecutionError extends NighthawkError {
 /** A direct effect (file write, socket, process) by interior code outside a host gateway. Detective only. */
 export class UnmediatedPerimeterEffectError extends NighthawkError {
   readonly effect: string;
-  constructor(options: { effect: string }) {
+  /** Where a refused network call during a model request would have connected, when it could be read. */
+  readonly destination: string | undefined;
+  constructor(options: { effect: string; duringModelRequest?: boolean; destination?: string }) {
     super(
       'unmediated_perimeter_effect',
-      `Direct effect '${options.effect}' outside a host gateway was refused and recorded; use a granted capability. ` +
-        '(This check is detective, not confinement.)',
+      options.duringModelRequest
+        ? `Effect '${options.effect}'${options.destination ? ` to ${options.destination}` : ''} during a model request was refused and recorded: ` +
+            "a request reaches the network only at the origins its client declares. If the client's own call was refused, " +
+            "declare where it connects in its ModelClient.networkOrigins (an origin such as 'https://api.openai.com', or '*' for any host)."
+        : `Direct effect '${options.effect}' outside a host gateway was refused and recorded; use a granted capability. ` +
+            '(This check is detective, not confinement.)',
     );
     this.effect = options.effect;
+    this.destination = options.destination;
   }
 }
 

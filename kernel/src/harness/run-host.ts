@@ -838,7 +838,8 @@ export class RunHost implements HostHandle {
               // Counted as the reply arrives: code left running by this step's expressions may tamper with what
               // the client parses afterwards (the ModelResponse's usage), but not with what was counted already.
               const entry = (current = newRequestUsage());
-              // Where the client said it connects (AgentExecutor read it when built): the network there only.
+              // Where the client said it connects (AgentExecutor read it when built): the network there only (nowhere
+              // when it said nothing).
               return withAllowance('model-request', () => send((usage) => settleUsage(this.allocation, entry, 'metered', usage)), 'network', copyNetworkOrigins(origins, 'the executor\'s request'));
             },
             // The response's own figures count where they say more than the bytes did, in whichever order both come.

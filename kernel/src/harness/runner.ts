@@ -512,10 +512,15 @@ export function oversightByValue(oversight: Oversight | undefined): Oversight | 
 
 /**
  * For custom executors that declare `admitsExecutorSteps = true`: wrap each provider request in
- * `admission.request(send)` (admits one step and runs the request as host infrastructure), then
- * call `admission.observe(usage)`. `admit()` alone accounts without any effect permission.
+ * `admission.request(send, networkOrigins)` (admits one step and runs the request as host infrastructure, with the
+ * network admitted at `networkOrigins` only: none when omitted, any host with ANY_NETWORK_ORIGIN), then call
+ * `admission.observe(usage)`. `admit()` alone accounts without any effect permission.
  */
-export function currentExecutorStepAdmission(): { request<T>(send: () => Promise<T>): Promise<T>; admit(): void; observe(usage: { inputTokens?: number; outputTokens?: number }): void } {
+export function currentExecutorStepAdmission(): {
+  request<T>(send: () => Promise<T>, networkOrigins?: readonly string[]): Promise<T>;
+  admit(): void;
+  observe(usage: { inputTokens?: number; outputTokens?: number }): void;
+} {
   // Model code (an operation body, generated code) never gets it, whether or not one is in scope here.
   if (modelCodeRunning()) {
     refuseInteriorControl('currentExecutorStepAdmission');
@@ -528,10 +533,10 @@ export function currentExecutorStepAdmission(): { request<T>(send: () => Promise
   const info = { stepId: ctx.stepId, executionId: ctx.executionId, requestIndex: 0 };
   return {
     // A handle that leaked into an operation body is refused by the host's own admission (admit, request, observe).
-    async request<T>(send: () => Promise<T>): Promise<T> {
+    async request<T>(send: () => Promise<T>, networkOrigins?: readonly string[]): Promise<T> {
       await admission.admit(info);
       // An admission without a request seam (a plain core run's) grants nothing: `send` runs as it is.
-      return admission.request ? admission.request(send) : send();
+      return admission.request ? admission.request(send, networkOrigins) : send();
     },
     admit: () => void admission.admit(info),
     observe: (usage) => admission.observe(usage),

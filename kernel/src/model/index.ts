@@ -28,6 +28,7 @@ export {
 export {
   ScriptedModel,
   toolCall,
+  type ScriptedModelOptions,
   type ScriptedResponse,
   type ScriptedToolCall,
   type ScriptedTurn,

@@ -2,6 +2,7 @@
  * A model backed by a function, for tests and demos (the analogue of pydantic-ai's FunctionModel).
  * The function sees the conversation and the offered tools and returns the next response.
  */
+import { copyNetworkOrigins } from '../core/index.js';
 import type {
   ModelClient,
   ModelMessage,
@@ -42,16 +43,23 @@ export function toolCall(name: string, args: Readonly<Record<string, unknown>> |
   return id === undefined ? { name, arguments: args } : { name, arguments: args, id };
 }
 
+export interface ScriptedModelOptions {
+  /** Where the turns connect while a request is sent (ModelClient.networkOrigins): by default nowhere. */
+  readonly networkOrigins?: readonly string[];
+}
+
 export class ScriptedModel implements ModelClient {
   readonly label = 'scripted';
+  readonly networkOrigins: readonly string[] | undefined;
   #requests = 0;
   #turns: readonly ScriptedTurn[] | undefined;
   #handler: ScriptedTurn | undefined;
 
   /** A single function for every turn, or a list of turns consumed in order. */
-  constructor(script: ScriptedTurn | readonly ScriptedTurn[]) {
+  constructor(script: ScriptedTurn | readonly ScriptedTurn[], options: ScriptedModelOptions = {}) {
     if (typeof script === 'function') this.#handler = script;
     else this.#turns = script;
+    this.networkOrigins = copyNetworkOrigins(options.networkOrigins, 'ScriptedModel');
   }
 
   get requestCount(): number {
