@@ -288,11 +288,14 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   // (~0.1 s with the code cache). The host module itself and the compiler's program (a second or more in one
   // synchronous step) still wait for a request, as above; a first cell typed by someone then waits only for those.
   let preloading = false;
+  /** The preload's `import()` of the library, settled (whatever its outcome) before any cell runs: see load(). */
+  let preloaded: Promise<void> | undefined;
   function preload(): void {
     if (preloading || loading || shuttingDown) return;
     preloading = true;
-    void preloadHostDependencies(options.hostModule)
-      .catch(() => {}) // the host's own load meets the same failure and reports it
+    // The host's own load meets the same failure, and reports it.
+    preloaded = preloadHostDependencies(options.hostModule).catch(() => {});
+    void preloaded
       .then(() =>
         setImmediate(() => {
           if (loading || shuttingDown) return;
@@ -307,6 +310,10 @@ export async function startZmqKernel(options: ZmqKernelOptions): Promise<ZmqKern
   }
   async function load(): Promise<void> {
     const { compiler, factory, deferProgram } = options.prepared ?? (await prepareCells(options.hostModule));
+    // A cell's `import` of the library is a require, and Node refuses to require an ES module that an import() is
+    // still loading ("not yet fully loaded"): the first cell waits for the preload's, which is done by now unless
+    // nothing was left to build (its conversion stored) between the kernel_info reply and that cell.
+    await preloaded;
     consoleCells = withConsoleCells(compiler);
     const rt = new KernelRuntime(consoleCells.compiler, deliver, session, writeCodeCache);
     rt.setHost(await factory(rt, { dataDir: options.dataDir }));
