@@ -115,6 +115,13 @@ describe('executing cells through @jupyterlab/services', () => {
     expect((completion.content as { matches: string[] }).matches).toContain('toUpperCase');
     const inspection = await suite.kernel.requestInspect({ code: 'twice', cursor_pos: 2, detail_level: 0 });
     expect((inspection.content as { data: Record<string, string> }).data['text/plain']).toContain('function twice(x: number): number');
+    // TypeScript's lib and @types/node are read without their JSDoc (declaration-docs.ts); an inspection still
+    // shows their documentation, from the files on disk.
+    const docOf = async (code: string, cursor: number): Promise<string> =>
+      ((await suite.kernel.requestInspect({ code, cursor_pos: cursor, detail_level: 0 })).content as { data: Record<string, string> }).data['text/plain'] ?? '';
+    expect(await docOf('Math.max', 6)).toMatch(/Math\.max\(.*\): number\n\nReturns the larger of a set of supplied numeric expressions/s);
+    expect(await docOf('process.cwd', 9)).toMatch(/cwd\(\): string\n\nThe `process\.cwd\(\)` method returns the current working directory/s);
+    expect(await docOf('JSON.parse', 6)).toMatch(/JSON\.parse\(.*\): any\n\nConverts a JavaScript Object Notation \(JSON\) string into an object\.$/s);
     const incomplete = await suite.kernel.requestIsComplete({ code: 'function f() {' });
     expect(incomplete.content.status).toBe('incomplete');
     const complete = await suite.kernel.requestIsComplete({ code: 'f()' });

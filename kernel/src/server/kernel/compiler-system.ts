@@ -2,12 +2,14 @@
  * The layers a kernel puts under tslab's TypeScript `sys`, shared by the kernel and the compiler snapshot's
  * entry (which bundles this file, so it imports only Node built-ins and bundle-safe siblings):
  * 1. file-system observations, lowest, so they see and replay real paths (fs-observations.ts);
+ * 1b. TypeScript's lib and `@types` files handed over without their JSDoc (declaration-docs.ts);
  * 2. the package self-reference (self-reference.ts);
  * 3. counting watcher events and closes, which is what invalidates converted cells;
  * 4. deferring watchers: a program built while a cell waits opens them after that cell (see WatchDeferral).
  * State lives on `sys` under registry symbols, so a snapshot's copy of this module and the kernel's agree.
  */
 import type * as TS from 'typescript';
+import { stripDeclarationDocs } from './declaration-docs.js';
 import { FileSystemObservations, type ObservedSystem } from './fs-observations.js';
 import { findPackageSelf, installSelfReference, type PackageSelf } from './self-reference.js';
 
@@ -123,6 +125,7 @@ export interface CompilerSystem {
 export function prepareCompilerSystem(sys: TS.System, rootDir: string): CompilerSystem {
   const marked = sys as TS.System & Marks;
   const observations = observeFileSystem(marked);
+  stripDeclarationDocs(marked);
   const prepared = marked[PREPARED];
   let self: PackageSelf | undefined;
   if (prepared?.rootDir === rootDir) self = prepared.self;

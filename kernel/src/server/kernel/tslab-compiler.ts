@@ -23,6 +23,7 @@ import { prepareCompilerSystem, WARM_UP_CELL, WARM_UP_ROUNDS } from './compiler-
 import { discardStartupBlob, takeCompilerSnapshot, tslabPaths } from './compiler-snapshot.js';
 import type { CompilerSnapshotHandoff } from './compiler-snapshot-slot.js';
 import { CONVERTER_FIXES_VERSION, loadMendedConverter } from './tslab-converter-fixes.js';
+import { documentationFromDisk } from './declaration-docs.js';
 import type { FileSystemObservations, Observation } from './fs-observations.js';
 import { sigintTakenOver } from './sigint-hold.js';
 import { beginKernelWork, duringKernelWork } from './kernel-work.js';
@@ -569,7 +570,9 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     const info = live().inspect(prevDecl, transform(source).code, cursorPos);
     if (!info) return { found: false, text: '' };
     const signature = ts.displayPartsToString(info.displayParts);
-    const docs = ts.displayPartsToString(info.documentation);
+    // A lib or @types declaration was read without its JSDoc (declaration-docs.ts): its file on disk has it.
+    const declarations = (info as { declarations?: () => readonly TS.Node[] }).declarations;
+    const docs = ts.displayPartsToString(info.documentation) || (declarations ? documentationFromDisk(ts, declarations()) : '');
     return { found: signature.length > 0, text: docs ? `${signature}\n\n${docs}` : signature };
   }
 

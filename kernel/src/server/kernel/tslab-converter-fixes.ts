@@ -4,6 +4,8 @@
  *   (`__x` is `___x` in a file's locals), so a cell declaring and using `__x` failed with "Cannot find name
  *   '___x'", a class whose name a later cell gave to an interface was kept as `let ___K: any`, and completion of
  *   `__al` looked for `___al`.
+ * - An inspection's documentation of a declaration file read without its JSDoc (declaration-docs.ts) came out empty;
+ *   its quick info now names the symbol's declarations, so the kernel reads their documentation from the file.
  * - `declare global { var flag: number }` failed: the block's internal name (`__global`) was exported as a
  *   variable, later cells read `flag` from the earlier cells' exports instead of the global object, and the
  *   block was dropped from the declarations after one cell.
@@ -48,10 +50,16 @@ const FIXES: readonly Fix[] = [
     from: 'let name = id.escapedText.toString();',
     to: 'let name = ts.idText(id);',
   },
+  {
+    what: "an inspection's declarations",
+    from: 'const info = ts.getQuickInfoAtPosition(srcFile, builder.getProgram().getTypeChecker(), cancellationToken, position + srcPrefix.length);',
+    // For declaration-docs.ts: documentation of a file read without its JSDoc is taken from the file on disk.
+    to: 'const checker = builder.getProgram().getTypeChecker();\n        const info = ts.getQuickInfoAtPosition(srcFile, checker, cancellationToken, position + srcPrefix.length);\n        if (info) Object.defineProperty(info, "declarations", { value: () => { let symbol = checker.getSymbolAtLocation(ts.getTouchingPropertyName(srcFile, position + srcPrefix.length)); if (symbol && (symbol.flags & ts.SymbolFlags.Alias) !== 0) symbol = checker.getAliasedSymbol(symbol); return (symbol && symbol.declarations) || []; } });',
+  },
 ];
 
 /** Bumped when FIXES change: conversions stored by a kernel with other fixes are not reused (conversion-store.ts). */
-export const CONVERTER_FIXES_VERSION = 'escaped-names-and-globals-1';
+export const CONVERTER_FIXES_VERSION = 'escaped-names-globals-and-declarations-2';
 
 export class TslabConverterMismatchError extends Error {
   override readonly name = 'TslabConverterMismatchError';
