@@ -51,5 +51,10 @@ describe('declaration docs', () => {
     const own = ts.createSourceFile(path.join(dir, 'own.d.ts'), text, ts.ScriptTarget.ES2022, true);
     expect(documentationFromDisk(ts, [own.statements[0]!])).toBe('');
     expect(jsDocProse('/**\n * First.\n * Second.\n * @returns x\n */')).toBe('First.\nSecond.');
+    // A file with a byte-order mark: the compiler reads it without one, and so does this.
+    const marked = path.join(dir, 'node_modules', '@types', 'demo', 'marked.d.ts');
+    writeFileSync(marked, `\ufeff${text}`);
+    const markedSource = ts.createSourceFile(marked, withoutDocComments(text), ts.ScriptTarget.ES2022, true);
+    expect(documentationFromDisk(ts, [markedSource.statements[0]!])).toBe('Adds two numbers.\n\nReally.');
   });
 });

@@ -2,7 +2,7 @@
  * The layers a kernel puts under tslab's TypeScript `sys`, shared by the kernel and the compiler snapshot's
  * entry (which bundles this file, so it imports only Node built-ins and bundle-safe siblings):
  * 1. file-system observations, lowest, so they see and replay real paths (fs-observations.ts);
- * 1b. TypeScript's lib and `@types` files handed over without their JSDoc (declaration-docs.ts);
+ * 1b. installed declaration files (TypeScript's lib, `node_modules`) handed over without their JSDoc (declaration-docs.ts);
  * 2. the package self-reference (self-reference.ts);
  * 3. counting watcher events and closes, which is what invalidates converted cells;
  * 4. deferring watchers: a program built while a cell waits opens them after that cell (see WatchDeferral).

@@ -2,10 +2,10 @@
  * TypeScript 5.0 (tslab's) parses every `/** … *\/` comment of every declaration file into JSDoc nodes, which the
  * type checker never reads in a `.d.ts` (TypeScript 5.3 skips them the same way for `tsc`). For installed files
  * (TypeScript's lib files, every package's declarations under `node_modules`: `@types/node` is in every program),
- * that was a third of a cold kernel's program build (~0.3 s) and ~8 MB of its heap. This layer, above the observations, hands the compiler
- * those files with each JSDoc opener at a line start turned into a plain comment of the same length: every
- * position, token and type stays as it was; only their documentation is gone from the kernel's program (an
- * inspect shows their signatures without the prose).
+ * that was a third of a cold kernel's program build (~0.3 s) and ~8 MB of its heap. This layer, above the
+ * observations, hands the compiler those files with each JSDoc opener at a line start turned into a plain comment
+ * of the same length: every position, token and type stays as it was. Only their documentation is gone from the
+ * program; an inspection reads it back from the file on disk (documentationFromDisk).
  */
 import { readFileSync } from 'node:fs';
 import type * as TS from 'typescript';
@@ -48,6 +48,8 @@ function originalText(file: string): string | undefined {
   let text: string | undefined;
   try {
     text = readFileSync(file, 'utf8');
+    // As the compiler's sys.readFile hands it over: without a byte-order mark.
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   } catch {
     text = undefined;
   }

@@ -570,7 +570,7 @@ export function createTslabCompiler(options: TslabCompilerOptions = {}): TslabCo
     const info = live().inspect(prevDecl, transform(source).code, cursorPos);
     if (!info) return { found: false, text: '' };
     const signature = ts.displayPartsToString(info.displayParts);
-    // A lib or @types declaration was read without its JSDoc (declaration-docs.ts): its file on disk has it.
+    // An installed declaration file was read without its JSDoc (declaration-docs.ts): the file on disk has it.
     const declarations = (info as { declarations?: () => readonly TS.Node[] }).declarations;
     const docs = ts.displayPartsToString(info.documentation) || (declarations ? documentationFromDisk(ts, declarations()) : '');
     return { found: signature.length > 0, text: docs ? `${signature}\n\n${docs}` : signature };
