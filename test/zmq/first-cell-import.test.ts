@@ -1,6 +1,6 @@
 /**
- * A cold kernel's first cell imports the library right after the first kernel_info reply (nbclient, papermill,
- * JupyterLab's first Run). After that reply the kernel preloads the library's module graph with `import()`; a
+ * A cold kernel's first cell imports the library the moment the first kernel_info reply arrives (a client that does
+ * not wait for iopub to settle). After that reply the kernel preloads the library's module graph with `import()`; a
  * cell's `import` is a `require`, and Node refuses to require an ES module an `import()` is still loading ("Cannot
  * require() ES Module … because it is not yet fully loaded"): the first cell failed now and then, more often when
  * its conversion was stored and the kernel had no program to build in between. Every cold start here runs it.

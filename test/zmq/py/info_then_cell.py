@@ -1,5 +1,5 @@
-"""Starts a kernel, sends one kernel_info request and, the moment its reply arrives, executes <cell> (as a client
-that does not wait for iopub to settle does: JupyterLab's first Run, a benchmark). Usage: info_then_cell.py
+"""Starts a kernel, sends one kernel_info request and, the moment its reply arrives, executes <cell>, as a client that
+does not wait for iopub to settle does (jupyter_client used directly, the benchmarks' drivers). Usage: info_then_cell.py
 <kernel_name> <cell>. Prints one JSON object: {"status", "result" (text/plain or null), "errors" ([ename, evalue])}."""
 import json
 import sys
