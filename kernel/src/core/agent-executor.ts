@@ -156,7 +156,7 @@ export class AgentExecutor implements StepExecutor {
           model: state.model,
           ...(reportUsage ? { reportUsage } : {}),
         });
-      const response = admission?.request ? await (this.#origins ? admission.request(send, this.#origins) : admission.request(send)) : await send();
+      const response = admission?.request ? await admission.request(send, this.#origins) : await send();
       if (response.usage) {
         admission?.observe(response.usage);
         state.usageMeter.record({ ...response.usage, requests: 1 }, 'step');

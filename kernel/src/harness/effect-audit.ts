@@ -23,7 +23,7 @@ import net from 'node:net';
 import os from 'node:os';
 import tls from 'node:tls';
 import workerThreads from 'node:worker_threads';
-import { allowedPlaces, interiorWithoutAllowance, networkOnlyAllowance, type HostFrame } from './host-context.js';
+import { allowedPlaces, interiorWithoutAllowance, networkOnlyAllowance } from './host-context.js';
 import { admits, describePlace, destinationOf } from './network-destination.js';
 import { wrapClass, wrapMethod } from './checked-exports.js';
 import { reflectApply, regExpTest, setHas, stringIndexOf, stringSlice, stringStartsWith, StringCtor } from './intrinsics.js';
@@ -44,26 +44,27 @@ function refuseIfInterior(effect: string, args?: readonly unknown[]): void {
   // While a model request is sent only the network is admitted, and only to the origins its client declared: a
   // built-in a model replaced with a bound host function (a file write, a fetch to a host it chose) that the provider
   // client then calls runs inside that allowance.
+  let during: 'model-request' | undefined;
   let destination: string | undefined;
-  let duringModelRequest: HostFrame | undefined;
   if (!frame) {
-    duringModelRequest = networkOnlyAllowance();
-    if (duringModelRequest && regExpTest(NETWORK_EFFECT, effect)) {
-      const places = allowedPlaces(duringModelRequest);
+    frame = networkOnlyAllowance();
+    if (frame && regExpTest(NETWORK_EFFECT, effect)) {
+      const places = allowedPlaces(frame);
       const place = places === undefined ? undefined : destinationOf(effect, args ?? []);
-      if (places === undefined || (place !== undefined && admits(places, place))) duringModelRequest = undefined;
-      else destination = describePlace(place);
+      if (places === undefined || (place !== undefined && admits(places, place))) return;
+      destination = describePlace(place);
     }
+    if (!frame) return;
+    during = 'model-request';
   }
-  frame ??= duringModelRequest;
-  if (!frame) return;
+  // Built only for a refusal: this runs on every audited call.
+  const detail = during === undefined ? { effect } : destination === undefined ? { effect, during } : { effect, during, destination };
   try {
-    const detail = duringModelRequest ? (destination === undefined ? { effect, during: 'model-request' } : { effect, during: 'model-request', destination }) : { effect };
     frame.host.recordAnomaly('unmediated_perimeter_effect', detail, frame.submitterId);
   } catch {
     /* the refusal below is the outcome even when recording fails */
   }
-  throw new UnmediatedPerimeterEffectError(duringModelRequest ? { effect, duringModelRequest: true, ...(destination === undefined ? {} : { destination }) } : { effect });
+  throw new UnmediatedPerimeterEffectError(detail);
 }
 
 type AnyFn = (...args: unknown[]) => unknown;

@@ -84,8 +84,8 @@ class Allowance implements GatewayAllowance {
  * What a gateway allowance admits. `all`: a capability's body and the host's stores (the operator's code and the
  * host's own). `network`: the provider client sending a model request. It calls built-ins, and a replaced one that
  * the checks before the request missed would run inside the allowance: it gets the network, and nothing else (no
- * file, process or environment effect, no write to a ledger or a store through their public methods), and when the
- * client declared its origins (ModelClient.networkOrigins), the network to those only.
+ * file, process or environment effect, no write to a ledger or a store through their public methods), and only at
+ * the origins the client declared (ModelClient.networkOrigins: none when it declared none, any with '*').
  */
 export type AllowanceReach = 'all' | 'network';
 

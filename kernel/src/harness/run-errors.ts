@@ -100,14 +100,17 @@ export class UnmediatedPerimeterEffectError extends NighthawkError {
   readonly effect: string;
   /** Where a refused network call during a model request would have connected, when it could be read. */
   readonly destination: string | undefined;
-  constructor(options: { effect: string; duringModelRequest?: boolean; destination?: string }) {
+  /** `during: 'model-request'`: refused inside a model request's network-only allowance; `destination` for a network call. */
+  constructor(options: { effect: string; during?: string; destination?: string }) {
     super(
       'unmediated_perimeter_effect',
-      options.duringModelRequest
-        ? `Effect '${options.effect}'${options.destination ? ` to ${options.destination}` : ''} during a model request was refused and recorded: ` +
-            "a request reaches the network only at the origins its client declares. If the client's own call was refused, " +
-            "declare where it connects in its ModelClient.networkOrigins (an origin such as 'https://api.openai.com', or '*' for any host)."
-        : `Direct effect '${options.effect}' outside a host gateway was refused and recorded; use a granted capability. ` +
+      options.destination !== undefined
+        ? `Effect '${options.effect}' to ${options.destination} during a model request was refused and recorded: a request reaches ` +
+            "the network only at the origins its client declares. If the client's own call was refused, declare where it " +
+            "connects in its ModelClient.networkOrigins (an origin such as 'https://api.openai.com', or '*' for any host)."
+        : options.during === 'model-request'
+          ? `Effect '${options.effect}' during a model request was refused and recorded: a model request admits network effects only.`
+          : `Direct effect '${options.effect}' outside a host gateway was refused and recorded; use a granted capability. ` +
             '(This check is detective, not confinement.)',
     );
     this.effect = options.effect;

@@ -68,12 +68,6 @@ export interface OpenAIModelClientOptions {
 
 type ChatBody = Omit<OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, 'stream'>;
 
-/**
- * Sends each ModelRequest as one Chat Completions call (streamed when `onStream` is given).
- * Construction throws ModelAuthenticationError when OpenAI's endpoint is used without a key.
- * `request()` throws ModelAuthenticationError (401), ModelRequestError (other statuses, after
- * retrying 429/5xx; connection failures), ModelTimeoutError, or ModelRequestAbortedError.
- */
 /** A base URL's origin (scheme, host and port, no credentials); the text itself when it is not a URL (admits nothing). */
 function originOf(baseURL: string): string {
   try {
@@ -83,6 +77,12 @@ function originOf(baseURL: string): string {
   }
 }
 
+/**
+ * Sends each ModelRequest as one Chat Completions call (streamed when `onStream` is given).
+ * Construction throws ModelAuthenticationError when OpenAI's endpoint is used without a key.
+ * `request()` throws ModelAuthenticationError (401), ModelRequestError (other statuses, after
+ * retrying 429/5xx; connection failures), ModelTimeoutError, or ModelRequestAbortedError.
+ */
 export class OpenAIModelClient implements ModelClient {
   readonly label: string;
   readonly model: string;
