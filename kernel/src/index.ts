@@ -8,12 +8,13 @@ export * from './harness/index.js';
 export * from './parts/index.js';
 export * from './session/index.js';
 // Explicit exports take precedence over the star exports above: the public interior-mark controls, refusal report,
-// seams and expression compiler refuse model code (the core and the harness use their own).
+// seams, expression compiler and membrane unwrapping refuse model code (the core and the harness use their own).
 export {
   publicClaimFrozenWriteSight as claimFrozenWriteSight,
   publicClaimInfrastructureRunner as claimInfrastructureRunner,
   publicCompileExpression as compileExpression,
   publicNoteUnmarkedModelCode as noteUnmarkedModelCode,
+  publicOperatorValue as operatorValue,
   publicReenterInterior as reenterInterior,
   publicReportRefusal as reportRefusal,
   publicRunInterior as runInterior,

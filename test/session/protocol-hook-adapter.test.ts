@@ -225,3 +225,100 @@ describe('a SessionFunction adapter wrapped by built-ins model code calls', () =
     await expectRefusedAfterRun(session, probe.planted as unknown[], calls);
   });
 });
+
+/**
+ * The same wrappers around an adapter the model reached through the operator's plain data rather than as a reference
+ * itself: a namespace object, a frozen one, a null-prototype one, an array, nested. Model code sees such data through
+ * a membrane (core's model-facing.ts) that hands out the model-facing function for every read, also by descriptor or
+ * by `Object.values`; the operator's own object is unchanged and its own calls still start runs.
+ */
+const REACHED = [
+  ['a namespace object', 'tools.helper'],
+  ['a frozen namespace', 'frozen.helper'],
+  ['a null-prototype namespace', 'bare.helper'],
+  ['an array', 'list[0]'],
+  ['nested plain data', 'nested.deep.tools.helper'],
+  ['a property descriptor', "Object.getOwnPropertyDescriptor(tools, 'helper').value"],
+  ['Object.values', 'Object.values(frozen)[0]'],
+  ['destructuring', '(({ helper }) => helper)(tools)'],
+] as const;
+
+describe('a SessionFunction adapter reached through operator data', () => {
+  for (const [where, path] of REACHED) {
+    it(`reached through ${where}: what the model wraps works inside its run and is refused after it`, async () => {
+      const probe: Record<string, unknown> = {};
+      const calls: unknown[][] = [];
+      const model = new ScriptedModel((_m, info) =>
+        info.requestNumber === 1
+          ? { toolCalls: [toolCall('nh_evaluate', { expression: `(probe.planted = ${WRAPPERS('data').replaceAll('helper', `(${path})`)}, probe.planted[0]().then(() => 1))` })] }
+          : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] },
+      );
+      const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+      const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+      const tools = { helper, other: 1 };
+      const frozen = Object.freeze({ helper });
+      const bare = Object.assign(Object.create(null) as Record<string, unknown>, { helper });
+      const list = [helper];
+      const nested = { deep: { tools: { helper } } };
+      const { work } = session.materialized(session.submit('async function work() {}'), {
+        work: async () => nh.step({ program: 'execute\nWork.', references: { tools, frozen, bare, list, nested, probe } }),
+      });
+      await work!();
+      expect(calls).toEqual([['data-intrinsic-bind']]);
+      const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
+      const before = hookRefusals(session);
+      const planted = probe.planted as unknown[];
+      await touchEach([
+        () => (planted[0] as () => unknown)(),
+        () => (planted[1] as () => unknown)(),
+        () => (planted[2] as () => unknown)(),
+        () => (planted[3] as (...a: unknown[]) => unknown)('chosen-proxy'),
+        () => JSON.stringify(planted[4]),
+      ]);
+      expect(calls).toEqual([['data-intrinsic-bind']]);
+      expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
+      expect(hookRefusals(session) - before).toBe(5);
+      // The operator's objects hold the adapter itself: its calls through them still start runs.
+      expect(tools.helper).toBe(helper);
+      await expect((tools.helper as unknown as (a: string) => Promise<unknown>)('operator')).resolves.toBe('ran');
+      await expect((nested.deep.tools.helper as unknown as (a: string) => Promise<unknown>)('operator-nested')).resolves.toBe('ran');
+    });
+  }
+});
+
+describe('a SessionFunction adapter reached through operator data by generated code', () => {
+  it('planted by generated code from a namespace reference: works inside its run, refused and recorded after it', async () => {
+    const probe: Record<string, unknown> = {};
+    const calls: unknown[][] = [];
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+    const tools = { helper, nested: [{ helper }] };
+    await session.runner.run(
+      async (ctx) => {
+        const { exports } = await ctx.dispatch({
+          language: 'javascript',
+          intent: 'define',
+          source: `export async function plant() { probe.planted = ${WRAPPERS('gen').replaceAll('helper', '(tools.nested[0].helper)')}; return probe.planted[1](); }`,
+          dependencies: [{ name: 'tools', kind: 'reference', type: 'object' }, { name: 'probe', kind: 'reference', type: 'object' }],
+        });
+        await (exports.plant as () => Promise<unknown>)();
+      },
+      { grant: { references: { tools, probe } } },
+    );
+    expect(calls).toEqual([['gen-reflect-apply']]);
+    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
+    const before = hookRefusals(session);
+    const planted = probe.planted as unknown[];
+    await touchEach([
+      () => (planted[0] as () => unknown)(),
+      () => (planted[1] as () => unknown)(),
+      () => (planted[2] as () => unknown)(),
+      () => (planted[3] as (...a: unknown[]) => unknown)('chosen-proxy'),
+      () => JSON.stringify(planted[4]),
+    ]);
+    expect(calls).toEqual([['gen-reflect-apply']]);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
+    expect(hookRefusals(session) - before).toBe(5);
+    expect(tools.nested[0]!.helper).toBe(helper);
+  });
+});

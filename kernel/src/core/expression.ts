@@ -7,7 +7,7 @@
 
 import vm from 'node:vm';
 import { currentOperationId } from './interior.js';
-import { modelFacing } from './model-facing.js';
+import { modelFacingReference } from './model-facing.js';
 import { reportRefusal } from './refusal-sink.js';
 import { ENTER_GENERATOR_NAME, ENTER_NAME, ESCAPING_NAME, LIVE_NAME, RESUMED_NAME, guardExpressionFunctions, type ExpressionGuard } from './expression-guard.js';
 
@@ -61,8 +61,8 @@ export function createScope(locals: Record<string, unknown>, references: Readonl
     },
     get(_target, name) {
       if (typeof name !== 'string') return undefined;
-      if (name in locals) return modelFacing(locals[name]);
-      if (name in references) return modelFacing(references[name]);
+      if (name in locals) return modelFacingReference(locals[name]);
+      if (name in references) return modelFacingReference(references[name]);
       throw new ReferenceError(`${name} is not defined`);
     },
     // Refused and recorded where it happens, so a catch in the expression cannot hide the attempt.

@@ -4,14 +4,248 @@
  * that works only inside a run (session.ts), so whatever model code builds around it (a function bound with the
  * intrinsic `bind`, `Reflect.apply` bound to it, a proxy) cannot start a run with the Session's grant when
  * operator code calls it later. Read by descriptor: no getter of the operator's value runs here.
+ *
+ * Such a function is often reached through operator data (`references: { tools: { helper } }`) or returned by an
+ * operator function (a registry's `lookup('helper')`). Model code sees plain data that holds any function (at any
+ * depth of plain data) through a membrane: a proxy that reads and writes the operator's object and hands out, for each
+ * value it reads, that value's model-facing form. An operator function it hands out (and a function a step names
+ * itself) is the same function with its results, awaited ones too, seen the same way, and its arguments passed as the
+ * operator's: membranes unwrapped, and a callback model code passes called with model-facing arguments. So the
+ * adapter itself is never one read or call away. Plain data without functions is handed out as it is (same identity).
  */
+import { isPromise, isProxy } from 'node:util/types';
+
 export const MODEL_FACING: unique symbol = Symbol('nighthawk.modelFacing');
 
 const ownDescriptor = Reflect.getOwnPropertyDescriptor;
+const ownKeys = Reflect.ownKeys;
+const prototypeOf = Reflect.getPrototypeOf;
+const reflectGet = Reflect.get;
+const reflectSet = Reflect.set;
+const reflectHas = Reflect.has;
+const reflectDefine = Reflect.defineProperty;
+const reflectDelete = Reflect.deleteProperty;
+const isArray = Array.isArray;
+const ObjectPrototype = Object.prototype;
+const ArrayPrototype = Array.prototype;
 
-/** `value`'s model-facing function when it carries one, else `value` itself. */
-export function modelFacing(value: unknown): unknown {
-  if (typeof value !== 'function') return value;
+/** The model-facing function a value carries, if any (never running a getter; a proxy's trap does run). */
+function facingOf(value: Function): Function | undefined {
   const d = ownDescriptor(value, MODEL_FACING);
-  return d !== undefined && !d.configurable && typeof d.value === 'function' ? d.value : value;
+  return d !== undefined && !d.configurable && typeof d.value === 'function' ? (d.value as Function) : undefined;
+}
+
+/** Operator object → its membrane, and back. */
+const membranes = new WeakMap<object, object>();
+const operatorObjects = new WeakMap<object, object>();
+
+/**
+ * Plain data found to hold no model-facing function, by the scan epoch it was found in. An epoch is one model
+ * expression's evaluation (or one dispatch's references): within it the operator's data is read as it was, and
+ * the next one looks again, since operator code may have stored an adapter since.
+ */
+const clean = new WeakMap<object, number>();
+let epoch = 0;
+
+/** Starts a new scan epoch: called before model code reads a step's or a dispatch's values. */
+export function nextModelFacingEpoch(): void {
+  epoch++;
+}
+
+/**
+ * Properties a scan reads before it counts the value as holding one (fail closed: the membrane then decides per
+ * read, so a large array is looked through one element at a time, as model code reads it).
+ */
+const SCAN_BUDGET = 65_536;
+
+/** A plain object (Object.prototype or no prototype: also a module namespace) or a plain array, not a proxy. */
+function isPlainContainer(value: object): boolean {
+  if (typeof value !== 'object' || isProxy(value)) return false;
+  const proto = prototypeOf(value);
+  return isArray(value) ? proto === ArrayPrototype : proto === ObjectPrototype || proto === null;
+}
+
+/**
+ * Whether plain data holds a function at any depth, through own data properties (no getter runs): model code then
+ * sees it through a membrane. An accessor, a property that cannot be read (a module binding not yet initialized), or
+ * more properties than the budget counts as holding one.
+ */
+function needsMembrane(root: object): boolean {
+  // Most values read are small leaves (a row of a table): no set or stack is made for them.
+  let stack: object[] | undefined;
+  let seen: Set<object> | undefined;
+  let value: object | undefined = root;
+  let budget = SCAN_BUDGET;
+  try {
+    while (value !== undefined) {
+      if (clean.get(value) !== epoch) {
+        // Listing a long array's keys would itself cost what the budget is there to bound.
+        if (isArray(value) && value.length > budget) return true;
+        const keys = ownKeys(value);
+        budget -= keys.length;
+        if (budget < 0) return true;
+        for (let i = 0; i < keys.length; i++) {
+          const d = ownDescriptor(value, keys[i]!);
+          if (d === undefined) continue;
+          if (d.get !== undefined || d.set !== undefined) return true;
+          const v: unknown = d.value;
+          if (typeof v === 'function') return true;
+          if (typeof v !== 'object' || v === null || v === root) continue;
+          if (membranes.has(v)) return true;
+          if (!isPlainContainer(v)) continue;
+          seen ??= new Set();
+          if (seen.has(v)) continue;
+          seen.add(v);
+          (stack ??= []).push(v);
+        }
+      }
+      value = stack?.pop();
+    }
+  } catch {
+    return true;
+  }
+  clean.set(root, epoch);
+  if (seen !== undefined) for (const v of seen) clean.set(v, epoch);
+  return false;
+}
+
+/**
+ * `value`'s model-facing form: a function's model-facing function, plain data holding functions through a membrane,
+ * else `value` (a function read this way, not as a step's name or an operator object's own property, is an engine's or
+ * a prototype's: an array's `map`, a class's method).
+ */
+export function modelFacing(value: unknown): unknown {
+  if (typeof value === 'function') return facingOf(value) ?? value;
+  if (typeof value !== 'object' || value === null) return value;
+  const existing = membranes.get(value);
+  if (existing !== undefined) return existing;
+  if (operatorObjects.has(value) || !isPlainContainer(value) || !needsMembrane(value)) return value;
+  return membrane(value);
+}
+
+/**
+ * A value the operator handed a step or a dispatch by name, as model code sees it: as `modelFacing`, and an operator
+ * function with its results model-facing (see facingFunction).
+ */
+export function modelFacingReference(value: unknown): unknown {
+  return facingOwn(value);
+}
+
+/** The operator's object behind a membrane (what model code passes back to the host is stored as the operator's). */
+export function operatorValue<T>(value: T): T {
+  return typeof value === 'object' && value !== null ? ((operatorObjects.get(value) as T | undefined) ?? value) : value;
+}
+
+const reflectApply = Reflect.apply;
+const reflectConstruct = Reflect.construct;
+const objectHasOwn = Object.hasOwn;
+const promiseThen = Promise.prototype.then;
+
+/**
+ * What an operator function read through a membrane returns, seen as model code sees any operator value (a registry's
+ * `lookup('helper')`, a getter called by itself): awaited too, for an async one.
+ */
+function facingResult(result: unknown): unknown {
+  return isPromise(result) ? reflectApply(promiseThen, result, [modelFacing]) : modelFacing(result);
+}
+
+const callbacks = new WeakMap<Function, Function>();
+
+/**
+ * An argument model code passes to an operator function, as the operator receives it: its own object for a membrane
+ * or a function of its own, and a callback (a function of the model's, or one it holds in model-facing form) called with
+ * model-facing arguments and its result as the operator's, so an operator that calls back with an adapter hands the
+ * model only the adapter's model-facing function. The same wrapper for the same callback (a listener removed later).
+ */
+function operatorArgument(value: unknown): unknown {
+  if (typeof value !== 'function') return operatorValue(value);
+  const own = operatorObjects.get(value);
+  if (own !== undefined) return own;
+  let wrapped = callbacks.get(value);
+  if (wrapped === undefined) {
+    wrapped = new Proxy(value, {
+      apply: (target, self, args): unknown => operatorValue(reflectApply(target, modelFacing(self), facingArguments(args))),
+      construct: (target, args, newTarget): object => operatorValue(reflectConstruct(target, facingArguments(args), newTarget === wrapped ? target : newTarget)),
+    });
+    callbacks.set(value, wrapped);
+    operatorObjects.set(wrapped, value);
+  }
+  return wrapped;
+}
+
+function facingArguments(args: unknown[]): unknown[] {
+  const out = new Array<unknown>(args.length);
+  for (let i = 0; i < args.length; i++) out[i] = facingOwn(args[i]);
+  return out;
+}
+
+function operatorArguments(args: unknown[]): unknown[] {
+  const out = new Array<unknown>(args.length);
+  for (let i = 0; i < args.length; i++) out[i] = operatorArgument(args[i]);
+  return out;
+}
+
+/**
+ * An operator function as model code calls it: the same function (name, length, properties, `prototype`), called
+ * with the operator's arguments (operatorArgument) and its `this` unwrapped, its result model-facing (facingResult).
+ */
+function facingFunction(fn: Function): Function {
+  const existing = membranes.get(fn);
+  if (existing !== undefined) return existing as Function;
+  const proxy: Function = new Proxy(fn, {
+    apply: (target, self, args): unknown => facingResult(reflectApply(target, operatorValue(self), operatorArguments(args))),
+    construct: (target, args, newTarget): object => facingResult(reflectConstruct(target, operatorArguments(args), newTarget === proxy ? target : newTarget)) as object,
+  });
+  membranes.set(fn, proxy);
+  operatorObjects.set(proxy, fn);
+  return proxy;
+}
+
+/**
+ * A value read from an operator object's own property (or its accessor) through a membrane, or handed by name: an
+ * operator function as facingFunction makes it. A proxy is left as it is: its traps are its owner's, and a function
+ * this module made is one already.
+ */
+function facingOwn(value: unknown): unknown {
+  if (typeof value !== 'function') return modelFacing(value);
+  const facing = facingOf(value);
+  if (facing !== undefined) return facing;
+  return isProxy(value) ? value : facingFunction(value);
+}
+
+/** Refused: a membrane's target never becomes non-extensible, so it could not report the operator's object so. */
+const refuse = (): boolean => false;
+
+function membrane(target: object): object {
+  // The proxy's own target is a shadow (an empty array for an array, so `Array.isArray` holds): the proxy may then
+  // report a value other than the operator's own (its model-facing form) without breaking a proxy invariant.
+  const shadow: object = isArray(target) ? [] : Object.create(null);
+  const proxy = new Proxy(shadow, {
+    // An own function is handed out with its results model-facing; an inherited one (an array's `map`) as it is.
+    get: (_s, key) => (objectHasOwn(target, key) ? facingOwn(reflectGet(target, key, target)) : modelFacing(reflectGet(target, key, target))),
+    set: (_s, key, value) => reflectSet(target, key, operatorValue(value), target),
+    has: (_s, key) => reflectHas(target, key),
+    deleteProperty: (_s, key) => reflectDelete(target, key),
+    ownKeys: () => ownKeys(target),
+    getPrototypeOf: () => prototypeOf(target),
+    setPrototypeOf: refuse,
+    preventExtensions: refuse,
+    defineProperty: (_s, key, d) => {
+      // Non-configurable would have to be mirrored on the shadow; model code has no need to pin operator data.
+      if (d.configurable === false && !(isArray(target) && key === 'length')) return false;
+      return reflectDefine(target, key, 'value' in d ? { ...d, value: operatorValue(d.value) } : d);
+    },
+    getOwnPropertyDescriptor: (_s, key) => {
+      const d = ownDescriptor(target, key);
+      if (d === undefined) return undefined;
+      // An array's `length` is the shadow's one non-configurable property, and writable there: reported so (a frozen
+      // array's refuses the write itself). Every other property is reported configurable, as the shadow lacks it.
+      if (isArray(target) && key === 'length') return { value: d.value, writable: true, enumerable: false, configurable: false };
+      if ('value' in d) return { value: facingOwn(d.value), writable: d.writable, enumerable: d.enumerable, configurable: true };
+      return { get: facingOwn(d.get) as (() => unknown) | undefined, set: facingOwn(d.set) as ((v: unknown) => void) | undefined, enumerable: d.enumerable, configurable: true };
+    },
+  });
+  membranes.set(target, proxy);
+  operatorObjects.set(proxy, target);
+  return proxy;
 }

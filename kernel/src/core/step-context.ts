@@ -19,6 +19,7 @@ import {
 import { FrozenSet } from './frozen-collections.js';
 import { reportRefusal } from './refusal-sink.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
+import { nextModelFacingEpoch, operatorValue } from './model-facing.js';
 import { currentInterior, currentOperationId, noteUnmarkedModelCode, probedMark, runAsOperation, runInterior, type InteriorMark } from './interior.js';
 import { hasRegisteredSecrets, secretsIn } from './secrets.js';
 import { ExpressionNotGuardableError, expressionGuard, type ExpressionCodeRefusal } from './expression-guard.js';
@@ -444,6 +445,8 @@ export class StepContext {
     }
     this.#scope ??= createScope(this.locals, this.references);
     const scope = this.#scope;
+    // Operator code may have stored a SessionFunction in plain data since the last expression: looked at again.
+    nextModelFacingEpoch();
     const guard = expressionGuard({ executionId: this.executionId, operationId }, this.#guardRefusal, this.#unmarkedMark, this.#noteCaught);
     this.#running++;
     let result: Promise<unknown>;
@@ -473,7 +476,9 @@ export class StepContext {
    */
   assignValue(targetPath: string, segments: readonly string[], value: unknown): AssignResult {
     this.#executorOnly('assignValue');
-    return this.readModelValue(() => this.#assignValue(targetPath, segments, value));
+    // Operator data the model read through its membrane (model-facing.ts) is assigned as the operator's own object.
+    const assigned = operatorValue(value);
+    return this.readModelValue(() => this.#assignValue(targetPath, segments, assigned));
   }
 
   #assignValue(targetPath: string, segments: readonly string[], value: unknown): AssignResult {

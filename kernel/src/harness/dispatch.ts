@@ -4,7 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, describeError, interiorParentId, interiorRefusal, isInstance, type SeenAt, isNaturalFunction, modelFacing, newId, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
+import { currentInterior, describeError, interiorParentId, interiorRefusal, isInstance, type SeenAt, isNaturalFunction, modelFacingReference, newId, nextModelFacingEpoch, operatorValue, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -316,11 +316,12 @@ export class Dispatcher {
       host.recordAnomaly('capability_outside_dispatch', { capability: name, definitionId }, ended);
       return promiseReject(markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId, site: 'entry' })));
     };
+    nextModelFacingEpoch();
     for (let i = 0; i < dependencies.length; i++) {
       const d = dependencies[i]!;
       // Own references only: `in` would also find `constructor`, `__proto__` or a key added to Object.prototype.
       if (d.kind === 'capability' && authority.capabilities.has(d.name)) put(out, d.name, capability(d.name));
-      else if (d.kind === 'reference' && objectHasOwn(authority.references, d.name)) put(out, d.name, modelFacing(authority.references[d.name]));
+      else if (d.kind === 'reference' && objectHasOwn(authority.references, d.name)) put(out, d.name, modelFacingReference(authority.references[d.name]));
     }
     return out;
   }
@@ -461,7 +462,14 @@ function ambientReferences(authority: Authority, bound: readonly BoundReference[
   const out: string[] = [];
   for (let i = 0; i < bound.length; i++) {
     const name = bound[i]![0];
-    if (!objectHasOwn(authority.references, name) || modelFacing(authority.references[name]) !== bound[i]![1]) append(out, name);
+    if (!objectHasOwn(authority.references, name)) {
+      append(out, name);
+      continue;
+    }
+    // Plain data is bound as it was then (itself, or through its membrane once it held a SessionFunction).
+    const held = authority.references[name];
+    const value = bound[i]![1];
+    if (modelFacingReference(held) !== value && operatorValue(value) !== held) append(out, name);
   }
   return out;
 }

@@ -11,6 +11,7 @@ import {
   insideOperationBody,
   modelCodeRunning,
   noteUnmarkedModelCode,
+  operatorValue,
   privateAsyncContextInUse,
   reenterInterior,
   reportRefusal,
@@ -330,7 +331,7 @@ function recordRefusal(anomalyKind: string, detail: Record<string, unknown>): vo
  * every refusal that asks whether model code is calling, or under a mark of its own making, whose left-behind
  * callbacks no execution's end stops and whose anomalies name whom it chose. So they refuse model code, and record it.
  */
-function refuseToModelCode(control: string, attempt: 'clear-interior-mark' | 'choose-interior-mark' | 'ledger-append', detail: string): void {
+function refuseToModelCode(control: string, attempt: 'clear-interior-mark' | 'choose-interior-mark' | 'ledger-append' | 'unwrap-operator-data', detail: string): void {
   if (!modelCodeRunning()) return;
   refuseInteriorControl(control);
   throw new HostIntegrityError({ attempt, detail });
@@ -349,6 +350,12 @@ export function publicReenterInterior<T>(mark: InteriorMark, fn: () => T): T {
 export function publicRunInterior<T>(mark: InteriorMark, fn: () => T, live?: () => InteriorRefusal | undefined): T {
   refuseToModelCode('runInterior', 'choose-interior-mark', 'runInterior is host machinery; model code may not choose the interior mark it runs under');
   return runInterior(mark, fn, live);
+}
+
+/** The core's `operatorValue` as the public module offers it: model code would reach SessionFunctions themselves through it. */
+export function publicOperatorValue<T>(value: T): T {
+  refuseToModelCode('operatorValue', 'unwrap-operator-data', "operatorValue hands out the operator's object behind a membrane; model code sees operator data only through it");
+  return operatorValue(value);
 }
 
 export function publicNoteUnmarkedModelCode(mark: InteriorMark): void {

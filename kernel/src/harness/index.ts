@@ -59,6 +59,7 @@ export {
   publicClaimFrozenWriteSight,
   publicClaimInfrastructureRunner,
   publicNoteUnmarkedModelCode,
+  publicOperatorValue,
   publicReenterInterior,
   publicReportRefusal,
   publicRunInterior,

@@ -32,7 +32,9 @@ export type IntegrityAttempt =
   /** A host tool called with a context naming another Natural execution than the one calling it. */
   | 'forged-execution-id'
   /** Model code or an operation body wrote the usage meter a step's executor reports to. */
-  | 'usage-from-model-code';
+  | 'usage-from-model-code'
+  /** Model code asked the public module for the operator's object behind the membrane it sees that object through. */
+  | 'unwrap-operator-data';
 
 export class HostIntegrityError extends NighthawkError {
   readonly attempt: IntegrityAttempt;

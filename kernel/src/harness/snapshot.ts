@@ -11,7 +11,7 @@
  * (no iterator protocol), and builds its copies with definitions (`put`/`append`), never assignment or `push`,
  * which would run a setter defined on a shared prototype.
  */
-import { hasRegisteredSecrets, redactTextNoting } from '../core/index.js';
+import { hasRegisteredSecrets, operatorValue, redactTextNoting } from '../core/index.js';
 import {
   callableKind,
   classNameOf,
@@ -254,7 +254,10 @@ function pathText(at: PathNode): string {
   return '$' + text;
 }
 
-function visit(walk: Walk, value: unknown, depth: number): Snapshot {
+function visit(walk: Walk, operatorsOrFacing: unknown, depth: number): Snapshot {
+  // Operator data (or a function of it) a model read through its membrane (model-facing.ts): recorded as the
+  // operator's own value it shows.
+  const value = operatorValue(operatorsOrFacing);
   if (typeof value === 'string') {
     if (value.length <= walk.options.maxStringLength) return value; // redacted by its container
     // Redacted before the cut, so a preview never holds part of a secret.

@@ -1,0 +1,165 @@
+/**
+ * Operator data holding a SessionFunction, as model code sees it (core's model-facing.ts): through a membrane that
+ * reads and writes the operator's own object and hands out the model-facing function in place of the adapter. What
+ * a model does with the data otherwise (read, mutate, serialize, assign it to a write binding, return it for the
+ * ledger) works as on the object itself; data holding no SessionFunction is handed out as it is. And the attacks on
+ * the membrane: the public unwrapping refused to model code, pinning the operator's object refused.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import * as nh from '../../kernel/src/index.js';
+import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+
+const finish = () => toolCall('nh_output', { result: { kind: 'pass' } });
+
+/** Runs one step of a SessionFunction where the model makes `calls` in its first response, then finishes. */
+async function inSession(calls: ReturnType<typeof toolCall>[], references: (helper: unknown) => Record<string, unknown>, writes?: Record<string, z.ZodType>) {
+  const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [...calls, finish()] } : { toolCalls: [finish()] }));
+  const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+  const helperCalls: unknown[][] = [];
+  const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (helperCalls.push(a), 'ran') });
+  const refs = references(helper);
+  let bindings: Readonly<Record<string, unknown>> = {};
+  const { work } = session.materialized(session.submit('async function work() {}'), {
+    work: async () => {
+      const program = `execute\nWork.${Object.keys(writes ?? {}).map((name) => ` Set <:${name}>.`).join('')}`;
+      ({ bindings } = await nh.step({ program, references: refs, ...(writes ? { writes } : {}) }));
+    },
+  });
+  await work!();
+  return { session, helper, refs, helperCalls, bindings: () => bindings };
+}
+
+describe('operator data holding a SessionFunction, seen by model code', () => {
+  it('reads, writes and serializes as the operator object does, and the operator sees the changes', async () => {
+    const probe: Record<string, unknown> = {};
+    const expression = `(
+      tools.count += 1, tools.items.push('from-model'), tools.nested.flag = true, delete tools.gone,
+      probe.keys = Object.keys(tools).join(','), probe.json = JSON.stringify(tools), probe.isArray = Array.isArray(tools.items),
+      probe.spread = { ...tools }.count, probe.has = 'helper' in tools, probe.joined = tools.items.map((x) => x + '!').join(' '),
+      probe.called = tools.helper('in-run'), 1)`;
+    const { refs, helperCalls } = await inSession([toolCall('nh_evaluate', { expression })], (helper) => ({
+      tools: { helper, count: 1, items: ['a'], nested: { flag: false }, gone: 1 },
+      probe,
+    }));
+    const tools = refs['tools'] as Record<string, unknown>;
+    expect(tools['count']).toBe(2);
+    expect(tools['items']).toEqual(['a', 'from-model']);
+    expect(tools['nested']).toEqual({ flag: true });
+    expect('gone' in tools).toBe(false);
+    expect(probe).toMatchObject({ keys: 'helper,count,items,nested', json: '{"count":2,"items":["a","from-model"],"nested":{"flag":true}}', isArray: true, spread: 2, has: true, joined: 'a! from-model!' });
+    expect(helperCalls).toEqual([['in-run']]);
+  });
+
+  it('assigned to a write binding, the operator receives its own object; the ledger records its data', async () => {
+    const object = z.custom<object>((v) => typeof v === 'object' && v !== null);
+    const { refs, bindings, session } = await inSession(
+      [toolCall('nh_assign', { target_path: 'picked', expression: 'tools' }), toolCall('nh_assign', { target_path: 'listed', expression: '[tools]' }), toolCall('nh_evaluate', { expression: '(tools)' })],
+      (helper) => ({ tools: { helper, items: [1, 2] } }),
+      { picked: object, listed: object },
+    );
+    expect(bindings()['picked']).toBe(refs['tools']);
+    const evaluated = session.ledger.select({ kind: 'operation' }).map((e) => JSON.stringify(e.data)).find((d) => d.includes('(tools)'));
+    expect(evaluated).toContain('items');
+    // A value the model built around it (`[tools]`) is recorded with the operator's data in it, not as a proxy the
+    // host would not walk.
+    const committed = JSON.stringify(session.ledger.select({ kind: 'execution.end' })[0]!.data);
+    expect(committed).toContain('listed');
+    expect(committed).not.toContain('unrepresentable');
+    expect(committed.match(/items/g)).toHaveLength(4); // proposed and committed, each picked and listed
+  });
+
+  it('data holding no SessionFunction is handed out as it is', async () => {
+    const probe: Record<string, unknown> = {};
+    const data = { rows: [{ id: 1 }, { id: 2 }], meta: { n: 2 } };
+    await inSession([toolCall('nh_evaluate', { expression: '(probe.data = data, probe.row = data.rows[1], 1)' })], () => ({ data, probe }));
+    expect(probe['data']).toBe(data);
+    expect(probe['row']).toBe(data.rows[1]);
+  });
+
+  it('what an operator function returns, or hands a callback, is seen the same way', async () => {
+    const probe: Record<string, unknown> = {};
+    const expression = `(async () => {
+      const got = [lookup('helper'), api.lookup('helper'), await api.lookupLater('helper'), Object.getOwnPropertyDescriptor(api, 'current').get(), api.current];
+      api.each((h) => got.push(h));
+      probe.wrapped = got.map((h) => Function.prototype.bind.call(h, null, 'chosen'));
+      probe.inRun = await got[0]('in-run');
+      return 1;
+    })()`;
+    const { session, helperCalls } = await inSession([toolCall('nh_evaluate', { expression })], (helper) => {
+      const registry: Record<string, unknown> = { helper };
+      const lookup = (name: string) => registry[name];
+      return {
+        lookup,
+        api: { lookup, lookupLater: async (name: string) => registry[name], get current() { return helper; }, each: (f: (h: unknown) => void) => f(helper) },
+        probe,
+      };
+    });
+    expect(helperCalls).toEqual([['in-run']]);
+    const wrapped = probe['wrapped'] as Array<() => Promise<unknown>>;
+    expect(wrapped).toHaveLength(6);
+    const before = session.ledger.select({ kind: 'run.entry' }).length;
+    for (const w of wrapped) await w().catch(() => undefined);
+    expect(helperCalls).toEqual([['in-run']]);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(before);
+  });
+
+  it("operator functions receive the operator's own objects and behave as themselves", async () => {
+    const probe: Record<string, unknown> = {};
+    class Counter {
+      #n = 0;
+      add(k: number): number {
+        return (this.#n += k);
+      }
+    }
+    const expression = `(probe.same = same(tools), probe.sameInside = tools.same(tools.items), probe.counted = new tools.Counter().add(2),
+      probe.isCounter = new tools.Counter() instanceof tools.Counter, probe.name = tools.same.name, probe.length = tools.same.length,
+      probe.identity = tools.same === tools.same, probe.handedBack = tools.same, 1)`;
+    const tools = { helper: undefined as unknown, items: [1], Counter, same: (x: unknown) => x === tools || x === tools.items };
+    const same = (x: unknown) => x === tools;
+    await inSession([toolCall('nh_evaluate', { expression })], (helper) => ((tools.helper = helper), { tools, same, probe }));
+    expect(probe).toMatchObject({ same: true, sameInside: true, counted: 2, isCounter: true, name: 'same', length: 1, identity: true });
+    // Handed back into operator data, it is what model code saw: the operator's function with model-facing results.
+    expect(typeof probe['handedBack']).toBe('function');
+    expect((probe['handedBack'] as (x: unknown) => boolean)(tools)).toBe(true);
+  });
+
+  it('data too large to look through is seen through the membrane, each part decided as it is read', async () => {
+    const probe: Record<string, unknown> = {};
+    const rows = Array.from({ length: 70_000 }, (_, id) => ({ id }));
+    const expression = `(probe.row = rows[10], probe.count = rows.filter((r) => r.id % 2 === 0).length,
+      probe.wrapped = [Function.prototype.bind.call(rows[69999].helper, null, 'chosen')], 1)`;
+    const { session, helperCalls } = await inSession([toolCall('nh_evaluate', { expression })], (helper) => {
+      (rows[69999] as Record<string, unknown>)['helper'] = helper;
+      return { rows, probe };
+    });
+    expect(probe['row']).toBe(rows[10]);
+    expect(probe['count']).toBe(35_000);
+    const before = session.ledger.select({ kind: 'run.entry' }).length;
+    await ((probe['wrapped'] as Array<() => Promise<unknown>>)[0]!)().catch(() => undefined);
+    expect(helperCalls).toEqual([]);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(before);
+    expect(session.anomalies.some((a) => a.anomalyKind === 'session_function_as_protocol_hook')).toBe(true);
+  });
+
+  it("model code may not pin the operator's object, nor unwrap it through the public module", async () => {
+    const probe: Record<string, unknown> = {};
+    const expression = `(
+      probe.freeze = (() => { try { Object.freeze(tools); return 'frozen'; } catch (e) { return e.name; } })(),
+      probe.define = (() => { try { Object.defineProperty(tools, 'pinned', { value: 1, configurable: false }); return 'defined'; } catch (e) { return e.name; } })(),
+      probe.proto = (() => { try { Object.setPrototypeOf(tools, null); return 'set'; } catch (e) { return e.name; } })(),
+      probe.unwrapped = (() => { try { return nhm.operatorValue(tools).helper; } catch (e) { return e.name; } })(),
+      1)`;
+    const { refs, session, helper } = await inSession([toolCall('nh_evaluate', { expression })], (helper) => ({ tools: { helper }, probe, nhm: nh }));
+    const tools = refs['tools'] as Record<string, unknown>;
+    expect(probe).toMatchObject({ freeze: 'TypeError', define: 'TypeError', proto: 'TypeError', unwrapped: 'HostIntegrityError' });
+    expect(Object.isFrozen(tools)).toBe(false);
+    expect('pinned' in tools).toBe(false);
+    expect(Object.getPrototypeOf(tools)).toBe(Object.prototype);
+    expect(tools['helper']).toBe(helper);
+    const refusals = session.ledger.select({ kind: 'trace.anomaly' }).filter((e) => JSON.stringify(e.data).includes('operatorValue'));
+    expect(refusals).toHaveLength(1);
+    // The operator's own unwrapping (a no-op on its own object) is not refused.
+    expect(nh.operatorValue(tools)).toBe(tools);
+  });
+});
