@@ -13,6 +13,7 @@ export {
   publicClaimFrozenWriteSight as claimFrozenWriteSight,
   publicClaimInfrastructureRunner as claimInfrastructureRunner,
   publicCompileExpression as compileExpression,
+  publicModelFacingFunction as modelFacingFunction,
   publicNoteUnmarkedModelCode as noteUnmarkedModelCode,
   publicOperatorValue as operatorValue,
   publicReenterInterior as reenterInterior,

@@ -104,6 +104,43 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
     expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(before);
   });
 
+  it('a Map, Set, WeakMap or generator holding it hands out the model-facing function, and works as itself', async () => {
+    const probe: Record<string, unknown> = {};
+    const expression = `(async () => {
+      const got = [registry.get('helper'), [...registry.values()][0], [...registry][0][1], [...bag][0], weak.get(key), nested.inner.get('helper'), gen.next().value];
+      registry.forEach((h) => got.push(h));
+      for (const h of bag) got.push(h);
+      probe.wrapped = got.map((h) => Function.prototype.bind.call(h, null, 'chosen'));
+      probe.size = registry.size; probe.isMap = registry instanceof Map; probe.tag = Object.prototype.toString.call(registry);
+      registry.set('added', 1); probe.hasKey = weak.has(key);
+      probe.inRun = await got[0]('in-run');
+      return 1;
+    })()`;
+    const key = { id: 'k' };
+    let registry: Map<string, unknown> | undefined;
+    const { session, helperCalls } = await inSession([toolCall('nh_evaluate', { expression })], (helper) => {
+      registry = new Map<string, unknown>([['helper', helper]]);
+      return {
+        registry,
+        bag: new Set([helper]),
+        weak: new WeakMap([[key, helper]]),
+        key,
+        nested: { inner: new Map([['helper', helper]]) },
+        gen: (function* () { yield helper; })(),
+        probe,
+      };
+    });
+    expect(helperCalls).toEqual([['in-run']]);
+    expect(probe).toMatchObject({ size: 1, isMap: true, tag: '[object Map]', hasKey: true });
+    expect(registry!.get('added')).toBe(1);
+    const wrapped = probe['wrapped'] as Array<() => Promise<unknown>>;
+    expect(wrapped).toHaveLength(9);
+    const before = session.ledger.select({ kind: 'run.entry' }).length;
+    for (const w of wrapped) await w().catch(() => undefined);
+    expect(helperCalls).toEqual([['in-run']]);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(before);
+  });
+
   it("operator functions receive the operator's own objects and behave as themselves", async () => {
     const probe: Record<string, unknown> = {};
     class Counter {
@@ -149,16 +186,18 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
       probe.define = (() => { try { Object.defineProperty(tools, 'pinned', { value: 1, configurable: false }); return 'defined'; } catch (e) { return e.name; } })(),
       probe.proto = (() => { try { Object.setPrototypeOf(tools, null); return 'set'; } catch (e) { return e.name; } })(),
       probe.unwrapped = (() => { try { return nhm.operatorValue(tools).helper; } catch (e) { return e.name; } })(),
+      probe.unwrappedByCall = (() => { try { return nhm.modelFacingFunction((t) => t.helper)(tools); } catch (e) { return e.name; } })(),
       1)`;
     const { refs, session, helper } = await inSession([toolCall('nh_evaluate', { expression })], (helper) => ({ tools: { helper }, probe, nhm: nh }));
     const tools = refs['tools'] as Record<string, unknown>;
-    expect(probe).toMatchObject({ freeze: 'TypeError', define: 'TypeError', proto: 'TypeError', unwrapped: 'HostIntegrityError' });
+    expect(probe).toMatchObject({ freeze: 'TypeError', define: 'TypeError', proto: 'TypeError', unwrapped: 'HostIntegrityError', unwrappedByCall: 'HostIntegrityError' });
     expect(Object.isFrozen(tools)).toBe(false);
     expect('pinned' in tools).toBe(false);
     expect(Object.getPrototypeOf(tools)).toBe(Object.prototype);
     expect(tools['helper']).toBe(helper);
-    const refusals = session.ledger.select({ kind: 'trace.anomaly' }).filter((e) => JSON.stringify(e.data).includes('operatorValue'));
-    expect(refusals).toHaveLength(1);
+    const refusals = session.ledger.select({ kind: 'trace.anomaly' }).map((e) => JSON.stringify(e.data));
+    expect(refusals.filter((d) => d.includes('operatorValue'))).toHaveLength(1);
+    expect(refusals.filter((d) => d.includes('modelFacingFunction'))).toHaveLength(1);
     // The operator's own unwrapping (a no-op on its own object) is not refused.
     expect(nh.operatorValue(tools)).toBe(tools);
   });

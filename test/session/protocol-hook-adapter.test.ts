@@ -322,3 +322,60 @@ describe('a SessionFunction adapter reached through operator data by generated c
     expect(tools.nested[0]!.helper).toBe(helper);
   });
 });
+
+describe('an adapter model code receives from a SessionFunction, or a retained function it is handed', () => {
+  it('a SessionFunction that returns another, or calls back with it, hands model code the model-facing function', async () => {
+    const probe: Record<string, unknown> = {};
+    const calls: unknown[][] = [];
+    const expression = `(async () => {
+      const got = [await getTool('helper'), getToolNow('helper')];
+      await withTool((h) => { got.push(h); });
+      probe.planted = got.map((h) => Function.prototype.bind.call(h, null, 'chosen'));
+      return got[0]('in-run');
+    })()`;
+    const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression })] } : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }));
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+    const { getTool, getToolNow, withTool } = session.materialized(session.submit('async function getTool() {}\nfunction getToolNow() {}\nasync function withTool() {}'), {
+      getTool: async () => helper,
+      getToolNow: () => helper,
+      withTool: async (f: (h: unknown) => void) => f(helper),
+    });
+    const { work } = session.materialized(session.submit('async function work() {}'), {
+      work: async () => nh.step({ program: 'execute\nWork.', references: { getTool, getToolNow, withTool, probe } }),
+    });
+    await work!();
+    expect(calls).toEqual([['in-run']]);
+    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
+    const before = hookRefusals(session);
+    await touchEach((probe.planted as Array<() => unknown>).map((w) => () => w()));
+    expect(calls).toEqual([['in-run']]);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
+    expect(hookRefusals(session) - before).toBe(3);
+  });
+
+  // (Inside its run a model expression's call re-materializes nothing either: that is a dispatch, refused to model code.)
+  it("a retained function's adapter: what the model wraps is refused after its run", async () => {
+    const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    const materialization = await runner.run((ctx) => ctx.dispatch({ language: 'typescript', intent: 'define', source: 'export function add(a: number, b: number): number { return a + b; }' }));
+    const retained = nh.RetainedFunction.retain(materialization, 'add');
+    const probe: Record<string, unknown> = {};
+    const model = new ScriptedModel((_m, info) =>
+      info.requestNumber === 1
+        ? { toolCalls: [toolCall('nh_evaluate', { expression: `(probe.planted = [Function.prototype.bind.call(add, null, 40, 2), new Proxy(add, {})], 1)` })] }
+        : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] },
+    );
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const add = session.retain(retained, 'add');
+    const { work } = session.materialized(session.submit('async function work() {}'), { work: async () => nh.step({ program: 'execute\nWork.', references: { add, probe } }) });
+    await work!();
+    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
+    const before = hookRefusals(session);
+    const planted = probe.planted as Array<(...a: unknown[]) => unknown>;
+    await touchEach([() => planted[0]!(), () => planted[1]!(1, 2)]);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
+    expect(hookRefusals(session) - before).toBe(2);
+    // The operator's own call still starts a run.
+    await expect((add as unknown as (a: number, b: number) => Promise<number>)(1, 2)).resolves.toBe(3);
+  });
+});

@@ -13,7 +13,7 @@
  * operator's: membranes unwrapped, and a callback model code passes called with model-facing arguments. So the
  * adapter itself is never one read or call away. Plain data without functions is handed out as it is (same identity).
  */
-import { isPromise, isProxy } from 'node:util/types';
+import { isGeneratorObject, isMap, isMapIterator, isPromise, isProxy, isSet, isSetIterator, isWeakMap, isWeakSet } from 'node:util/types';
 
 export const MODEL_FACING: unique symbol = Symbol('nighthawk.modelFacing');
 
@@ -25,6 +25,10 @@ const reflectSet = Reflect.set;
 const reflectHas = Reflect.has;
 const reflectDefine = Reflect.defineProperty;
 const reflectDelete = Reflect.deleteProperty;
+const reflectApply = Reflect.apply;
+const reflectConstruct = Reflect.construct;
+const objectHasOwn = Object.hasOwn;
+const promiseThen = Promise.prototype.then;
 const isArray = Array.isArray;
 const ObjectPrototype = Object.prototype;
 const ArrayPrototype = Array.prototype;
@@ -66,6 +70,48 @@ function isPlainContainer(value: object): boolean {
 }
 
 /**
+ * How model code sees an object that is not plain data. `scan`: a Map or Set, looked through (entries, by the
+ * intrinsics: no method of a subclass runs); `always`: what cannot be looked through without being used up or without
+ * its keys (a WeakMap or WeakSet, a Map's, Set's or generator's iterator), seen through the membrane whatever it holds.
+ * Either way its methods are called on the object itself, with model-facing results. Other objects (class instances,
+ * dates, errors) are handed out as they are.
+ */
+function collectionKind(value: object): 'scan' | 'always' | undefined {
+  if (isProxy(value)) return undefined;
+  if (isMap(value) || isSet(value)) return 'scan';
+  return isWeakMap(value) || isWeakSet(value) || isMapIterator(value) || isSetIterator(value) || isGeneratorObject(value) ? 'always' : undefined;
+}
+
+const mapEntries = Map.prototype.entries;
+const setValues = Set.prototype.values;
+const mapIteratorNext = (prototypeOf(new Map().entries()) as Iterator<unknown>).next;
+const setIteratorNext = (prototypeOf(new Set().values()) as Iterator<unknown>).next;
+const mapSize = ownDescriptor(Map.prototype, 'size')!.get!;
+const setSize = ownDescriptor(Set.prototype, 'size')!.get!;
+
+/** A Map's or Set's size by the intrinsic getter; undefined for anything else. */
+function collectionSize(value: object): number | undefined {
+  if (isMap(value)) return reflectApply(mapSize, value, []) as number;
+  return isSet(value) ? (reflectApply(setSize, value, []) as number) : undefined;
+}
+
+/** A Map's keys and values, or a Set's values, read by the intrinsics (a subclass's own methods are not run). */
+function collectionItems(value: Map<unknown, unknown> | Set<unknown>): unknown[] {
+  const out: unknown[] = [];
+  const map = isMap(value);
+  const iterator = reflectApply(map ? mapEntries : setValues, value, []) as Iterator<unknown>;
+  const next = map ? mapIteratorNext : setIteratorNext;
+  for (;;) {
+    const step = reflectApply(next, iterator, []) as IteratorResult<unknown>;
+    if (step.done === true) return out;
+    if (map) {
+      const entry = step.value as unknown[];
+      out.push(entry[0], entry[1]);
+    } else out.push(step.value);
+  }
+}
+
+/**
  * Whether plain data holds a function at any depth, through own data properties (no getter runs): model code then
  * sees it through a membrane. An accessor, a property that cannot be read (a module binding not yet initialized), or
  * more properties than the budget counts as holding one.
@@ -76,28 +122,37 @@ function needsMembrane(root: object): boolean {
   let seen: Set<object> | undefined;
   let value: object | undefined = root;
   let budget = SCAN_BUDGET;
+  /** Whether `v` decides it at once; else queues it when it is data to look through. */
+  const holds = (v: unknown): boolean => {
+    if (typeof v === 'function') return true;
+    if (typeof v !== 'object' || v === null || v === root) return false;
+    if (membranes.has(v)) return true;
+    const kind = isPlainContainer(v) ? 'scan' : collectionKind(v);
+    if (kind === 'always') return true;
+    if (kind === undefined) return false;
+    seen ??= new Set();
+    if (seen.has(v)) return false;
+    seen.add(v);
+    (stack ??= []).push(v);
+    return false;
+  };
   try {
     while (value !== undefined) {
       if (clean.get(value) !== epoch) {
         // Listing a long array's keys would itself cost what the budget is there to bound.
-        if (isArray(value) && value.length > budget) return true;
+        const size = collectionSize(value);
+        if ((isArray(value) && value.length > budget) || (size !== undefined && size > budget)) return true;
         const keys = ownKeys(value);
-        budget -= keys.length;
+        const items = size !== undefined ? collectionItems(value as Set<unknown>) : undefined;
+        budget -= keys.length + (items?.length ?? 0);
         if (budget < 0) return true;
         for (let i = 0; i < keys.length; i++) {
           const d = ownDescriptor(value, keys[i]!);
           if (d === undefined) continue;
           if (d.get !== undefined || d.set !== undefined) return true;
-          const v: unknown = d.value;
-          if (typeof v === 'function') return true;
-          if (typeof v !== 'object' || v === null || v === root) continue;
-          if (membranes.has(v)) return true;
-          if (!isPlainContainer(v)) continue;
-          seen ??= new Set();
-          if (seen.has(v)) continue;
-          seen.add(v);
-          (stack ??= []).push(v);
+          if (holds(d.value)) return true;
         }
+        if (items !== undefined) for (let i = 0; i < items.length; i++) if (holds(items[i])) return true;
       }
       value = stack?.pop();
     }
@@ -119,8 +174,11 @@ export function modelFacing(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const existing = membranes.get(value);
   if (existing !== undefined) return existing;
-  if (operatorObjects.has(value) || !isPlainContainer(value) || !needsMembrane(value)) return value;
-  return membrane(value);
+  if (operatorObjects.has(value)) return value;
+  if (isPlainContainer(value)) return needsMembrane(value) ? membrane(value, false) : value;
+  const kind = collectionKind(value);
+  if (kind === undefined || (kind === 'scan' && !needsMembrane(value))) return value;
+  return membrane(value, true);
 }
 
 /**
@@ -136,10 +194,6 @@ export function operatorValue<T>(value: T): T {
   return typeof value === 'object' && value !== null ? ((operatorObjects.get(value) as T | undefined) ?? value) : value;
 }
 
-const reflectApply = Reflect.apply;
-const reflectConstruct = Reflect.construct;
-const objectHasOwn = Object.hasOwn;
-const promiseThen = Promise.prototype.then;
 
 /**
  * What an operator function read through a membrane returns, seen as model code sees any operator value (a registry's
@@ -202,6 +256,18 @@ function facingFunction(fn: Function): Function {
 }
 
 /**
+ * `fn` as model code calls it (facingFunction): for a SessionFunction's model-facing function, so what its body returns
+ * or hands a callback of the model's is model-facing too. Host machinery: the public module's refuses model code.
+ */
+export function modelFacingFunction<F extends Function>(fn: F): F {
+  // A plain function, not facingFunction's proxy: a callback a model queues where only built-ins, bound functions and
+  // proxies are held back (a tick, a stream's completion) reaches the SessionFunction, which refuses there itself.
+  return function (this: unknown, ...args: unknown[]): unknown {
+    return facingResult(reflectApply(fn, operatorValue(this), operatorArguments(args)));
+  } as unknown as F;
+}
+
+/**
  * A value read from an operator object's own property (or its accessor) through a membrane, or handed by name: an
  * operator function as facingFunction makes it. A proxy is left as it is: its traps are its owner's, and a function
  * this module made is one already.
@@ -216,13 +282,17 @@ function facingOwn(value: unknown): unknown {
 /** Refused: a membrane's target never becomes non-extensible, so it could not report the operator's object so. */
 const refuse = (): boolean => false;
 
-function membrane(target: object): object {
+/**
+ * `methods`: a collection's (or iterator's) inherited functions too are handed out as facingFunction makes them, so they
+ * run on the object itself (its internal slots) with model-facing results; a plain array's run on the membrane.
+ */
+function membrane(target: object, methods: boolean): object {
   // The proxy's own target is a shadow (an empty array for an array, so `Array.isArray` holds): the proxy may then
   // report a value other than the operator's own (its model-facing form) without breaking a proxy invariant.
   const shadow: object = isArray(target) ? [] : Object.create(null);
   const proxy = new Proxy(shadow, {
     // An own function is handed out with its results model-facing; an inherited one (an array's `map`) as it is.
-    get: (_s, key) => (objectHasOwn(target, key) ? facingOwn(reflectGet(target, key, target)) : modelFacing(reflectGet(target, key, target))),
+    get: (_s, key) => (methods || objectHasOwn(target, key) ? facingOwn(reflectGet(target, key, target)) : modelFacing(reflectGet(target, key, target))),
     set: (_s, key, value) => reflectSet(target, key, operatorValue(value), target),
     has: (_s, key) => reflectHas(target, key),
     deleteProperty: (_s, key) => reflectDelete(target, key),

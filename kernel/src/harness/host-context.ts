@@ -11,6 +11,7 @@ import {
   insideOperationBody,
   modelCodeRunning,
   noteUnmarkedModelCode,
+  modelFacingFunction,
   operatorValue,
   privateAsyncContextInUse,
   reenterInterior,
@@ -356,6 +357,12 @@ export function publicRunInterior<T>(mark: InteriorMark, fn: () => T, live?: () 
 export function publicOperatorValue<T>(value: T): T {
   refuseToModelCode('operatorValue', 'unwrap-operator-data', "operatorValue hands out the operator's object behind a membrane; model code sees operator data only through it");
   return operatorValue(value);
+}
+
+/** The core's `modelFacingFunction` as the public module offers it: the function it makes calls `fn` with the operator's own objects. */
+export function publicModelFacingFunction<F extends Function>(fn: F): F {
+  refuseToModelCode('modelFacingFunction', 'unwrap-operator-data', "modelFacingFunction calls the function it wraps with the operator's own objects; model code sees operator data only through its membrane");
+  return modelFacingFunction(fn);
 }
 
 export function publicNoteUnmarkedModelCode(mark: InteriorMark): void {

@@ -58,6 +58,7 @@ export {
   notOperatorCode,
   publicClaimFrozenWriteSight,
   publicClaimInfrastructureRunner,
+  publicModelFacingFunction,
   publicNoteUnmarkedModelCode,
   publicOperatorValue,
   publicReenterInterior,

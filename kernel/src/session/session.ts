@@ -6,7 +6,7 @@
  * joins that run under the caller's authority.
  */
 import { types } from 'node:util';
-import { isSpecNaturalFunction, isTransformedNaturalFunction, MODEL_FACING, modelCodeRunning, newId, wallClockMs } from '../core/index.js';
+import { isSpecNaturalFunction, isTransformedNaturalFunction, MODEL_FACING, modelCodeRunning, modelFacingFunction, newId, wallClockMs } from '../core/index.js';
 import {
   RetainedFunction,
   Runner,
@@ -55,6 +55,18 @@ export interface SessionOptions extends RunnerOptions {
 function isRetainedAdapter(value: unknown): boolean {
   const marker = (value as Record<symbol, { provenance?: string } | undefined> | undefined)?.[SESSION_FUNCTION];
   return marker?.provenance === 'generated';
+}
+
+/**
+ * An adapter's model-facing function, named as the adapter, frozen, and called as core's `modelFacingFunction` calls
+ * an operator function: what the SessionFunction returns, or hands a callback of the model's, is model-facing too (a
+ * SessionFunction that returns another would otherwise hand model code that adapter itself).
+ */
+function facingFunctionOf(facing: Function, name: string): Function {
+  const out = modelFacingFunction(facing);
+  Object.defineProperty(out, 'name', { value: name });
+  Object.defineProperty(out, 'sessionFunctionName', { value: name });
+  return Object.freeze(out);
 }
 
 /** Classes are constructed, not called: an adapter would break `new`, so they are never wrapped. */
@@ -437,17 +449,22 @@ export class Session {
     if (existing) return existing as SessionFunction<F>;
     const label = name ?? retained.exportName;
     const session = this;
-    const call = async (self: unknown, args: unknown[]): Promise<unknown> => {
+    // `fromModel`: called through the model-facing function (as #adapter's).
+    const call = async (self: unknown, args: unknown[], fromModel: boolean): Promise<unknown> => {
       if (session.#closed) session.#refuseClosed(label);
       // Interior call: re-materialize in the caller's run, under the caller's authority.
       if (insideHostFrame()) return session.#joinCallerRun(label, () => retained.invoke(...args));
       if (coreOnlyModelCode()) session.#refuseOutsideRun(label);
-      if (calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(label);
+      if (fromModel || calledAsProtocolHook(self, adapter, args)) session.#refuseProtocolHook(label);
       return session.#runner.run(() => retained.invoke(...args), session.#runOptions(label));
     };
     const adapter = function (this: unknown, ...args: unknown[]): Promise<unknown> {
-      return callResult(call(this, args));
+      return callResult(call(this, args, false));
     } as unknown as SessionFunction;
+    const facing = function (this: unknown, ...args: unknown[]): Promise<unknown> {
+      return callResult(call(this, args, true));
+    };
+    Object.defineProperty(adapter, MODEL_FACING, { value: facingFunctionOf(facing, label) });
     Object.defineProperty(adapter, 'name', { value: label });
     Object.defineProperty(adapter, 'sessionFunctionName', { value: label });
     // The target is the retained definition, which is never approved.
@@ -555,13 +572,10 @@ export class Session {
       }
       return callResult(call(this, args, true));
     };
-    Object.defineProperty(facing, 'name', { value: name });
-    Object.defineProperty(facing, 'sessionFunctionName', { value: name });
-    Object.freeze(facing);
     Object.defineProperty(adapter, 'name', { value: name });
     Object.defineProperty(adapter, 'sessionFunctionName', { value: name });
     Object.defineProperty(adapter, SESSION_FUNCTION, { value: Object.freeze({ sessionId: this.sessionId, target: fn }) });
-    Object.defineProperty(adapter, MODEL_FACING, { value: facing });
+    Object.defineProperty(adapter, MODEL_FACING, { value: facingFunctionOf(facing, name) });
     this.#guardBind(adapter, name);
     this.#targets.set(adapter, fn);
     this.#adapters.set(fn, adapter);
