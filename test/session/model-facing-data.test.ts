@@ -30,6 +30,22 @@ async function inSession(calls: ReturnType<typeof toolCall>[], references: (help
   return { session, helper, refs, helperCalls, bindings: () => bindings };
 }
 
+/**
+ * Operator code calling each function the model wrapped around what it got, after the run: none reaches the
+ * SessionFunction (its calls stay those made in the run), none starts a run, each is refused as a hook.
+ */
+async function expectEachRefused(session: nh.Session, wrapped: unknown, count: number, helperCalls: unknown[][]): Promise<void> {
+  const fns = wrapped as Array<() => Promise<unknown>>;
+  expect(fns).toHaveLength(count);
+  const inRun = [...helperCalls];
+  const runs = session.ledger.select({ kind: 'run.entry' }).length;
+  const hooks = session.anomalies.filter((a) => a.anomalyKind === 'session_function_as_protocol_hook').length;
+  for (const w of fns) await w().catch(() => undefined);
+  expect(helperCalls).toEqual(inRun);
+  expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runs);
+  expect(session.anomalies.filter((a) => a.anomalyKind === 'session_function_as_protocol_hook').length - hooks).toBe(count);
+}
+
 describe('operator data holding a SessionFunction, seen by model code', () => {
   it('reads, writes and serializes as the operator object does, and the operator sees the changes', async () => {
     const probe: Record<string, unknown> = {};
@@ -96,12 +112,7 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
       };
     });
     expect(helperCalls).toEqual([['in-run']]);
-    const wrapped = probe['wrapped'] as Array<() => Promise<unknown>>;
-    expect(wrapped).toHaveLength(6);
-    const before = session.ledger.select({ kind: 'run.entry' }).length;
-    for (const w of wrapped) await w().catch(() => undefined);
-    expect(helperCalls).toEqual([['in-run']]);
-    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(before);
+    await expectEachRefused(session, probe['wrapped'], 6, helperCalls);
   });
 
   it('a Map, Set, WeakMap or generator holding it hands out the model-facing function, and works as itself', async () => {
@@ -133,12 +144,7 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
     expect(helperCalls).toEqual([['in-run']]);
     expect(probe).toMatchObject({ size: 1, isMap: true, tag: '[object Map]', hasKey: true });
     expect(registry!.get('added')).toBe(1);
-    const wrapped = probe['wrapped'] as Array<() => Promise<unknown>>;
-    expect(wrapped).toHaveLength(9);
-    const before = session.ledger.select({ kind: 'run.entry' }).length;
-    for (const w of wrapped) await w().catch(() => undefined);
-    expect(helperCalls).toEqual([['in-run']]);
-    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(before);
+    await expectEachRefused(session, probe['wrapped'], 9, helperCalls);
   });
 
   it("operator functions receive the operator's own objects and behave as themselves", async () => {
@@ -172,11 +178,7 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
     });
     expect(probe['row']).toBe(rows[10]);
     expect(probe['count']).toBe(35_000);
-    const before = session.ledger.select({ kind: 'run.entry' }).length;
-    await ((probe['wrapped'] as Array<() => Promise<unknown>>)[0]!)().catch(() => undefined);
-    expect(helperCalls).toEqual([]);
-    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(before);
-    expect(session.anomalies.some((a) => a.anomalyKind === 'session_function_as_protocol_hook')).toBe(true);
+    await expectEachRefused(session, probe['wrapped'], 1, helperCalls);
   });
 
   it("model code may not pin the operator's object, nor unwrap it through the public module", async () => {

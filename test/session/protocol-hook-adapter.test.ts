@@ -174,26 +174,27 @@ const WRAPPERS = (tag: string) => `[
   { toJSON: new Proxy(helper, {}) },
 ]`;
 
-describe('a SessionFunction adapter wrapped by built-ins model code calls', () => {
-  const touchAll = (planted: unknown[]): Promise<void> =>
-    touchEach([
-      () => (planted[0] as () => unknown)(),
-      () => (planted[1] as () => unknown)(),
-      () => (planted[2] as () => unknown)(),
-      () => (planted[3] as (...a: unknown[]) => unknown)('chosen-proxy'),
-      () => JSON.stringify(planted[4]),
-    ]);
-  /** Touching each planted wrapper after its run: no call reaches the function, no run starts, each is recorded. */
-  const expectRefusedAfterRun = async (session: nh.Session, planted: unknown[], calls: unknown[][]): Promise<void> => {
-    const inRun = [...calls];
-    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
-    const before = hookRefusals(session);
-    await touchAll(planted);
-    expect(calls).toEqual(inRun);
-    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
-    expect(hookRefusals(session) - before).toBe(5);
-  };
+/** Calls each of WRAPPERS' five the way operator code would later. */
+const touchAll = (planted: unknown[]): Promise<void> =>
+  touchEach([
+    () => (planted[0] as () => unknown)(),
+    () => (planted[1] as () => unknown)(),
+    () => (planted[2] as () => unknown)(),
+    () => (planted[3] as (...a: unknown[]) => unknown)('chosen-proxy'),
+    () => JSON.stringify(planted[4]),
+  ]);
+/** Touching each planted wrapper after its run: no call reaches the function, no run starts, each is recorded. */
+const expectRefusedAfterRun = async (session: nh.Session, planted: unknown[], calls: unknown[][]): Promise<void> => {
+  const inRun = [...calls];
+  const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
+  const before = hookRefusals(session);
+  await touchAll(planted);
+  expect(calls).toEqual(inRun);
+  expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
+  expect(hookRefusals(session) - before).toBe(5);
+};
 
+describe('a SessionFunction adapter wrapped by built-ins model code calls', () => {
   it('planted by a model expression: each works inside its run and is refused, recorded, after it', async () => {
     const { session, helper, probe, calls } = await modelEvaluatedInRun(`(probe.planted = ${WRAPPERS('expr')}, probe.planted[0]().then(() => 1))`);
     // Called inside its run: joined it.
@@ -265,19 +266,7 @@ describe('a SessionFunction adapter reached through operator data', () => {
       });
       await work!();
       expect(calls).toEqual([['data-intrinsic-bind']]);
-      const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
-      const before = hookRefusals(session);
-      const planted = probe.planted as unknown[];
-      await touchEach([
-        () => (planted[0] as () => unknown)(),
-        () => (planted[1] as () => unknown)(),
-        () => (planted[2] as () => unknown)(),
-        () => (planted[3] as (...a: unknown[]) => unknown)('chosen-proxy'),
-        () => JSON.stringify(planted[4]),
-      ]);
-      expect(calls).toEqual([['data-intrinsic-bind']]);
-      expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
-      expect(hookRefusals(session) - before).toBe(5);
+      await expectRefusedAfterRun(session, probe.planted as unknown[], calls);
       // The operator's objects hold the adapter itself: its calls through them still start runs.
       expect(tools.helper).toBe(helper);
       await expect((tools.helper as unknown as (a: string) => Promise<unknown>)('operator')).resolves.toBe('ran');
@@ -306,19 +295,7 @@ describe('a SessionFunction adapter reached through operator data by generated c
       { grant: { references: { tools, probe } } },
     );
     expect(calls).toEqual([['gen-reflect-apply']]);
-    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
-    const before = hookRefusals(session);
-    const planted = probe.planted as unknown[];
-    await touchEach([
-      () => (planted[0] as () => unknown)(),
-      () => (planted[1] as () => unknown)(),
-      () => (planted[2] as () => unknown)(),
-      () => (planted[3] as (...a: unknown[]) => unknown)('chosen-proxy'),
-      () => JSON.stringify(planted[4]),
-    ]);
-    expect(calls).toEqual([['gen-reflect-apply']]);
-    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
-    expect(hookRefusals(session) - before).toBe(5);
+    await expectRefusedAfterRun(session, probe.planted as unknown[], calls);
     expect(tools.nested[0]!.helper).toBe(helper);
   });
 });
