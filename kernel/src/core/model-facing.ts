@@ -3,7 +3,7 @@
  * property under MODEL_FACING, the function model code gets in its place: a SessionFunction adapter carries one
  * that works only inside a run (session.ts), so whatever model code builds around it (a function bound with the
  * intrinsic `bind`, `Reflect.apply` bound to it, a proxy) cannot start a run with the Session's grant when
- * operator code calls it later. Read by descriptor: no getter of the operator's value runs here.
+ * operator code calls it later. Read by descriptor: no getter of the operator's value runs to find it.
  *
  * Such a function is often reached through operator data (`references: { tools: { helper } }`) or returned by an
  * operator function (a registry's `lookup('helper')`). Model code sees plain data that holds any function (at any
@@ -12,6 +12,9 @@
  * itself) is the same function with its results, awaited ones too, seen the same way, and its arguments passed as the
  * operator's: membranes unwrapped, and a callback model code passes called with model-facing arguments. So the
  * adapter itself is never one read or call away. Plain data without functions is handed out as it is (same identity).
+ * The reads here run while model code does (a step's expression reading a name, a membrane's trap, an operator
+ * function it called returning) or on the operator's own values (dispatch's reference check): an operator getter or a
+ * proxy trap they reach runs as it would have for the model's own read.
  */
 import { isGeneratorObject, isMap, isMapIterator, isPromise, isProxy, isSet, isSetIterator, isWeakMap, isWeakSet } from 'node:util/types';
 
