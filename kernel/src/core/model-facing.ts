@@ -47,9 +47,9 @@ const membranes = new WeakMap<object, object>();
 const operatorObjects = new WeakMap<object, object>();
 
 /**
- * Plain data found to hold no model-facing function, by the scan epoch it was found in. An epoch is one model
+ * Data found to hold no function, by the scan epoch it was found in. An epoch is one model
  * expression's evaluation (or one dispatch's references): within it the operator's data is read as it was, and
- * the next one looks again, since operator code may have stored an adapter since.
+ * the next one looks again, since operator code may have stored a function since.
  */
 const clean = new WeakMap<object, number>();
 let epoch = 0;
@@ -60,8 +60,8 @@ export function nextModelFacingEpoch(): void {
 }
 
 /**
- * Properties a scan reads before it counts the value as holding one (fail closed: the membrane then decides per
- * read, so a large array is looked through one element at a time, as model code reads it).
+ * Properties a scan reads before it counts the value as holding a function (fail closed: the membrane then decides
+ * per read, so a large array is looked through one element at a time, as model code reads it).
  */
 const SCAN_BUDGET = 65_536;
 
@@ -75,7 +75,7 @@ function isPlainContainer(value: object): boolean {
 /**
  * How model code sees an object that is not plain data. `scan`: a Map or Set, looked through (entries, by the
  * intrinsics: no method of a subclass runs); `always`: what cannot be looked through without being used up or without
- * its keys (a WeakMap or WeakSet, a Map's, Set's or generator's iterator), seen through the membrane whatever it holds.
+ * its keys (a WeakMap or WeakSet, a Map's or Set's iterator, a generator), seen through the membrane whatever it holds.
  * Either way its methods are called on the object itself, with model-facing results. Other objects (class instances,
  * dates, errors) are handed out as they are.
  */
@@ -196,7 +196,6 @@ export function modelFacingReference(value: unknown): unknown {
 export function operatorValue<T>(value: T): T {
   return typeof value === 'object' && value !== null ? ((operatorObjects.get(value) as T | undefined) ?? value) : value;
 }
-
 
 /**
  * What an operator function read through a membrane returns, seen as model code sees any operator value (a registry's
