@@ -70,11 +70,17 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
   it('assigned to a write binding, the operator receives its own object; the ledger records its data', async () => {
     const object = z.custom<object>((v) => typeof v === 'object' && v !== null);
     const { refs, bindings, session } = await inSession(
-      [toolCall('nh_assign', { target_path: 'picked', expression: 'tools' }), toolCall('nh_assign', { target_path: 'listed', expression: '[tools]' }), toolCall('nh_evaluate', { expression: '(tools)' })],
-      (helper) => ({ tools: { helper, items: [1, 2] } }),
-      { picked: object, listed: object },
+      [
+        toolCall('nh_assign', { target_path: 'picked', expression: 'tools' }),
+        toolCall('nh_assign', { target_path: 'listed', expression: '[tools]' }),
+        toolCall('nh_assign', { target_path: 'format', expression: 'tools.format' }),
+        toolCall('nh_evaluate', { expression: '(tools)' }),
+      ],
+      (helper) => ({ tools: { helper, items: [1, 2], format: (n: number) => `#${n}` } }),
+      { picked: object, listed: object, format: z.custom<(n: number) => string>((v) => typeof v === 'function') },
     );
     expect(bindings()['picked']).toBe(refs['tools']);
+    expect(bindings()['format']).toBe((refs['tools'] as { format: unknown }).format);
     const evaluated = session.ledger.select({ kind: 'operation' }).map((e) => JSON.stringify(e.data)).find((d) => d.includes('(tools)'));
     expect(evaluated).toContain('items');
     // A value the model built around it (`[tools]`) is recorded with the operator's data in it, not as a proxy the
@@ -93,10 +99,10 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
     expect(probe['row']).toBe(data.rows[1]);
   });
 
-  it('what an operator function returns, or hands a callback, is seen the same way', async () => {
+  it('what an operator function returns (a function too), or hands a callback, is seen the same way', async () => {
     const probe: Record<string, unknown> = {};
     const expression = `(async () => {
-      const got = [lookup('helper'), api.lookup('helper'), await api.lookupLater('helper'), Object.getOwnPropertyDescriptor(api, 'current').get(), api.current];
+      const got = [lookup('helper'), api.lookup('helper'), await api.lookupLater('helper'), Object.getOwnPropertyDescriptor(api, 'current').get(), api.current, api.lookupFor()('helper')];
       api.each((h) => got.push(h));
       probe.wrapped = got.map((h) => Function.prototype.bind.call(h, null, 'chosen'));
       probe.inRun = await got[0]('in-run');
@@ -107,12 +113,12 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
       const lookup = (name: string) => registry[name];
       return {
         lookup,
-        api: { lookup, lookupLater: async (name: string) => registry[name], get current() { return helper; }, each: (f: (h: unknown) => void) => f(helper) },
+        api: { lookup, lookupLater: async (name: string) => registry[name], get current() { return helper; }, each: (f: (h: unknown) => void) => f(helper), lookupFor: () => lookup },
         probe,
       };
     });
     expect(helperCalls).toEqual([['in-run']]);
-    await expectEachRefused(session, probe['wrapped'], 6, helperCalls);
+    await expectEachRefused(session, probe['wrapped'], 7, helperCalls);
   });
 
   it('a Map, Set, WeakMap or generator holding it hands out the model-facing function, and works as itself', async () => {
@@ -202,5 +208,29 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
     expect(refusals.filter((d) => d.includes('modelFacingFunction'))).toHaveLength(1);
     // The operator's own unwrapping (a no-op on its own object) is not refused.
     expect(nh.operatorValue(tools)).toBe(tools);
+  });
+
+  it('generated code may not unwrap it through the public module either', async () => {
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    const { helper } = session.materialized(session.submit('async function helper() {}'), { helper: async () => 'ran' });
+    const tools = { helper };
+    const outcome = await session.runner.run(
+      async (ctx) => {
+        const { exports } = await ctx.dispatch({
+          language: 'javascript',
+          intent: 'define',
+          source: `export function unwrap() {
+            const tries = [() => nhm.operatorValue(tools).helper, () => nhm.modelFacingFunction((t) => t.helper)(tools)];
+            return tries.map((t) => { try { return t() === undefined ? 'undefined' : 'got it'; } catch (e) { return e.name; } });
+          }`,
+          dependencies: [{ name: 'nhm', kind: 'reference', type: 'object' }, { name: 'tools', kind: 'reference', type: 'object' }],
+        });
+        return (exports.unwrap as () => string[])();
+      },
+      { grant: { references: { nhm: nh, tools } } },
+    );
+    expect(outcome).toEqual(['HostIntegrityError', 'HostIntegrityError']);
+    const refusals = session.ledger.select({ kind: 'trace.anomaly' }).map((e) => JSON.stringify(e.data));
+    expect(refusals.filter((d) => d.includes('operatorValue') || d.includes('modelFacingFunction'))).toHaveLength(2);
   });
 });

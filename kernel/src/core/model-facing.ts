@@ -185,16 +185,11 @@ export function modelFacing(value: unknown): unknown {
 }
 
 /**
- * A value the operator handed a step or a dispatch by name, as model code sees it: as `modelFacing`, and an operator
- * function with its results model-facing (see facingFunction).
+ * The operator's object behind a membrane, or its function behind facingFunction's proxy (what model code passes back
+ * to the host is stored as the operator's own). A SessionFunction's model-facing function stays what it is.
  */
-export function modelFacingReference(value: unknown): unknown {
-  return facingOwn(value);
-}
-
-/** The operator's object behind a membrane (what model code passes back to the host is stored as the operator's). */
 export function operatorValue<T>(value: T): T {
-  return typeof value === 'object' && value !== null ? ((operatorObjects.get(value) as T | undefined) ?? value) : value;
+  return (typeof value === 'object' && value !== null) || typeof value === 'function' ? ((operatorObjects.get(value as object) as T | undefined) ?? value) : value;
 }
 
 /**
@@ -202,14 +197,15 @@ export function operatorValue<T>(value: T): T {
  * `lookup('helper')`, a getter called by itself): awaited too, for an async one.
  */
 function facingResult(result: unknown): unknown {
-  return isPromise(result) ? reflectApply(promiseThen, result, [modelFacing]) : modelFacing(result);
+  // A function returned is the operator's (a registry's bound lookup): seen as an operator function is.
+  return isPromise(result) ? reflectApply(promiseThen, result, [facingOwn]) : facingOwn(result);
 }
 
 const callbacks = new WeakMap<Function, Function>();
 
 /**
  * An argument model code passes to an operator function, as the operator receives it: its own object for a membrane
- * or a function of its own, and a callback (a function of the model's, or one it holds in model-facing form) called with
+ * or a function of its own, a SessionFunction's model-facing function as it is, and any other callback called with
  * model-facing arguments and its result as the operator's, so an operator that calls back with an adapter hands the
  * model only the adapter's model-facing function. The same wrapper for the same callback (a listener removed later).
  */
@@ -217,16 +213,26 @@ function operatorArgument(value: unknown): unknown {
   if (typeof value !== 'function') return operatorValue(value);
   const own = operatorObjects.get(value);
   if (own !== undefined) return own;
+  if (standIns.has(value)) return value;
   let wrapped = callbacks.get(value);
   if (wrapped === undefined) {
-    wrapped = new Proxy(value, {
-      apply: (target, self, args): unknown => operatorValue(reflectApply(target, modelFacing(self), facingArguments(args))),
-      construct: (target, args, newTarget): object => operatorValue(reflectConstruct(target, facingArguments(args), newTarget === wrapped ? target : newTarget)),
-    });
+    wrapped = crossing(value, modelFacing, facingArguments, operatorValue);
     callbacks.set(value, wrapped);
     operatorObjects.set(wrapped, value);
   }
   return wrapped;
+}
+
+/**
+ * `fn` called across the membrane: its `this` and arguments mapped on the way in, its result on the way out (`new`
+ * too). The one shape of both directions: an operator function model code calls, a model's callback the operator calls.
+ */
+function crossing(fn: Function, self: (value: unknown) => unknown, args: (values: unknown[]) => unknown[], result: (value: unknown) => unknown): Function {
+  const proxy: Function = new Proxy(fn, {
+    apply: (target, thisArg, values): unknown => result(reflectApply(target, self(thisArg), args(values))),
+    construct: (target, values, newTarget): object => result(reflectConstruct(target, args(values), newTarget === proxy ? target : newTarget)) as object,
+  });
+  return proxy;
 }
 
 function facingArguments(args: unknown[]): unknown[] {
@@ -248,10 +254,7 @@ function operatorArguments(args: unknown[]): unknown[] {
 function facingFunction(fn: Function): Function {
   const existing = membranes.get(fn);
   if (existing !== undefined) return existing as Function;
-  const proxy: Function = new Proxy(fn, {
-    apply: (target, self, args): unknown => facingResult(reflectApply(target, operatorValue(self), operatorArguments(args))),
-    construct: (target, args, newTarget): object => facingResult(reflectConstruct(target, operatorArguments(args), newTarget === proxy ? target : newTarget)) as object,
-  });
+  const proxy = crossing(fn, operatorValue, operatorArguments, facingResult);
   membranes.set(fn, proxy);
   operatorObjects.set(proxy, fn);
   return proxy;
@@ -264,22 +267,29 @@ function facingFunction(fn: Function): Function {
 export function modelFacingFunction<F extends Function>(fn: F): F {
   // A plain function, not facingFunction's proxy: a callback a model queues where only built-ins, bound functions and
   // proxies are held back (a tick, a stream's completion) reaches the SessionFunction, which refuses there itself.
-  return function (this: unknown, ...args: unknown[]): unknown {
+  const standIn = function (this: unknown, ...args: unknown[]): unknown {
     return facingResult(reflectApply(fn, operatorValue(this), operatorArguments(args)));
-  } as unknown as F;
+  };
+  standIns.add(standIn);
+  return standIn as unknown as F;
 }
 
+/** What modelFacingFunction made: model-facing already, handed on as it is (not wrapped again, either way). */
+const standIns = new WeakSet<Function>();
+
 /**
- * A value read from an operator object's own property (or its accessor) through a membrane, or handed by name: an
- * operator function as facingFunction makes it. A proxy is left as it is: its traps are its owner's, and a function
- * this module made is one already.
+ * A value read from an operator object's own property (or its accessor) through a membrane, handed by name to a step
+ * or a dispatch (exported as `modelFacingReference`), or returned by an operator function: an operator function as
+ * facingFunction makes it. A proxy is left as it is (its traps are its owner's, and a function this module made is
+ * one already), as is a SessionFunction's model-facing function.
  */
 function facingOwn(value: unknown): unknown {
   if (typeof value !== 'function') return modelFacing(value);
   const facing = facingOf(value);
   if (facing !== undefined) return facing;
-  return isProxy(value) ? value : facingFunction(value);
+  return isProxy(value) || standIns.has(value) ? value : facingFunction(value);
 }
+export { facingOwn as modelFacingReference };
 
 /** Refused: a membrane's target never becomes non-extensible, so it could not report the operator's object so. */
 const refuse = (): boolean => false;

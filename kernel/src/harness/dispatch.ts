@@ -466,10 +466,11 @@ function ambientReferences(authority: Authority, bound: readonly BoundReference[
       append(out, name);
       continue;
     }
-    // Plain data is bound as it was then (itself, or through its membrane once it held a SessionFunction).
+    // Bound as model code saw it then: the value itself, or through its membrane (the cheap lookup first: the other
+    // may scan the value), or a SessionFunction's model-facing function.
     const held = authority.references[name];
     const value = bound[i]![1];
-    if (modelFacingReference(held) !== value && operatorValue(value) !== held) append(out, name);
+    if (operatorValue(value) !== held && modelFacingReference(held) !== value) append(out, name);
   }
   return out;
 }

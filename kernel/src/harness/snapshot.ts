@@ -254,10 +254,7 @@ function pathText(at: PathNode): string {
   return '$' + text;
 }
 
-function visit(walk: Walk, operatorsOrFacing: unknown, depth: number): Snapshot {
-  // Operator data (or a function of it) a model read through its membrane (model-facing.ts): recorded as the
-  // operator's own value it shows.
-  const value = operatorValue(operatorsOrFacing);
+function visit(walk: Walk, value: unknown, depth: number): Snapshot {
   if (typeof value === 'string') {
     if (value.length <= walk.options.maxStringLength) return value; // redacted by its container
     // Redacted before the cut, so a preview never holds part of a secret.
@@ -300,7 +297,12 @@ function visit(walk: Walk, operatorsOrFacing: unknown, depth: number): Snapshot 
 function container(walk: Walk, value: object, depth: number): Snapshot {
   // Walking a proxy runs its traps: functions a model may have written, run by the host outside any operation and
   // without the interior mark (so unguarded by the run-time tier). Recorded as what it is, never walked.
-  if (isProxy(value)) return frozen({ $kind: 'unrepresentable', reason: 'a Proxy (live or revoked): the host does not run its traps' });
+  if (isProxy(value)) {
+    // Operator data a model read through its membrane (model-facing.ts): recorded as the operator's object it shows.
+    // Looked up here, among proxies only: every record's every object passes the lines above.
+    const own = operatorValue(value);
+    return own === value ? frozen({ $kind: 'unrepresentable', reason: 'a Proxy (live or revoked): the host does not run its traps' }) : container(walk, own, depth);
+  }
 
   if (isArray(value)) return array(walk, value, depth);
   const proto = getPrototypeOf(value);
@@ -411,7 +413,9 @@ function errorSnapshot(walk: Walk, value: object, depth: number): Snapshot {
   });
 }
 
-function callable(walk: Walk, fn: Function): Snapshot {
+function callable(walk: Walk, shown: Function): Snapshot {
+  // An operator function as model code held it (model-facing.ts): recorded as that function.
+  const fn = operatorValue(shown);
   const name = dataValue(fn, 'name');
   const base: CallableDescriptor = {
     $kind: 'callable',

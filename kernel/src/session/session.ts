@@ -550,7 +550,8 @@ export class Session {
     // (NaN), and a throw inside became a rejection nobody saw. A call that starts a run is asynchronous.
     const synchronous = !isAsyncFunction(fn);
     // The adapter and its model-facing function each call the target directly (no shared helper between): a stack
-    // trace of a throw in nested SessionFunctions keeps the operator's frames within V8's ten.
+    // trace of a throw in nested SessionFunctions keeps the operator's frames within V8's ten. (Core's wrapper around
+    // the model-facing function (modelFacingFunction) adds one frame, on the model's side only.)
     const adapter = function (this: unknown, ...args: never[]): Promise<unknown> {
       if (synchronous && insideHostFrame()) {
         if (session.#closed) session.#refuseClosed(name);
