@@ -173,6 +173,74 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
     expect((probe['handedBack'] as (x: unknown) => boolean)(tools)).toBe(true);
   });
 
+  it("an instance of the operator's class is seen through the membrane and behaves as itself", async () => {
+    const probe: Record<string, unknown> = {};
+    class Item {
+      #weight: number;
+      constructor(readonly name: string, weight: number) {
+        this.#weight = weight;
+      }
+      get weight(): number {
+        return this.#weight;
+      }
+      set weight(w: number) {
+        this.#weight = w;
+      }
+      heavier(other: Item): boolean {
+        return this.#weight > other.#weight;
+      }
+      toJSON(): unknown {
+        return { name: this.name, weight: this.#weight };
+      }
+    }
+    const items = [new Item('a', 1), new Item('b', 5), new Item('c', 3)];
+    const when = new Date(0);
+    const bytes = new Uint8Array([1, 2]);
+    const boom = () => {
+      throw new RangeError('too heavy');
+    };
+    const expression = `(async () => {
+      items[2].weight = 4;
+      probe.weights = items.map((i) => i.weight).join(',');
+      probe.heavier = items[1].heavier(items[0]);
+      probe.isItem = items[0] instanceof Item && items[0].constructor === Item;
+      probe.keys = Object.keys(items[0]).join(',');
+      probe.json = JSON.stringify(items[0]);
+      probe.sameRead = items[0] === items[0];
+      probe.later = (await later()).name;
+      try { boom(); } catch (e) { probe.caught = e instanceof RangeError && e.message; }
+      probe.when = when; probe.bytes = bytes;
+      return 1;
+    })()`;
+    const { bindings } = await inSession(
+      [toolCall('nh_evaluate', { expression }), toolCall('nh_assign', { target_path: 'picked', expression: 'items.filter((i) => i.weight > 2)' }), toolCall('nh_assign', { target_path: 'first', expression: 'items[0]' })],
+      () => ({ items, Item, later: async () => items[1], boom, when, bytes, probe }),
+      { picked: z.array(z.instanceof(Item)), first: z.instanceof(Item) },
+    );
+    expect(probe).toMatchObject({ weights: '1,5,4', heavier: true, isItem: true, keys: 'name', json: '{"name":"a","weight":1}', sameRead: true, later: 'b', caught: 'too heavy' });
+    // Built-ins that keep their state in internal slots, and hold nothing, are handed out as they are.
+    expect(probe['when']).toBe(when);
+    expect(probe['bytes']).toBe(bytes);
+    // What the model assigns is the operator's own items, also inside the array it built.
+    expect(bindings()['first']).toBe(items[0]);
+    expect(bindings()['picked']).toEqual([items[1], items[2]]);
+    expect((bindings()['picked'] as Item[])[0]).toBe(items[1]);
+    expect(items[2]!.weight).toBe(4);
+  });
+
+  it("a promise in the operator's data settles with the model-facing function", async () => {
+    const probe: Record<string, unknown> = {};
+    const expression = `(async () => {
+      const got = [await store.pending, await Promise.all([store.pending]).then((l) => l[0])];
+      probe.wrapped = got.map((h) => Function.prototype.bind.call(h, null, 'chosen'));
+      probe.inRun = await got[0]('in-run');
+      return 1;
+    })()`;
+    const { session, helperCalls } = await inSession([toolCall('nh_evaluate', { expression })], (helper) => ({ store: { pending: Promise.resolve(helper) }, probe }));
+    expect(helperCalls).toEqual([['in-run']]);
+    await expectEachRefused(session, probe['wrapped'], 2, helperCalls);
+  });
+
   it('data too large to look through is seen through the membrane, each part decided as it is read', async () => {
     const probe: Record<string, unknown> = {};
     const rows = Array.from({ length: 70_000 }, (_, id) => ({ id }));
@@ -187,7 +255,7 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
     await expectEachRefused(session, probe['wrapped'], 1, helperCalls);
   });
 
-  it("model code may not pin the operator's object, nor unwrap it through the public module", async () => {
+  it("model code may not pin the operator's object, nor unwrap it through the public module; a prototype change reaches the object", async () => {
     const probe: Record<string, unknown> = {};
     const expression = `(
       probe.freeze = (() => { try { Object.freeze(tools); return 'frozen'; } catch (e) { return e.name; } })(),
@@ -198,13 +266,16 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
       1)`;
     const { refs, session, helper } = await inSession([toolCall('nh_evaluate', { expression })], (helper) => ({ tools: { helper }, probe, nhm: nh }));
     const tools = refs['tools'] as Record<string, unknown>;
-    expect(probe).toMatchObject({ freeze: 'TypeError', define: 'TypeError', proto: 'TypeError', unwrapped: 'HostIntegrityError', unwrappedByCall: 'HostIntegrityError' });
+    expect(probe).toMatchObject({ freeze: 'TypeError', define: 'TypeError', proto: 'set', unwrapped: 'HostIntegrityError', unwrappedByCall: 'HostIntegrityError' });
     expect(Object.isFrozen(tools)).toBe(false);
     expect('pinned' in tools).toBe(false);
-    expect(Object.getPrototypeOf(tools)).toBe(Object.prototype);
+    // A prototype change is the operator's object's (as without the membrane), so the host's checks of its own objects see it.
+    expect(Object.getPrototypeOf(tools)).toBe(null);
     expect(tools['helper']).toBe(helper);
     const refusals = session.ledger.select({ kind: 'trace.anomaly' }).map((e) => JSON.stringify(e.data));
     expect(refusals.filter((d) => d.includes('operatorValue'))).toHaveLength(1);
+    const pins = session.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'operator_data_pin');
+    expect(pins.map((e) => e.data)).toMatchObject([{ action: 'prevent-extensions' }, { action: 'define-non-configurable', key: 'pinned' }]);
     expect(refusals.filter((d) => d.includes('modelFacingFunction'))).toHaveLength(1);
     // The operator's own unwrapping (a no-op on its own object) is not refused.
     expect(nh.operatorValue(tools)).toBe(tools);

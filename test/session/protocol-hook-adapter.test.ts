@@ -275,6 +275,75 @@ describe('a SessionFunction adapter reached through operator data', () => {
   }
 });
 
+/**
+ * Beyond plain data: an adapter kept as a property of an operator function or class, held by a class instance (a
+ * public field, a private one a method returns, a getter), inherited from operator data, or thrown by an operator
+ * function (itself, in plain data, on an error). Model code sees such an instance through the same membrane in its
+ * methods form: a method runs on the instance itself (private fields work), with model-facing results.
+ */
+const REACHED_BEYOND_DATA = [
+  ['a property of an operator function', 'api.helper'],
+  ['a static field of an operator class', 'Toolbox.shared'],
+  ['a public field of a class instance', 'box.helper'],
+  ['a method returning a private field', "box.get('helper')"],
+  ['a getter of a class', 'box.current'],
+  ['a class instance inside plain data', 'holder.box.helper'],
+  ['an object inheriting from operator data', 'child.helper'],
+  ['a value an operator function throws', '(() => { try { raise(); } catch (e) { return e; } })()'],
+  ['plain data an operator function throws', '(() => { try { raiseData(); } catch (e) { return e.helper; } })()'],
+  ['an error an operator function throws', '(() => { try { raiseError(); } catch (e) { return e.helper; } })()'],
+] as const;
+
+describe('a SessionFunction adapter reached through operator functions, class instances and thrown values', () => {
+  for (const [where, path] of REACHED_BEYOND_DATA) {
+    it(`reached through ${where}: what the model wraps works inside its run and is refused after it`, async () => {
+      const probe: Record<string, unknown> = {};
+      const calls: unknown[][] = [];
+      const model = new ScriptedModel((_m, info) =>
+        info.requestNumber === 1
+          ? { toolCalls: [toolCall('nh_evaluate', { expression: `(probe.planted = ${WRAPPERS('data').replaceAll('helper', `(${path})`)}, probe.planted[0]().then(() => 1))` })] }
+          : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] },
+      );
+      const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+      const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+      const api = Object.assign(() => 'api', { helper });
+      class Toolbox {
+        static shared = helper;
+        helper = helper;
+        readonly #tools = new Map<string, unknown>([['helper', helper]]);
+        get(name: string): unknown {
+          return this.#tools.get(name);
+        }
+        get current(): unknown {
+          return this.#tools.get('helper');
+        }
+      }
+      const box = new Toolbox();
+      const holder = { box };
+      const child: unknown = Object.create({ helper });
+      const raise = (): never => {
+        throw helper;
+      };
+      const raiseData = (): never => {
+        throw { helper };
+      };
+      const raiseError = (): never => {
+        throw Object.assign(new Error('with a tool'), { helper });
+      };
+      const { work } = session.materialized(session.submit('async function work() {}'), {
+        work: async () => nh.step({ program: 'execute\nWork.', references: { api, Toolbox, box, holder, child, raise, raiseData, raiseError, probe } }),
+      });
+      await work!();
+      expect(calls).toEqual([['data-intrinsic-bind']]);
+      await expectRefusedAfterRun(session, probe.planted as unknown[], calls);
+      // The operator's own objects are unchanged: its calls through them still start runs.
+      expect(box.helper).toBe(helper);
+      expect(box.get('helper')).toBe(helper);
+      await expect((box.current as (a: string) => Promise<unknown>)('operator')).resolves.toBe('ran');
+    });
+  }
+});
+
 describe('a SessionFunction adapter reached through operator data by generated code', () => {
   it('planted by generated code from a namespace reference: works inside its run, refused and recorded after it', async () => {
     const probe: Record<string, unknown> = {};
@@ -297,6 +366,55 @@ describe('a SessionFunction adapter reached through operator data by generated c
     expect(calls).toEqual([['gen-reflect-apply']]);
     await expectRefusedAfterRun(session, probe.planted as unknown[], calls);
     expect(tools.nested[0]!.helper).toBe(helper);
+  });
+});
+
+describe('a SessionFunction adapter reached through a class instance or a thrown value by generated code', () => {
+  it('planted by generated code from an instance, a method, a function property and a throw: refused and recorded after its run', async () => {
+    const probe: Record<string, unknown> = {};
+    const calls: unknown[][] = [];
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+    class Toolbox {
+      readonly #helper = helper;
+      get(): unknown {
+        return this.#helper;
+      }
+    }
+    const box = new Toolbox();
+    const api = Object.assign(() => 'api', { helper });
+    const raise = (): never => {
+      throw helper;
+    };
+    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'box.get()', 'api.helper'];
+    await session.runner.run(
+      async (ctx) => {
+        const { exports } = await ctx.dispatch({
+          language: 'javascript',
+          intent: 'define',
+          source: `export async function plant() {
+            probe.planted = [${paths.map((p, i) => `Function.prototype.bind.call(${p}, null, 'gen-${i}')`).join(', ')}];
+            return probe.planted[0]();
+          }`,
+          dependencies: [
+            { name: 'box', kind: 'reference', type: 'object' },
+            { name: 'api', kind: 'reference', type: 'function' },
+            { name: 'raise', kind: 'reference', type: 'function' },
+            { name: 'probe', kind: 'reference', type: 'object' },
+          ],
+        });
+        await (exports.plant as () => Promise<unknown>)();
+      },
+      { grant: { references: { box, api, raise, probe } } },
+    );
+    expect(calls).toEqual([['gen-0']]);
+    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
+    const before = hookRefusals(session);
+    await touchEach((probe.planted as Array<() => unknown>).map((w) => () => w()));
+    expect(calls).toEqual([['gen-0']]);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
+    expect(hookRefusals(session) - before).toBe(paths.length);
+    expect(box.get()).toBe(helper);
   });
 });
 

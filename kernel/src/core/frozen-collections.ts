@@ -6,6 +6,8 @@
  * model code calling one is told the value is frozen and the attempt is recorded (`frozen_value_write`), as a write
  * to any other frozen value is, instead of failing as "not a function" with no record.
  */
+import { collectionItems, lookThroughInstancesOf } from './model-facing.js';
+
 // Membership checks decide authority: they use the intrinsics captured at load, not whatever
 // Set.prototype / Map.prototype hold later; so does filling (`new Set(values)` would call the live `add`).
 const bindCall = Function.prototype.bind.bind(Function.prototype.call) as <A extends unknown[], R>(fn: (...args: A) => R) => (self: unknown, ...args: A) => R;
@@ -81,6 +83,10 @@ export class FrozenSet<T> implements ReadonlySet<T> {
   clear(): never {
     return refuse(`Cannot delete property '*' of #<FrozenSet> (clear: a FrozenSet is read-only)`);
   }
+  static {
+    // Model code sees one as it is unless it holds a function (model-facing.ts).
+    lookThroughInstancesOf(this.prototype, (value) => collectionItems((value as FrozenSet<unknown>).#set));
+  }
 }
 Object.freeze(FrozenSet.prototype);
 
@@ -127,6 +133,9 @@ export class FrozenMap<K, V> implements ReadonlyMap<K, V> {
   /** Always throws: a FrozenMap is read-only. */
   clear(): never {
     return refuse(`Cannot delete property '*' of #<FrozenMap> (clear: a FrozenMap is read-only)`);
+  }
+  static {
+    lookThroughInstancesOf(this.prototype, (value) => collectionItems((value as FrozenMap<unknown, unknown>).#map));
   }
 }
 Object.freeze(FrozenMap.prototype);

@@ -16,7 +16,8 @@
  * function it called returning) or on the operator's own values (dispatch's reference check): an operator getter or a
  * proxy trap they reach runs as it would have for the model's own read.
  */
-import { isGeneratorObject, isMap, isMapIterator, isPromise, isProxy, isSet, isSetIterator, isWeakMap, isWeakSet } from 'node:util/types';
+import { isAnyArrayBuffer, isArrayBufferView, isGeneratorObject, isMap, isMapIterator, isPromise, isProxy, isSet, isSetIterator, isWeakMap, isWeakSet } from 'node:util/types';
+import { reportRefusal } from './refusal-sink.js';
 
 export const MODEL_FACING: unique symbol = Symbol('nighthawk.modelFacing');
 
@@ -73,16 +74,55 @@ function isPlainContainer(value: object): boolean {
 }
 
 /**
- * How model code sees an object that is not plain data. `scan`: a Map or Set, looked through (entries, by the
- * intrinsics: no method of a subclass runs); `always`: what cannot be looked through without being used up or without
- * its keys (a WeakMap or WeakSet, a Map's or Set's iterator, a generator), seen through the membrane whatever it holds.
- * Either way its methods are called on the object itself, with model-facing results. Other objects (class instances,
- * dates, errors) are handed out as they are.
+ * Prototypes of the built-ins that keep their state in internal slots, so their own methods can hand out nothing the
+ * operator stored but their own properties hold (an error's `cause`, a regexp's `lastIndex`). A WeakRef's `deref` can:
+ * it is seen through the membrane whatever it holds.
  */
-function collectionKind(value: object): 'scan' | 'always' | undefined {
+const slottedPrototypes = new WeakSet<object>(
+  [Error, Date, RegExp, Boolean, Number, String, Symbol, BigInt, DataView, WeakRef, FinalizationRegistry].map((c) => c.prototype as object),
+);
+const WeakRefPrototype = WeakRef.prototype as object;
+/**
+ * Prototypes of the host's own classes that keep what they hold in private fields and hand out nothing else (the
+ * read-only collections): an instance is looked through by the reader its class registered, like a Map.
+ */
+const heldReaders = new WeakMap<object, (value: object) => unknown[]>();
+
+/** Registers how to read what an instance of a host class holds (scanned like a Map's entries; see objectKind). */
+export function lookThroughInstancesOf(prototype: object, held: (value: object) => unknown[]): void {
+  heldReaders.set(prototype, held);
+}
+
+/** Prototype chains longer than this are not walked: such an object is seen through the membrane. */
+const CHAIN_LIMIT = 64;
+
+/**
+ * How model code sees an object that is not plain data:
+ * - `scan`: looked through, and seen through the membrane when it holds what must be (scan) — a Map or Set (its
+ *   entries read by the intrinsics: no method of a subclass runs), or a built-in keeping its state in internal slots
+ *   (an error, a date), subclassed or not, by its own properties;
+ * - `always`: seen through the membrane whatever it holds: what cannot be looked through without being used up or
+ *   without its keys (a WeakMap or WeakSet, a Map's or Set's iterator, a generator, a WeakRef), and every other object
+ *   with a prototype of its own (an instance of the operator's class, Node's, a library's; an object inheriting from
+ *   operator data), whose methods or accessors may hand out what no scan of its own properties finds (a private field);
+ * - `promise`: its fulfilment seen as model code sees any value;
+ * - undefined: handed out as it is (a proxy, a typed array or buffer: their contents are numbers).
+ * Either way through the membrane, methods run on the object itself (its internal slots, its private fields), with
+ * model-facing results.
+ */
+function objectKind(value: object): 'scan' | 'always' | 'promise' | undefined {
   if (isProxy(value)) return undefined;
   if (isMap(value) || isSet(value)) return 'scan';
-  return isWeakMap(value) || isWeakSet(value) || isMapIterator(value) || isSetIterator(value) || isGeneratorObject(value) ? 'always' : undefined;
+  if (isWeakMap(value) || isWeakSet(value) || isMapIterator(value) || isSetIterator(value) || isGeneratorObject(value)) return 'always';
+  if (isPromise(value)) return 'promise';
+  if (isArrayBufferView(value) || isAnyArrayBuffer(value)) return undefined;
+  let proto = prototypeOf(value);
+  for (let depth = 0; proto !== null && proto !== ObjectPrototype; depth++) {
+    if (depth === CHAIN_LIMIT || isProxy(proto)) return 'always';
+    if (slottedPrototypes.has(proto) || heldReaders.has(proto)) return proto === WeakRefPrototype ? 'always' : 'scan';
+    proto = prototypeOf(proto);
+  }
+  return 'always';
 }
 
 const mapEntries = Map.prototype.entries;
@@ -99,7 +139,7 @@ function collectionSize(value: object): number | undefined {
 }
 
 /** A Map's keys and values, or a Set's values, read by the intrinsics (a subclass's own methods are not run). */
-function collectionItems(value: Map<unknown, unknown> | Set<unknown>): unknown[] {
+export function collectionItems(value: Map<unknown, unknown> | Set<unknown>): unknown[] {
   const out: unknown[] = [];
   const map = isMap(value);
   const iterator = reflectApply(map ? mapEntries : setValues, value, []) as Iterator<unknown>;
@@ -112,6 +152,16 @@ function collectionItems(value: Map<unknown, unknown> | Set<unknown>): unknown[]
       out.push(entry[0], entry[1]);
     } else out.push(step.value);
   }
+}
+
+/** What a Map, a Set or a registered host collection holds (lookThroughInstancesOf); undefined for anything else. */
+function heldItems(value: object): unknown[] | undefined {
+  if (isMap(value) || isSet(value)) return collectionItems(value as Set<unknown>);
+  for (let proto = prototypeOf(value), depth = 0; proto !== null && depth < CHAIN_LIMIT; proto = prototypeOf(proto), depth++) {
+    const read = heldReaders.get(proto);
+    if (read !== undefined) return read(value);
+  }
+  return undefined;
 }
 
 /**
@@ -130,8 +180,8 @@ function needsMembrane(root: object): boolean {
     if (typeof v === 'function') return true;
     if (typeof v !== 'object' || v === null || v === root) return false;
     if (membranes.has(v)) return true;
-    const kind = isPlainContainer(v) ? 'scan' : collectionKind(v);
-    if (kind === 'always') return true;
+    const kind = isPlainContainer(v) ? 'scan' : objectKind(v);
+    if (kind === 'always' || kind === 'promise') return true;
     if (kind === undefined) return false;
     seen ??= new Set();
     if (seen.has(v)) return false;
@@ -146,7 +196,7 @@ function needsMembrane(root: object): boolean {
         const size = collectionSize(value);
         if ((isArray(value) && value.length > budget) || (size !== undefined && size > budget)) return true;
         const keys = ownKeys(value);
-        const items = size !== undefined ? collectionItems(value as Set<unknown>) : undefined;
+        const items = heldItems(value);
         budget -= keys.length + (items?.length ?? 0);
         if (budget < 0) return true;
         for (let i = 0; i < keys.length; i++) {
@@ -179,9 +229,20 @@ export function modelFacing(value: unknown): unknown {
   if (existing !== undefined) return existing;
   if (operatorObjects.has(value)) return value;
   if (isPlainContainer(value)) return needsMembrane(value) ? membrane(value, false) : value;
-  const kind = collectionKind(value);
+  const kind = objectKind(value);
+  if (kind === 'promise') return facingPromise(value as Promise<unknown>);
   if (kind === undefined || (kind === 'scan' && !needsMembrane(value))) return value;
   return membrane(value, true);
+}
+
+/** A promise of the operator's, as model code sees it: settled with the model-facing form of its value (the same one per promise). */
+function facingPromise(promise: Promise<unknown>): Promise<unknown> {
+  const facing = reflectApply(promiseThen, promise, [facingOwn, thrownFacing]) as Promise<unknown>;
+  // Made by reading, not by the model's call: a rejection no model code awaits is not an unhandled one of its own.
+  reflectApply(promiseThen, facing, [undefined, ignoreRejection]);
+  membranes.set(promise, facing);
+  operatorObjects.set(facing, promise);
+  return facing;
 }
 
 /**
@@ -193,12 +254,67 @@ export function operatorValue<T>(value: T): T {
 }
 
 /**
- * What an operator function read through a membrane returns, seen as model code sees any operator value (a registry's
- * `lookup('helper')`, a getter called by itself): awaited too, for an async one.
+ * `value` as the operator receives it from model code at any depth of plain data the model built: a membrane or an
+ * operator function behind its proxy is the operator's own, and a plain container holding one is copied with it
+ * unwrapped (the model keeps its container as it saw it). A container holding none keeps its identity: the
+ * operator's own data handed back is its own. `[items[0]]` assigned to a binding is then an array of the operator's item.
  */
-function facingResult(result: unknown): unknown {
-  // A function returned is the operator's (a registry's bound lookup): seen as an operator function is.
-  return isPromise(result) ? reflectApply(promiseThen, result, [facingOwn]) : facingOwn(result);
+export function operatorValueDeep<T>(value: T): T {
+  if (typeof value === 'function') return operatorValue(value);
+  if (typeof value !== 'object' || value === null) return value;
+  const own = operatorObjects.get(value);
+  if (own !== undefined) return own as T;
+  return isPlainContainer(value) ? (unwrapped(value, new Map(), { budget: SCAN_BUDGET }) as T) : value;
+}
+
+/** operatorValueDeep's walk: each container once (a cycle refers to the container as it was), within the scan budget. */
+function unwrapped(container: object, done: Map<object, object>, left: { budget: number }): object {
+  const prior = done.get(container);
+  if (prior !== undefined) return prior;
+  done.set(container, container);
+  const keys = ownKeys(container);
+  left.budget -= keys.length;
+  if (left.budget < 0) return container;
+  let copy: object | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const d = ownDescriptor(container, keys[i]!);
+    if (d === undefined || !('value' in d)) continue;
+    const v: unknown = d.value;
+    let next = v;
+    if (typeof v === 'function') next = operatorValue(v);
+    else if (typeof v === 'object' && v !== null) next = operatorObjects.get(v) ?? (isPlainContainer(v) ? unwrapped(v, done, left) : v);
+    if (next === v) continue;
+    copy ??= copyOf(container);
+    reflectDefine(copy, keys[i]!, { ...d, value: next });
+  }
+  if (copy === undefined) return container;
+  if (Object.isFrozen(container)) Object.freeze(copy);
+  done.set(container, copy);
+  return copy;
+}
+
+/** A plain container's copy: its prototype and every own property as defined (no getter runs). */
+function copyOf(container: object): object {
+  const copy: object = isArray(container) ? [] : Object.create(prototypeOf(container)) as object;
+  const keys = ownKeys(container);
+  for (let i = 0; i < keys.length; i++) {
+    const d = ownDescriptor(container, keys[i]!)!;
+    if (isArray(copy) && keys[i] === 'length') (copy as unknown[]).length = (container as unknown[]).length;
+    else reflectDefine(copy, keys[i]!, d);
+  }
+  return copy;
+}
+
+const ignoreRejection = (): undefined => undefined;
+
+/** A value an operator function (or getter) threw, thrown on to model code in its model-facing form. */
+function thrownFacing(thrown: unknown): never {
+  throw facingOwn(thrown);
+}
+
+/** A value a model's callback threw, thrown on to the operator as its own. */
+function thrownOperator(thrown: unknown): never {
+  throw operatorValue(thrown);
 }
 
 const callbacks = new WeakMap<Function, Function>();
@@ -210,13 +326,13 @@ const callbacks = new WeakMap<Function, Function>();
  * model only the adapter's model-facing function. The same wrapper for the same callback (a listener removed later).
  */
 function operatorArgument(value: unknown): unknown {
-  if (typeof value !== 'function') return operatorValue(value);
+  if (typeof value !== 'function') return operatorValueDeep(value);
   const own = operatorObjects.get(value);
   if (own !== undefined) return own;
   if (standIns.has(value)) return value;
   let wrapped = callbacks.get(value);
   if (wrapped === undefined) {
-    wrapped = crossing(value, modelFacing, facingArguments, operatorValue);
+    wrapped = crossing(value, modelFacing, facingArguments, operatorValue, thrownOperator);
     callbacks.set(value, wrapped);
     operatorObjects.set(wrapped, value);
   }
@@ -224,14 +340,56 @@ function operatorArgument(value: unknown): unknown {
 }
 
 /**
- * `fn` called across the membrane: its `this` and arguments mapped on the way in, its result on the way out (`new`
- * too). The one shape of both directions: an operator function model code calls, a model's callback the operator calls.
+ * `fn` called across the membrane: its `this` and arguments mapped on the way in, its result and what it throws on the
+ * way out (`new` too). The one shape of both directions: an operator function model code calls, a model's callback the
+ * operator calls. `read`: the function's own properties are read as `read` maps them (an operator function's, as the
+ * membrane hands them out; one a proxy must report as it is, such as a class's `prototype`, as it is), and what is
+ * written to them is stored as the operator's.
  */
-function crossing(fn: Function, self: (value: unknown) => unknown, args: (values: unknown[]) => unknown[], result: (value: unknown) => unknown): Function {
-  const proxy: Function = new Proxy(fn, {
-    apply: (target, thisArg, values): unknown => result(reflectApply(target, self(thisArg), args(values))),
-    construct: (target, values, newTarget): object => result(reflectConstruct(target, args(values), newTarget === proxy ? target : newTarget)) as object,
-  });
+function crossing(fn: Function, self: (value: unknown) => unknown, args: (values: unknown[]) => unknown[], result: (value: unknown) => unknown, thrown: (value: unknown) => never, read?: (value: unknown) => unknown): Function {
+  const handler: ProxyHandler<Function> = {
+    apply: (target, thisArg, values): unknown => {
+      let out: unknown;
+      try {
+        out = reflectApply(target, self(thisArg), args(values));
+      } catch (error) {
+        thrown(error);
+      }
+      return result(out);
+    },
+    construct: (target, values, newTarget): object => {
+      let out: object;
+      try {
+        out = reflectConstruct(target, args(values), newTarget === proxy ? target : newTarget);
+      } catch (error) {
+        thrown(error);
+      }
+      return result(out) as object;
+    },
+  };
+  if (read !== undefined) {
+    handler.get = (target, key, receiver) => {
+      const d = ownDescriptor(target, key);
+      // Inherited (Function.prototype's `call`, `bind`): the engine's, as they are. Pinned: as it is (an invariant).
+      if (d === undefined) return reflectGet(target, key, receiver === proxy ? target : receiver);
+      if (d.configurable === false && ('value' in d ? d.writable === false : d.get === undefined)) return 'value' in d ? d.value : undefined;
+      try {
+        return read(reflectGet(target, key, target));
+      } catch (error) {
+        thrown(error);
+      }
+    };
+    handler.getOwnPropertyDescriptor = (target, key) => {
+      const d = ownDescriptor(target, key);
+      // A non-configurable property may be reported otherwise only as a writable value.
+      if (d === undefined || (d.configurable === false && !('value' in d && d.writable === true))) return d;
+      if ('value' in d) return { ...d, value: read(d.value) };
+      return { ...d, get: read(d.get) as (() => unknown) | undefined, set: read(d.set) as ((v: unknown) => void) | undefined };
+    };
+    handler.set = (target, key, value) => reflectSet(target, key, operatorValueDeep(value), target);
+    handler.defineProperty = (target, key, d) => reflectDefine(target, key, 'value' in d ? { ...d, value: operatorValueDeep(d.value) } : d);
+  }
+  const proxy: Function = new Proxy(fn, handler);
   return proxy;
 }
 
@@ -249,12 +407,12 @@ function operatorArguments(args: unknown[]): unknown[] {
 
 /**
  * An operator function as model code calls it: the same function (name, length, properties, `prototype`), called
- * with the operator's arguments (operatorArgument) and its `this` unwrapped, its result model-facing (facingResult).
+ * with the operator's arguments (operatorArgument) and its `this` unwrapped, its result and what it throws model-facing.
  */
 function facingFunction(fn: Function): Function {
   const existing = membranes.get(fn);
   if (existing !== undefined) return existing as Function;
-  const proxy = crossing(fn, operatorValue, operatorArguments, facingResult);
+  const proxy = crossing(fn, operatorValue, operatorArguments, facingOwn, thrownFacing, facingOwn);
   membranes.set(fn, proxy);
   operatorObjects.set(proxy, fn);
   return proxy;
@@ -268,7 +426,13 @@ export function modelFacingFunction<F extends Function>(fn: F): F {
   // A plain function, not facingFunction's proxy: a callback a model queues where only built-ins, bound functions and
   // proxies are held back (a tick, a stream's completion) reaches the SessionFunction, which refuses there itself.
   const standIn = function (this: unknown, ...args: unknown[]): unknown {
-    return facingResult(reflectApply(fn, operatorValue(this), operatorArguments(args)));
+    let out: unknown;
+    try {
+      out = reflectApply(fn, operatorValue(this), operatorArguments(args));
+    } catch (error) {
+      thrownFacing(error);
+    }
+    return facingOwn(out);
   };
   standIns.add(standIn);
   return standIn as unknown as F;
@@ -291,8 +455,14 @@ function facingOwn(value: unknown): unknown {
 }
 export { facingOwn as modelFacingReference };
 
-/** Refused: a membrane's target never becomes non-extensible, so it could not report the operator's object so. */
-const refuse = (): boolean => false;
+/**
+ * Refused, and recorded (`operator_data_pin`): a membrane's shadow never becomes non-extensible nor gets a
+ * non-configurable property, so it could not report the operator's object pinned. No Nighthawk operation needs either.
+ */
+function refusePin(action: 'prevent-extensions' | 'define-non-configurable', key?: PropertyKey): false {
+  reportRefusal('operator_data_pin', key === undefined ? { action } : { action, key: typeof key === 'symbol' ? 'a symbol' : key });
+  return false;
+}
 
 /**
  * `methods`: a collection's (or iterator's) inherited functions too are handed out as facingFunction makes them, so they
@@ -303,19 +473,34 @@ function membrane(target: object, methods: boolean): object {
   // report a value other than the operator's own (its model-facing form) without breaking a proxy invariant.
   const shadow: object = isArray(target) ? [] : Object.create(null);
   const proxy = new Proxy(shadow, {
-    // An own function is handed out with its results model-facing; an inherited one (an array's `map`) as it is.
-    get: (_s, key) => (methods || objectHasOwn(target, key) ? facingOwn(reflectGet(target, key, target)) : modelFacing(reflectGet(target, key, target))),
-    set: (_s, key, value) => reflectSet(target, key, operatorValue(value), target),
+    // An own function is handed out with its results model-facing; an inherited one (an array's `map`) as it is. A
+    // getter runs on the operator's object (its private fields), and what it throws is model-facing too.
+    get: (_s, key) => {
+      try {
+        return methods || objectHasOwn(target, key) ? facingOwn(reflectGet(target, key, target)) : modelFacing(reflectGet(target, key, target));
+      } catch (error) {
+        thrownFacing(error);
+      }
+    },
+    set: (_s, key, value) => {
+      try {
+        return reflectSet(target, key, operatorValueDeep(value), target);
+      } catch (error) {
+        thrownFacing(error);
+      }
+    },
     has: (_s, key) => reflectHas(target, key),
     deleteProperty: (_s, key) => reflectDelete(target, key),
     ownKeys: () => ownKeys(target),
     getPrototypeOf: () => prototypeOf(target),
-    setPrototypeOf: refuse,
-    preventExtensions: refuse,
+    // The operator's object changes (the shadow stays extensible, so no invariant ties it): the host's own checks of
+    // its objects (a store's prototype) see the change as they would have without the membrane.
+    setPrototypeOf: (_s, proto) => Reflect.setPrototypeOf(target, operatorValue(proto)),
+    preventExtensions: () => refusePin('prevent-extensions'),
     defineProperty: (_s, key, d) => {
       // Non-configurable would have to be mirrored on the shadow; model code has no need to pin operator data.
-      if (d.configurable === false && !(isArray(target) && key === 'length')) return false;
-      return reflectDefine(target, key, 'value' in d ? { ...d, value: operatorValue(d.value) } : d);
+      if (d.configurable === false && !(isArray(target) && key === 'length')) return refusePin('define-non-configurable', key);
+      return reflectDefine(target, key, 'value' in d ? { ...d, value: operatorValueDeep(d.value) } : d);
     },
     getOwnPropertyDescriptor: (_s, key) => {
       const d = ownDescriptor(target, key);

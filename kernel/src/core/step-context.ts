@@ -19,7 +19,7 @@ import {
 import { FrozenSet } from './frozen-collections.js';
 import { reportRefusal } from './refusal-sink.js';
 import { compileExpression, createScope, parseTargetPath } from './expression.js';
-import { nextModelFacingEpoch, operatorValue } from './model-facing.js';
+import { nextModelFacingEpoch, operatorValue, operatorValueDeep } from './model-facing.js';
 import { currentInterior, currentOperationId, noteUnmarkedModelCode, probedMark, runAsOperation, runInterior, type InteriorMark } from './interior.js';
 import { hasRegisteredSecrets, secretsIn } from './secrets.js';
 import { ExpressionNotGuardableError, expressionGuard, type ExpressionCodeRefusal } from './expression-guard.js';
@@ -453,6 +453,8 @@ export class StepContext {
     try {
       // Callbacks the expression leaves behind (timers, listeners, even built-ins bound to arguments) ask #refusal.
       result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope, guard), this.#refusal);
+      // What the expression threw through the membrane (an operator's error it did not catch) fails it as the operator's own.
+      result = result.then(undefined, throwOperatorValue);
     } catch (error) {
       this.#running--;
       throw error;
@@ -476,8 +478,9 @@ export class StepContext {
    */
   assignValue(targetPath: string, segments: readonly string[], value: unknown): AssignResult {
     this.#executorOnly('assignValue');
-    // Operator data the model read through its membrane (model-facing.ts) is assigned as the operator's own object.
-    const assigned = operatorValue(value);
+    // Operator data the model read through its membrane (model-facing.ts) is assigned as the operator's own object,
+    // also inside plain data the model built around it.
+    const assigned = operatorValueDeep(value);
     return this.readModelValue(() => this.#assignValue(targetPath, segments, assigned));
   }
 
@@ -632,6 +635,10 @@ function terminalOperationAbort(stepId: string, request: OperationRequest, error
 }
 
 /** The record's preview; a value whose reading throws (a trap refused, say) is described, not a failed operation. */
+function throwOperatorValue(thrown: unknown): never {
+  throw operatorValue(thrown);
+}
+
 function safePreview(value: unknown): string {
   try {
     return previewValue(value);
