@@ -203,7 +203,8 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
       items[2].weight = 4;
       probe.weights = items.map((i) => i.weight).join(',');
       probe.heavier = items[1].heavier(items[0]);
-      probe.isItem = items[0] instanceof Item && items[0].constructor === Item;
+      probe.isItem = items[0] instanceof Item && items[0].constructor === Item && Object.getPrototypeOf(items[0]) === Item.prototype
+        && items[0] instanceof Object && Item.name === 'Item' && Item.length === 2 && new Item('d', 2).weight === 2;
       probe.keys = Object.keys(items[0]).join(',');
       probe.json = JSON.stringify(items[0]);
       probe.sameRead = items[0] === items[0];
@@ -239,6 +240,40 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
     const { session, helperCalls } = await inSession([toolCall('nh_evaluate', { expression })], (helper) => ({ store: { pending: Promise.resolve(helper) }, probe }));
     expect(helperCalls).toEqual([['in-run']]);
     await expectEachRefused(session, probe['wrapped'], 2, helperCalls);
+  });
+
+  it("what generated code returns holds the operator's own items for operator code, and only model-facing ones for generated code", async () => {
+    const probe: Record<string, unknown> = {};
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    const helperCalls: unknown[][] = [];
+    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (helperCalls.push(a), 'ran') });
+    class Item {
+      readonly #tool = helper;
+      constructor(readonly weight: number) {}
+      tool(): unknown {
+        return this.#tool;
+      }
+    }
+    const items = [new Item(1), new Item(5), new Item(3)];
+    let picked: unknown;
+    await session.runner.run(
+      async (ctx) => {
+        const { exports } = await ctx.dispatch({
+          language: 'javascript',
+          intent: 'define',
+          source: `export function pick() { return { heavy: items.filter((i) => i.weight > 2) }; }
+            export function first() { return [items[0]]; }
+            export function plant() { probe.planted = first().map((i) => Function.prototype.bind.call(i.tool(), null, 'chosen')); return 1; }`,
+          dependencies: [{ name: 'items', kind: 'reference', type: 'array' }, { name: 'probe', kind: 'reference', type: 'object' }],
+        });
+        picked = (exports.pick as () => unknown)();
+        (exports.plant as () => unknown)();
+      },
+      { grant: { references: { items, probe } } },
+    );
+    expect((picked as { heavy: Item[] }).heavy).toHaveLength(2);
+    expect((picked as { heavy: Item[] }).heavy[0]).toBe(items[1]);
+    await expectEachRefused(session, probe['planted'], 1, helperCalls);
   });
 
   it('data too large to look through is seen through the membrane, each part decided as it is read', async () => {

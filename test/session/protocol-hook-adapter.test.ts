@@ -287,6 +287,9 @@ const REACHED_BEYOND_DATA = [
   ['a public field of a class instance', 'box.helper'],
   ['a method returning a private field', "box.get('helper')"],
   ['a getter of a class', 'box.current'],
+  ["an instance's prototype", 'Object.getPrototypeOf(box).constructor.shared'],
+  ["a class's prototype", 'Toolbox.prototype.constructor.shared'],
+  ["a static method a subclass inherits", 'Sub.tool()'],
   ['a class instance inside plain data', 'holder.box.helper'],
   ['an object inheriting from operator data', 'child.helper'],
   ['a value an operator function throws', '(() => { try { raise(); } catch (e) { return e; } })()'],
@@ -309,6 +312,9 @@ describe('a SessionFunction adapter reached through operator functions, class in
       const api = Object.assign(() => 'api', { helper });
       class Toolbox {
         static shared = helper;
+        static tool(): unknown {
+          return Toolbox.shared;
+        }
         helper = helper;
         readonly #tools = new Map<string, unknown>([['helper', helper]]);
         get(name: string): unknown {
@@ -319,6 +325,7 @@ describe('a SessionFunction adapter reached through operator functions, class in
         }
       }
       const box = new Toolbox();
+      class Sub extends Toolbox {}
       const holder = { box };
       const child: unknown = Object.create({ helper });
       const raise = (): never => {
@@ -331,7 +338,7 @@ describe('a SessionFunction adapter reached through operator functions, class in
         throw Object.assign(new Error('with a tool'), { helper });
       };
       const { work } = session.materialized(session.submit('async function work() {}'), {
-        work: async () => nh.step({ program: 'execute\nWork.', references: { api, Toolbox, box, holder, child, raise, raiseData, raiseError, probe } }),
+        work: async () => nh.step({ program: 'execute\nWork.', references: { api, Toolbox, Sub, box, holder, child, raise, raiseData, raiseError, probe } }),
       });
       await work!();
       expect(calls).toEqual([['data-intrinsic-bind']]);

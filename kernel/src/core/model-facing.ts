@@ -5,12 +5,14 @@
  * intrinsic `bind`, `Reflect.apply` bound to it, a proxy) cannot start a run with the Session's grant when
  * operator code calls it later. Read by descriptor: no getter of the operator's value runs to find it.
  *
- * Such a function is often reached through operator data (`references: { tools: { helper } }`) or returned by an
- * operator function (a registry's `lookup('helper')`). Model code sees plain data that holds any function (at any
- * depth of plain data) through a membrane: a proxy that reads and writes the operator's object and hands out, for each
- * value it reads, that value's model-facing form. An operator function it hands out (and a function a step names
- * itself) is the same function with its results, awaited ones too, seen the same way, and its arguments passed as the
- * operator's: membranes unwrapped, and a callback model code passes called with model-facing arguments. So the
+ * Such a function is often reached through operator data (`references: { tools: { helper } }`), a class instance (a
+ * registry's private field its `lookup('helper')` returns) or thrown by an operator function. Model code sees plain
+ * data that holds any function (at any depth of plain data), and every instance of a class with a prototype of its
+ * own, through a membrane: a proxy that reads and writes the operator's object, runs its getters and methods on the
+ * object itself, and hands out, for each value it reads, that value's model-facing form. An operator function it hands
+ * out (and a function a step names itself) is the same function with its own properties, its results, awaited ones
+ * too, and what it throws seen the same way, and its arguments passed as the operator's: membranes unwrapped (also
+ * inside plain data the model built), and a callback model code passes called with model-facing arguments. So the
  * adapter itself is never one read or call away. Plain data without functions is handed out as it is (same identity).
  * The reads here run while model code does (a step's expression reading a name, a membrane's trap, an operator
  * function it called returning) or on the operator's own values (dispatch's reference check): an operator getter or a
@@ -28,10 +30,15 @@ const reflectGet = Reflect.get;
 const reflectSet = Reflect.set;
 const reflectHas = Reflect.has;
 const reflectDefine = Reflect.defineProperty;
-const reflectDelete = Reflect.deleteProperty;
+const objectDefineProperty = Object.defineProperty;
+const objectSetPrototypeOf = Object.setPrototypeOf;
 const reflectApply = Reflect.apply;
 const reflectConstruct = Reflect.construct;
 const objectHasOwn = Object.hasOwn;
+// Captured at load, as every intrinsic here: model code may replace the globals, and these run as host code.
+const objectCreate = Object.create;
+const objectFreeze = Object.freeze;
+const objectIsFrozen = Object.isFrozen;
 const promiseThen = Promise.prototype.then;
 const isArray = Array.isArray;
 const ObjectPrototype = Object.prototype;
@@ -98,9 +105,10 @@ const CHAIN_LIMIT = 64;
 
 /**
  * How model code sees an object that is not plain data:
- * - `scan`: looked through, and seen through the membrane when it holds what must be (scan) — a Map or Set (its
- *   entries read by the intrinsics: no method of a subclass runs), or a built-in keeping its state in internal slots
- *   (an error, a date), subclassed or not, by its own properties;
+ * - `scan`: seen through the membrane only when what it holds needs to be (needsMembrane): a Map or Set (its entries
+ *   read by the intrinsics: no method of a subclass runs), the host's read-only collections (by the reader their class
+ *   registered), or a built-in keeping its state in internal slots (an error, a date), subclassed or not, by its own
+ *   properties;
  * - `always`: seen through the membrane whatever it holds: what cannot be looked through without being used up or
  *   without its keys (a WeakMap or WeakSet, a Map's or Set's iterator, a generator, a WeakRef), and every other object
  *   with a prototype of its own (an instance of the operator's class, Node's, a library's; an object inheriting from
@@ -288,14 +296,14 @@ function unwrapped(container: object, done: Map<object, object>, left: { budget:
     reflectDefine(copy, keys[i]!, { ...d, value: next });
   }
   if (copy === undefined) return container;
-  if (Object.isFrozen(container)) Object.freeze(copy);
+  if (objectIsFrozen(container)) objectFreeze(copy);
   done.set(container, copy);
   return copy;
 }
 
 /** A plain container's copy: its prototype and every own property as defined (no getter runs). */
 function copyOf(container: object): object {
-  const copy: object = isArray(container) ? [] : Object.create(prototypeOf(container)) as object;
+  const copy: object = isArray(container) ? [] : (objectCreate(prototypeOf(container)) as object);
   const keys = ownKeys(container);
   for (let i = 0; i < keys.length; i++) {
     const d = ownDescriptor(container, keys[i]!)!;
@@ -332,7 +340,7 @@ function operatorArgument(value: unknown): unknown {
   if (standIns.has(value)) return value;
   let wrapped = callbacks.get(value);
   if (wrapped === undefined) {
-    wrapped = crossing(value, modelFacing, facingArguments, operatorValue, thrownOperator);
+    wrapped = crossing(value);
     callbacks.set(value, wrapped);
     operatorObjects.set(wrapped, value);
   }
@@ -340,56 +348,31 @@ function operatorArgument(value: unknown): unknown {
 }
 
 /**
- * `fn` called across the membrane: its `this` and arguments mapped on the way in, its result and what it throws on the
- * way out (`new` too). The one shape of both directions: an operator function model code calls, a model's callback the
- * operator calls. `read`: the function's own properties are read as `read` maps them (an operator function's, as the
- * membrane hands them out; one a proxy must report as it is, such as a class's `prototype`, as it is), and what is
- * written to them is stored as the operator's.
+ * A model's callback as the operator calls it: its `this` and arguments model-facing, its result and what it throws
+ * the operator's own (the other direction of a function's membrane, which needs no shadow: model code holds the
+ * callback itself).
  */
-function crossing(fn: Function, self: (value: unknown) => unknown, args: (values: unknown[]) => unknown[], result: (value: unknown) => unknown, thrown: (value: unknown) => never, read?: (value: unknown) => unknown): Function {
-  const handler: ProxyHandler<Function> = {
+function crossing(fn: Function): Function {
+  const proxy: Function = new Proxy(fn, {
     apply: (target, thisArg, values): unknown => {
       let out: unknown;
       try {
-        out = reflectApply(target, self(thisArg), args(values));
+        out = reflectApply(target, modelFacing(thisArg), facingArguments(values));
       } catch (error) {
-        thrown(error);
+        thrownOperator(error);
       }
-      return result(out);
+      return operatorValue(out);
     },
     construct: (target, values, newTarget): object => {
       let out: object;
       try {
-        out = reflectConstruct(target, args(values), newTarget === proxy ? target : newTarget);
+        out = reflectConstruct(target, facingArguments(values), newTarget === proxy ? target : newTarget);
       } catch (error) {
-        thrown(error);
+        thrownOperator(error);
       }
-      return result(out) as object;
+      return operatorValue(out);
     },
-  };
-  if (read !== undefined) {
-    handler.get = (target, key, receiver) => {
-      const d = ownDescriptor(target, key);
-      // Inherited (Function.prototype's `call`, `bind`): the engine's, as they are. Pinned: as it is (an invariant).
-      if (d === undefined) return reflectGet(target, key, receiver === proxy ? target : receiver);
-      if (d.configurable === false && ('value' in d ? d.writable === false : d.get === undefined)) return 'value' in d ? d.value : undefined;
-      try {
-        return read(reflectGet(target, key, target));
-      } catch (error) {
-        thrown(error);
-      }
-    };
-    handler.getOwnPropertyDescriptor = (target, key) => {
-      const d = ownDescriptor(target, key);
-      // A non-configurable property may be reported otherwise only as a writable value.
-      if (d === undefined || (d.configurable === false && !('value' in d && d.writable === true))) return d;
-      if ('value' in d) return { ...d, value: read(d.value) };
-      return { ...d, get: read(d.get) as (() => unknown) | undefined, set: read(d.set) as ((v: unknown) => void) | undefined };
-    };
-    handler.set = (target, key, value) => reflectSet(target, key, operatorValueDeep(value), target);
-    handler.defineProperty = (target, key, d) => reflectDefine(target, key, 'value' in d ? { ...d, value: operatorValueDeep(d.value) } : d);
-  }
-  const proxy: Function = new Proxy(fn, handler);
+  });
   return proxy;
 }
 
@@ -410,12 +393,7 @@ function operatorArguments(args: unknown[]): unknown[] {
  * with the operator's arguments (operatorArgument) and its `this` unwrapped, its result and what it throws model-facing.
  */
 function facingFunction(fn: Function): Function {
-  const existing = membranes.get(fn);
-  if (existing !== undefined) return existing as Function;
-  const proxy = crossing(fn, operatorValue, operatorArguments, facingOwn, thrownFacing, facingOwn);
-  membranes.set(fn, proxy);
-  operatorObjects.set(proxy, fn);
-  return proxy;
+  return (membranes.get(fn) ?? membrane(fn, true)) as Function;
 }
 
 /**
@@ -465,54 +443,166 @@ function refusePin(action: 'prevent-extensions' | 'define-non-configurable', key
 }
 
 /**
- * `methods`: a collection's (or iterator's) inherited functions too are handed out as facingFunction makes them, so they
- * run on the object itself (its internal slots) with model-facing results; a plain array's run on the membrane.
+ * `methods`: a collection's (or iterator's, or class instance's) inherited functions too are handed out as
+ * facingFunction makes them, so they run on the object itself (its internal slots, its private fields) with
+ * model-facing results; a plain array's run on the membrane. A function's membrane is callable: called or constructed,
+ * it calls the operator's function with the operator's arguments (operatorArgument) and its `this` unwrapped, and hands
+ * back its result and what it throws model-facing.
  */
 function membrane(target: object, methods: boolean): object {
-  // The proxy's own target is a shadow (an empty array for an array, so `Array.isArray` holds): the proxy may then
-  // report a value other than the operator's own (its model-facing form) without breaking a proxy invariant.
-  const shadow: object = isArray(target) ? [] : Object.create(null);
-  const proxy = new Proxy(shadow, {
+  // The proxy's own target is a shadow (an empty array for an array, so `Array.isArray` holds; a function of the same
+  // kind for a function): the proxy may then report a value other than the operator's own (its model-facing form)
+  // without breaking a proxy invariant.
+  const shadow = shadowOf(target);
+  // The shadow's one non-configurable property, writable there (an array's `length`, a function's `prototype`):
+  // reported so, even where the operator's is not writable (a frozen array refuses the write itself).
+  const pinnedKey = isArray(target) ? 'length' : typeof target === 'function' && objectHasOwn(target, 'prototype') ? 'prototype' : undefined;
+  const handler: ProxyHandler<object> = {
     // An own function is handed out with its results model-facing; an inherited one (an array's `map`) as it is. A
     // getter runs on the operator's object (its private fields), and what it throws is model-facing too.
-    get: (_s, key) => {
+    // Read through as a prototype (an object model code made inheriting from this one), a getter runs on that object.
+    get: (_s, key, receiver) => {
       try {
-        return methods || objectHasOwn(target, key) ? facingOwn(reflectGet(target, key, target)) : modelFacing(reflectGet(target, key, target));
+        const value = reflectGet(target, key, receiver === proxy ? target : receiver);
+        if (key === 'prototype' && key === pinnedKey) return facingPrototype(value as object | null);
+        return methods || objectHasOwn(target, key) ? facingOwn(value) : modelFacing(value);
       } catch (error) {
         thrownFacing(error);
       }
     },
-    set: (_s, key, value) => {
+    // Writes are made as strict code makes them on the operator's object, so a refused one (a frozen value) throws the
+    // engine's own TypeError, which the host records as a frozen write, not a proxy's "trap returned falsish". Written
+    // through as a prototype, the write is the receiver's, as without the membrane.
+    set: (_s, key, value, receiver) => {
+      if (receiver !== proxy) return reflectSet(target, key, value, receiver);
       try {
-        return reflectSet(target, key, operatorValueDeep(value), target);
+        (target as Record<PropertyKey, unknown>)[key] = operatorValueDeep(value);
       } catch (error) {
         thrownFacing(error);
       }
+      return true;
     },
     has: (_s, key) => reflectHas(target, key),
-    deleteProperty: (_s, key) => reflectDelete(target, key),
+    deleteProperty: (_s, key) => {
+      try {
+        delete (target as Record<PropertyKey, unknown>)[key];
+      } catch (error) {
+        thrownFacing(error);
+      }
+      return true;
+    },
     ownKeys: () => ownKeys(target),
-    getPrototypeOf: () => prototypeOf(target),
+    // A class's prototype (and a subclass's parent) is model-facing too, so its `constructor` is not the class itself;
+    // `instanceof` holds, since the class's `prototype` is read the same way.
+    getPrototypeOf: () => facingPrototype(prototypeOf(target)),
     // The operator's object changes (the shadow stays extensible, so no invariant ties it): the host's own checks of
     // its objects (a store's prototype) see the change as they would have without the membrane.
-    setPrototypeOf: (_s, proto) => Reflect.setPrototypeOf(target, operatorValue(proto)),
+    setPrototypeOf: (_s, proto) => {
+      objectSetPrototypeOf(target, operatorValue(proto));
+      return true;
+    },
     preventExtensions: () => refusePin('prevent-extensions'),
     defineProperty: (_s, key, d) => {
       // Non-configurable would have to be mirrored on the shadow; model code has no need to pin operator data.
-      if (d.configurable === false && !(isArray(target) && key === 'length')) return refusePin('define-non-configurable', key);
-      return reflectDefine(target, key, 'value' in d ? { ...d, value: operatorValueDeep(d.value) } : d);
+      if (d.configurable === false && key !== pinnedKey) return refusePin('define-non-configurable', key);
+      objectDefineProperty(target, key, 'value' in d ? { ...d, value: operatorValueDeep(d.value) } : d);
+      return true;
     },
     getOwnPropertyDescriptor: (_s, key) => {
       const d = ownDescriptor(target, key);
       if (d === undefined) return undefined;
-      // An array's `length` is the shadow's one non-configurable property, and writable there: reported so (a frozen
-      // array's refuses the write itself). Every other property is reported configurable, as the shadow lacks it.
-      if (isArray(target) && key === 'length') return { value: d.value, writable: true, enumerable: false, configurable: false };
+      if (key === pinnedKey) return { value: key === 'prototype' ? facingPrototype(d.value as object | null) : d.value, writable: true, enumerable: d.enumerable, configurable: false };
+      // Every other property is reported configurable, as the shadow lacks it.
       if ('value' in d) return { value: facingOwn(d.value), writable: d.writable, enumerable: d.enumerable, configurable: true };
       return { get: facingOwn(d.get) as (() => unknown) | undefined, set: facingOwn(d.set) as ((v: unknown) => void) | undefined, enumerable: d.enumerable, configurable: true };
     },
-  });
+  };
+  if (typeof target === 'function') {
+    handler.apply = (_s, thisArg, values): unknown => {
+      let out: unknown;
+      try {
+        out = reflectApply(target, operatorValue(thisArg), operatorArguments(values));
+      } catch (error) {
+        thrownFacing(error);
+      }
+      return facingOwn(out);
+    };
+    handler.construct = (_s, values, newTarget): object => {
+      let out: object;
+      try {
+        out = reflectConstruct(target, operatorArguments(values), newTarget === proxy ? target : operatorValue(newTarget));
+      } catch (error) {
+        thrownFacing(error);
+      }
+      return facingOwn(out) as object;
+    };
+  }
+  const proxy = new Proxy(shadow, handler);
   membranes.set(target, proxy);
   operatorObjects.set(proxy, target);
   return proxy;
+}
+
+/**
+ * A membrane's shadow: an empty array, a null-prototype object, or a function that is callable and constructible as
+ * the operator's is and has a `prototype` exactly when it does.
+ */
+function shadowOf(target: object): object {
+  if (isArray(target)) return [];
+  if (typeof target !== 'function') return objectCreate(null) as object;
+  if (objectHasOwn(target, 'prototype')) return function () {};
+  return isConstructor(target) ? reflectApply(functionBind, function () {}, [null]) : () => {};
+}
+
+const functionBind = Function.prototype.bind;
+
+/** Whether `fn` can be called with `new` (asked of the engine, with no code of `fn`'s run). */
+function isConstructor(fn: Function): boolean {
+  try {
+    reflectConstruct(Object, [], fn);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The intrinsic prototypes: a membrane reports them as they are (`Object.prototype`, `Function.prototype`, `Map.prototype`,
+ * an iterator's), so `instanceof` a built-in holds and nothing of the engine's is wrapped.
+ */
+const intrinsicPrototypes = new WeakSet<object>();
+{
+  const constructors: Function[] = [Object, Function, Array, Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError, AggregateError,
+    Date, RegExp, Boolean, Number, String, Symbol, BigInt, Promise, Map, Set, WeakMap, WeakSet, WeakRef, FinalizationRegistry, ArrayBuffer,
+    SharedArrayBuffer, DataView, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array,
+    Float64Array, BigInt64Array, BigUint64Array];
+  const objects: unknown[] = constructors.map((c) => c.prototype);
+  const generatorFunction = prototypeOf(function* () {}) as { prototype: object };
+  const asyncGeneratorFunction = prototypeOf(async function* () {}) as { prototype: object };
+  objects.push(
+    prototypeOf(Uint8Array.prototype), // %TypedArray%.prototype
+    prototypeOf(prototypeOf([][Symbol.iterator]())!), // %IteratorPrototype%
+    prototypeOf([][Symbol.iterator]()),
+    prototypeOf(new Map().entries()),
+    prototypeOf(new Set().values()),
+    prototypeOf(''[Symbol.iterator]()),
+    prototypeOf(/./[Symbol.matchAll]('')),
+    generatorFunction,
+    generatorFunction.prototype,
+    asyncGeneratorFunction,
+    asyncGeneratorFunction.prototype,
+    prototypeOf(asyncGeneratorFunction.prototype), // %AsyncIteratorPrototype%
+    prototypeOf(async function () {}),
+  );
+  for (const o of objects) if ((typeof o === 'object' && o !== null) || typeof o === 'function') intrinsicPrototypes.add(o);
+}
+
+/**
+ * A prototype as a membrane reports it (also as a function's `prototype`, so `instanceof` holds): an intrinsic one (or
+ * null) as it is; a frozen one as it is too, so model code may freeze it again and its writes to it fail as the
+ * engine's refusal (the library's classes freeze theirs); any other model-facing, so its `constructor` is not the class itself.
+ */
+function facingPrototype(proto: object | null): object | null {
+  if (proto === null || intrinsicPrototypes.has(proto)) return proto;
+  return typeof proto === 'object' && objectIsFrozen(proto) ? proto : (facingOwn(proto) as object);
 }

@@ -4,7 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, describeError, interiorParentId, interiorRefusal, isInstance, type SeenAt, isNaturalFunction, modelFacingReference, newId, nextModelFacingEpoch, operatorValue, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
+import { currentInterior, describeError, interiorParentId, interiorRefusal, isInstance, type SeenAt, isNaturalFunction, modelFacingReference, newId, nextModelFacingEpoch, operatorValue, operatorValueDeep, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -337,7 +337,7 @@ export class Dispatcher {
       host.recordAnomaly('generated_export_outside_dispatch', { export: name, definitionId: ids.definitionId }, ended);
       throw markLateRefusal(new GeneratedCodeOutsideDispatchError({ definitionId: ids.definitionId, site: 'entry' }));
     };
-    const invoke = (thisArg: unknown, args: unknown[]): { nodeId: string; value: unknown } => {
+    const invoke = (thisArg: unknown, args: unknown[], deliver: (value: unknown) => unknown = asItIs): { nodeId: string; value: unknown } => {
       const frame = currentHostFrame();
       if (host.state !== 'running' || frame?.host !== host) {
         host.recordAnomaly('generated_export_outside_run', { export: name, definitionId: ids.definitionId }, frame?.host === host ? frame.submitterId : undefined);
@@ -372,14 +372,14 @@ export class Dispatcher {
           // no such gap for the latter: the caller is still on the stack.
           refuseInClosedBranch(host, frame.submitterId);
           refuseAfterCallerEnded();
-          return runFrom(frame, thisArg, args, nodeId).value;
+          return runFrom(frame, thisArg, args, nodeId, deliver).value;
         });
         return { nodeId, value };
       }
       dispatcher.#requireConfirmation(request, answer, frame.submitterId);
-      return runFrom(frame, thisArg, args, nodeId);
+      return runFrom(frame, thisArg, args, nodeId, deliver);
     };
-    const runFrom = (frame: HostFrame, thisArg: unknown, args: unknown[], nodeId: string): { nodeId: string; value: unknown } => {
+    const runFrom = (frame: HostFrame, thisArg: unknown, args: unknown[], nodeId: string, deliver: (value: unknown) => unknown): { nodeId: string; value: unknown } => {
       if (host.state !== 'running' || frame.host !== host) {
         throw new RunTerminatedError({ runId: host.runId, ceased: host.state !== 'running', reason: `generated export '${name}' carries no authority outside its run` });
       }
@@ -408,7 +408,7 @@ export class Dispatcher {
           settled = reflectApply(promiseThen, result, [
             (value: unknown) => {
               end('completed', { result: value });
-              return value;
+              return deliver(value);
             },
             (error: unknown) => {
               end('failed', { error });
@@ -432,10 +432,13 @@ export class Dispatcher {
         return { nodeId, value };
       }
       end('completed', { result });
-      return { nodeId, value: result };
+      return { nodeId, value: deliver(result) };
     };
     const wrapper = function (this: unknown, ...args: unknown[]): unknown {
-      return invoke(this, args).value;
+      // Called by operator code (no model code's mark, nor its taint): what the export built around operator objects
+      // it saw through their membrane (an array of the operator's items) is handed back as the operator's own.
+      const toOperator = currentInterior() === undefined && taintedByModelCode() === undefined;
+      return invoke(this, args, toOperator ? operatorValueDeep : asItIs).value;
     };
     this.#invokers.set(wrapper, invoke);
     Object.defineProperty(wrapper, 'name', { value: name });
@@ -458,6 +461,8 @@ function boundReferences(proposal: CodeProposal, dependencies: Record<string, un
 }
 
 /** Names of `bound` that `authority` does not hold as the same value (index loops: interior code may have replaced iterators). */
+const asItIs = (value: unknown): unknown => value;
+
 function ambientReferences(authority: Authority, bound: readonly BoundReference[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < bound.length; i++) {
