@@ -2,6 +2,7 @@
  * Core's membrane (model-facing.ts) on its own, outside any run: what a read of operator data makes must not raise
  * anything the operator did not (a promise's rejection), and the host's own read-only collections are looked through.
  */
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { FrozenMap, FrozenSet, modelFacing, operatorValue, operatorValueDeep } from '../../kernel/src/core/index.js';
 
@@ -52,5 +53,17 @@ describe('the membrane, read by itself', () => {
     expect(built.picked[0]).toBe(seen);
     const clean = { rows: [{ id: 1 }] };
     expect(operatorValueDeep(clean)).toBe(clean);
+  });
+
+  it("inspected (console.log), a membrane shows the operator's object, not its empty shadow", () => {
+    class Box {
+      readonly size = 2;
+      open(): number {
+        return 1;
+      }
+    }
+    const seen = modelFacing({ box: new Box(), list: [1, 2], f: function named() {} }) as { box: Box; list: number[] };
+    expect(inspect(seen)).toBe("{ box: Box { size: 2 }, list: [ 1, 2 ], f: [Function: named] }");
+    expect(inspect(seen.box)).toBe('Box { size: 2 }');
   });
 });

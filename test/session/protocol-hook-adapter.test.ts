@@ -233,6 +233,29 @@ describe('a SessionFunction adapter wrapped by built-ins model code calls', () =
  * a membrane (core's model-facing.ts) that hands out the model-facing function for every read, also by descriptor or
  * by `Object.values`; the operator's own object is unchanged and its own calls still start runs.
  */
+/**
+ * A Session whose `work` runs one step where the model wraps (WRAPPERS) what `path` reaches among the references
+ * `refs` builds around `helper` (a SessionFunction recording its calls), calls the first wrapper inside the run and
+ * leaves them all in `probe`; resolved once the run ended, after checking that call joined it.
+ */
+async function plantedThrough<R extends Record<string, unknown>>(path: string, refs: (helper: unknown) => R) {
+  const probe: Record<string, unknown> = {};
+  const calls: unknown[][] = [];
+  const model = new ScriptedModel((_m, info) =>
+    info.requestNumber === 1
+      ? { toolCalls: [toolCall('nh_evaluate', { expression: `(probe.planted = ${WRAPPERS('data').replaceAll('helper', `(${path})`)}, probe.planted[0]().then(() => 1))` })] }
+      : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] },
+  );
+  const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+  const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+  const references = { ...refs(helper), probe };
+  const { work } = session.materialized(session.submit('async function work() {}'), { work: async () => nh.step({ program: 'execute\nWork.', references }) });
+  await work!();
+  expect(calls).toEqual([['data-intrinsic-bind']]);
+  await expectRefusedAfterRun(session, probe.planted as unknown[], calls);
+  return { helper: helper!, references };
+}
+
 const REACHED = [
   ['a namespace object', 'tools.helper'],
   ['a frozen namespace', 'frozen.helper'],
@@ -247,30 +270,18 @@ const REACHED = [
 describe('a SessionFunction adapter reached through operator data', () => {
   for (const [where, path] of REACHED) {
     it(`reached through ${where}: what the model wraps works inside its run and is refused after it`, async () => {
-      const probe: Record<string, unknown> = {};
-      const calls: unknown[][] = [];
-      const model = new ScriptedModel((_m, info) =>
-        info.requestNumber === 1
-          ? { toolCalls: [toolCall('nh_evaluate', { expression: `(probe.planted = ${WRAPPERS('data').replaceAll('helper', `(${path})`)}, probe.planted[0]().then(() => 1))` })] }
-          : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] },
-      );
-      const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
-      const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
-      const tools = { helper, other: 1 };
-      const frozen = Object.freeze({ helper });
-      const bare = Object.assign(Object.create(null) as Record<string, unknown>, { helper });
-      const list = [helper];
-      const nested = { deep: { tools: { helper } } };
-      const { work } = session.materialized(session.submit('async function work() {}'), {
-        work: async () => nh.step({ program: 'execute\nWork.', references: { tools, frozen, bare, list, nested, probe } }),
-      });
-      await work!();
-      expect(calls).toEqual([['data-intrinsic-bind']]);
-      await expectRefusedAfterRun(session, probe.planted as unknown[], calls);
+      const { helper, references } = await plantedThrough(path, (helper) => ({
+        tools: { helper, other: 1 },
+        frozen: Object.freeze({ helper }),
+        bare: Object.assign(Object.create(null) as Record<string, unknown>, { helper }),
+        list: [helper],
+        nested: { deep: { tools: { helper } } },
+      }));
       // The operator's objects hold the adapter itself: its calls through them still start runs.
+      const { tools, nested } = references;
       expect(tools.helper).toBe(helper);
-      await expect((tools.helper as unknown as (a: string) => Promise<unknown>)('operator')).resolves.toBe('ran');
-      await expect((nested.deep.tools.helper as unknown as (a: string) => Promise<unknown>)('operator-nested')).resolves.toBe('ran');
+      await expect((tools.helper as (a: string) => Promise<unknown>)('operator')).resolves.toBe('ran');
+      await expect((nested.deep.tools.helper as (a: string) => Promise<unknown>)('operator-nested')).resolves.toBe('ran');
     });
   }
 });
@@ -298,52 +309,47 @@ const REACHED_BEYOND_DATA = [
 ] as const;
 
 describe('a SessionFunction adapter reached through operator functions, class instances and thrown values', () => {
+  /** The operator's objects of REACHED_BEYOND_DATA, each holding `helper` its own way. */
+  const beyondData = (helper: unknown) => {
+    class Toolbox {
+      static shared = helper;
+      static tool(): unknown {
+        return Toolbox.shared;
+      }
+      helper = helper;
+      readonly #tools = new Map<string, unknown>([['helper', helper]]);
+      get(name: string): unknown {
+        return this.#tools.get(name);
+      }
+      get current(): unknown {
+        return this.#tools.get('helper');
+      }
+    }
+    class Sub extends Toolbox {}
+    const box = new Toolbox();
+    return {
+      api: Object.assign(() => 'api', { helper }),
+      Toolbox,
+      Sub,
+      box,
+      holder: { box },
+      child: Object.create({ helper }) as unknown,
+      raise: (): never => {
+        throw helper;
+      },
+      raiseData: (): never => {
+        throw { helper };
+      },
+      raiseError: (): never => {
+        throw Object.assign(new Error('with a tool'), { helper });
+      },
+    };
+  };
   for (const [where, path] of REACHED_BEYOND_DATA) {
     it(`reached through ${where}: what the model wraps works inside its run and is refused after it`, async () => {
-      const probe: Record<string, unknown> = {};
-      const calls: unknown[][] = [];
-      const model = new ScriptedModel((_m, info) =>
-        info.requestNumber === 1
-          ? { toolCalls: [toolCall('nh_evaluate', { expression: `(probe.planted = ${WRAPPERS('data').replaceAll('helper', `(${path})`)}, probe.planted[0]().then(() => 1))` })] }
-          : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] },
-      );
-      const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
-      const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
-      const api = Object.assign(() => 'api', { helper });
-      class Toolbox {
-        static shared = helper;
-        static tool(): unknown {
-          return Toolbox.shared;
-        }
-        helper = helper;
-        readonly #tools = new Map<string, unknown>([['helper', helper]]);
-        get(name: string): unknown {
-          return this.#tools.get(name);
-        }
-        get current(): unknown {
-          return this.#tools.get('helper');
-        }
-      }
-      const box = new Toolbox();
-      class Sub extends Toolbox {}
-      const holder = { box };
-      const child: unknown = Object.create({ helper });
-      const raise = (): never => {
-        throw helper;
-      };
-      const raiseData = (): never => {
-        throw { helper };
-      };
-      const raiseError = (): never => {
-        throw Object.assign(new Error('with a tool'), { helper });
-      };
-      const { work } = session.materialized(session.submit('async function work() {}'), {
-        work: async () => nh.step({ program: 'execute\nWork.', references: { api, Toolbox, Sub, box, holder, child, raise, raiseData, raiseError, probe } }),
-      });
-      await work!();
-      expect(calls).toEqual([['data-intrinsic-bind']]);
-      await expectRefusedAfterRun(session, probe.planted as unknown[], calls);
+      const { helper, references } = await plantedThrough(path, beyondData);
       // The operator's own objects are unchanged: its calls through them still start runs.
+      const { box } = references;
       expect(box.helper).toBe(helper);
       expect(box.get('helper')).toBe(helper);
       await expect((box.current as (a: string) => Promise<unknown>)('operator')).resolves.toBe('ran');

@@ -19,6 +19,7 @@
  * proxy trap they reach runs as it would have for the model's own read.
  */
 import { isAnyArrayBuffer, isArrayBufferView, isGeneratorObject, isMap, isMapIterator, isPromise, isProxy, isSet, isSetIterator, isWeakMap, isWeakSet } from 'node:util/types';
+import { inspect, type InspectOptions } from 'node:util';
 import { reportRefusal } from './refusal-sink.js';
 
 export const MODEL_FACING: unique symbol = Symbol('nighthawk.modelFacing');
@@ -42,6 +43,7 @@ const objectIsFrozen = Object.isFrozen;
 const promiseThen = Promise.prototype.then;
 const isArray = Array.isArray;
 const ObjectPrototype = Object.prototype;
+const inspectCustom = inspect.custom;
 const ArrayPrototype = Array.prototype;
 
 /** The model-facing function a value carries, if any (never running a getter; a proxy's trap does run). */
@@ -454,6 +456,9 @@ function membrane(target: object, methods: boolean): object {
   // kind for a function): the proxy may then report a value other than the operator's own (its model-facing form)
   // without breaking a proxy invariant.
   const shadow = shadowOf(target);
+  // Node's `inspect` (console.log) shows a proxy's target, not what its traps report: the shadow shows the operator's
+  // object instead. Model code never reads it (every read goes to the operator's object).
+  reflectDefine(shadow, inspectCustom, { value: (depth: number, options: InspectOptions, show: typeof inspect) => (depth < 0 ? '[Object]' : show(target, { ...options, depth })), configurable: true });
   // The shadow's one non-configurable property, writable there (an array's `length`, a function's `prototype`):
   // reported so, even where the operator's is not writable (a frozen array refuses the write itself).
   const pinnedKey = isArray(target) ? 'length' : typeof target === 'function' && objectHasOwn(target, 'prototype') ? 'prototype' : undefined;
