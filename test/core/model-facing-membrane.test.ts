@@ -66,4 +66,13 @@ describe('the membrane, read by itself', () => {
     expect(inspect(seen)).toBe("{ box: Box { size: 2 }, list: [ 1, 2 ], f: [Function: named] }");
     expect(inspect(seen.box)).toBe('Box { size: 2 }');
   });
+
+  it("making an array's length read-only through the membrane is refused, and the operator's array stays writable", () => {
+    const list: unknown[] = [() => 1, 2];
+    const seen = modelFacing(list) as unknown[];
+    expect(() => Object.defineProperty(seen, 'length', { writable: false })).toThrow(TypeError);
+    expect(Object.getOwnPropertyDescriptor(list, 'length')!.writable).toBe(true);
+    seen.push(3);
+    expect(list).toHaveLength(3);
+  });
 });

@@ -509,7 +509,8 @@ function membrane(target: object, methods: boolean): object {
     preventExtensions: () => refusePin('prevent-extensions'),
     defineProperty: (_s, key, d) => {
       // Non-configurable would have to be mirrored on the shadow; model code has no need to pin operator data.
-      if (d.configurable === false && key !== pinnedKey) return refusePin('define-non-configurable', key);
+      // The shadow's pinned property stays writable there: made read-only, it would no longer report what it holds.
+      if ((d.configurable === false && key !== pinnedKey) || (key === pinnedKey && d.writable === false)) return refusePin('define-non-configurable', key);
       objectDefineProperty(target, key, 'value' in d ? { ...d, value: operatorValueDeep(d.value) } : d);
       return true;
     },
