@@ -103,6 +103,20 @@ describe('conformance: the agent loop', () => {
     expect(feedback[2]).toMatchObject({ blocked_by_operation_id: b!.request.operationId });
   });
 
+  it("15b. an operator's error that holds a function (seen by model code through its membrane) is rethrown as the operator's own object", async () => {
+    const boom = Object.assign(new RangeError('boom'), { retry: () => 1 });
+    const out = await runAgent(
+      [
+        () => ({ toolCalls: [toolCall('nh_evaluate', { expression: 'explode()' })] }),
+        (m) => ({ toolCalls: [finish({ kind: 'raise', raise_operation_id: toolMessages(m).find((t) => t.status === 'failed')!.operation_id })] }),
+      ],
+      {},
+      { program: 'execute\nTry.' },
+      { explode: () => { throw boom; } },
+    );
+    expect((out.result as { error: unknown }).error).toBe(boom);
+  });
+
   it('15a. a throwing expression fails only its operation; siblings run; raise_operation_id rethrows the same object', async () => {
     const boom = new RangeError('boom');
     const effects: string[] = [];

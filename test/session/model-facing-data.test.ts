@@ -339,4 +339,34 @@ describe('operator data holding a SessionFunction, seen by model code', () => {
     const refusals = session.ledger.select({ kind: 'trace.anomaly' }).map((e) => JSON.stringify(e.data));
     expect(refusals.filter((d) => d.includes('operatorValue') || d.includes('modelFacingFunction'))).toHaveLength(2);
   });
+
+  it("generated code may not pin the operator's object or class either: refused and recorded", async () => {
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+    const { helper } = session.materialized(session.submit('async function helper() {}'), { helper: async () => 'ran' });
+    class Box {
+      open(): number {
+        return 1;
+      }
+    }
+    const tools = { helper, box: new Box(), Box };
+    const outcome = await session.runner.run(
+      async (ctx) => {
+        const { exports } = await ctx.dispatch({
+          language: 'javascript',
+          intent: 'define',
+          source: `export function pin() {
+            const tries = [() => Object.freeze(tools), () => Object.seal(tools.box), () => Object.defineProperty(tools.Box, 'pinned', { value: 1 })];
+            return tries.map((t) => { try { t(); return 'pinned'; } catch (e) { return e.name; } });
+          }`,
+          dependencies: [{ name: 'tools', kind: 'reference', type: 'object' }],
+        });
+        return (exports.pin as () => string[])();
+      },
+      { grant: { references: { tools } } },
+    );
+    expect(outcome).toEqual(['TypeError', 'TypeError', 'TypeError']);
+    expect(Object.isFrozen(tools) || Object.isSealed(tools.box) || 'pinned' in Box).toBe(false);
+    const pins = session.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'operator_data_pin');
+    expect(pins.map((e) => e.data)).toMatchObject([{ action: 'prevent-extensions' }, { action: 'prevent-extensions' }, { action: 'define-non-configurable', key: 'pinned' }]);
+  });
 });

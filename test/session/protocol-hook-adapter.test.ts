@@ -174,6 +174,15 @@ const WRAPPERS = (tag: string) => `[
   { toJSON: new Proxy(helper, {}) },
 ]`;
 
+/** A Session whose model proposes nothing (the composition dispatches generated code), its `helper` recording its calls, and a probe. */
+function sessionForGeneratedCode() {
+  const probe: Record<string, unknown> = {};
+  const calls: unknown[][] = [];
+  const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
+  const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+  return { probe, calls, session, helper: helper! };
+}
+
 /** Calls each of WRAPPERS' five the way operator code would later. */
 const touchAll = (planted: unknown[]): Promise<void> =>
   touchEach([
@@ -206,10 +215,7 @@ describe('a SessionFunction adapter wrapped by built-ins model code calls', () =
   });
 
   it('planted by generated code the composition dispatched with the adapter as a reference', async () => {
-    const probe: Record<string, unknown> = {};
-    const calls: unknown[][] = [];
-    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
-    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+    const { probe, calls, session, helper } = sessionForGeneratedCode();
     await session.runner.run(
       async (ctx) => {
         const { exports } = await ctx.dispatch({
@@ -359,10 +365,7 @@ describe('a SessionFunction adapter reached through operator functions, class in
 
 describe('a SessionFunction adapter reached through operator data by generated code', () => {
   it('planted by generated code from a namespace reference: works inside its run, refused and recorded after it', async () => {
-    const probe: Record<string, unknown> = {};
-    const calls: unknown[][] = [];
-    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
-    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+    const { probe, calls, session, helper } = sessionForGeneratedCode();
     const tools = { helper, nested: [{ helper }] };
     await session.runner.run(
       async (ctx) => {
@@ -384,10 +387,7 @@ describe('a SessionFunction adapter reached through operator data by generated c
 
 describe('a SessionFunction adapter reached through a class instance or a thrown value by generated code', () => {
   it('planted by generated code from an instance, a method, a function property and a throw: refused and recorded after its run', async () => {
-    const probe: Record<string, unknown> = {};
-    const calls: unknown[][] = [];
-    const session = new nh.Session({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
-    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+    const { probe, calls, session, helper } = sessionForGeneratedCode();
     class Toolbox {
       readonly #helper = helper;
       get(): unknown {

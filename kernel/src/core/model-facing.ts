@@ -510,7 +510,9 @@ function membrane(target: object, methods: boolean): object {
     defineProperty: (_s, key, d) => {
       // Non-configurable would have to be mirrored on the shadow; model code has no need to pin operator data.
       // The shadow's pinned property stays writable there: made read-only, it would no longer report what it holds.
-      if ((d.configurable === false && key !== pinnedKey) || (key === pinnedKey && d.writable === false)) return refusePin('define-non-configurable', key);
+      // A new property defined without `configurable` is non-configurable (the engine's default).
+      const pins = d.configurable === false || (d.configurable === undefined && !objectHasOwn(target, key));
+      if ((pins && key !== pinnedKey) || (key === pinnedKey && d.writable === false)) return refusePin('define-non-configurable', key);
       objectDefineProperty(target, key, 'value' in d ? { ...d, value: operatorValueDeep(d.value) } : d);
       return true;
     },

@@ -315,7 +315,10 @@ export class StepContext {
       } finally {
         this.#running--;
       }
-    } catch (error) {
+    } catch (caught) {
+      // What the body threw through the membrane (an operator's error model code did not catch) fails it as the
+      // operator's own; looked up on failure only, so a completed operation pays nothing.
+      const error = operatorValue(caught);
       // A stop that arrived during the body (host stop, rejected perimeter effect) wins over its failure.
       this.checkHostStop();
       if (this.#terminal) return this.#endCutOff(request, startedAt, t0);
@@ -453,8 +456,6 @@ export class StepContext {
     try {
       // Callbacks the expression leaves behind (timers, listeners, even built-ins bound to arguments) ask #refusal.
       result = runInterior({ kind: 'expression', executionId: this.executionId, operationId }, () => fn(scope, guard), this.#refusal);
-      // What the expression threw through the membrane (an operator's error it did not catch) fails it as the operator's own.
-      result = result.then(undefined, throwOperatorValue);
     } catch (error) {
       this.#running--;
       throw error;
@@ -635,10 +636,6 @@ function terminalOperationAbort(stepId: string, request: OperationRequest, error
 }
 
 /** The record's preview; a value whose reading throws (a trap refused, say) is described, not a failed operation. */
-function throwOperatorValue(thrown: unknown): never {
-  throw operatorValue(thrown);
-}
-
 function safePreview(value: unknown): string {
   try {
     return previewValue(value);

@@ -460,9 +460,10 @@ function boundReferences(proposal: CodeProposal, dependencies: Record<string, un
   return out;
 }
 
-/** Names of `bound` that `authority` does not hold as the same value (index loops: interior code may have replaced iterators). */
+/** What a generated export's result is handed on as when model code called it. */
 const asItIs = (value: unknown): unknown => value;
 
+/** Names of `bound` that `authority` does not hold as the same value (index loops: interior code may have replaced iterators). */
 function ambientReferences(authority: Authority, bound: readonly BoundReference[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < bound.length; i++) {
