@@ -4,7 +4,7 @@
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { FrozenMap, FrozenSet, modelFacing, operatorValue, operatorValueDeep } from '../../kernel/src/core/index.js';
+import { answeringReflectWrite, FrozenMap, FrozenSet, modelFacing, operatorValue, operatorValueDeep } from '../../kernel/src/core/index.js';
 
 describe('the membrane, read by itself', () => {
   it('a rejected promise the operator handles, read through the membrane and never awaited, is no unhandled rejection', async () => {
@@ -74,5 +74,55 @@ describe('the membrane, read by itself', () => {
     expect(Object.getOwnPropertyDescriptor(list, 'length')!.writable).toBe(true);
     seen.push(3);
     expect(list).toHaveLength(3);
+  });
+
+  it("a frozen operator object is seen frozen: freezing it again is accepted, each read gives the same model-facing value, and a write is the engine's own refusal", () => {
+    const f = function named(): number {
+      return 1;
+    };
+    const frozen = Object.freeze({ f, n: 1, nested: { g: f } });
+    const seen = modelFacing(frozen) as typeof frozen;
+    expect(seen).not.toBe(frozen);
+    expect(operatorValue(seen)).toBe(frozen);
+    expect(Object.isFrozen(seen)).toBe(true);
+    expect(Object.freeze(seen)).toBe(seen);
+    expect(seen.f).not.toBe(f);
+    expect(seen.f).toBe(seen.f);
+    expect(seen.f()).toBe(1);
+    expect(Object.getOwnPropertyDescriptor(seen, 'f')!.value).toBe(seen.f);
+    expect(seen.nested.g).not.toBe(f);
+    expect(Object.keys(seen)).toEqual(['f', 'n', 'nested']);
+    expect(Object.getPrototypeOf(seen)).toBe(Object.prototype);
+    const writable = seen as unknown as Record<string, unknown>;
+    expect(() => (writable['n'] = 2)).toThrow(/^Cannot assign to read only property 'n'/);
+    expect(() => Object.defineProperty(seen, 'm', { value: 1 })).toThrow(/^Cannot define property m, object is not extensible/);
+    expect(() => delete writable['n']).toThrow(/^Cannot delete property 'n'/);
+    expect(() => Object.setPrototypeOf(seen, null)).toThrow(/is not extensible$/);
+    // A Reflect write (the harness's recording Reflect methods call it so) is answered false, as on the object itself.
+    expect(answeringReflectWrite(seen, () => Reflect.set(seen, 'n', 2))).toBe(false);
+    expect(answeringReflectWrite(seen, () => Reflect.deleteProperty(seen, 'n'))).toBe(false);
+    expect(frozen.n).toBe(1);
+    expect(inspect(seen)).toBe('{ f: [Function: named], n: 1, nested: { g: [Function: named] } }');
+  });
+
+  it("a class's frozen prototype is model-facing: its constructor, its statics and its methods' results are not the operator's, and instanceof holds", () => {
+    const f = (): number => 1;
+    class Tools {
+      static shared = f;
+      tool(): unknown {
+        return f;
+      }
+    }
+    Object.freeze(Tools.prototype);
+    const seen = modelFacing(new Tools()) as Tools;
+    const proto = Object.getPrototypeOf(seen) as Tools & { constructor: typeof Tools };
+    expect(proto).not.toBe(Tools.prototype);
+    expect(operatorValue(proto)).toBe(Tools.prototype);
+    expect(Object.isFrozen(proto)).toBe(true);
+    expect(proto.constructor).not.toBe(Tools);
+    expect(proto.constructor.shared).not.toBe(f);
+    expect(proto.tool()).not.toBe(f);
+    expect(seen).toBeInstanceOf(proto.constructor);
+    expect(proto.constructor.prototype).toBe(proto);
   });
 });

@@ -312,6 +312,11 @@ const REACHED_BEYOND_DATA = [
   ['a value an operator function throws', '(() => { try { raise(); } catch (e) { return e; } })()'],
   ['plain data an operator function throws', '(() => { try { raiseData(); } catch (e) { return e.helper; } })()'],
   ['an error an operator function throws', '(() => { try { raiseError(); } catch (e) { return e.helper; } })()'],
+  // The operator froze them: a frozen prototype, class or object is seen through a membrane too.
+  ["a frozen prototype's constructor", 'Object.getPrototypeOf(sealedBox).constructor.shared'],
+  ["a frozen prototype's method, called on the prototype", 'Sealed.prototype.tool()'],
+  ['a static field of a frozen class', 'FrozenToolbox.shared'],
+  ['a getter of a frozen object', 'frozenData.current'],
 ] as const;
 
 describe('a SessionFunction adapter reached through operator functions, class instances and thrown values', () => {
@@ -333,7 +338,24 @@ describe('a SessionFunction adapter reached through operator functions, class in
     }
     class Sub extends Toolbox {}
     const box = new Toolbox();
+    class Sealed {
+      static shared = helper;
+      tool(): unknown {
+        return helper;
+      }
+    }
+    Object.freeze(Sealed.prototype);
     return {
+      Sealed,
+      sealedBox: new Sealed(),
+      FrozenToolbox: Object.freeze(class {
+        static shared = helper;
+      }),
+      frozenData: Object.freeze({
+        get current(): unknown {
+          return helper;
+        },
+      }),
       api: Object.assign(() => 'api', { helper }),
       Toolbox,
       Sub,
@@ -386,7 +408,7 @@ describe('a SessionFunction adapter reached through operator data by generated c
 });
 
 describe('a SessionFunction adapter reached through a class instance or a thrown value by generated code', () => {
-  it('planted by generated code from an instance, a method, a function property and a throw: refused and recorded after its run', async () => {
+  it("planted by generated code from an instance, a method, a function property, a throw and a frozen prototype: refused and recorded after its run", async () => {
     const { probe, calls, session, helper } = sessionForGeneratedCode();
     class Toolbox {
       readonly #helper = helper;
@@ -395,11 +417,19 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
       }
     }
     const box = new Toolbox();
+    class Sealed {
+      static shared = helper;
+      tool(): unknown {
+        return helper;
+      }
+    }
+    Object.freeze(Sealed.prototype);
+    const sealed = new Sealed();
     const api = Object.assign(() => 'api', { helper });
     const raise = (): never => {
       throw helper;
     };
-    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'box.get()', 'api.helper'];
+    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()'];
     await session.runner.run(
       async (ctx) => {
         const { exports } = await ctx.dispatch({
@@ -413,12 +443,13 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
             { name: 'box', kind: 'reference', type: 'object' },
             { name: 'api', kind: 'reference', type: 'function' },
             { name: 'raise', kind: 'reference', type: 'function' },
+            { name: 'sealed', kind: 'reference', type: 'object' },
             { name: 'probe', kind: 'reference', type: 'object' },
           ],
         });
         await (exports.plant as () => Promise<unknown>)();
       },
-      { grant: { references: { box, api, raise, probe } } },
+      { grant: { references: { box, api, raise, sealed, probe } } },
     );
     expect(calls).toEqual([['gen-0']]);
     const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;

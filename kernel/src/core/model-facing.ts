@@ -20,6 +20,7 @@
  */
 import { isAnyArrayBuffer, isArrayBufferView, isGeneratorObject, isMap, isMapIterator, isPromise, isProxy, isSet, isSetIterator, isWeakMap, isWeakSet } from 'node:util/types';
 import { inspect, type InspectOptions } from 'node:util';
+import { frozenWriteMessage } from './frozen-write-sight.js';
 import { reportRefusal } from './refusal-sink.js';
 
 export const MODEL_FACING: unique symbol = Symbol('nighthawk.modelFacing');
@@ -33,6 +34,8 @@ const reflectHas = Reflect.has;
 const reflectDefine = Reflect.defineProperty;
 const objectDefineProperty = Object.defineProperty;
 const objectSetPrototypeOf = Object.setPrototypeOf;
+const objectPreventExtensions = Object.preventExtensions;
+const reflectDelete = Reflect.deleteProperty;
 const reflectApply = Reflect.apply;
 const reflectConstruct = Reflect.construct;
 const objectHasOwn = Object.hasOwn;
@@ -317,6 +320,40 @@ function copyOf(container: object): object {
 
 const ignoreRejection = (): undefined => undefined;
 
+/**
+ * The membrane a `Reflect` write was called on (the harness's recording Reflect.set, defineProperty, deleteProperty and
+ * setPrototypeOf, silent-refusals.ts), taken by the first write trap of that membrane it reaches.
+ */
+let reflectWriteTarget: unknown;
+
+/**
+ * Calls `write`, a `Reflect` write on `target`: a membrane's trap then answers the engine's refusal of the write on the
+ * operator's object as that `Reflect` method answers it on an unwrapped object (`false`), not as the strict write it
+ * makes (a TypeError). Host machinery: nothing is refused or widened by it, only the form of a refusal.
+ */
+export function answeringReflectWrite<T>(target: unknown, write: () => T): T {
+  const prior = reflectWriteTarget;
+  reflectWriteTarget = target;
+  try {
+    return write();
+  } finally {
+    reflectWriteTarget = prior;
+  }
+}
+
+/** Whether this trap of `proxy` answers a `Reflect` write (taken once: writes nested under it are ordinary ones). */
+function answeringReflect(proxy: object): boolean {
+  if (reflectWriteTarget !== proxy) return false;
+  reflectWriteTarget = undefined;
+  return true;
+}
+
+/** A write trap's failure: `false` for the engine's refusal of a `Reflect` write, else thrown on model-facing. */
+function refusedWrite(error: unknown, quiet: boolean): false {
+  if (quiet && frozenWriteMessage(error) !== undefined) return false;
+  thrownFacing(error);
+}
+
 /** A value an operator function (or getter) threw, thrown on to model code in its model-facing form. */
 function thrownFacing(thrown: unknown): never {
   throw facingOwn(thrown);
@@ -456,12 +493,15 @@ function membrane(target: object, methods: boolean): object {
   // kind for a function): the proxy may then report a value other than the operator's own (its model-facing form)
   // without breaking a proxy invariant.
   const shadow = shadowOf(target);
+  // A frozen object (not an array) is seen through a frozen shadow holding its properties model-facing (frozenMembrane).
+  const frozen = !isArray(target) && objectIsFrozen(target);
   // Node's `inspect` (console.log) shows a proxy's target, not what its traps report: the shadow shows the operator's
-  // object instead. Model code never reads it (every read goes to the operator's object).
-  reflectDefine(shadow, inspectCustom, { value: (depth: number, options: InspectOptions, show: typeof inspect) => (depth < 0 ? '[Object]' : show(target, { ...options, depth })), configurable: true });
+  // object instead. Model code never reads it (every read goes to the operator's object). A frozen shadow has no
+  // property the operator's object lacks: it shows its model-facing copy.
+  if (!frozen) reflectDefine(shadow, inspectCustom, { value: (depth: number, options: InspectOptions, show: typeof inspect) => (depth < 0 ? '[Object]' : show(target, { ...options, depth })), configurable: true });
   // The shadow's one non-configurable property, writable there (an array's `length`, a function's `prototype`):
   // reported so, even where the operator's is not writable (a frozen array refuses the write itself).
-  const pinnedKey = isArray(target) ? 'length' : typeof target === 'function' && objectHasOwn(target, 'prototype') ? 'prototype' : undefined;
+  const pinnedKey = frozen ? undefined : isArray(target) ? 'length' : typeof target === 'function' && objectHasOwn(target, 'prototype') ? 'prototype' : undefined;
   const handler: ProxyHandler<object> = {
     // An own function is handed out with its results model-facing; an inherited one (an array's `map`) as it is. A
     // getter runs on the operator's object (its private fields), and what it throws is model-facing too.
@@ -480,19 +520,21 @@ function membrane(target: object, methods: boolean): object {
     // through as a prototype, the write is the receiver's, as without the membrane.
     set: (_s, key, value, receiver) => {
       if (receiver !== proxy) return reflectSet(target, key, value, receiver);
+      const quiet = answeringReflect(proxy);
       try {
         (target as Record<PropertyKey, unknown>)[key] = operatorValueDeep(value);
       } catch (error) {
-        thrownFacing(error);
+        return refusedWrite(error, quiet);
       }
       return true;
     },
     has: (_s, key) => reflectHas(target, key),
     deleteProperty: (_s, key) => {
+      const quiet = answeringReflect(proxy);
       try {
         delete (target as Record<PropertyKey, unknown>)[key];
       } catch (error) {
-        thrownFacing(error);
+        return refusedWrite(error, quiet);
       }
       return true;
     },
@@ -503,7 +545,12 @@ function membrane(target: object, methods: boolean): object {
     // The operator's object changes (the shadow stays extensible, so no invariant ties it): the host's own checks of
     // its objects (a store's prototype) see the change as they would have without the membrane.
     setPrototypeOf: (_s, proto) => {
-      objectSetPrototypeOf(target, operatorValue(proto));
+      const quiet = answeringReflect(proxy);
+      try {
+        objectSetPrototypeOf(target, operatorValue(proto));
+      } catch (error) {
+        return refusedWrite(error, quiet);
+      }
       return true;
     },
     preventExtensions: () => refusePin('prevent-extensions'),
@@ -513,7 +560,12 @@ function membrane(target: object, methods: boolean): object {
       // A new property defined without `configurable` is non-configurable (the engine's default).
       const pins = d.configurable === false || (d.configurable === undefined && !objectHasOwn(target, key));
       if ((pins && key !== pinnedKey) || (key === pinnedKey && d.writable === false)) return refusePin('define-non-configurable', key);
-      objectDefineProperty(target, key, 'value' in d ? { ...d, value: operatorValueDeep(d.value) } : d);
+      const quiet = answeringReflect(proxy);
+      try {
+        objectDefineProperty(target, key, 'value' in d ? { ...d, value: operatorValueDeep(d.value) } : d);
+      } catch (error) {
+        return refusedWrite(error, quiet);
+      }
       return true;
     },
     getOwnPropertyDescriptor: (_s, key) => {
@@ -545,10 +597,84 @@ function membrane(target: object, methods: boolean): object {
       return facingOwn(out) as object;
     };
   }
+  if (frozen) frozenMembrane(target, shadow, handler, () => proxy);
   const proxy = new Proxy(shadow, handler);
   membranes.set(target, proxy);
   operatorObjects.set(proxy, target);
   return proxy;
+}
+
+/**
+ * A frozen object's membrane: its shadow becomes, at the first trap, a frozen copy of the object's own properties in
+ * their model-facing forms (data values as steadyFacing makes them, accessors as facingOwn does) with the object's
+ * prototype as a membrane reports it. The proxy then reports what the engine holds a frozen object to: frozen
+ * (`Object.isFrozen`, and `Object.freeze` accepted with nothing to pin), the same value per read, the same prototype,
+ * no property added. Writes, deletes, definitions and a prototype set are made on the operator's object, so each is the
+ * engine's own refusal, as without the membrane. Filled on first use so a deep frozen structure is copied one level at a time.
+ */
+function frozenMembrane(target: object, shadow: object, handler: ProxyHandler<object>, proxy: () => object): void {
+  let filled = false;
+  const ready = (): void => {
+    if (filled) return;
+    filled = true;
+    // A function's own properties the operator's lacks (a `name` it deleted before freezing) go first.
+    for (const key of ownKeys(shadow)) if (!objectHasOwn(target, key)) reflectDelete(shadow, key);
+    for (const key of ownKeys(target)) {
+      const d = ownDescriptor(target, key);
+      if (d === undefined) continue;
+      reflectDefine(
+        shadow,
+        key,
+        'value' in d
+          ? { value: key === 'prototype' && typeof target === 'function' ? facingPrototype(d.value as object | null) : steadyFacing(d.value), writable: false, enumerable: d.enumerable, configurable: false }
+          : { get: facingOwn(d.get) as (() => unknown) | undefined, set: facingOwn(d.set) as ((v: unknown) => void) | undefined, enumerable: d.enumerable, configurable: false },
+      );
+    }
+    objectSetPrototypeOf(shadow, facingPrototype(prototypeOf(target)));
+    objectPreventExtensions(shadow);
+  };
+  const { get, set, deleteProperty, setPrototypeOf } = handler;
+  // An own data property reads as the copy holds it (the engine holds the proxy to that); a getter or an inherited
+  // property reads as any membrane reads it.
+  handler.get = (s, key, receiver) => {
+    ready();
+    const d = ownDescriptor(shadow, key);
+    return d !== undefined && 'value' in d ? d.value : get!(s, key, receiver);
+  };
+  handler.set = (s, key, value, receiver) => (ready(), set!(s, key, value, receiver));
+  handler.deleteProperty = (s, key) => (ready(), deleteProperty!(s, key));
+  handler.setPrototypeOf = (s, proto) => (ready(), setPrototypeOf!(s, proto));
+  handler.getOwnPropertyDescriptor = (_s, key) => (ready(), ownDescriptor(shadow, key));
+  handler.ownKeys = () => (ready(), ownKeys(shadow));
+  handler.getPrototypeOf = () => (ready(), prototypeOf(shadow));
+  handler.isExtensible = () => (ready(), false);
+  // Frozen already: freezing it again pins nothing.
+  handler.preventExtensions = () => (ready(), true);
+  // Succeeds only where the engine finds the definition the same as the property's (no change), else throws its refusal.
+  handler.defineProperty = (_s, key, d) => {
+    ready();
+    const quiet = answeringReflect(proxy());
+    const own: PropertyDescriptor = { ...d };
+    if ('value' in d) own.value = operatorValueDeep(d.value);
+    if ('get' in d) own.get = operatorValue(d.get);
+    if ('set' in d) own.set = operatorValue(d.set);
+    try {
+      objectDefineProperty(target, key, own);
+    } catch (error) {
+      return refusedWrite(error, quiet);
+    }
+    return true;
+  };
+}
+
+/**
+ * A frozen object's property as its membrane's copy holds it: the same for every read, so plain data and slotted
+ * built-ins are seen through a membrane whether or not they hold a function now (the operator may store one later).
+ */
+function steadyFacing(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || membranes.has(value) || operatorObjects.has(value)) return facingOwn(value);
+  const plain = isPlainContainer(value);
+  return plain || objectKind(value) === 'scan' ? membrane(value, !plain) : facingOwn(value);
 }
 
 /**
@@ -607,10 +733,11 @@ const intrinsicPrototypes = new WeakSet<object>();
 
 /**
  * A prototype as a membrane reports it (also as a function's `prototype`, so `instanceof` holds): an intrinsic one (or
- * null) as it is; a frozen one as it is too, so model code may freeze it again and its writes to it fail as the
- * engine's refusal (the library's classes freeze theirs); any other model-facing, so its `constructor` is not the class itself.
+ * null) as it is; any other model-facing, so its `constructor` is not the class itself and its methods' results are
+ * model-facing, also where the operator froze it (the library's classes freeze theirs: model code may freeze one again,
+ * and its writes fail as the engine's refusal, frozenMembrane).
  */
 function facingPrototype(proto: object | null): object | null {
   if (proto === null || intrinsicPrototypes.has(proto)) return proto;
-  return typeof proto === 'object' && objectIsFrozen(proto) ? proto : (facingOwn(proto) as object);
+  return facingOwn(proto) as object;
 }

@@ -10,6 +10,7 @@
  * Each is replaced by a proxy of the built-in, so its name, length, source text (`[native code]`), answers and lack
  * of a constructor stay the built-in's, and the late-callback rule still drops it as code no guard sees.
  */
+import { answeringReflectWrite } from '../core/index.js';
 import { activeInterior } from './raw-dynamic-runtime.js';
 import { recordInteriorFrozenWrite } from './frozen-write-record.js';
 import { anomalyRecorder } from './host-context.js';
@@ -59,7 +60,8 @@ export function installSilentRefusals(): void {
     const original = Reflect[name] as (...args: unknown[]) => boolean;
     const handler: ProxyHandler<typeof original> = {
       apply(_target, self, args: unknown[]) {
-        const done = reflectApply(original, self, args);
+        // On a membrane (core/model-facing.ts) the refusal is answered `false` here too, as on the operator's own object.
+        const done = answeringReflectWrite(args[0], () => reflectApply(original, self, args));
         if (done === false) noteRefusal(name, args);
         return done;
       },
