@@ -105,6 +105,20 @@ describe('the membrane, read by itself', () => {
     expect(inspect(seen)).toBe('{ f: [Function: named], n: 1, nested: { g: [Function: named] } }');
   });
 
+  it('a frozen array is seen frozen: its items model-facing, its length read-only, and an added item refused by the engine', () => {
+    const f = (): number => 1;
+    const list = Object.freeze([f, 2]);
+    const seen = modelFacing(list) as typeof list;
+    expect(Array.isArray(seen)).toBe(true);
+    expect(Object.isFrozen(seen)).toBe(true);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).not.toBe(f);
+    expect(seen.map((x) => (typeof x === 'function' ? x() : x))).toEqual([1, 2]);
+    expect(Object.getOwnPropertyDescriptor(seen, 'length')).toEqual({ value: 2, writable: false, enumerable: false, configurable: false });
+    expect(() => (seen as unknown as unknown[]).push(3)).toThrow(/^Cannot add property 2, object is not extensible/);
+    expect(list).toHaveLength(2);
+  });
+
   it("a class's frozen prototype is model-facing: its constructor, its statics and its methods' results are not the operator's, and instanceof holds", () => {
     const f = (): number => 1;
     class Tools {

@@ -493,14 +493,14 @@ function membrane(target: object, methods: boolean): object {
   // kind for a function): the proxy may then report a value other than the operator's own (its model-facing form)
   // without breaking a proxy invariant.
   const shadow = shadowOf(target);
-  // A frozen object (not an array) is seen through a frozen shadow holding its properties model-facing (frozenMembrane).
-  const frozen = !isArray(target) && objectIsFrozen(target);
+  // A frozen object (an array too) is seen through a frozen shadow holding its properties model-facing (frozenMembrane).
+  const frozen = objectIsFrozen(target);
   // Node's `inspect` (console.log) shows a proxy's target, not what its traps report: the shadow shows the operator's
   // object instead. Model code never reads it (every read goes to the operator's object). A frozen shadow has no
   // property the operator's object lacks: it shows its model-facing copy.
   if (!frozen) reflectDefine(shadow, inspectCustom, { value: (depth: number, options: InspectOptions, show: typeof inspect) => (depth < 0 ? '[Object]' : show(target, { ...options, depth })), configurable: true });
   // The shadow's one non-configurable property, writable there (an array's `length`, a function's `prototype`):
-  // reported so, even where the operator's is not writable (a frozen array refuses the write itself).
+  // reported so (a frozen object's shadow is a frozen copy instead, and reports its own).
   const pinnedKey = frozen ? undefined : isArray(target) ? 'length' : typeof target === 'function' && objectHasOwn(target, 'prototype') ? 'prototype' : undefined;
   const handler: ProxyHandler<object> = {
     // An own function is handed out with its results model-facing; an inherited one (an array's `map`) as it is. A
