@@ -329,9 +329,10 @@ let reflectWriteTarget: unknown;
 /**
  * Calls `write`, a `Reflect` write on `target`: a membrane's trap then answers the engine's refusal of the write on the
  * operator's object as that `Reflect` method answers it on an unwrapped object (`false`), not as the strict write it
- * makes (a TypeError). Host machinery: nothing is refused or widened by it, only the form of a refusal.
+ * makes (a TypeError). A `false` is recorded only by the harness's Reflect methods, so it is theirs alone:
+ * claimReflectWriteAnswer.
  */
-export function answeringReflectWrite<T>(target: unknown, write: () => T): T {
+function answeringReflectWrite<T>(target: unknown, write: () => T): T {
   const prior = reflectWriteTarget;
   reflectWriteTarget = target;
   try {
@@ -339,6 +340,15 @@ export function answeringReflectWrite<T>(target: unknown, write: () => T): T {
   } finally {
     reflectWriteTarget = prior;
   }
+}
+
+let reflectAnswerClaimed = false;
+
+/** answeringReflectWrite for the harness: the first call (silent-refusals.ts, as it loads) gets it; every later one undefined. */
+export function claimReflectWriteAnswer(): typeof answeringReflectWrite | undefined {
+  if (reflectAnswerClaimed) return undefined;
+  reflectAnswerClaimed = true;
+  return answeringReflectWrite;
 }
 
 /** Whether this trap of `proxy` answers a `Reflect` write (taken once: writes nested under it are ordinary ones). */

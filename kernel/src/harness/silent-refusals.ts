@@ -10,7 +10,7 @@
  * Each is replaced by a proxy of the built-in, so its name, length, source text (`[native code]`), answers and lack
  * of a constructor stay the built-in's, and the late-callback rule still drops it as code no guard sees.
  */
-import { answeringReflectWrite } from '../core/index.js';
+import { claimReflectWriteAnswer } from '../core/index.js';
 import { activeInterior } from './raw-dynamic-runtime.js';
 import { recordInteriorFrozenWrite } from './frozen-write-record.js';
 import { anomalyRecorder } from './host-context.js';
@@ -49,6 +49,10 @@ function noteRefusal(name: SilentWrite, args: readonly unknown[]): void {
     /* the caller gets its answer either way */
   }
 }
+
+// Claimed as this module loads (before any model code runs): a `Reflect` write answered `false` through a membrane is
+// recorded here, so nothing else may have a membrane answer so.
+const answeringReflectWrite = claimReflectWriteAnswer() ?? (<T>(_target: unknown, write: () => T): T => write());
 
 let installed = false;
 
