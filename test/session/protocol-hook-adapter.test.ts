@@ -317,6 +317,10 @@ const REACHED_BEYOND_DATA = [
   ["a frozen prototype's method, called on the prototype", 'Sealed.prototype.tool()'],
   ['a static field of a frozen class', 'FrozenToolbox.shared'],
   ['a getter of a frozen object', 'frozenData.current'],
+  // Proxies the operator built (a reactive store, an immutable-data draft) are seen through a membrane too.
+  ["a proxy of the operator's over plain data", 'store.helper'],
+  ["a proxy of the operator's whose trap hands it out", 'reactive.anything'],
+  ["a function proxy of the operator's", 'wrapped.helper'],
 ] as const;
 
 describe('a SessionFunction adapter reached through operator functions, class instances and thrown values', () => {
@@ -346,6 +350,9 @@ describe('a SessionFunction adapter reached through operator functions, class in
     }
     Object.freeze(Sealed.prototype);
     return {
+      store: new Proxy({ helper }, {}),
+      reactive: new Proxy({}, { get: () => helper }),
+      wrapped: new Proxy(Object.assign(() => 'wrapped', { helper }), {}),
       Sealed,
       sealedBox: new Sealed(),
       FrozenToolbox: Object.freeze(class {
@@ -408,7 +415,7 @@ describe('a SessionFunction adapter reached through operator data by generated c
 });
 
 describe('a SessionFunction adapter reached through a class instance or a thrown value by generated code', () => {
-  it("planted by generated code from an instance, a method, a function property, a throw and a frozen prototype: refused and recorded after its run", async () => {
+  it("planted by generated code from an instance, a method, a function property, a throw, a frozen prototype and a proxy: refused and recorded after its run", async () => {
     const { probe, calls, session, helper } = sessionForGeneratedCode();
     class Toolbox {
       readonly #helper = helper;
@@ -425,11 +432,12 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
     }
     Object.freeze(Sealed.prototype);
     const sealed = new Sealed();
+    const store = new Proxy({ helper }, {});
     const api = Object.assign(() => 'api', { helper });
     const raise = (): never => {
       throw helper;
     };
-    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()'];
+    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()', 'store.helper'];
     await session.runner.run(
       async (ctx) => {
         const { exports } = await ctx.dispatch({
@@ -444,12 +452,13 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
             { name: 'api', kind: 'reference', type: 'function' },
             { name: 'raise', kind: 'reference', type: 'function' },
             { name: 'sealed', kind: 'reference', type: 'object' },
+            { name: 'store', kind: 'reference', type: 'object' },
             { name: 'probe', kind: 'reference', type: 'object' },
           ],
         });
         await (exports.plant as () => Promise<unknown>)();
       },
-      { grant: { references: { box, api, raise, sealed, probe } } },
+      { grant: { references: { box, api, raise, sealed, store, probe } } },
     );
     expect(calls).toEqual([['gen-0']]);
     const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;

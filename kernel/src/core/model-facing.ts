@@ -115,16 +115,17 @@ const CHAIN_LIMIT = 64;
  *   registered), or a built-in keeping its state in internal slots (an error, a date), subclassed or not, by its own
  *   properties;
  * - `always`: seen through the membrane whatever it holds: what cannot be looked through without being used up or
- *   without its keys (a WeakMap or WeakSet, a Map's or Set's iterator, a generator, a WeakRef), and every other object
+ *   without its keys (a WeakMap or WeakSet, a Map's or Set's iterator, a generator, a WeakRef), a proxy (looking
+ *   would run its traps; the operator's reactive store or immutable-data draft holds what it holds), and every other object
  *   with a prototype of its own (an instance of the operator's class, Node's, a library's; an object inheriting from
  *   operator data), whose methods or accessors may hand out what no scan of its own properties finds (a private field);
  * - `promise`: its fulfilment seen as model code sees any value;
- * - undefined: handed out as it is (a proxy, a typed array or buffer: their contents are numbers).
+ * - undefined: handed out as it is (a typed array or buffer: their contents are numbers).
  * Either way through the membrane, methods run on the object itself (its internal slots, its private fields), with
  * model-facing results.
  */
 function objectKind(value: object): 'scan' | 'always' | 'promise' | undefined {
-  if (isProxy(value)) return undefined;
+  if (isProxy(value)) return 'always';
   if (isMap(value) || isSet(value)) return 'scan';
   if (isWeakMap(value) || isWeakSet(value) || isMapIterator(value) || isSetIterator(value) || isGeneratorObject(value)) return 'always';
   if (isPromise(value)) return 'promise';
@@ -471,14 +472,14 @@ const standIns = new WeakSet<Function>();
 /**
  * A value read from an operator object's own property (or its accessor) through a membrane, handed by name to a step
  * or a dispatch (exported as `modelFacingReference`), or returned by an operator function: an operator function as
- * facingFunction makes it. A proxy is left as it is (its traps are its owner's, and a function this module made is
- * one already), as is a SessionFunction's model-facing function.
+ * facingFunction makes it, a proxy of the operator's included (its traps run as for any read of it). A function this
+ * module made is one already, as is a SessionFunction's model-facing function.
  */
 function facingOwn(value: unknown): unknown {
   if (typeof value !== 'function') return modelFacing(value);
   const facing = facingOf(value);
   if (facing !== undefined) return facing;
-  return isProxy(value) || standIns.has(value) ? value : facingFunction(value);
+  return operatorObjects.has(value) || standIns.has(value) ? value : facingFunction(value);
 }
 export { facingOwn as modelFacingReference };
 
