@@ -318,12 +318,16 @@ describe('attack: model code that catches the refused write, to hide the attempt
         }
         // Approved source, not refused: but the harness claimed the record of what was seen as it loaded.
         claimed = nh.claimFrozenWriteSight();
+        // And the means to have a membrane answer a Reflect write `false` (which no guard records as a frozen write).
+        claimedReflect = nh.claimReflectWriteAnswer();
         await nh.step({ program: 'execute\nGo.', references: { nh } });
       },
     });
     let claimed: unknown = 'not called';
+    let claimedReflect: unknown = 'not called';
     await (body as () => Promise<unknown>)();
     expect(claimed).toBeUndefined();
+    expect(claimedReflect).toBeUndefined();
     const operation = session.ledger.select({ kind: 'operation' })[0]!;
     expect(operation.status).toBe('completed');
     const recorded = session.ledger.select({ kind: 'trace.anomaly' }).filter((e) => e.status === 'frozen_value_write');

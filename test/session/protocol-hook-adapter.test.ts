@@ -271,6 +271,11 @@ const REACHED = [
   ['a property descriptor', "Object.getOwnPropertyDescriptor(tools, 'helper').value"],
   ['Object.values', 'Object.values(frozen)[0]'],
   ['destructuring', '(({ helper }) => helper)(tools)'],
+  // Model code's own functions and getters stored in operator data are its own when read back: called with operator
+  // data, they get what model code sees of it, not the operator's objects.
+  ['a function of its own, stored in operator data and called with it', '(tools.f = (t) => (probe.raw = t.helper, 0), tools.f(tools), probe.raw)'],
+  ['a function of its own, stored inside data it built', '(tools.kit = { f: (t) => (probe.raw = t.helper, 0) }, tools.kit.f(tools), probe.raw)'],
+  ['a getter of its own, defined on operator data', "(Object.defineProperty(tools, 'peek', { get() { probe.raw = this.helper; return 0; }, configurable: true }), tools.peek, probe.raw)"],
 ] as const;
 
 describe('a SessionFunction adapter reached through operator data', () => {
@@ -415,7 +420,7 @@ describe('a SessionFunction adapter reached through operator data by generated c
 });
 
 describe('a SessionFunction adapter reached through a class instance or a thrown value by generated code', () => {
-  it("planted by generated code from an instance, a method, a function property, a throw, a frozen prototype and a proxy: refused and recorded after its run", async () => {
+  it("planted by generated code from an instance, a method, a function property, a throw, a frozen prototype, a proxy and a function of its own stored in operator data: refused and recorded after its run", async () => {
     const { probe, calls, session, helper } = sessionForGeneratedCode();
     class Toolbox {
       readonly #helper = helper;
@@ -437,7 +442,7 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
     const raise = (): never => {
       throw helper;
     };
-    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()', 'store.helper'];
+    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()', 'store.helper', '(api.f = (t) => (probe.raw = t.helper, 0), api.f(api), probe.raw)'];
     await session.runner.run(
       async (ctx) => {
         const { exports } = await ctx.dispatch({

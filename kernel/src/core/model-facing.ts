@@ -21,6 +21,7 @@
 import { isAnyArrayBuffer, isArrayBufferView, isGeneratorObject, isMap, isMapIterator, isPromise, isProxy, isSet, isSetIterator, isWeakMap, isWeakSet } from 'node:util/types';
 import { inspect, type InspectOptions } from 'node:util';
 import { frozenWriteMessage } from './frozen-write-sight.js';
+import { currentInterior, taintedByModelCode } from './interior.js';
 import { reportRefusal } from './refusal-sink.js';
 
 export const MODEL_FACING: unique symbol = Symbol('nighthawk.modelFacing');
@@ -278,11 +279,28 @@ export function operatorValueDeep<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   const own = operatorObjects.get(value);
   if (own !== undefined) return own as T;
-  return isPlainContainer(value) ? (unwrapped(value, new Map(), { budget: SCAN_BUDGET }) as T) : value;
+  return isPlainContainer(value) ? (unwrapped(value, new Map(), { budget: SCAN_BUDGET }, operatorValue) as T) : value;
+}
+
+/**
+ * What model code stores in an operator object (a write or a definition through a membrane) or passes to an operator
+ * function, as the operator holds it: operatorValueDeep's unwrapping, and each function of the model's, at any depth of
+ * plain data it built, as the operator calls it (operatorCallback). Stored as it is, a function of the model's read
+ * back through the membrane would be handed out as an operator function, one that unwraps its arguments: model code
+ * calling it with operator data would get the operator's own objects. Operator code calling a membrane (one model
+ * code left in its data) passes its own values: they are only unwrapped (a function of its own stays itself).
+ */
+function operatorStored(value: unknown): unknown {
+  if (currentInterior() === undefined && taintedByModelCode() === undefined) return operatorValueDeep(value);
+  if (typeof value === 'function') return operatorCallback(value);
+  if (typeof value !== 'object' || value === null) return value;
+  const own = operatorObjects.get(value);
+  if (own !== undefined) return own;
+  return isPlainContainer(value) ? unwrapped(value, new Map(), { budget: SCAN_BUDGET }, operatorCallback) : value;
 }
 
 /** operatorValueDeep's walk: each container once (a cycle refers to the container as it was), within the scan budget. */
-function unwrapped(container: object, done: Map<object, object>, left: { budget: number }): object {
+function unwrapped(container: object, done: Map<object, object>, left: { budget: number }, asOperator: (fn: Function) => unknown): object {
   const prior = done.get(container);
   if (prior !== undefined) return prior;
   done.set(container, container);
@@ -295,8 +313,8 @@ function unwrapped(container: object, done: Map<object, object>, left: { budget:
     if (d === undefined || !('value' in d)) continue;
     const v: unknown = d.value;
     let next = v;
-    if (typeof v === 'function') next = operatorValue(v);
-    else if (typeof v === 'object' && v !== null) next = operatorObjects.get(v) ?? (isPlainContainer(v) ? unwrapped(v, done, left) : v);
+    if (typeof v === 'function') next = asOperator(v);
+    else if (typeof v === 'object' && v !== null) next = operatorObjects.get(v) ?? (isPlainContainer(v) ? unwrapped(v, done, left, asOperator) : v);
     if (next === v) continue;
     copy ??= copyOf(container);
     reflectDefine(copy, keys[i]!, { ...d, value: next });
@@ -376,6 +394,8 @@ function thrownOperator(thrown: unknown): never {
 }
 
 const callbacks = new WeakMap<Function, Function>();
+/** A model's callback as the operator holds it → the callback itself (handed back to model code as its own). */
+const modelCallbacks = new WeakMap<Function, Function>();
 
 /**
  * An argument model code passes to an operator function, as the operator receives it: its own object for a membrane
@@ -384,15 +404,20 @@ const callbacks = new WeakMap<Function, Function>();
  * model only the adapter's model-facing function. The same wrapper for the same callback (a listener removed later).
  */
 function operatorArgument(value: unknown): unknown {
-  if (typeof value !== 'function') return operatorValueDeep(value);
-  const own = operatorObjects.get(value);
+  return operatorStored(value);
+}
+
+/** A function model code hands the operator, as the operator calls it (see operatorArgument). */
+function operatorCallback(fn: Function): unknown {
+  const own = operatorObjects.get(fn);
   if (own !== undefined) return own;
-  if (standIns.has(value)) return value;
-  let wrapped = callbacks.get(value);
+  if (standIns.has(fn)) return fn;
+  let wrapped = callbacks.get(fn);
   if (wrapped === undefined) {
-    wrapped = crossing(value);
-    callbacks.set(value, wrapped);
-    operatorObjects.set(wrapped, value);
+    wrapped = crossing(fn);
+    callbacks.set(fn, wrapped);
+    operatorObjects.set(wrapped, fn);
+    modelCallbacks.set(wrapped, fn);
   }
   return wrapped;
 }
@@ -477,6 +502,8 @@ const standIns = new WeakSet<Function>();
  */
 function facingOwn(value: unknown): unknown {
   if (typeof value !== 'function') return modelFacing(value);
+  const mine = modelCallbacks.get(value);
+  if (mine !== undefined) return mine;
   const facing = facingOf(value);
   if (facing !== undefined) return facing;
   return operatorObjects.has(value) || standIns.has(value) ? value : facingFunction(value);
@@ -533,7 +560,7 @@ function membrane(target: object, methods: boolean): object {
       if (receiver !== proxy) return reflectSet(target, key, value, receiver);
       const quiet = answeringReflect(proxy);
       try {
-        (target as Record<PropertyKey, unknown>)[key] = operatorValueDeep(value);
+        (target as Record<PropertyKey, unknown>)[key] = operatorStored(value);
       } catch (error) {
         return refusedWrite(error, quiet);
       }
@@ -573,7 +600,7 @@ function membrane(target: object, methods: boolean): object {
       if ((pins && key !== pinnedKey) || (key === pinnedKey && d.writable === false)) return refusePin('define-non-configurable', key);
       const quiet = answeringReflect(proxy);
       try {
-        objectDefineProperty(target, key, 'value' in d ? { ...d, value: operatorValueDeep(d.value) } : d);
+        objectDefineProperty(target, key, storedDescriptor(d));
       } catch (error) {
         return refusedWrite(error, quiet);
       }
@@ -665,17 +692,25 @@ function frozenMembrane(target: object, shadow: object, handler: ProxyHandler<ob
   handler.defineProperty = (_s, key, d) => {
     ready();
     const quiet = answeringReflect(proxy());
-    const own: PropertyDescriptor = { ...d };
-    if ('value' in d) own.value = operatorValueDeep(d.value);
-    if ('get' in d) own.get = operatorValue(d.get);
-    if ('set' in d) own.set = operatorValue(d.set);
     try {
-      objectDefineProperty(target, key, own);
+      objectDefineProperty(target, key, storedDescriptor(d));
     } catch (error) {
       return refusedWrite(error, quiet);
     }
     return true;
   };
+}
+
+/**
+ * A property model code defines on an operator object, as the operator's object holds it: its value as operatorStored
+ * makes it, and a getter or setter of the model's as the operator's reads call it (with the membrane as `this`).
+ */
+function storedDescriptor(d: PropertyDescriptor): PropertyDescriptor {
+  const own: PropertyDescriptor = { ...d };
+  if ('value' in d) own.value = operatorStored(d.value);
+  if (typeof d.get === 'function') own.get = operatorCallback(d.get) as () => unknown;
+  if (typeof d.set === 'function') own.set = operatorCallback(d.set) as (v: unknown) => void;
+  return own;
 }
 
 /**
