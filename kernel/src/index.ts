@@ -11,6 +11,7 @@ export * from './session/index.js';
 // seams, expression compiler and membrane unwrapping refuse model code (the core and the harness use their own).
 export {
   publicClaimFrozenWriteSight as claimFrozenWriteSight,
+  publicClaimReflectWriteAnswer as claimReflectWriteAnswer,
   publicClaimInfrastructureRunner as claimInfrastructureRunner,
   publicCompileExpression as compileExpression,
   publicModelFacingFunction as modelFacingFunction,

@@ -7,7 +7,8 @@
  * - `nh.noteUnmarkedModelCode(mark)` chose the mark the run-time tier treats it under;
  * - `nh.reportRefusal(kind, detail)` wrote a trace anomaly of the model's choosing into the ledger;
  * - `nh.setRefusalSink` / `nh.setLateRefusalSink` changed nothing (the harness's stand) but left no evidence, and so
- *   did `nh.claimFrozenWriteSight()` (it returned nothing: the harness had claimed it).
+ *   did `nh.claimFrozenWriteSight()` and `nh.claimReflectWriteAnswer()` (they returned nothing: the harness had
+ *   claimed them).
  * Each refuses model code (an expression, generated code an expression called) with a HostIntegrityError and an
  * `operator_control_in_run` anomaly naming the control; operator code keeps them.
  */
@@ -30,8 +31,10 @@ const CONTROLS: Record<string, string> = {
   setLateRefusalSink: `nh.setLateRefusalSink({ capture() {}, report() {}, refused: (e) => e })`,
   // Claimed by the harness as it loads; with it, model code could mark its refused write as seen, off the ledger.
   claimFrozenWriteSight: `nh.claimFrozenWriteSight()`,
+  // Claimed by the harness as it loads; with it, a membrane's refused write could answer false, which no guard records.
+  claimReflectWriteAnswer: `nh.claimReflectWriteAnswer()`,
 };
-const WRITES_RECORD = new Set(['reportRefusal', 'setRefusalSink', 'setLateRefusalSink', 'claimFrozenWriteSight']);
+const WRITES_RECORD = new Set(['reportRefusal', 'setRefusalSink', 'setLateRefusalSink', 'claimFrozenWriteSight', 'claimReflectWriteAnswer']);
 
 async function controlFrom(place: StepPlace, call: string) {
   const code = modelCodeIn(place, `try { ${call}; return 'allowed'; } catch (e) { return e.name + ':' + e.attempt; }`);

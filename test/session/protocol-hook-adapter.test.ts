@@ -303,6 +303,18 @@ describe('a SessionFunction adapter reached through operator data', () => {
  * function (itself, in plain data, on an error). Model code sees such an instance through the same membrane in its
  * methods form: a method runs on the instance itself (private fields work), with model-facing results.
  */
+/** An operator class whose prototype the operator froze, holding `helper` as a static and as what its method returns. */
+function sealedClass(helper: unknown) {
+  class Sealed {
+    static shared = helper;
+    tool(): unknown {
+      return helper;
+    }
+  }
+  Object.freeze(Sealed.prototype);
+  return Sealed;
+}
+
 const REACHED_BEYOND_DATA = [
   ['a property of an operator function', 'api.helper'],
   ['a static field of an operator class', 'Toolbox.shared'],
@@ -347,13 +359,7 @@ describe('a SessionFunction adapter reached through operator functions, class in
     }
     class Sub extends Toolbox {}
     const box = new Toolbox();
-    class Sealed {
-      static shared = helper;
-      tool(): unknown {
-        return helper;
-      }
-    }
-    Object.freeze(Sealed.prototype);
+    const Sealed = sealedClass(helper);
     return {
       store: new Proxy({ helper }, {}),
       reactive: new Proxy({}, { get: () => helper }),
@@ -429,14 +435,7 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
       }
     }
     const box = new Toolbox();
-    class Sealed {
-      static shared = helper;
-      tool(): unknown {
-        return helper;
-      }
-    }
-    Object.freeze(Sealed.prototype);
-    const sealed = new Sealed();
+    const sealed = new (sealedClass(helper))();
     const store = new Proxy({ helper }, {});
     const api = Object.assign(() => 'api', { helper });
     const raise = (): never => {

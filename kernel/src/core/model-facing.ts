@@ -290,13 +290,18 @@ export function operatorValueDeep<T>(value: T): T {
  * calling it with operator data would get the operator's own objects. Operator code calling a membrane (one model
  * code left in its data) passes its own values: they are only unwrapped (a function of its own stays itself).
  */
-function operatorStored(value: unknown): unknown {
-  if (currentInterior() === undefined && taintedByModelCode() === undefined) return operatorValueDeep(value);
+function operatorStored(value: unknown, byModelCode?: boolean): unknown {
+  if (typeof value !== 'function' && (typeof value !== 'object' || value === null)) return value;
+  if (!(byModelCode ?? modelCodeCalling())) return operatorValueDeep(value);
   if (typeof value === 'function') return operatorCallback(value);
-  if (typeof value !== 'object' || value === null) return value;
   const own = operatorObjects.get(value);
   if (own !== undefined) return own;
   return isPlainContainer(value) ? unwrapped(value, new Map(), { budget: SCAN_BUDGET }, operatorCallback) : value;
+}
+
+/** Whether model code (marked, or run by an unmarked caller in this job) is what calls into the membrane now. */
+function modelCodeCalling(): boolean {
+  return currentInterior() !== undefined || taintedByModelCode() !== undefined;
 }
 
 /** operatorValueDeep's walk: each container once (a cycle refers to the container as it was), within the scan budget. */
@@ -346,16 +351,16 @@ const ignoreRejection = (): undefined => undefined;
 let reflectWriteTarget: unknown;
 
 /**
- * Calls `write`, a `Reflect` write on `target`: a membrane's trap then answers the engine's refusal of the write on the
- * operator's object as that `Reflect` method answers it on an unwrapped object (`false`), not as the strict write it
- * makes (a TypeError). A `false` is recorded only by the harness's Reflect methods, so it is theirs alone:
- * claimReflectWriteAnswer.
+ * Calls `write`, a `Reflect` write, with `args` (its target first): a membrane's trap then answers the engine's refusal
+ * of the write on the operator's object as that `Reflect` method answers it on an unwrapped object (`false`), not as
+ * the strict write it makes (a TypeError). A `false` is recorded only by the harness's Reflect methods, so it is
+ * theirs alone: claimReflectWriteAnswer.
  */
-function answeringReflectWrite<T>(target: unknown, write: () => T): T {
+function answeringReflectWrite(write: Function, self: unknown, args: readonly unknown[]): unknown {
   const prior = reflectWriteTarget;
-  reflectWriteTarget = target;
+  reflectWriteTarget = args[0];
   try {
-    return write();
+    return reflectApply(write, self, args);
   } finally {
     reflectWriteTarget = prior;
   }
@@ -393,21 +398,16 @@ function thrownOperator(thrown: unknown): never {
   throw operatorValue(thrown);
 }
 
+/** A model's callback → its wrapper as the operator holds it (operatorObjects maps the wrapper back). */
 const callbacks = new WeakMap<Function, Function>();
-/** A model's callback as the operator holds it → the callback itself (handed back to model code as its own). */
-const modelCallbacks = new WeakMap<Function, Function>();
 
 /**
- * An argument model code passes to an operator function, as the operator receives it: its own object for a membrane
- * or a function of its own, a SessionFunction's model-facing function as it is, and any other callback called with
- * model-facing arguments and its result as the operator's, so an operator that calls back with an adapter hands the
- * model only the adapter's model-facing function. The same wrapper for the same callback (a listener removed later).
+ * A function model code hands the operator (an argument, or stored in its data: operatorStored), as the operator
+ * holds it: its own function for a membrane, a SessionFunction's model-facing function as it is, and any other
+ * called with model-facing arguments and its result as the operator's, so an operator that calls back with an adapter
+ * hands the model only the adapter's model-facing function. The same wrapper for the same callback (a listener
+ * removed later).
  */
-function operatorArgument(value: unknown): unknown {
-  return operatorStored(value);
-}
-
-/** A function model code hands the operator, as the operator calls it (see operatorArgument). */
 function operatorCallback(fn: Function): unknown {
   const own = operatorObjects.get(fn);
   if (own !== undefined) return own;
@@ -417,7 +417,6 @@ function operatorCallback(fn: Function): unknown {
     wrapped = crossing(fn);
     callbacks.set(fn, wrapped);
     operatorObjects.set(wrapped, fn);
-    modelCallbacks.set(wrapped, fn);
   }
   return wrapped;
 }
@@ -457,15 +456,20 @@ function facingArguments(args: unknown[]): unknown[] {
   return out;
 }
 
+/** The arguments of a call into an operator function, each as operatorStored makes it (who calls is asked once). */
 function operatorArguments(args: unknown[]): unknown[] {
   const out = new Array<unknown>(args.length);
-  for (let i = 0; i < args.length; i++) out[i] = operatorArgument(args[i]);
+  let byModelCode: boolean | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    out[i] = typeof a !== 'function' && (typeof a !== 'object' || a === null) ? a : operatorStored(a, (byModelCode ??= modelCodeCalling()));
+  }
   return out;
 }
 
 /**
  * An operator function as model code calls it: the same function (name, length, properties, `prototype`), called
- * with the operator's arguments (operatorArgument) and its `this` unwrapped, its result and what it throws model-facing.
+ * with the operator's arguments (operatorArguments) and its `this` unwrapped, its result and what it throws model-facing.
  */
 function facingFunction(fn: Function): Function {
   return (membranes.get(fn) ?? membrane(fn, true)) as Function;
@@ -502,11 +506,13 @@ const standIns = new WeakSet<Function>();
  */
 function facingOwn(value: unknown): unknown {
   if (typeof value !== 'function') return modelFacing(value);
-  const mine = modelCallbacks.get(value);
-  if (mine !== undefined) return mine;
+  // Made here already: a membrane is handed out as it is, a model's callback as the operator holds it
+  // (operatorCallback) as the model's own function.
+  const own = operatorObjects.get(value);
+  if (own !== undefined) return callbacks.get(own as Function) === value ? own : value;
   const facing = facingOf(value);
   if (facing !== undefined) return facing;
-  return operatorObjects.has(value) || standIns.has(value) ? value : facingFunction(value);
+  return standIns.has(value) ? value : facingFunction(value);
 }
 export { facingOwn as modelFacingReference };
 
@@ -523,7 +529,7 @@ function refusePin(action: 'prevent-extensions' | 'define-non-configurable', key
  * `methods`: a collection's (or iterator's, or class instance's) inherited functions too are handed out as
  * facingFunction makes them, so they run on the object itself (its internal slots, its private fields) with
  * model-facing results; a plain array's run on the membrane. A function's membrane is callable: called or constructed,
- * it calls the operator's function with the operator's arguments (operatorArgument) and its `this` unwrapped, and hands
+ * it calls the operator's function with the operator's arguments (operatorArguments) and its `this` unwrapped, and hands
  * back its result and what it throws model-facing.
  */
 function membrane(target: object, methods: boolean): object {
@@ -595,8 +601,9 @@ function membrane(target: object, methods: boolean): object {
     defineProperty: (_s, key, d) => {
       // Non-configurable would have to be mirrored on the shadow; model code has no need to pin operator data.
       // The shadow's pinned property stays writable there: made read-only, it would no longer report what it holds.
-      // A new property defined without `configurable` is non-configurable (the engine's default).
-      const pins = d.configurable === false || (d.configurable === undefined && !objectHasOwn(target, key));
+      // A new property defined without `configurable` is non-configurable (the engine's default). A frozen object has
+      // nothing left to pin: the engine takes a definition that changes nothing and refuses any other.
+      const pins = !frozen && (d.configurable === false || (d.configurable === undefined && !objectHasOwn(target, key)));
       if ((pins && key !== pinnedKey) || (key === pinnedKey && d.writable === false)) return refusePin('define-non-configurable', key);
       const quiet = answeringReflect(proxy);
       try {
@@ -635,7 +642,7 @@ function membrane(target: object, methods: boolean): object {
       return facingOwn(out) as object;
     };
   }
-  if (frozen) frozenMembrane(target, shadow, handler, () => proxy);
+  if (frozen) frozenMembrane(target, shadow, handler);
   const proxy = new Proxy(shadow, handler);
   membranes.set(target, proxy);
   operatorObjects.set(proxy, target);
@@ -650,7 +657,7 @@ function membrane(target: object, methods: boolean): object {
  * no property added. Writes, deletes, definitions and a prototype set are made on the operator's object, so each is the
  * engine's own refusal, as without the membrane. Filled on first use so a deep frozen structure is copied one level at a time.
  */
-function frozenMembrane(target: object, shadow: object, handler: ProxyHandler<object>, proxy: () => object): void {
+function frozenMembrane(target: object, shadow: object, handler: ProxyHandler<object>): void {
   let filled = false;
   const ready = (): void => {
     if (filled) return;
@@ -671,7 +678,7 @@ function frozenMembrane(target: object, shadow: object, handler: ProxyHandler<ob
     objectSetPrototypeOf(shadow, facingPrototype(prototypeOf(target)));
     objectPreventExtensions(shadow);
   };
-  const { get, set, deleteProperty, setPrototypeOf } = handler;
+  const { get, set, deleteProperty, setPrototypeOf, defineProperty } = handler;
   // An own data property reads as the copy holds it (the engine holds the proxy to that); a getter or an inherited
   // property reads as any membrane reads it.
   handler.get = (s, key, receiver) => {
@@ -682,23 +689,13 @@ function frozenMembrane(target: object, shadow: object, handler: ProxyHandler<ob
   handler.set = (s, key, value, receiver) => (ready(), set!(s, key, value, receiver));
   handler.deleteProperty = (s, key) => (ready(), deleteProperty!(s, key));
   handler.setPrototypeOf = (s, proto) => (ready(), setPrototypeOf!(s, proto));
+  handler.defineProperty = (s, key, d) => (ready(), defineProperty!(s, key, d));
   handler.getOwnPropertyDescriptor = (_s, key) => (ready(), ownDescriptor(shadow, key));
   handler.ownKeys = () => (ready(), ownKeys(shadow));
   handler.getPrototypeOf = () => (ready(), prototypeOf(shadow));
   handler.isExtensible = () => (ready(), false);
   // Frozen already: freezing it again pins nothing.
   handler.preventExtensions = () => (ready(), true);
-  // Succeeds only where the engine finds the definition the same as the property's (no change), else throws its refusal.
-  handler.defineProperty = (_s, key, d) => {
-    ready();
-    const quiet = answeringReflect(proxy());
-    try {
-      objectDefineProperty(target, key, storedDescriptor(d));
-    } catch (error) {
-      return refusedWrite(error, quiet);
-    }
-    return true;
-  };
 }
 
 /**

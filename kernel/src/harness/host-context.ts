@@ -24,6 +24,7 @@ import {
   setInfrastructureSeam,
   type InfrastructureRunner,
   claimFrozenWriteSight,
+  claimReflectWriteAnswer,
   type RealmSeam,
   type LateRefusalSink,
   type RefusalSink,
@@ -408,6 +409,12 @@ export function publicClaimInfrastructureRunner(): InfrastructureRunner | undefi
 export function publicClaimFrozenWriteSight(): ReturnType<typeof claimFrozenWriteSight> {
   refuseToModelCode('claimFrozenWriteSight', 'ledger-append', 'the record of refused writes already seen decides what the ledger records; model code may not claim it');
   return claimFrozenWriteSight();
+}
+
+/** The means to have a membrane answer a Reflect write `false`, as the public module offers it (the harness claimed it as it loaded). */
+export function publicClaimReflectWriteAnswer(): ReturnType<typeof claimReflectWriteAnswer> {
+  refuseToModelCode('claimReflectWriteAnswer', 'ledger-append', 'a Reflect write answered false is recorded only by the harness; model code may not claim the answer');
+  return claimReflectWriteAnswer();
 }
 
 export function publicSetLateRefusalSink(value: LateRefusalSink): void {

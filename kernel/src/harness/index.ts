@@ -57,6 +57,7 @@ export {
   insideUntrustedRead,
   notOperatorCode,
   publicClaimFrozenWriteSight,
+  publicClaimReflectWriteAnswer,
   publicClaimInfrastructureRunner,
   publicModelFacingFunction,
   publicNoteUnmarkedModelCode,

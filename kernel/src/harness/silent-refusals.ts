@@ -52,7 +52,7 @@ function noteRefusal(name: SilentWrite, args: readonly unknown[]): void {
 
 // Claimed as this module loads (before any model code runs): a `Reflect` write answered `false` through a membrane is
 // recorded here, so nothing else may have a membrane answer so.
-const answeringReflectWrite = claimReflectWriteAnswer() ?? (<T>(_target: unknown, write: () => T): T => write());
+const answeringReflectWrite = claimReflectWriteAnswer() ?? ((write: Function, self: unknown, args: readonly unknown[]): unknown => reflectApply(write, self, args));
 
 let installed = false;
 
@@ -65,7 +65,7 @@ export function installSilentRefusals(): void {
     const handler: ProxyHandler<typeof original> = {
       apply(_target, self, args: unknown[]) {
         // On a membrane (core/model-facing.ts) the refusal is answered `false` here too, as on the operator's own object.
-        const done = answeringReflectWrite(args[0], () => reflectApply(original, self, args));
+        const done = answeringReflectWrite(original, self, args);
         if (done === false) noteRefusal(name, args);
         return done;
       },
