@@ -275,6 +275,11 @@ const REACHED = [
   // data, they get what model code sees of it, not the operator's objects.
   ['a function of its own, stored in operator data and called with it', '(tools.f = (t) => (probe.raw = t.helper, 0), tools.f(tools), probe.raw)'],
   ['a function of its own, stored inside data it built', '(tools.kit = { f: (t) => (probe.raw = t.helper, 0) }, tools.kit.f(tools), probe.raw)'],
+  ['a function of its own, in a Map it built', "(tools.m = new Map([['f', (t) => (probe.raw = t.helper, 0)]]), tools.m.get('f')(tools), probe.raw)"],
+  ['a function of its own, in a Set it built', '(tools.s = new Set([(t) => (probe.raw = t.helper, 0)]), [...tools.s][0](tools), probe.raw)'],
+  ['a method of its own class, on an instance stored in operator data', '(tools.o = new (class { f(t) { probe.raw = t.helper; return 0; } })(), tools.o.f(tools), probe.raw)'],
+  ['a class of its own, stored in operator data and constructed with it', '(tools.K = class { constructor(t) { probe.raw = t.helper; } }, new tools.K(tools), probe.raw)'],
+  ['an async function of its own, in a Map it built', "(tools.am = new Map([['f', async (t) => (probe.raw = t.helper, 0)]]), tools.am.get('f')(tools), probe.raw)"],
   ['a getter of its own, defined on operator data', "(Object.defineProperty(tools, 'peek', { get() { probe.raw = this.helper; return 0; }, configurable: true }), tools.peek, probe.raw)"],
 ] as const;
 
@@ -441,7 +446,7 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
     const raise = (): never => {
       throw helper;
     };
-    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()', 'store.helper', '(api.f = (t) => (probe.raw = t.helper, 0), api.f(api), probe.raw)'];
+    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()', 'store.helper', '(api.f = (t) => (probe.raw = t.helper, 0), api.f(api), probe.raw)', "(api.m = new Map([['f', (t) => (probe.raw = t.helper, 0)]]), api.m.get('f')(api), probe.raw)"];
     await session.runner.run(
       async (ctx) => {
         const { exports } = await ctx.dispatch({

@@ -512,9 +512,37 @@ function facingOwn(value: unknown): unknown {
   if (own !== undefined) return callbacks.get(own as Function) === value ? own : value;
   const facing = facingOf(value);
   if (facing !== undefined) return facing;
-  return standIns.has(value) ? value : facingFunction(value);
+  return standIns.has(value) || modelDefined(value) ? value : facingFunction(value);
 }
 export { facingOwn as modelFacingReference };
+
+const functionText = Function.prototype.toString;
+/**
+ * The calls the guards put in every function model code defines (a model expression's: expression-guard.ts; generated
+ * code's: guard-transform.ts). Model text cannot spell these names itself (both refuse the reserved prefix), and an
+ * operator's source does not.
+ */
+const GUARD_CALL = /\b__nh_(?:enter|enter_gen|live|guard|gen)\(/;
+const modelFunctions = new WeakSet<Function>();
+
+/**
+ * Whether model code defined `fn` (its text carries a guard's call): read back from where model code left it inside
+ * something it built (a Map, a Set, an instance of its own class) and stored in operator data, it is the model's own,
+ * not an operator function that would unwrap its arguments. A bound function or a proxy reads as native code: an
+ * operator function, as before (fail closed).
+ */
+function modelDefined(fn: Function): boolean {
+  if (modelFunctions.has(fn)) return true;
+  let text: string;
+  try {
+    text = reflectApply(functionText, fn, []) as string;
+  } catch {
+    return false;
+  }
+  if (!GUARD_CALL.test(text)) return false;
+  modelFunctions.add(fn);
+  return true;
+}
 
 /**
  * Refused, and recorded (`operator_data_pin`): a membrane's shadow never becomes non-extensible nor gets a
