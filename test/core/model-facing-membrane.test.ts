@@ -37,6 +37,54 @@ describe('the membrane, read by itself', () => {
     expect(seen.size).toBe(1);
   });
 
+  it("a subclass of a built-in is handed out as it is only while what it adds holds no function: else it is seen through the membrane", () => {
+    const tool = () => 'tool';
+    class Coded extends Error {
+      static code = 'E_CODED';
+    }
+    Object.defineProperty(Coded.prototype, 'name', { value: 'Coded' });
+    class Leaf extends Coded {}
+    class Tools extends Map<string, unknown> {}
+    const bare = [new Coded('a'), new Leaf('b'), new Tools([['n', 1]]), Buffer.from('ab'), new DataView(new ArrayBuffer(2)), new Uint8Array(2)];
+    for (const value of bare) expect(modelFacing(value)).toBe(value);
+
+    class Method extends Error {
+      tool(): unknown {
+        return tool;
+      }
+    }
+    class Getter extends Date {
+      get tool(): unknown {
+        return tool;
+      }
+    }
+    class Static extends Set<unknown> {
+      static tool = tool;
+    }
+    class Held extends Map<string, unknown> {
+      static defaults = { tool };
+    }
+    class Bytes extends Uint8Array {
+      tool(): unknown {
+        return tool;
+      }
+    }
+    // A subclass layer whose constructor does not match its prototype chain (a static reached through another parent).
+    const Rewired = class extends Error {};
+    Object.setPrototypeOf(Rewired, Object.assign(function Other() {}, { tool }));
+    const made = [new Method('m'), new Getter(0), new Static(), new Held(), new Bytes(2), new Rewired('r'), new (class extends Method {})('leaf')];
+    for (const value of made) {
+      const seen = modelFacing(value) as object;
+      expect(seen).not.toBe(value);
+      expect(operatorValue(seen)).toBe(value);
+    }
+    const method = modelFacing(new Method('m')) as Method;
+    expect(method.tool()).not.toBe(tool);
+    expect((method.tool() as () => string)()).toBe('tool');
+    expect(method.message).toBe('m');
+    expect(method instanceof Error).toBe(true);
+  });
+
   it('plain data the model built around operator objects is copied with them unwrapped; data without any keeps its identity', () => {
     class Item {
       method(): number {

@@ -343,6 +343,14 @@ const REACHED_BEYOND_DATA = [
   ["a proxy of the operator's over plain data", 'store.helper'],
   ["a proxy of the operator's whose trap hands it out", 'reactive.anything'],
   ["a function proxy of the operator's", 'wrapped.helper'],
+  // Subclasses of built-ins that keep their state in internal slots (an error, a date, a Map): what the subclass adds
+  // (a method, a getter, a static) is the operator's, whatever the instance's own properties hold.
+  ['a method of an error subclass', 'toolError.tool()'],
+  ['a getter of a date subclass', 'toolDate.current'],
+  ["a static of an error subclass's constructor", 'toolError.constructor.shared'],
+  ["a static of an error subclass's parent class", 'Object.getPrototypeOf(leafError.constructor).shared'],
+  ['a method of a Map subclass', "registry.lookup('helper')"],
+  ['a method of a Set subclass', 'toolSet.first()'],
 ] as const;
 
 describe('a SessionFunction adapter reached through operator functions, class instances and thrown values', () => {
@@ -365,7 +373,35 @@ describe('a SessionFunction adapter reached through operator functions, class in
     class Sub extends Toolbox {}
     const box = new Toolbox();
     const Sealed = sealedClass(helper);
+    class ToolError extends Error {
+      static shared = helper;
+      tool(): unknown {
+        return helper;
+      }
+    }
+    class LeafError extends ToolError {}
+    class ToolDate extends Date {
+      get current(): unknown {
+        return helper;
+      }
+    }
+    class Registry extends Map<string, unknown> {
+      readonly #tools = new Map<string, unknown>([['helper', helper]]);
+      lookup(name: string): unknown {
+        return this.#tools.get(name);
+      }
+    }
+    class ToolSet extends Set<unknown> {
+      first(): unknown {
+        return helper;
+      }
+    }
     return {
+      toolError: new ToolError('with a tool'),
+      leafError: new LeafError('a leaf'),
+      toolDate: new ToolDate(0),
+      registry: new Registry([['plain', 1]]),
+      toolSet: new ToolSet([1, 2]),
       store: new Proxy({ helper }, {}),
       reactive: new Proxy({}, { get: () => helper }),
       wrapped: new Proxy(Object.assign(() => 'wrapped', { helper }), {}),
@@ -431,7 +467,7 @@ describe('a SessionFunction adapter reached through operator data by generated c
 });
 
 describe('a SessionFunction adapter reached through a class instance or a thrown value by generated code', () => {
-  it("planted by generated code from an instance, a method, a function property, a throw, a frozen prototype, a proxy and a function of its own stored in operator data: refused and recorded after its run", async () => {
+  it("planted by generated code from an instance, a method, a function property, a throw, a frozen prototype, a proxy, subclasses of a Map and an error, and functions of its own stored in operator data: refused and recorded after its run", async () => {
     const { probe, calls, session, helper } = sessionForGeneratedCode();
     class Toolbox {
       readonly #helper = helper;
@@ -443,10 +479,22 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
     const sealed = new (sealedClass(helper))();
     const store = new Proxy({ helper }, {});
     const api = Object.assign(() => 'api', { helper });
+    class Registry extends Map<string, unknown> {
+      lookup(): unknown {
+        return helper;
+      }
+    }
+    class ToolError extends Error {
+      get tool(): unknown {
+        return helper;
+      }
+    }
+    const registry = new Registry();
+    const toolError = new ToolError('with a tool');
     const raise = (): never => {
       throw helper;
     };
-    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()', 'store.helper', '(api.f = (t) => (probe.raw = t.helper, 0), api.f(api), probe.raw)', "(api.m = new Map([['f', (t) => (probe.raw = t.helper, 0)]]), api.m.get('f')(api), probe.raw)"];
+    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()', 'store.helper', '(api.f = (t) => (probe.raw = t.helper, 0), api.f(api), probe.raw)', 'registry.lookup()', 'toolError.tool', "(api.m = new Map([['f', (t) => (probe.raw = t.helper, 0)]]), api.m.get('f')(api), probe.raw)"];
     await session.runner.run(
       async (ctx) => {
         const { exports } = await ctx.dispatch({
@@ -462,12 +510,14 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
             { name: 'raise', kind: 'reference', type: 'function' },
             { name: 'sealed', kind: 'reference', type: 'object' },
             { name: 'store', kind: 'reference', type: 'object' },
+            { name: 'registry', kind: 'reference', type: 'object' },
+            { name: 'toolError', kind: 'reference', type: 'object' },
             { name: 'probe', kind: 'reference', type: 'object' },
           ],
         });
         await (exports.plant as () => Promise<unknown>)();
       },
-      { grant: { references: { box, api, raise, sealed, store, probe } } },
+      { grant: { references: { box, api, raise, sealed, store, registry, toolError, probe } } },
     );
     expect(calls).toEqual([['gen-0']]);
     const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;

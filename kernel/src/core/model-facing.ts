@@ -109,12 +109,50 @@ export function lookThroughInstancesOf(prototype: object, held: (value: object) 
 /** Prototype chains longer than this are not walked: such an object is seen through the membrane. */
 const CHAIN_LIMIT = 64;
 
+const MapPrototype = Map.prototype as object;
+const SetPrototype = Set.prototype as object;
+/** Prototypes of the built-ins whose contents are numbers: a typed array (Node's Buffer among them), a buffer or a view. */
+const numericPrototypes = new WeakSet<object>([
+  ...[Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array, ArrayBuffer, SharedArrayBuffer].map((c) => c.prototype as object),
+  prototypeOf(Uint8Array.prototype) as object,
+  Buffer.prototype as object,
+  DataView.prototype as object,
+]);
+
+/**
+ * Whether `proto` is a layer a subclass adds that hands out nothing: its own properties, and its constructor's, are
+ * data holding primitives (a `name`, a static code), besides the two that join them, and its constructor inherits from
+ * the next layer's. A method, an accessor, a static holding an object or function, or a class chain that does not
+ * match its prototype chain is the operator's own way to hand something out: not such a layer.
+ */
+function bareLayer(proto: object): boolean {
+  const held = ownDescriptor(proto, 'constructor');
+  const ctor: unknown = held?.value;
+  if (typeof ctor !== 'function' || isProxy(ctor) || ownDescriptor(ctor, 'prototype')?.value !== proto) return false;
+  const parent = prototypeOf(ctor);
+  if (parent === null || ownDescriptor(parent, 'prototype')?.value !== prototypeOf(proto)) return false;
+  return onlyPrimitives(proto, 'constructor') && onlyPrimitives(ctor, 'prototype');
+}
+
+/** Whether every own property of `value` but `joined` is a data property holding a primitive. */
+function onlyPrimitives(value: object, joined: string): boolean {
+  const keys = ownKeys(value);
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] === joined) continue;
+    const d = ownDescriptor(value, keys[i]!);
+    if (d === undefined) continue;
+    if (!('value' in d)) return false;
+    const v: unknown = d.value;
+    if (typeof v === 'function' || (typeof v === 'object' && v !== null)) return false;
+  }
+  return true;
+}
+
 /**
  * How model code sees an object that is not plain data:
  * - `scan`: seen through the membrane only when what it holds needs to be (needsMembrane): a Map or Set (its entries
- *   read by the intrinsics: no method of a subclass runs), the host's read-only collections (by the reader their class
- *   registered), or a built-in keeping its state in internal slots (an error, a date), subclassed or not, by its own
- *   properties;
+ *   read by the intrinsics), the host's read-only collections (by the reader their class registered), or a built-in
+ *   keeping its state in internal slots (an error, a date), by its own properties;
  * - `always`: seen through the membrane whatever it holds: what cannot be looked through without being used up or
  *   without its keys (a WeakMap or WeakSet, a Map's or Set's iterator, a generator, a WeakRef), a proxy (looking
  *   would run its traps; the operator's reactive store or immutable-data draft holds what it holds), and every other object
@@ -122,19 +160,27 @@ const CHAIN_LIMIT = 64;
  *   operator data), whose methods or accessors may hand out what no scan of its own properties finds (a private field);
  * - `promise`: its fulfilment seen as model code sees any value;
  * - undefined: handed out as it is (a typed array or buffer: their contents are numbers).
+ * A subclass of a built-in counts as that built-in only while every layer it adds is bare (bareLayer): a method, a
+ * getter or a static of the subclass could hand out what neither the instance's own properties nor its entries hold
+ * (a private field's registry, the adapter itself), so such an instance is seen through the membrane.
  * Either way through the membrane, methods run on the object itself (its internal slots, its private fields), with
  * model-facing results.
  */
 function objectKind(value: object): 'scan' | 'always' | 'promise' | undefined {
   if (isProxy(value)) return 'always';
-  if (isMap(value) || isSet(value)) return 'scan';
   if (isWeakMap(value) || isWeakSet(value) || isMapIterator(value) || isSetIterator(value) || isGeneratorObject(value)) return 'always';
   if (isPromise(value)) return 'promise';
-  if (isArrayBufferView(value) || isAnyArrayBuffer(value)) return undefined;
+  const collection = isMap(value) ? MapPrototype : isSet(value) ? SetPrototype : undefined;
+  const numeric = collection === undefined && (isArrayBufferView(value) || isAnyArrayBuffer(value));
   let proto = prototypeOf(value);
   for (let depth = 0; proto !== null && proto !== ObjectPrototype; depth++) {
     if (depth === CHAIN_LIMIT || isProxy(proto)) return 'always';
-    if (slottedPrototypes.has(proto) || heldReaders.has(proto)) return proto === WeakRefPrototype ? 'always' : 'scan';
+    if (collection !== undefined) {
+      if (proto === collection) return 'scan';
+    } else if (numeric) {
+      if (numericPrototypes.has(proto)) return undefined;
+    } else if (slottedPrototypes.has(proto) || heldReaders.has(proto)) return proto === WeakRefPrototype ? 'always' : 'scan';
+    if (!bareLayer(proto)) return 'always';
     proto = prototypeOf(proto);
   }
   return 'always';
