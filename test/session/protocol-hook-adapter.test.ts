@@ -351,6 +351,10 @@ const REACHED_BEYOND_DATA = [
   ["a static of an error subclass's parent class", 'Object.getPrototypeOf(leafError.constructor).shared'],
   ['a method of a Map subclass', "registry.lookup('helper')"],
   ['a method of a Set subclass', 'toolSet.first()'],
+  // Typed arrays and buffers are handed out as they are for their numbers: not for a property the operator added.
+  ['a property added to a typed array', 'bytes.helper'],
+  ['a property added to a Buffer', 'nodeBuffer.helper'],
+  ['a property added to an ArrayBuffer', 'arrayBuffer.helper'],
 ] as const;
 
 describe('a SessionFunction adapter reached through operator functions, class instances and thrown values', () => {
@@ -397,6 +401,9 @@ describe('a SessionFunction adapter reached through operator functions, class in
       }
     }
     return {
+      bytes: Object.assign(new Uint8Array([1, 2, 3]), { helper }),
+      nodeBuffer: Object.assign(Buffer.from('abc'), { helper }),
+      arrayBuffer: Object.assign(new ArrayBuffer(8), { helper }),
       toolError: new ToolError('with a tool'),
       leafError: new LeafError('a leaf'),
       toolDate: new ToolDate(0),
@@ -467,7 +474,7 @@ describe('a SessionFunction adapter reached through operator data by generated c
 });
 
 describe('a SessionFunction adapter reached through a class instance or a thrown value by generated code', () => {
-  it("planted by generated code from an instance, a method, a function property, a throw, a frozen prototype, a proxy, subclasses of a Map and an error, and functions of its own stored in operator data: refused and recorded after its run", async () => {
+  it("planted by generated code from an instance, a method, a function property, a throw, a frozen prototype, a proxy, subclasses of a Map and an error, a typed array's own property, and functions of its own stored in operator data: refused and recorded after its run", async () => {
     const { probe, calls, session, helper } = sessionForGeneratedCode();
     class Toolbox {
       readonly #helper = helper;
@@ -491,10 +498,11 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
     }
     const registry = new Registry();
     const toolError = new ToolError('with a tool');
+    const bytes = Object.assign(new Uint8Array(4), { helper });
     const raise = (): never => {
       throw helper;
     };
-    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()', 'store.helper', '(api.f = (t) => (probe.raw = t.helper, 0), api.f(api), probe.raw)', 'registry.lookup()', 'toolError.tool', "(api.m = new Map([['f', (t) => (probe.raw = t.helper, 0)]]), api.m.get('f')(api), probe.raw)"];
+    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()', 'store.helper', '(api.f = (t) => (probe.raw = t.helper, 0), api.f(api), probe.raw)', 'registry.lookup()', 'toolError.tool', 'bytes.helper', "(api.m = new Map([['f', (t) => (probe.raw = t.helper, 0)]]), api.m.get('f')(api), probe.raw)"];
     await session.runner.run(
       async (ctx) => {
         const { exports } = await ctx.dispatch({
@@ -512,12 +520,13 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
             { name: 'store', kind: 'reference', type: 'object' },
             { name: 'registry', kind: 'reference', type: 'object' },
             { name: 'toolError', kind: 'reference', type: 'object' },
+            { name: 'bytes', kind: 'reference', type: 'object' },
             { name: 'probe', kind: 'reference', type: 'object' },
           ],
         });
         await (exports.plant as () => Promise<unknown>)();
       },
-      { grant: { references: { box, api, raise, sealed, store, registry, toolError, probe } } },
+      { grant: { references: { box, api, raise, sealed, store, registry, toolError, bytes, probe } } },
     );
     expect(calls).toEqual([['gen-0']]);
     const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;

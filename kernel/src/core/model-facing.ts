@@ -18,7 +18,7 @@
  * function it called returning) or on the operator's own values (dispatch's reference check): an operator getter or a
  * proxy trap they reach runs as it would have for the model's own read.
  */
-import { isAnyArrayBuffer, isArrayBufferView, isGeneratorObject, isMap, isMapIterator, isPromise, isProxy, isSet, isSetIterator, isWeakMap, isWeakSet } from 'node:util/types';
+import { isAnyArrayBuffer, isArrayBufferView, isGeneratorObject, isMap, isMapIterator, isPromise, isProxy, isSet, isSetIterator, isTypedArray, isWeakMap, isWeakSet } from 'node:util/types';
 import { inspect, type InspectOptions } from 'node:util';
 import { frozenWriteMessage } from './frozen-write-sight.js';
 import { currentInterior, taintedByModelCode } from './interior.js';
@@ -152,21 +152,21 @@ function onlyPrimitives(value: object, joined: string): boolean {
  * How model code sees an object that is not plain data:
  * - `scan`: seen through the membrane only when what it holds needs to be (needsMembrane): a Map or Set (its entries
  *   read by the intrinsics), the host's read-only collections (by the reader their class registered), or a built-in
- *   keeping its state in internal slots (an error, a date), by its own properties;
+ *   keeping its state in internal slots (an error, a date), by its own properties; a typed array, a buffer or a view
+ *   too, past its elements (numbers), by the properties the operator added;
  * - `always`: seen through the membrane whatever it holds: what cannot be looked through without being used up or
  *   without its keys (a WeakMap or WeakSet, a Map's or Set's iterator, a generator, a WeakRef), a proxy (looking
  *   would run its traps; the operator's reactive store or immutable-data draft holds what it holds), and every other object
  *   with a prototype of its own (an instance of the operator's class, Node's, a library's; an object inheriting from
  *   operator data), whose methods or accessors may hand out what no scan of its own properties finds (a private field);
- * - `promise`: its fulfilment seen as model code sees any value;
- * - undefined: handed out as it is (a typed array or buffer: their contents are numbers).
+ * - `promise`: its fulfilment seen as model code sees any value.
  * A subclass of a built-in counts as that built-in only while every layer it adds is bare (bareLayer): a method, a
  * getter or a static of the subclass could hand out what neither the instance's own properties nor its entries hold
  * (a private field's registry, the adapter itself), so such an instance is seen through the membrane.
  * Either way through the membrane, methods run on the object itself (its internal slots, its private fields), with
  * model-facing results.
  */
-function objectKind(value: object): 'scan' | 'always' | 'promise' | undefined {
+function objectKind(value: object): 'scan' | 'always' | 'promise' {
   if (isProxy(value)) return 'always';
   if (isWeakMap(value) || isWeakSet(value) || isMapIterator(value) || isSetIterator(value) || isGeneratorObject(value)) return 'always';
   if (isPromise(value)) return 'promise';
@@ -178,7 +178,7 @@ function objectKind(value: object): 'scan' | 'always' | 'promise' | undefined {
     if (collection !== undefined) {
       if (proto === collection) return 'scan';
     } else if (numeric) {
-      if (numericPrototypes.has(proto)) return undefined;
+      if (numericPrototypes.has(proto)) return 'scan';
     } else if (slottedPrototypes.has(proto) || heldReaders.has(proto)) return proto === WeakRefPrototype ? 'always' : 'scan';
     if (!bareLayer(proto)) return 'always';
     proto = prototypeOf(proto);
@@ -186,6 +186,7 @@ function objectKind(value: object): 'scan' | 'always' | 'promise' | undefined {
   return 'always';
 }
 
+const typedArrayLength = ownDescriptor(prototypeOf(Uint8Array.prototype) as object, 'length')!.get!;
 const mapEntries = Map.prototype.entries;
 const setValues = Set.prototype.values;
 const mapIteratorNext = (prototypeOf(new Map().entries()) as Iterator<unknown>).next;
@@ -243,7 +244,6 @@ function needsMembrane(root: object): boolean {
     if (membranes.has(v)) return true;
     const kind = isPlainContainer(v) ? 'scan' : objectKind(v);
     if (kind === 'always' || kind === 'promise') return true;
-    if (kind === undefined) return false;
     seen ??= new Set();
     if (seen.has(v)) return false;
     seen.add(v);
@@ -255,12 +255,14 @@ function needsMembrane(root: object): boolean {
       if (clean.get(value) !== epoch) {
         // Listing a long array's keys would itself cost what the budget is there to bound.
         const size = collectionSize(value);
-        if ((isArray(value) && value.length > budget) || (size !== undefined && size > budget)) return true;
+        // A typed array's elements are numbers, listed first among its keys: only what follows them is read.
+        const elements = isTypedArray(value) ? (reflectApply(typedArrayLength, value, []) as number) : 0;
+        if ((isArray(value) && value.length > budget) || (size !== undefined && size > budget) || elements > budget) return true;
         const keys = ownKeys(value);
         const items = heldItems(value);
         budget -= keys.length + (items?.length ?? 0);
         if (budget < 0) return true;
-        for (let i = 0; i < keys.length; i++) {
+        for (let i = elements; i < keys.length; i++) {
           const d = ownDescriptor(value, keys[i]!);
           if (d === undefined) continue;
           if (d.get !== undefined || d.set !== undefined) return true;
@@ -292,7 +294,7 @@ export function modelFacing(value: unknown): unknown {
   if (isPlainContainer(value)) return needsMembrane(value) ? membrane(value, false) : value;
   const kind = objectKind(value);
   if (kind === 'promise') return facingPromise(value as Promise<unknown>);
-  if (kind === undefined || (kind === 'scan' && !needsMembrane(value))) return value;
+  if (kind === 'scan' && !needsMembrane(value)) return value;
   return membrane(value, true);
 }
 
