@@ -44,8 +44,7 @@ describe('the membrane, read by itself', () => {
     }
     Object.defineProperty(Coded.prototype, 'name', { value: 'Coded' });
     class Leaf extends Coded {}
-    class Tools extends Map<string, unknown> {}
-    const bare = [new Coded('a'), new Leaf('b'), new Tools([['n', 1]]), Buffer.from('ab'), new DataView(new ArrayBuffer(2)), new Uint8Array(2)];
+    const bare = [new Coded('a'), new Leaf('b'), Buffer.from('ab'), new DataView(new ArrayBuffer(2)), new Uint8Array(2)];
     for (const value of bare) expect(modelFacing(value)).toBe(value);
 
     class Method extends Error {
@@ -95,6 +94,32 @@ describe('the membrane, read by itself', () => {
     expect((method.tool() as () => string)()).toBe('tool');
     expect(method.message).toBe('m');
     expect(method instanceof Error).toBe(true);
+  });
+
+  it('data the operator may still write (plain data not frozen, a Map, a Set) is seen through the membrane even while it holds no function; deep-frozen data is handed out as it is', () => {
+    const rows = [{ id: 1 }, { id: 2 }];
+    const seen = modelFacing(rows) as typeof rows;
+    expect(seen).not.toBe(rows);
+    expect(operatorValue(seen)).toBe(rows);
+    expect(seen.map((r) => r.id)).toEqual([1, 2]);
+    // What the operator stores later is model-facing when read through what the model kept.
+    const tool = () => 'tool';
+    const registry: Record<string, unknown> = {};
+    const kept = modelFacing(registry) as Record<string, unknown>;
+    registry.tool = tool;
+    expect(kept.tool).not.toBe(tool);
+    const map = new Map<string, unknown>();
+    const keptMap = modelFacing(map) as Map<string, unknown>;
+    map.set('tool', tool);
+    expect(keptMap.get('tool')).not.toBe(tool);
+    class Tools extends Map<string, unknown> {}
+    const sub = new Tools();
+    expect(modelFacing(sub)).not.toBe(sub);
+    // Frozen all the way down: nothing can be stored in it later, so it keeps its identity.
+    const snapshot = Object.freeze({ rows: Object.freeze([Object.freeze({ id: 1 })]) });
+    expect(modelFacing(snapshot)).toBe(snapshot);
+    const halfFrozen = Object.freeze({ inner: { id: 1 } });
+    expect(modelFacing(halfFrozen)).not.toBe(halfFrozen);
   });
 
   it('plain data the model built around operator objects is copied with them unwrapped; data without any keeps its identity', () => {

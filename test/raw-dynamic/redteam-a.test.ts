@@ -49,7 +49,7 @@ describe('host reads of model values run under the expression mark', () => {
   it('a field assignment through a setter the model defined meets the run-time tier', async () => {
     const { anomalies } = await runWith(
       [
-        toolCall('nh_evaluate', { expression: `(Object.defineProperty(b, 'y', { set(v) { ${probe('setter')}; } }), 1)` }),
+        toolCall('nh_evaluate', { expression: `(Object.defineProperty(b, 'y', { set(v) { ${probe('setter')}; }, configurable: true }), 1)` }),
         toolCall('nh_assign', { target_path: 'b.y', expression: '2' }),
         toolCall('nh_output', { result: { kind: 'pass' } }),
       ],

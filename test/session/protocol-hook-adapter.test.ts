@@ -280,13 +280,31 @@ const REACHED = [
   ['a method of its own class, on an instance stored in operator data', '(tools.o = new (class { f(t) { probe.raw = t.helper; return 0; } })(), tools.o.f(tools), probe.raw)'],
   ['a class of its own, stored in operator data and constructed with it', '(tools.K = class { constructor(t) { probe.raw = t.helper; } }, new tools.K(tools), probe.raw)'],
   ['an async function of its own, in a Map it built', "(tools.am = new Map([['f', async (t) => (probe.raw = t.helper, 0)]]), tools.am.get('f')(tools), probe.raw)"],
+  // Data the model read before the operator stored the adapter in it (a registry filled once a tool is enabled).
+  ['an object the operator fills after the model read it', '((r) => (enable(), r.helper))(registry)'],
+  ['an array the operator fills after the model read it', '((l) => (enable(), l[0]))(slots)'],
+  ['a Map the operator fills after the model read it', "((m) => (enable(), m.get('helper')))(toolMap)"],
   ['a getter of its own, defined on operator data', "(Object.defineProperty(tools, 'peek', { get() { probe.raw = this.helper; return 0; }, configurable: true }), tools.peek, probe.raw)"],
 ] as const;
+
+/** Empty containers and the operator function that stores `helper` in each of them once called. */
+function lateRegistry(helper: unknown) {
+  const registry: Record<string, unknown> = {};
+  const slots: unknown[] = [];
+  const toolMap = new Map<string, unknown>();
+  const enable = (): void => {
+    registry.helper = helper;
+    slots.push(helper);
+    toolMap.set('helper', helper);
+  };
+  return { registry, slots, toolMap, enable };
+}
 
 describe('a SessionFunction adapter reached through operator data', () => {
   for (const [where, path] of REACHED) {
     it(`reached through ${where}: what the model wraps works inside its run and is refused after it`, async () => {
       const { helper, references } = await plantedThrough(path, (helper) => ({
+        ...lateRegistry(helper),
         tools: { helper, other: 1 },
         frozen: Object.freeze({ helper }),
         bare: Object.assign(Object.create(null) as Record<string, unknown>, { helper }),
@@ -474,7 +492,7 @@ describe('a SessionFunction adapter reached through operator data by generated c
 });
 
 describe('a SessionFunction adapter reached through a class instance or a thrown value by generated code', () => {
-  it("planted by generated code from an instance, a method, a function property, a throw, a frozen prototype, a proxy, subclasses of a Map and an error, a typed array's own property, and functions of its own stored in operator data: refused and recorded after its run", async () => {
+  it("planted by generated code from an instance, a method, a function property, a throw, a frozen prototype, a proxy, subclasses of a Map and an error, a typed array's own property, containers the operator fills after they were read, and functions of its own stored in operator data: refused and recorded after its run", async () => {
     const { probe, calls, session, helper } = sessionForGeneratedCode();
     class Toolbox {
       readonly #helper = helper;
@@ -496,13 +514,14 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
         return helper;
       }
     }
-    const registry = new Registry();
+    const subclassed = new Registry();
     const toolError = new ToolError('with a tool');
     const bytes = Object.assign(new Uint8Array(4), { helper });
+    const { registry, toolMap, enable } = lateRegistry(helper);
     const raise = (): never => {
       throw helper;
     };
-    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()', 'store.helper', '(api.f = (t) => (probe.raw = t.helper, 0), api.f(api), probe.raw)', 'registry.lookup()', 'toolError.tool', 'bytes.helper', "(api.m = new Map([['f', (t) => (probe.raw = t.helper, 0)]]), api.m.get('f')(api), probe.raw)"];
+    const paths = ['box.get()', 'api.helper', '(() => { try { raise(); } catch (e) { return e; } })()', 'Object.getPrototypeOf(sealed).tool.call(sealed)', 'Object.getPrototypeOf(sealed).tool()', 'store.helper', '(api.f = (t) => (probe.raw = t.helper, 0), api.f(api), probe.raw)', 'subclassed.lookup()', 'toolError.tool', 'bytes.helper', '((r) => (enable(), r.helper))(registry)', "((m) => (enable(), m.get('helper')))(toolMap)", "(api.m = new Map([['f', (t) => (probe.raw = t.helper, 0)]]), api.m.get('f')(api), probe.raw)"];
     await session.runner.run(
       async (ctx) => {
         const { exports } = await ctx.dispatch({
@@ -518,15 +537,18 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
             { name: 'raise', kind: 'reference', type: 'function' },
             { name: 'sealed', kind: 'reference', type: 'object' },
             { name: 'store', kind: 'reference', type: 'object' },
-            { name: 'registry', kind: 'reference', type: 'object' },
+            { name: 'subclassed', kind: 'reference', type: 'object' },
             { name: 'toolError', kind: 'reference', type: 'object' },
             { name: 'bytes', kind: 'reference', type: 'object' },
+            { name: 'registry', kind: 'reference', type: 'object' },
+            { name: 'toolMap', kind: 'reference', type: 'object' },
+            { name: 'enable', kind: 'reference', type: 'function' },
             { name: 'probe', kind: 'reference', type: 'object' },
           ],
         });
         await (exports.plant as () => Promise<unknown>)();
       },
-      { grant: { references: { box, api, raise, sealed, store, registry, toolError, bytes, probe } } },
+      { grant: { references: { box, api, raise, sealed, store, subclassed, toolError, bytes, registry, toolMap, enable, probe } } },
     );
     expect(calls).toEqual([['gen-0']]);
     const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;

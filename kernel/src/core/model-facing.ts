@@ -13,7 +13,9 @@
  * out (and a function a step names itself) is the same function with its own properties, its results, awaited ones
  * too, and what it throws seen the same way, and its arguments passed as the operator's: membranes unwrapped (also
  * inside plain data the model built), and a callback model code passes called with model-facing arguments. So the
- * adapter itself is never one read or call away. Plain data without functions is handed out as it is (same identity).
+ * adapter itself is never one read or call away. Only data that holds no function and can never come to (deep-frozen
+ * plain data, such as the harness's snapshots) is handed out as it is (same identity); data the operator may still write
+ * is seen through the membrane even while it holds none, so what the operator stores there later is model-facing too.
  * The reads here run while model code does (a step's expression reading a name, a membrane's trap, an operator
  * function it called returning) or on the operator's own values (dispatch's reference check): an operator getter or a
  * proxy trap they reach runs as it would have for the model's own read.
@@ -227,9 +229,20 @@ function heldItems(value: object): unknown[] | undefined {
 }
 
 /**
- * Whether plain data holds a function at any depth, through own data properties (no getter runs): model code then
- * sees it through a membrane. An accessor, a property that cannot be read (a module binding not yet initialized), or
- * more properties than the budget counts as holding one.
+ * Whether plain data the operator may still write (not frozen), or a Map or Set (whose entries it may still set), is
+ * at any depth of `value`: handed out as it is, model code would keep the operator's own container, and a function the
+ * operator stores there later (a registry filled once a tool is enabled, during the same expression) would reach model
+ * code unwrapped, past every membrane. Deep-frozen data (the harness's snapshots) can never come to hold one.
+ */
+function stillWritable(value: object): boolean {
+  if (isMap(value) || isSet(value)) return true;
+  return isPlainContainer(value) && !objectIsFrozen(value);
+}
+
+/**
+ * Whether plain data holds a function at any depth, through own data properties (no getter runs), or could come to
+ * hold one (stillWritable): model code then sees it through a membrane. An accessor, a property that cannot be read (a
+ * module binding not yet initialized), or more properties than the budget counts as holding one.
  */
 function needsMembrane(root: object): boolean {
   // Most values read are small leaves (a row of a table): no set or stack is made for them.
@@ -258,6 +271,7 @@ function needsMembrane(root: object): boolean {
         // A typed array's elements are numbers, listed first among its keys: only what follows them is read.
         const elements = isTypedArray(value) ? (reflectApply(typedArrayLength, value, []) as number) : 0;
         if ((isArray(value) && value.length > budget) || (size !== undefined && size > budget) || elements > budget) return true;
+        if (stillWritable(value)) return true;
         const keys = ownKeys(value);
         const items = heldItems(value);
         budget -= keys.length + (items?.length ?? 0);
@@ -281,7 +295,8 @@ function needsMembrane(root: object): boolean {
 }
 
 /**
- * `value`'s model-facing form: a function's model-facing function, plain data holding functions through a membrane,
+ * `value`'s model-facing form: a function's model-facing function, plain data holding functions (or still writable:
+ * stillWritable) through a membrane,
  * else `value` (a function read this way, not as a step's name or an operator object's own property, is an engine's or
  * a prototype's: an array's `map`, a class's method).
  */
