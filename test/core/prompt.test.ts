@@ -57,6 +57,21 @@ describe('conformance: prompt rendering', () => {
     expect(user).toContain('hostile: object = {"a":1,"trap":"<accessor>","self":"<cycle>"}');
   });
 
+  it("operator data model code reads through its membrane is previewed as the operator's data, in the prompt and in a result", async () => {
+    const rows = [{ id: 1, tags: ['a'] }, { id: 2, tags: ['b', 'c'] }];
+    const seen: string[] = [];
+    const model = new ScriptedModel((messages, info) => {
+      seen.push(String((messages.at(-1) as { content?: unknown }).content));
+      return info.requestNumber === 1
+        ? { toolCalls: [toolCall('nh_evaluate', { expression: '({ first: rows[0], all: rows.map((r) => r.tags) })' })] }
+        : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] };
+    });
+    await run(new AgentExecutor({ model }), () => step({ program: 'execute\nRead <rows>.', values: { rows } }));
+    expect(seen[0]).toContain('rows: array = [{"id":1,"tags":["a"]},{"id":2,"tags":["b","c"]}]');
+    expect(seen[1]).toContain('"value":{"first":{"id":1,"tags":["a"]},"all":[["a"],["b","c"]]}');
+    expect(seen.join('\n')).not.toContain('<proxy>');
+  });
+
   it('escaped tokens make no binding and render literally', async () => {
     const messages = await capturePrompt({ program: 'execute\nWrite the literal \\<name> tag.' });
     expect((messages[1] as { content: string }).content).toContain('Write the literal <name> tag.');

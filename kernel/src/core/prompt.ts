@@ -5,6 +5,7 @@
  */
 import { types } from 'node:util';
 import { typeLabel } from './binding-types.js';
+import { operatorValue } from './model-facing.js';
 import { unescapeProgram } from './program.js';
 import { typesOf, type StepContext } from './step-context.js';
 
@@ -75,8 +76,10 @@ export function previewValue(value: unknown, maxTokens: number): { text: string;
     elided = true;
     return '…';
   };
-  const toJsonable = (v: unknown, depth: number): unknown => {
+  const toJsonable = (seenAs: unknown, depth: number): unknown => {
     if (--budget < 0) return cut();
+    // What model code sees through a membrane is the operator's object: rendered as it is (no accessor runs either way).
+    const v = operatorValue(seenAs);
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
     if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
     if (typeof v === 'bigint') return `${v}n`;
@@ -177,7 +180,8 @@ function renderCallable(name: string, fn: Function): string {
   return `${name}: (${params ?? '…'})${isAsync ? '  # async' : ''}`;
 }
 
-function renderEntry(name: string, value: unknown, limits: PromptLimits, declaredType?: string): string {
+function renderEntry(name: string, seenAs: unknown, limits: PromptLimits, declaredType?: string): string {
+  const value = operatorValue(seenAs);
   if (isProxy(value)) return `${name}: ${declaredType ?? (typeof value === 'function' ? 'function' : 'object')} = <proxy>`;
   if (typeof value === 'function') return renderCallable(name, value);
   const { text } = previewValue(value, limits.valueMaxTokens);
