@@ -7,7 +7,7 @@
 
 import vm from 'node:vm';
 import { currentOperationId } from './interior.js';
-import { modelFacingReference } from './model-facing.js';
+import { modelFacingReference, operatorValueDeep } from './model-facing.js';
 import { reportRefusal } from './refusal-sink.js';
 import { ENTER_GENERATOR_NAME, ENTER_NAME, ESCAPING_NAME, LIVE_NAME, RESUMED_NAME, guardExpressionFunctions, type ExpressionGuard } from './expression-guard.js';
 
@@ -44,11 +44,19 @@ export function compileExpression(expression: string): CompiledExpression {
   return fn;
 }
 
+const hostStructuredClone = structuredClone;
+/**
+ * `structuredClone` as an expression names it: the engine's cannot clone a proxy, and operator data the operator may
+ * still write is seen through one (the membrane), so the clone is made of the operator's object the model sees. A
+ * clone is fresh data, no function in it (a function fails the clone as it does on the object itself).
+ */
+const facingStructuredClone = <T>(value: T, options?: Parameters<typeof structuredClone>[1]): T => hostStructuredClone(operatorValueDeep(value), options);
+
 /**
  * A `with` scope over locals then references, each seen through its model-facing view (model-facing.ts). Unknown
  * names that are real globals (Math, JSON…)
- * fall through to globalThis; any other unknown name throws ReferenceError instead of leaking a
- * sloppy-mode global. Assignment to a bare name is refused: writes go through `nh_assign`.
+ * fall through to globalThis (`structuredClone` is facingStructuredClone); any other unknown name throws ReferenceError
+ * instead of leaking a sloppy-mode global. Assignment to a bare name is refused: writes go through `nh_assign`.
  */
 export function createScope(locals: Record<string, unknown>, references: Readonly<Record<string, unknown>>): object {
   return new Proxy(Object.create(null) as object, {
@@ -56,13 +64,14 @@ export function createScope(locals: Record<string, unknown>, references: Readonl
       if (typeof name !== 'string') return false;
       // The guards are parameters of the compiled expression; model text cannot name them (static check).
       if (name.startsWith('__nh_')) return false;
-      if (name in locals || name in references) return true;
+      if (name in locals || name in references || name === 'structuredClone') return true;
       return !(name in globalThis);
     },
     get(_target, name) {
       if (typeof name !== 'string') return undefined;
       if (name in locals) return modelFacingReference(locals[name]);
       if (name in references) return modelFacingReference(references[name]);
+      if (name === 'structuredClone') return facingStructuredClone;
       throw new ReferenceError(`${name} is not defined`);
     },
     // Refused and recorded where it happens, so a catch in the expression cannot hide the attempt.
