@@ -43,6 +43,31 @@ describe('a capability request built by generated code', () => {
     expect(G['__nhCapEscaped']).toBeUndefined();
   });
 
+  it("may hold operator data the code was handed (seen through the membrane): the body gets a copy of the operator's data", async () => {
+    const seen: unknown[] = [];
+    const capability = lookup(seen);
+    const { runner } = scriptedRunner([]);
+    const record = { x: 5, tags: ['a'], when: new Date(0) };
+    const source = `export async function run() { return [await lookup({ data: record }), await lookup({ data: { x: record.tags } })]; }`;
+    const composition: Parameters<typeof runner.run>[0] = async (ctx) => {
+      const m = await ctx.dispatch({
+        language: 'javascript',
+        intent: 'define',
+        source,
+        dependencies: [
+          { name: 'lookup', kind: 'capability', type: capability.signature },
+          { name: 'record', kind: 'reference', type: 'object' },
+        ],
+      });
+      return await (m.exports['run'] as () => Promise<unknown>)();
+    };
+    const outcome = await runner.run(composition, { grant: { capabilities: [capability], references: { record } } }).then((v) => v, (e: unknown) => e);
+    expect(outcome).toEqual(['ok', 'ok']);
+    expect(seen).toEqual([5, ['a']]);
+    expect(seen[1]).not.toBe(record.tags);
+    expect(runner.ledger.select({ kind: 'capability.refused' })).toEqual([]);
+  });
+
   it('is refused when it is not plain data (a proxy), recorded as an invalid request', async () => {
     const seen: unknown[] = [];
     const capability = lookup(seen);

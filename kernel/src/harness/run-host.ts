@@ -41,6 +41,7 @@ import {
   copyNetworkOrigins,
   describeIssues,
   isInstance,
+  operatorValueDeep,
 } from '../core/index.js';
 import { admitPerimeterEffect, createPerimeterAttempt, type PerimeterAuditStore } from './audit-store.js';
 import type { CapturedAuditStore, CapturedMethods } from './captured-methods.js';
@@ -369,9 +370,10 @@ export class RunHost implements HostHandle {
       // A request code built (generated code, a direct call) is read into plain data first, once, under the caller's
       // mark: its getters and proxy traps are the caller's code (guard and run-time tier apply), and none of them runs
       // while the request is validated (one that swapped a built-in for the check and put it back would go unseen)
-      // or later in the capability body, as host code.
+      // or later in the capability body, as host code. Operator data the code holds through the membrane (a proxy the
+      // clone refuses) is copied as the operator's data it shows.
       try {
-        given = caller ? reenterInterior(caller, () => cloneStructured(rawArgs)) : cloneStructured(rawArgs);
+        given = caller ? reenterInterior(caller, () => cloneStructured(operatorValueDeep(rawArgs))) : cloneStructured(operatorValueDeep(rawArgs));
       } catch (thrown) {
         return refuse('invalid-request', `its request is not plain data (functions, proxies and symbols cannot be handed to a capability): ${describeError(thrown, 200)}`, thrown);
       }
