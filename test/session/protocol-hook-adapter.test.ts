@@ -561,6 +561,41 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
   });
 });
 
+describe('a SessionFunction adapter in operator data the operator hands a generated export', () => {
+  it('the export sees it model-facing, as a callback of the model is called: what it wraps is refused after the run; the operator gets its own objects back', async () => {
+    const { probe, calls, session, helper } = sessionForGeneratedCode();
+    const tools = { helper, rows: [{ id: 1 }] };
+    const registry = new Map<string, unknown>([['helper', helper]]);
+    let returned: unknown;
+    await session.runner.run(
+      async (ctx) => {
+        const { exports } = await ctx.dispatch({
+          language: 'javascript',
+          intent: 'define',
+          source: `export function take(t, r) {
+            probe.planted = [Function.prototype.bind.call(t.helper, null, 'gen-arg'), Function.prototype.bind.call(r.get('helper'), null, 'gen-map')];
+            return [t.rows[0], t];
+          }`,
+          dependencies: [{ name: 'probe', kind: 'reference', type: 'object' }],
+        });
+        returned = (exports.take as (t: unknown, r: unknown) => unknown)(tools, registry);
+        await (probe.planted as Array<() => unknown>)[0]!();
+      },
+      { grant: { references: { probe } } },
+    );
+    expect(calls).toEqual([['gen-arg']]);
+    expect(returned).toEqual([tools.rows[0], tools]);
+    expect((returned as unknown[])[0]).toBe(tools.rows[0]);
+    expect((returned as unknown[])[1]).toBe(tools);
+    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
+    const before = hookRefusals(session);
+    await touchEach((probe.planted as Array<() => unknown>).map((w) => () => w()));
+    expect(calls).toEqual([['gen-arg']]);
+    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
+    expect(hookRefusals(session) - before).toBe(2);
+  });
+});
+
 describe('an adapter model code receives from a SessionFunction, or a retained function it is handed', () => {
   it('a SessionFunction that returns another, or calls back with it, hands model code the model-facing function', async () => {
     const probe: Record<string, unknown> = {};

@@ -435,10 +435,15 @@ export class Dispatcher {
       return { nodeId, value: deliver(result) };
     };
     const wrapper = function (this: unknown, ...args: unknown[]): unknown {
-      // Called by operator code (no model code's mark, nor its taint): what the export built around operator objects
-      // it saw through their membrane (an array of the operator's items) is handed back as the operator's own.
+      // Called by operator code (no model code's mark, nor its taint), the export is a callback of the model's: its
+      // `this` and arguments are what model code sees of them (the operator's data through its membrane, so an adapter
+      // in it is never the adapter itself), and what it built around operator objects it saw so (an array of the
+      // operator's items) is handed back as the operator's own.
       const toOperator = currentInterior() === undefined && taintedByModelCode() === undefined;
-      return invoke(this, args, toOperator ? operatorValueDeep : asItIs).value;
+      if (!toOperator) return invoke(this, args, asItIs).value;
+      const facing = new Array<unknown>(args.length);
+      for (let i = 0; i < args.length; i++) facing[i] = modelFacingReference(args[i]);
+      return invoke(modelFacingReference(this), facing, operatorValueDeep).value;
     };
     this.#invokers.set(wrapper, invoke);
     Object.defineProperty(wrapper, 'name', { value: name });
