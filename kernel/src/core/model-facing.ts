@@ -229,8 +229,8 @@ function heldItems(value: object): unknown[] | undefined {
 }
 
 /**
- * Whether plain data the operator may still write (not frozen), or a Map or Set (whose entries it may still set), is
- * at any depth of `value`: handed out as it is, model code would keep the operator's own container, and a function the
+ * Whether `value` is a container the operator may still write: plain data not frozen, or a Map or Set (whose entries
+ * it may still set). Handed out as it is, model code would keep the operator's own container, and a function the
  * operator stores there later (a registry filled once a tool is enabled, during the same expression) would reach model
  * code unwrapped, past every membrane. Deep-frozen data (the harness's snapshots) can never come to hold one.
  */
@@ -575,7 +575,9 @@ function facingOwn(value: unknown): unknown {
   if (own !== undefined) return callbacks.get(own as Function) === value ? own : value;
   const facing = facingOf(value);
   if (facing !== undefined) return facing;
-  return standIns.has(value) || modelDefined(value) ? value : facingFunction(value);
+  if (standIns.has(value)) return value;
+  // An operator function read before has its membrane: its text is read once, the first time.
+  return membranes.get(value) ?? (modelDefined(value) ? value : facingFunction(value));
 }
 export { facingOwn as modelFacingReference };
 
