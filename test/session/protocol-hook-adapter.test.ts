@@ -193,15 +193,21 @@ const touchAll = (planted: unknown[]): Promise<void> =>
     () => JSON.stringify(planted[4]),
   ]);
 /** Touching each planted wrapper after its run: no call reaches the function, no run starts, each is recorded. */
-const expectRefusedAfterRun = async (session: nh.Session, planted: unknown[], calls: unknown[][]): Promise<void> => {
+const expectRefusedAfterRun = (session: nh.Session, planted: unknown[], calls: unknown[][]): Promise<void> => expectTouchesRefused(session, () => touchAll(planted), calls, 5);
+/** Each planted function called after its run: as expectRefusedAfterRun, one refusal each. */
+const expectEachRefused = (session: nh.Session, planted: unknown, calls: unknown[][]): Promise<void> => {
+  const each = planted as Array<() => unknown>;
+  return expectTouchesRefused(session, () => touchEach(each.map((w) => () => w())), calls, each.length);
+};
+async function expectTouchesRefused(session: nh.Session, touch: () => Promise<void>, calls: unknown[][], refusals: number): Promise<void> {
   const inRun = [...calls];
   const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
   const before = hookRefusals(session);
-  await touchAll(planted);
+  await touch();
   expect(calls).toEqual(inRun);
   expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
-  expect(hookRefusals(session) - before).toBe(5);
-};
+  expect(hookRefusals(session) - before).toBe(refusals);
+}
 
 describe('a SessionFunction adapter wrapped by built-ins model code calls', () => {
   it('planted by a model expression: each works inside its run and is refused, recorded, after it', async () => {
@@ -551,12 +557,7 @@ describe('a SessionFunction adapter reached through a class instance or a thrown
       { grant: { references: { box, api, raise, sealed, store, subclassed, toolError, bytes, registry, toolMap, enable, probe } } },
     );
     expect(calls).toEqual([['gen-0']]);
-    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
-    const before = hookRefusals(session);
-    await touchEach((probe.planted as Array<() => unknown>).map((w) => () => w()));
-    expect(calls).toEqual([['gen-0']]);
-    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
-    expect(hookRefusals(session) - before).toBe(paths.length);
+    await expectEachRefused(session, probe.planted, calls);
     expect(box.get()).toBe(helper);
   });
 });
@@ -587,12 +588,7 @@ describe('a SessionFunction adapter in operator data the operator hands a genera
     expect(returned).toEqual([tools.rows[0], tools]);
     expect((returned as unknown[])[0]).toBe(tools.rows[0]);
     expect((returned as unknown[])[1]).toBe(tools);
-    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
-    const before = hookRefusals(session);
-    await touchEach((probe.planted as Array<() => unknown>).map((w) => () => w()));
-    expect(calls).toEqual([['gen-arg']]);
-    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
-    expect(hookRefusals(session) - before).toBe(2);
+    await expectEachRefused(session, probe.planted, calls);
   });
 });
 
@@ -619,12 +615,7 @@ describe('an adapter model code receives from a SessionFunction, or a retained f
     });
     await work!();
     expect(calls).toEqual([['in-run']]);
-    const runsBefore = session.ledger.select({ kind: 'run.entry' }).length;
-    const before = hookRefusals(session);
-    await touchEach((probe.planted as Array<() => unknown>).map((w) => () => w()));
-    expect(calls).toEqual([['in-run']]);
-    expect(session.ledger.select({ kind: 'run.entry' }).length).toBe(runsBefore);
-    expect(hookRefusals(session) - before).toBe(3);
+    await expectEachRefused(session, probe.planted, calls);
   });
 
   // (Inside its run a model expression's call re-materializes nothing either: that is a dispatch, refused to model code.)
