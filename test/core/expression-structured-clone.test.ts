@@ -1,10 +1,12 @@
 /**
- * `structuredClone` named by a model expression: operator data the operator may still write reaches model code through
- * the membrane (a proxy, which the engine's clone refuses), so the expression's `structuredClone` clones what it shows.
+ * `structuredClone` named by model code (an expression, generated code): operator data the operator may still write
+ * reaches model code through the membrane (a proxy, which the engine's clone refuses), so the `structuredClone` model
+ * code names clones what it shows.
  */
 import { describe, expect, it } from 'vitest';
 import { AgentExecutor, run, step } from '../../kernel/src/index.js';
 import { ScriptedModel, toolCall } from '../../kernel/src/testing.js';
+import { runGenerated } from '../harness/support.js';
 
 describe('structuredClone in a model expression', () => {
   it('structuredClone in an expression clones operator data the model sees through the membrane; a function in it still fails the clone', async () => {
@@ -25,4 +27,21 @@ describe('structuredClone in a model expression', () => {
     expect(withFunction).toMatchObject({ status: 'failed', error: { class: 'DOMException' } });
   });
 
+
+  it('in generated code too, named bare or through globalThis: a copy of the operator data, the function still refused', async () => {
+    const record = { x: 5, tags: ['a'], when: new Date(0) };
+    const { outcome } = await runGenerated(
+      `export function run() {
+        const bare = structuredClone(record);
+        const viaGlobal = globalThis.structuredClone([record.tags]);
+        bare.tags.push('copy');
+        let refused = '';
+        try { structuredClone({ f: run }); } catch (e) { refused = e.name; }
+        return { bare, viaGlobal, refused };
+      }`,
+      { record },
+    );
+    expect(outcome).toEqual({ value: { bare: { x: 5, tags: ['a', 'copy'], when: new Date(0) }, viaGlobal: [['a']], refused: 'DataCloneError' } });
+    expect(record.tags).toEqual(['a']);
+  });
 });

@@ -7,7 +7,7 @@
 
 import vm from 'node:vm';
 import { currentOperationId } from './interior.js';
-import { modelFacingReference, operatorValueDeep } from './model-facing.js';
+import { facingStructuredClone, modelFacingReference } from './model-facing.js';
 import { reportRefusal } from './refusal-sink.js';
 import { ENTER_GENERATOR_NAME, ENTER_NAME, ESCAPING_NAME, LIVE_NAME, RESUMED_NAME, guardExpressionFunctions, type ExpressionGuard } from './expression-guard.js';
 
@@ -43,14 +43,6 @@ export function compileExpression(expression: string): CompiledExpression {
   compiled.set(expression, fn);
   return fn;
 }
-
-const hostStructuredClone = structuredClone;
-/**
- * `structuredClone` as an expression names it: the engine's cannot clone a proxy, and operator data the operator may
- * still write is seen through one (the membrane), so the clone is made of the operator's object the model sees. A
- * clone is fresh data, no function in it (a function fails the clone as it does on the object itself).
- */
-const facingStructuredClone = <T>(value: T, options?: Parameters<typeof structuredClone>[1]): T => hostStructuredClone(operatorValueDeep(value), options);
 
 /**
  * A `with` scope over locals then references, each seen through its model-facing view (model-facing.ts). Unknown

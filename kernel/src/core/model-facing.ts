@@ -345,6 +345,17 @@ export function operatorValueDeep<T>(value: T): T {
   return isPlainContainer(value) ? (unwrapped(value, new Map(), { budget: SCAN_BUDGET }, operatorValue) as T) : value;
 }
 
+const hostStructuredClone = structuredClone;
+/**
+ * `structuredClone` as model code names it (an expression's scope, generated code's shadows): the engine's cannot clone
+ * a proxy, and operator data the operator may still write is seen through one (the membrane), so the clone is made of
+ * the operator's data the model sees. A clone is fresh data with no function in it (a function fails the clone as it
+ * does on the object itself); an operator getter it reads runs as the model's own read of it would.
+ */
+export function facingStructuredClone<T>(value: T, options?: Parameters<typeof structuredClone>[1]): T {
+  return hostStructuredClone(operatorValueDeep(value), options);
+}
+
 /**
  * What model code stores in an operator object (a write or a definition through a membrane) or passes to an operator
  * function, as the operator holds it: operatorValueDeep's unwrapping, and each function of the model's, at any depth of

@@ -11,7 +11,7 @@
  * unit tests of this module) only the shadows apply.
  */
 import { createRequire, isBuiltin } from 'node:module';
-import { isInstance } from '../../core/index.js';
+import { facingStructuredClone, isInstance } from '../../core/index.js';
 import { GeneratedModuleRefusedError, RawDynamicExecutionError, type RuntimeSpelling } from './errors.js';
 import { FORBIDDEN_MODULES } from './forbidden-names.js';
 
@@ -26,8 +26,11 @@ const GLOBAL_ALIASES = ['global', 'self', 'window'].filter((name) => Object.prot
 const TIMERS = ['setTimeout', 'setInterval', 'setImmediate'] as const;
 const hostRequire = createRequire(import.meta.url);
 
-/** Parameter names, in order, under which the shadows are bound. */
-export const SHADOW_NAMES: readonly string[] = ['eval', 'Function', 'globalThis', ...GLOBAL_ALIASES, ...TIMERS, 'require'];
+/**
+ * Parameter names, in order, under which the shadows are bound. `structuredClone` is no refusal: the engine's cannot
+ * clone the operator data the code sees through the membrane (facingStructuredClone).
+ */
+export const SHADOW_NAMES: readonly string[] = ['eval', 'Function', 'globalThis', ...GLOBAL_ALIASES, ...TIMERS, 'require', 'structuredClone'];
 
 function defaultResolveModule(specifier: string): unknown {
   if (isBuiltin(specifier)) return hostRequire(specifier);
@@ -74,6 +77,7 @@ export function createRuntimeShadows(options: RuntimeShadowOptions): unknown[] {
   const replaced = new Map<PropertyKey, unknown>([
     ['eval', evalStub('global-eval')],
     ['Function', functionStub('global-Function')],
+    ['structuredClone', facingStructuredClone],
     ...TIMERS.map((name, i) => [name, timers[i]] as const),
   ]);
   const globalShadow: object = new Proxy(globalThis, {
@@ -109,5 +113,5 @@ export function createRuntimeShadows(options: RuntimeShadowOptions): unknown[] {
     return resolved;
   };
 
-  return [evalStub('eval'), functionStub('Function'), globalShadow, ...GLOBAL_ALIASES.map(() => globalShadow), ...timers, requireShadow];
+  return [evalStub('eval'), functionStub('Function'), globalShadow, ...GLOBAL_ALIASES.map(() => globalShadow), ...timers, requireShadow, facingStructuredClone];
 }
