@@ -42,7 +42,7 @@ export {
   type StepAbortSubject,
 } from './errors.js';
 export { compileExpression, parseTargetPath } from './expression.js';
-export { claimReflectWriteAnswer, facingStructuredClone, MODEL_FACING, modelFacing, modelFacingFunction, modelFacingReference, nextModelFacingEpoch, operatorValue, operatorValueDeep } from './model-facing.js';
+export { claimReflectWriteAnswer, facingArguments, facingStructuredClone, MODEL_FACING, modelFacing, modelFacingFunction, modelFacingReference, nextModelFacingEpoch, operatorValue, operatorValueDeep } from './model-facing.js';
 export { PrivateAsyncContext, privateAsyncContextInUse } from './private-context.js';
 export { isCoreRecord } from './provenance.js';
 export { currentOperationBody, insideOperationBody, modelCodeRunning } from './operation-body.js';

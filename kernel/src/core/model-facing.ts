@@ -111,8 +111,6 @@ export function lookThroughInstancesOf(prototype: object, held: (value: object) 
 /** Prototype chains longer than this are not walked: such an object is seen through the membrane. */
 const CHAIN_LIMIT = 64;
 
-const MapPrototype = Map.prototype as object;
-const SetPrototype = Set.prototype as object;
 /** Prototypes of the built-ins whose contents are numbers: a typed array (Node's Buffer among them), a buffer or a view. */
 const numericPrototypes = new WeakSet<object>([
   ...[Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array, ArrayBuffer, SharedArrayBuffer].map((c) => c.prototype as object),
@@ -152,11 +150,12 @@ function onlyPrimitives(value: object, joined: string): boolean {
 
 /**
  * How model code sees an object that is not plain data:
- * - `scan`: seen through the membrane only when what it holds needs to be (needsMembrane): a Map or Set (its entries
- *   read by the intrinsics), the host's read-only collections (by the reader their class registered), or a built-in
- *   keeping its state in internal slots (an error, a date), by its own properties; a typed array, a buffer or a view
- *   too, past its elements (numbers), by the properties the operator added;
- * - `always`: seen through the membrane whatever it holds: what cannot be looked through without being used up or
+ * - `scan`: seen through the membrane only when what it holds needs to be (needsMembrane): the host's read-only
+ *   collections (by the reader their class registered), or a built-in keeping its state in internal slots (an error, a
+ *   date), by its own properties; a typed array, a buffer or a view too, past its elements (numbers), by the properties
+ *   the operator added;
+ * - `always`: seen through the membrane whatever it holds: a Map or Set (the operator may set an entry after model code
+ *   read it: see stillWritable), what cannot be looked through without being used up or
  *   without its keys (a WeakMap or WeakSet, a Map's or Set's iterator, a generator, a WeakRef), a proxy (looking
  *   would run its traps; the operator's reactive store or immutable-data draft holds what it holds), and every other object
  *   with a prototype of its own (an instance of the operator's class, Node's, a library's; an object inheriting from
@@ -170,16 +169,13 @@ function onlyPrimitives(value: object, joined: string): boolean {
  */
 function objectKind(value: object): 'scan' | 'always' | 'promise' {
   if (isProxy(value)) return 'always';
-  if (isWeakMap(value) || isWeakSet(value) || isMapIterator(value) || isSetIterator(value) || isGeneratorObject(value)) return 'always';
+  if (isMap(value) || isSet(value) || isWeakMap(value) || isWeakSet(value) || isMapIterator(value) || isSetIterator(value) || isGeneratorObject(value)) return 'always';
   if (isPromise(value)) return 'promise';
-  const collection = isMap(value) ? MapPrototype : isSet(value) ? SetPrototype : undefined;
-  const numeric = collection === undefined && (isArrayBufferView(value) || isAnyArrayBuffer(value));
+  const numeric = isArrayBufferView(value) || isAnyArrayBuffer(value);
   let proto = prototypeOf(value);
   for (let depth = 0; proto !== null && proto !== ObjectPrototype; depth++) {
     if (depth === CHAIN_LIMIT || isProxy(proto)) return 'always';
-    if (collection !== undefined) {
-      if (proto === collection) return 'scan';
-    } else if (numeric) {
+    if (numeric) {
       if (numericPrototypes.has(proto)) return 'scan';
     } else if (slottedPrototypes.has(proto) || heldReaders.has(proto)) return proto === WeakRefPrototype ? 'always' : 'scan';
     if (!bareLayer(proto)) return 'always';
@@ -193,15 +189,6 @@ const mapEntries = Map.prototype.entries;
 const setValues = Set.prototype.values;
 const mapIteratorNext = (prototypeOf(new Map().entries()) as Iterator<unknown>).next;
 const setIteratorNext = (prototypeOf(new Set().values()) as Iterator<unknown>).next;
-const mapSize = ownDescriptor(Map.prototype, 'size')!.get!;
-const setSize = ownDescriptor(Set.prototype, 'size')!.get!;
-
-/** A Map's or Set's size by the intrinsic getter; undefined for anything else. */
-function collectionSize(value: object): number | undefined {
-  if (isMap(value)) return reflectApply(mapSize, value, []) as number;
-  return isSet(value) ? (reflectApply(setSize, value, []) as number) : undefined;
-}
-
 /** A Map's keys and values, or a Set's values, read by the intrinsics (a subclass's own methods are not run). */
 export function collectionItems(value: Map<unknown, unknown> | Set<unknown>): unknown[] {
   const out: unknown[] = [];
@@ -218,9 +205,8 @@ export function collectionItems(value: Map<unknown, unknown> | Set<unknown>): un
   }
 }
 
-/** What a Map, a Set or a registered host collection holds (lookThroughInstancesOf); undefined for anything else. */
+/** What a registered host collection holds (lookThroughInstancesOf); undefined for anything else. */
 function heldItems(value: object): unknown[] | undefined {
-  if (isMap(value) || isSet(value)) return collectionItems(value as Set<unknown>);
   for (let proto = prototypeOf(value), depth = 0; proto !== null && depth < CHAIN_LIMIT; proto = prototypeOf(proto), depth++) {
     const read = heldReaders.get(proto);
     if (read !== undefined) return read(value);
@@ -229,13 +215,12 @@ function heldItems(value: object): unknown[] | undefined {
 }
 
 /**
- * Whether `value` is a container the operator may still write: plain data not frozen, or a Map or Set (whose entries
- * it may still set). Handed out as it is, model code would keep the operator's own container, and a function the
- * operator stores there later (a registry filled once a tool is enabled, during the same expression) would reach model
- * code unwrapped, past every membrane. Deep-frozen data (the harness's snapshots) can never come to hold one.
+ * Whether `value` is plain data the operator may still write (not frozen; a Map or Set is 'always' for the same
+ * reason). Handed out as it is, model code would keep the operator's own container, and a function the operator stores
+ * there later (a registry filled once a tool is enabled, during the same expression) would reach model code unwrapped,
+ * past every membrane. Deep-frozen data (the harness's snapshots) can never come to hold one.
  */
 function stillWritable(value: object): boolean {
-  if (isMap(value) || isSet(value)) return true;
   return isPlainContainer(value) && !objectIsFrozen(value);
 }
 
@@ -266,12 +251,11 @@ function needsMembrane(root: object): boolean {
   try {
     while (value !== undefined) {
       if (clean.get(value) !== epoch) {
-        // Listing a long array's keys would itself cost what the budget is there to bound.
-        const size = collectionSize(value);
-        // A typed array's elements are numbers, listed first among its keys: only what follows them is read.
-        const elements = isTypedArray(value) ? (reflectApply(typedArrayLength, value, []) as number) : 0;
-        if ((isArray(value) && value.length > budget) || (size !== undefined && size > budget) || elements > budget) return true;
         if (stillWritable(value)) return true;
+        // Listing a long array's keys would itself cost what the budget is there to bound. A typed array's elements
+        // are numbers, listed first among its keys: only what follows them is read.
+        const elements = isTypedArray(value) ? (reflectApply(typedArrayLength, value, []) as number) : 0;
+        if ((isArray(value) && value.length > budget) || elements > budget) return true;
         const keys = ownKeys(value);
         const items = heldItems(value);
         budget -= keys.length + (items?.length ?? 0);
@@ -345,6 +329,7 @@ export function operatorValueDeep<T>(value: T): T {
   return isPlainContainer(value) ? (unwrapped(value, new Map(), { budget: SCAN_BUDGET }, operatorValue) as T) : value;
 }
 
+// Captured at load, as the intrinsics above: model code may replace the global.
 const hostStructuredClone = structuredClone;
 /**
  * `structuredClone` as model code names it (an expression's scope, generated code's shadows): the engine's cannot clone
@@ -524,7 +509,8 @@ function crossing(fn: Function): Function {
   return proxy;
 }
 
-function facingArguments(args: unknown[]): unknown[] {
+/** Each of `args` as model code sees it (facingOwn): what a model's callback, or a generated export, is called with. */
+export function facingArguments(args: readonly unknown[]): unknown[] {
   const out = new Array<unknown>(args.length);
   for (let i = 0; i < args.length; i++) out[i] = facingOwn(args[i]);
   return out;
@@ -594,11 +580,11 @@ export { facingOwn as modelFacingReference };
 
 const functionText = Function.prototype.toString;
 /**
- * The calls the guards put in every function model code defines (a model expression's: expression-guard.ts; generated
- * code's: guard-transform.ts). Model text cannot spell these names itself (both refuse the reserved prefix), and an
- * operator's source does not.
+ * A call under the reserved prefix: the guards put one in every function model code defines (a model expression's:
+ * expression-guard.ts; generated code's: guard-transform.ts). Model text cannot spell such a name itself (both refuse
+ * the prefix), and an operator's source does not.
  */
-const GUARD_CALL = /\b__nh_(?:enter|enter_gen|live|guard|gen)\(/;
+const GUARD_CALL = /\b__nh_\w+\(/;
 const modelFunctions = new WeakSet<Function>();
 
 /**

@@ -76,10 +76,8 @@ export function previewValue(value: unknown, maxTokens: number): { text: string;
     elided = true;
     return '…';
   };
-  const toJsonable = (seenAs: unknown, depth: number): unknown => {
+  const toJsonable = (v: unknown, depth: number): unknown => {
     if (--budget < 0) return cut();
-    // What model code sees through a membrane is the operator's object: rendered as it is (no accessor runs either way).
-    const v = operatorValue(seenAs);
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
     if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
     if (typeof v === 'bigint') return `${v}n`;
@@ -87,7 +85,11 @@ export function previewValue(value: unknown, maxTokens: number): { text: string;
     if (typeof v === 'symbol') return v.toString();
     if (typeof v === 'function') return '<function>';
     // A proxy's traps are code (a model may have written them): rendering never runs them, as it never runs accessors.
-    if (isProxy(v)) return '<proxy>';
+    // What model code sees through a membrane is the operator's object: rendered as it is.
+    if (isProxy(v)) {
+      const own = operatorValue(v);
+      return own === v ? '<proxy>' : toJsonable(own, depth);
+    }
     if (v instanceof Error) {
       const message = ownData(v, 'message');
       return `<exception ${classNameOf(v) ?? 'Error'}: ${typeof message === 'string' ? message.substring(0, 80) : ''}>`;

@@ -4,7 +4,7 @@
  * an invocation node. Generated code runs only while its node is live: a helper that escapes its
  * dispatch refuses to start or resume afterwards.
  */
-import { currentInterior, describeError, interiorParentId, interiorRefusal, isInstance, type SeenAt, isNaturalFunction, modelFacingReference, newId, nextModelFacingEpoch, operatorValue, operatorValueDeep, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
+import { currentInterior, describeError, facingArguments, interiorParentId, interiorRefusal, isInstance, type SeenAt, isNaturalFunction, modelFacingReference, newId, nextModelFacingEpoch, operatorValue, operatorValueDeep, NighthawkError, PrivateAsyncContext, runInterior, taintedByModelCode, untilStopped } from '../core/index.js';
 import { AllocationExhaustedError, RunTerminatedError } from './run-errors.js';
 import { currentHostFrame, runInFrame, type HostFrame } from './host-context.js';
 import { markGenerated } from './generated-registry.js';
@@ -440,10 +440,7 @@ export class Dispatcher {
       // in it is never the adapter itself), and what it built around operator objects it saw so (an array of the
       // operator's items) is handed back as the operator's own.
       const toOperator = currentInterior() === undefined && taintedByModelCode() === undefined;
-      if (!toOperator) return invoke(this, args, asItIs).value;
-      const facing = new Array<unknown>(args.length);
-      for (let i = 0; i < args.length; i++) facing[i] = modelFacingReference(args[i]);
-      return invoke(modelFacingReference(this), facing, operatorValueDeep).value;
+      return toOperator ? invoke(modelFacingReference(this), facingArguments(args), operatorValueDeep).value : invoke(this, args, asItIs).value;
     };
     this.#invokers.set(wrapper, invoke);
     Object.defineProperty(wrapper, 'name', { value: name });

@@ -41,7 +41,7 @@ import {
   copyNetworkOrigins,
   describeIssues,
   isInstance,
-  operatorValueDeep,
+  facingStructuredClone,
 } from '../core/index.js';
 import { admitPerimeterEffect, createPerimeterAttempt, type PerimeterAuditStore } from './audit-store.js';
 import type { CapturedAuditStore, CapturedMethods } from './captured-methods.js';
@@ -69,9 +69,6 @@ import {
 } from './run-errors.js';
 
 /** Default host deadline for an application inspector: generous, so only a hung one misses it. */
-/** Captured at load: interior code may replace the global. */
-const cloneStructured = structuredClone;
-
 export const DEFAULT_INSPECTOR_DEADLINE_MS = 120_000;
 
 export type ExecutorStepObservation = 'adapter' | 'custom-admission' | 'aggregate';
@@ -371,9 +368,9 @@ export class RunHost implements HostHandle {
       // mark: its getters and proxy traps are the caller's code (guard and run-time tier apply), and none of them runs
       // while the request is validated (one that swapped a built-in for the check and put it back would go unseen)
       // or later in the capability body, as host code. Operator data the code holds through the membrane (a proxy the
-      // clone refuses) is copied as the operator's data it shows.
+      // engine's clone refuses) is copied as the operator's data it shows.
       try {
-        given = caller ? reenterInterior(caller, () => cloneStructured(operatorValueDeep(rawArgs))) : cloneStructured(operatorValueDeep(rawArgs));
+        given = caller ? reenterInterior(caller, () => facingStructuredClone(rawArgs)) : facingStructuredClone(rawArgs);
       } catch (thrown) {
         return refuse('invalid-request', `its request is not plain data (functions, proxies and symbols cannot be handed to a capability): ${describeError(thrown, 200)}`, thrown);
       }
