@@ -618,6 +618,34 @@ describe('an adapter model code receives from a SessionFunction, or a retained f
     await expectEachRefused(session, probe.planted, calls);
   });
 
+  it('a SessionFunction that returns a container and one that fills it later: what the model kept hands out only the model-facing function', async () => {
+    const probe: Record<string, unknown> = {};
+    const calls: unknown[][] = [];
+    const expression = `(async () => {
+      const [registry, slots, toolMap] = [await getRegistry(), await getSlots(), await getToolMap()];
+      await enable();
+      probe.planted = [registry.helper, slots[0], toolMap.get('helper')].map((h) => Function.prototype.bind.call(h, null, 'kept'));
+      return probe.planted[0]();
+    })()`;
+    const model = new ScriptedModel((_m, info) => (info.requestNumber === 1 ? { toolCalls: [toolCall('nh_evaluate', { expression })] } : { toolCalls: [toolCall('nh_output', { result: { kind: 'pass' } })] }));
+    const session = new nh.Session({ executor: new nh.AgentExecutor({ model }) });
+    const { helper } = session.materialized(session.submit('async function helper(...a) {}'), { helper: async (...a: unknown[]) => (calls.push(a), 'ran') });
+    const late = lateRegistry(helper);
+    const bodies = session.materialized(session.submit('async function getRegistry() {}\nasync function getSlots() {}\nasync function getToolMap() {}\nasync function enable() {}'), {
+      getRegistry: async () => late.registry,
+      getSlots: async () => late.slots,
+      getToolMap: async () => late.toolMap,
+      enable: async () => late.enable(),
+    });
+    const { work } = session.materialized(session.submit('async function work() {}'), {
+      work: async () => nh.step({ program: 'execute\nWork.', references: { ...bodies, probe } }),
+    });
+    await work!();
+    expect(calls).toEqual([['kept']]);
+    await expectEachRefused(session, probe.planted, calls);
+    expect(late.registry.helper).toBe(helper);
+  });
+
   // (Inside its run a model expression's call re-materializes nothing either: that is a dispatch, refused to model code.)
   it("a retained function's adapter: what the model wraps is refused after its run", async () => {
     const runner = new nh.Runner({ executor: new nh.AgentExecutor({ model: new ScriptedModel([]) }) });
